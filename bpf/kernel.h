@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The few kernel types the probe reads, declared by hand. preserve_access_index makes every
+ * field access a CO-RE relocation resolved against the running kernel's BTF at load time, so
+ * only the names and types matter here, never the offsets or the other fields.
+ */
+#ifndef RINGBAR_KERNEL_H
+#define RINGBAR_KERNEL_H
+
+typedef unsigned char __u8;
+typedef unsigned short __u16;
+typedef unsigned int __u32;
+typedef unsigned long long __u64;
+typedef signed char __s8;
+typedef short __s16;
+typedef int __s32;
+typedef long long __s64;
+typedef __u16 __be16;
+typedef __u32 __be32;
+typedef __u32 __wsum;
+typedef __u8 u8;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s64 s64;
+typedef _Bool bool;
+#define true 1
+#define false 0
+
+enum bpf_map_type {
+	BPF_MAP_TYPE_ARRAY = 2,
+	BPF_MAP_TYPE_RINGBUF = 27,
+};
+
+#pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
+
+typedef struct {
+	int counter;
+} atomic_t;
+
+typedef struct {
+	long counter;
+} atomic_long_t;
+
+struct sched_entity {
+	u64 sum_exec_runtime;
+};
+
+struct task_io_accounting {
+	u64 read_bytes;
+	u64 write_bytes;
+};
+
+/* Linux >= 6.2: mm->rss_stat is an array of percpu counters. */
+struct percpu_counter {
+	s64 count;
+};
+
+struct mm_struct {
+	struct percpu_counter rss_stat[4];
+};
+
+/* Linux < 6.2: mm->rss_stat is a struct of atomics. */
+struct mm_rss_stat {
+	atomic_long_t count[4];
+};
+
+struct mm_struct___pre62 {
+	struct mm_rss_stat rss_stat;
+};
+
+struct signal_struct {
+	atomic_t live;
+	u64 sum_sched_runtime;
+	struct task_io_accounting ioac;
+};
+
+struct task_struct {
+	unsigned int __state;
+	unsigned int flags;
+	int exit_state;
+	int pid;
+	int tgid;
+	u64 start_time;
+	char comm[16];
+	struct sched_entity se;
+	struct mm_struct *mm;
+	struct task_struct *group_leader;
+	struct signal_struct *signal;
+	struct task_io_accounting ioac;
+};
+
+/* Linux < 5.14 called the state field `state` and made it a long. */
+struct task_struct___pre514 {
+	long state;
+};
+
+struct seq_file;
+
+struct bpf_iter_meta {
+	struct seq_file *seq;
+	u64 session_id;
+	u64 seq_num;
+};
+
+struct bpf_iter__task {
+	struct bpf_iter_meta *meta;
+	struct task_struct *task;
+};
+
+#pragma clang attribute pop
+
+#endif

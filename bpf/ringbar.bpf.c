@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ringbar's probe: a task iterator that writes one struct ringbar_task per task when
+ * userspace reads it, and an exit hook that reports thread groups dying between two reads.
+ * Nothing runs on context switches.
+ */
+#include "kernel.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "ringbar.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+_Static_assert(sizeof(struct ringbar_task) == RINGBAR_TASK_SIZE, "ringbar_task size");
+_Static_assert(sizeof(struct ringbar_exit) == RINGBAR_EXIT_SIZE, "ringbar_exit size");
+
+/* include/linux/sched.h; stable values, and the bits only newer kernels have stay clear on older ones. */
+#define TASK_UNINTERRUPTIBLE 0x0002
+#define TASK_NOLOAD 0x0400
+#define TASK_RTLOCK_WAIT 0x1000
+#define TASK_FROZEN 0x8000
+#define TASK_IDLE (TASK_UNINTERRUPTIBLE | TASK_NOLOAD)
+#define TASK_REPORT 0x007f
+#define TASK_REPORT_IDLE (TASK_REPORT + 1)
+#define PF_KTHREAD 0x00200000
+
+/* enum mm_counter_type */
+#define MM_FILEPAGES 0
+#define MM_ANONPAGES 1
+#define MM_SHMEMPAGES 3
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} exits SEC(".maps");
+
+/* Exit reports that did not fit in the ring buffer; userspace logs when it grows. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} exits_lost SEC(".maps");
+
+/* fls() of at most 8 bits, as task_state_index() returns it. */
+static __always_inline __u32 fls8(__u32 x)
+{
+	__u32 n = 0;
+
+	for (int i = 0; i < 8; i++)
+		if (x & (1u << i))
+			n = i + 1;
+	return n;
+}
+
+/* Mirrors the kernel's task_state_index(): frozen and rtlock waits are D, TASK_IDLE is I. */
+static __always_inline __u32 task_state(struct task_struct *t)
+{
+	__u32 raw, state;
+
+	if (bpf_core_field_exists(t->__state))
+		raw = BPF_CORE_READ(t, __state);
+	else
+		raw = BPF_CORE_READ((struct task_struct___pre514 *)t, state);
+
+	state = (raw | (__u32)BPF_CORE_READ(t, exit_state)) & TASK_REPORT;
+	if ((raw & TASK_IDLE) == TASK_IDLE)
+		state = TASK_REPORT_IDLE;
+	if (raw & (TASK_RTLOCK_WAIT | TASK_FROZEN))
+		state = TASK_UNINTERRUPTIBLE;
+	return fls8(state);
+}
+
+static __always_inline __u64 clamp_pages(s64 v)
+{
+	return v > 0 ? (__u64)v : 0;
+}
+
+/* Resident pages (file + anon + shmem), as /proc/PID/statm's second field counts them. */
+static __always_inline __u64 rss_pages(struct task_struct *t)
+{
+	struct mm_struct *mm = BPF_CORE_READ(t, mm);
+
+	if (!mm)
+		return 0;
+	if (bpf_core_field_exists(((struct mm_struct___pre62 *)mm)->rss_stat)) {
+		struct mm_struct___pre62 *old = (void *)mm;
+
+		return clamp_pages(BPF_CORE_READ(old, rss_stat.count[MM_FILEPAGES].counter)) +
+		       clamp_pages(BPF_CORE_READ(old, rss_stat.count[MM_ANONPAGES].counter)) +
+		       clamp_pages(BPF_CORE_READ(old, rss_stat.count[MM_SHMEMPAGES].counter));
+	}
+	/* The percpu counters' shared part: off by at most the per-CPU batches. */
+	return clamp_pages(BPF_CORE_READ(mm, rss_stat[MM_FILEPAGES].count)) +
+	       clamp_pages(BPF_CORE_READ(mm, rss_stat[MM_ANONPAGES].count)) +
+	       clamp_pages(BPF_CORE_READ(mm, rss_stat[MM_SHMEMPAGES].count));
+}
+
+static __always_inline __u32 task_flags(struct task_struct *t)
+{
+	return (BPF_CORE_READ(t, flags) & PF_KTHREAD) ? RINGBAR_TASK_KTHREAD : 0;
+}
+
+SEC("iter/task")
+int dump_task(struct bpf_iter__task *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct task_struct *t = ctx->task;
+	struct task_struct *leader;
+	struct signal_struct *sig;
+	struct ringbar_task rec = {};
+
+	/* The iterator calls once more at the end without a task. */
+	if (!t)
+		return 0;
+
+	leader = BPF_CORE_READ(t, group_leader);
+	sig = BPF_CORE_READ(t, signal);
+
+	rec.tgid = BPF_CORE_READ(t, tgid);
+	rec.pid = BPF_CORE_READ(t, pid);
+	rec.leader_start_ns = BPF_CORE_READ(leader, start_time);
+	rec.flags = task_flags(t);
+	rec.state = task_state(t);
+	rec.cpu_ns = BPF_CORE_READ(t, se.sum_exec_runtime);
+	rec.group_dead_cpu_ns = BPF_CORE_READ(sig, sum_sched_runtime);
+	rec.rss_pages = rss_pages(t);
+	if (bpf_core_field_exists(t->ioac)) {
+		rec.read_bytes = BPF_CORE_READ(t, ioac.read_bytes);
+		rec.write_bytes = BPF_CORE_READ(t, ioac.write_bytes);
+		rec.group_dead_read_bytes = BPF_CORE_READ(sig, ioac.read_bytes);
+		rec.group_dead_write_bytes = BPF_CORE_READ(sig, ioac.write_bytes);
+	}
+	BPF_CORE_READ_INTO(&rec.comm, leader, comm);
+
+	bpf_seq_write(seq, &rec, sizeof(rec));
+	return 0;
+}
+
+/* The whole group's final totals, sent when its last thread exits. */
+static __always_inline int report_group_exit(struct task_struct *t)
+{
+	struct task_struct *leader = BPF_CORE_READ(t, group_leader);
+	struct signal_struct *sig = BPF_CORE_READ(t, signal);
+	struct ringbar_exit *e;
+
+	e = bpf_ringbuf_reserve(&exits, sizeof(*e), 0);
+	if (!e) {
+		__u32 zero = 0;
+		__u64 *lost = bpf_map_lookup_elem(&exits_lost, &zero);
+
+		if (lost)
+			__sync_fetch_and_add(lost, 1);
+		return 0;
+	}
+	e->tgid = BPF_CORE_READ(t, tgid);
+	e->flags = task_flags(t);
+	e->leader_start_ns = BPF_CORE_READ(leader, start_time);
+	/* Released threads are in signal_struct; this thread and a zombie leader are not yet. */
+	e->cpu_ns = BPF_CORE_READ(sig, sum_sched_runtime) + BPF_CORE_READ(t, se.sum_exec_runtime);
+	e->read_bytes = 0;
+	e->write_bytes = 0;
+	if (bpf_core_field_exists(t->ioac)) {
+		e->read_bytes = BPF_CORE_READ(sig, ioac.read_bytes) + BPF_CORE_READ(t, ioac.read_bytes);
+		e->write_bytes = BPF_CORE_READ(sig, ioac.write_bytes) + BPF_CORE_READ(t, ioac.write_bytes);
+	}
+	if (leader != t) {
+		e->cpu_ns += BPF_CORE_READ(leader, se.sum_exec_runtime);
+		if (bpf_core_field_exists(t->ioac)) {
+			e->read_bytes += BPF_CORE_READ(leader, ioac.read_bytes);
+			e->write_bytes += BPF_CORE_READ(leader, ioac.write_bytes);
+		}
+	}
+	BPF_CORE_READ_INTO(&e->comm, leader, comm);
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/*
+ * Two versions of the exit hook; userspace loads the one matching the kernel's
+ * tracepoint prototype (group_dead appeared in 6.16-ish kernels; 6.1 lacks it).
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(exit_with_group_dead, struct task_struct *t, bool group_dead)
+{
+	return group_dead ? report_group_exit(t) : 0;
+}
+
+/* Older prototype: do_exit() has already decremented signal->live when the tracepoint fires. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(exit_without_group_dead, struct task_struct *t)
+{
+	struct signal_struct *sig = BPF_CORE_READ(t, signal);
+
+	return BPF_CORE_READ(sig, live.counter) == 0 ? report_group_exit(t) : 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The wire format between the BPF probe and ringbar, shared by bpf/ringbar.bpf.c and mirrored
+ * field by field in src/model/record.rs (both sides assert the sizes below).
+ */
+#ifndef RINGBAR_H
+#define RINGBAR_H
+
+#define RINGBAR_COMM_LEN 16
+
+/* ringbar_task.flags */
+#define RINGBAR_TASK_KTHREAD 1u
+
+/*
+ * One record per task (thread), written by the task iterator on every sample.
+ * state is the kernel's task_state_index(): 0 R, 1 S, 2 D, 3 T, 4 t, 5 X, 6 Z, 7 P, 8 I.
+ * The group_dead_* fields are the totals of threads of this group that already exited
+ * (signal_struct); they are the same in every thread of a group.
+ */
+struct ringbar_task {
+	__u64 leader_start_ns;        /* group leader's start_time, CLOCK_MONOTONIC ns */
+	__u64 cpu_ns;                 /* se.sum_exec_runtime of this thread */
+	__u64 group_dead_cpu_ns;      /* signal->sum_sched_runtime */
+	__u64 read_bytes;             /* ioac of this thread (storage IO, as /proc/PID/io) */
+	__u64 write_bytes;
+	__u64 group_dead_read_bytes;  /* signal->ioac */
+	__u64 group_dead_write_bytes;
+	__u64 rss_pages;              /* mm file + anon + shmem pages, 0 without an mm */
+	__u32 tgid;
+	__u32 pid;
+	__u32 flags;
+	__u32 state;
+	char comm[RINGBAR_COMM_LEN];  /* the thread group leader's comm */
+};
+
+/* One record per thread group that died, sent through the ring buffer by the exit hook. */
+struct ringbar_exit {
+	__u64 leader_start_ns;
+	__u64 cpu_ns;                 /* whole group, final */
+	__u64 read_bytes;
+	__u64 write_bytes;
+	__u32 tgid;
+	__u32 flags;
+	char comm[RINGBAR_COMM_LEN];
+};
+
+#define RINGBAR_TASK_SIZE 96
+#define RINGBAR_EXIT_SIZE 56
+
+#endif

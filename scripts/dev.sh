@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# One entry point for setting up and running ringbar from a checkout.
+#
+#   scripts/dev.sh run    install what is missing, build, run the main job
+#   scripts/dev.sh test   install what is missing, build, run every test
+#   scripts/dev.sh setup  only install what is missing
+#
+# Works as root or through sudo on Debian 12; idempotent. Other distros: install the
+# packages named in README.md by hand, the script then only builds and runs.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+
+log() { printf '[dev] %s\n' "$*" >&2; }
+die() { printf '[dev] error: %s\n' "$*" >&2; exit 1; }
+
+# Runs a command with its output in a log that is shown only if it fails.
+quietly() {
+    local out
+    out=$(mktemp)
+    if ! "$@" >"$out" 2>&1; then
+        tail -n 40 "$out" >&2
+        rm -f "$out"
+        die "failed: $*"
+    fi
+    rm -f "$out"
+}
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# Debian packages the build, the tests and the bar need.
+apt_packages=(
+    clang llvm make gcc pkg-config libelf-dev zlib1g-dev          # BPF skeleton + libbpf
+    libgtk-4-dev                                                  # the bar
+    meson ninja-build libwayland-dev wayland-protocols            # gtk4-layer-shell from source
+    sway grim weston                                              # compositor tests
+    bpftool linux-perf procps util-linux                          # tests and benchmarks
+)
+
+install_apt_packages() {
+    command -v apt-get >/dev/null || { log "no apt-get: install the packages listed in README.md yourself"; return; }
+    local missing=()
+    for p in "${apt_packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        log "installing: ${missing[*]}"
+        quietly as_root apt-get update
+        quietly as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+    fi
+}
+
+# gtk4-layer-shell >= 1.0 is packaged from Debian 13 on, not in bookworm. There we build
+# it from Debian's own source package of the next release (source only, never binaries).
+install_gtk4_layer_shell() {
+    if pkg-config --atleast-version=1.0 gtk4-layer-shell-0 2>/dev/null; then return; fi
+    command -v apt-get >/dev/null || die "gtk4-layer-shell >= 1.0 not found: install it with your package manager"
+    log "building gtk4-layer-shell from Debian's trixie source package"
+    local uri
+    uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n1)
+    if [ -z "$uri" ]; then
+        uri=$(awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^(https?|file):/) { print $i; exit } }' \
+            /etc/apt/sources.list 2>/dev/null)
+    fi
+    [ -n "$uri" ] || die "cannot find the Debian mirror in /etc/apt/sources.list{,.d/debian.sources}"
+    # A private apt configuration that only knows trixie's sources: the machine's own apt
+    # sources are left untouched and no binary package can come from trixie.
+    local work
+    work=$(mktemp -d)
+    mkdir -p "$work/lists/partial" "$work/parts"
+    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri trixie main" >"$work/sources.list"
+    local apt_opts=(-o "Dir::Etc::SourceList=$work/sources.list" -o "Dir::Etc::SourceParts=$work/parts"
+        -o "Dir::State::Lists=$work/lists" -o "Dir::Cache=$work/cache" -o "APT::Sandbox::User=root")
+    mkdir -p "$work/cache/archives/partial"
+    (
+        cd "$work"
+        quietly as_root apt-get "${apt_opts[@]}" update
+        quietly as_root apt-get "${apt_opts[@]}" source --tar-only gtk4-layer-shell
+        tar xf gtk4-layer-shell_*.orig.tar.*
+        cd gtk4-layer-shell-*/
+        quietly meson setup build --prefix=/usr/local -Dexamples=false -Dintrospection=false -Dvapi=false \
+            -Dsmoke-tests=false -Ddocs=false
+        quietly ninja -C build
+        quietly as_root ninja -C build install
+    )
+    as_root ldconfig
+    rm -rf "$work"
+    pkg-config --atleast-version=1.0 gtk4-layer-shell-0 || die "gtk4-layer-shell build did not install a usable library"
+}
+
+# Rust comes from rustup (Debian's rustc is too old). Under sudo, use the invoking user's toolchain.
+find_cargo() {
+    if ! command -v cargo >/dev/null && [ -n "${SUDO_USER:-}" ]; then
+        local home
+        home=$(getent passwd "$SUDO_USER" | cut -d: -f6)
+        [ -x "$home/.cargo/bin/cargo" ] && export PATH="$home/.cargo/bin:$PATH"
+        [ -d "$home/.rustup" ] && export RUSTUP_HOME="${RUSTUP_HOME:-$home/.rustup}"
+    fi
+    command -v cargo >/dev/null || die "cargo not found: install Rust >= 1.92 with rustup"
+    rustup component add rustfmt clippy >/dev/null 2>&1 || true
+}
+
+# A build made as root through sudo stays usable by the user who ran sudo.
+give_back_target() {
+    if [ "$(id -u)" -eq 0 ] && [ -n "${SUDO_UID:-}" ] && [ -d target ]; then
+        chown -R "$SUDO_UID:$SUDO_GID" target Cargo.lock 2>/dev/null || true
+    fi
+}
+
+setup() {
+    install_apt_packages
+    install_gtk4_layer_shell
+    find_cargo
+}
+
+run_tests() {
+    cargo fmt --all -- --check
+    cargo clippy --all-targets --locked -- -D warnings
+    # BPF tests load the real probe: they need root (CAP_BPF + CAP_PERFMON).
+    if [ "$(id -u)" -eq 0 ]; then
+        cargo test --locked
+    else
+        CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="sudo -E" cargo test --locked
+    fi
+}
+
+trap give_back_target EXIT
+case "${1:-}" in
+    setup) setup ;;
+    run)
+        setup
+        cargo build --release --locked
+        as_root target/release/ringbar --once
+        ;;
+    test)
+        setup
+        run_tests
+        ;;
+    *) die "usage: scripts/dev.sh run|test|setup" ;;
+esac

@@ -1,0 +1,10 @@
+//! ringbar: a GTK4 Wayland status bar whose system monitor is an eBPF probe.
+//!
+//! [`model`] is the pure core; [`probe`] loads the BPF program; [`procfs`] reads the few
+//! system-wide files; [`collector`] ties them together for one sample per tick.
+
+pub mod cli;
+pub mod collector;
+pub mod model;
+pub mod probe;
+pub mod procfs;

@@ -1,0 +1,20 @@
+//! The pure core: decode probe records, aggregate threads into processes, compute deltas
+//! and rates against the previous sample, rank the top processes, format the results.
+//!
+//! Nothing here touches GTK, libbpf or the kernel: it is fed records and text, so every
+//! rule (PID reuse, counters going backwards, zombie persistence, kernel-thread filter)
+//! is unit-tested without root.
+
+pub mod format;
+pub mod process;
+pub mod record;
+pub mod system;
+pub mod top;
+
+mod snapshot;
+
+pub use process::{Process, ProcessKey, ProcessTable};
+pub use record::{ExitRecord, TaskRecord, TaskState};
+pub use snapshot::{Model, Snapshot, StuckList};
+pub use system::{LoadAverage, Memory};
+pub use top::{Row, TopList};

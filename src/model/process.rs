@@ -1,0 +1,261 @@
+//! Threads aggregated into processes, keyed so that a reused PID is a different process.
+
+use std::collections::HashMap;
+
+use super::record::{TaskRecord, TaskState, COMM_LEN};
+
+/// A process is its thread group id plus the group leader's start time: a PID reused
+/// between two samples gets a new key, so it never inherits the old process's counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProcessKey {
+    pub tgid: u32,
+    pub start_ns: u64,
+}
+
+/// One process in one sample: cumulative counters plus the rates computed against the
+/// previous sample (zero until there is one).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Process {
+    pub tgid: u32,
+    pub start_ns: u64,
+    pub comm: [u8; COMM_LEN],
+    pub kthread: bool,
+    pub leader_state: TaskState,
+    pub threads: u32,
+    /// Threads that have not exited (not zombie, not dead).
+    pub live_threads: u32,
+    /// Threads in uninterruptible sleep.
+    pub blocked_threads: u32,
+    pub rss_pages: u64,
+    threads_cpu_ns: u64,
+    dead_cpu_ns: u64,
+    threads_read: u64,
+    threads_write: u64,
+    dead_read: u64,
+    dead_write: u64,
+    /// CPU time used since the previous sample.
+    pub cpu_delta_ns: u64,
+    pub read_delta: u64,
+    pub write_delta: u64,
+    /// Consecutive samples (this one included) in which the process was a zombie.
+    pub zombie_samples: u32,
+}
+
+impl Process {
+    fn from_record(rec: &TaskRecord) -> Self {
+        Process {
+            tgid: rec.tgid,
+            start_ns: rec.leader_start_ns,
+            comm: rec.comm,
+            kthread: rec.is_kthread(),
+            leader_state: rec.state(),
+            ..Default::default()
+        }
+    }
+
+    fn add_thread(&mut self, rec: &TaskRecord) {
+        let state = rec.state();
+        self.threads += 1;
+        if !state.has_exited() {
+            self.live_threads += 1;
+        }
+        if state == TaskState::DiskSleep {
+            self.blocked_threads += 1;
+        }
+        if rec.pid == rec.tgid {
+            self.leader_state = state;
+            self.comm = rec.comm;
+        }
+        // Every thread shares the mm; a zombie leader has none, so take the largest.
+        self.rss_pages = self.rss_pages.max(rec.rss_pages);
+        self.threads_cpu_ns += rec.cpu_ns;
+        self.threads_read += rec.read_bytes;
+        self.threads_write += rec.write_bytes;
+        // The same in every thread of the group; max() tolerates a thread exiting mid-read.
+        self.dead_cpu_ns = self.dead_cpu_ns.max(rec.group_dead_cpu_ns);
+        self.dead_read = self.dead_read.max(rec.group_dead_read_bytes);
+        self.dead_write = self.dead_write.max(rec.group_dead_write_bytes);
+    }
+
+    pub fn key(&self) -> ProcessKey {
+        ProcessKey {
+            tgid: self.tgid,
+            start_ns: self.start_ns,
+        }
+    }
+
+    /// Total CPU time of the process since it started, exited threads included.
+    pub fn cpu_ns(&self) -> u64 {
+        self.threads_cpu_ns + self.dead_cpu_ns
+    }
+
+    pub fn read_bytes(&self) -> u64 {
+        self.threads_read + self.dead_read
+    }
+
+    pub fn write_bytes(&self) -> u64 {
+        self.threads_write + self.dead_write
+    }
+
+    pub fn io_delta(&self) -> u64 {
+        self.read_delta + self.write_delta
+    }
+
+    /// Every thread has exited but the parent has not reaped it. A zombie leader whose
+    /// other threads still run is not a zombie process.
+    pub fn is_zombie(&self) -> bool {
+        self.leader_state == TaskState::Zombie && self.live_threads == 0
+    }
+
+    /// At least one thread is in uninterruptible sleep.
+    pub fn is_blocked(&self) -> bool {
+        self.blocked_threads > 0
+    }
+}
+
+/// All processes of one sample. Kept and cleared between samples so that steady-state
+/// sampling reuses its memory.
+#[derive(Debug, Default)]
+pub struct ProcessTable {
+    processes: HashMap<ProcessKey, Process>,
+    tasks: u32,
+}
+
+impl ProcessTable {
+    pub fn clear(&mut self) {
+        self.processes.clear();
+        self.tasks = 0;
+    }
+
+    pub fn add(&mut self, rec: &TaskRecord) {
+        let key = ProcessKey {
+            tgid: rec.tgid,
+            start_ns: rec.leader_start_ns,
+        };
+        self.processes
+            .entry(key)
+            .or_insert_with(|| Process::from_record(rec))
+            .add_thread(rec);
+        self.tasks += 1;
+    }
+
+    pub fn get(&self, key: &ProcessKey) -> Option<&Process> {
+        self.processes.get(key)
+    }
+
+    pub fn contains(&self, key: &ProcessKey) -> bool {
+        self.processes.contains_key(key)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Process> {
+        self.processes.values()
+    }
+
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Process> {
+        self.processes.values_mut()
+    }
+
+    /// The process with this thread group id, whatever its start time.
+    pub fn by_tgid(&self, tgid: u32) -> Option<&Process> {
+        self.processes.values().find(|p| p.tgid == tgid)
+    }
+
+    pub fn tasks(&self) -> u32 {
+        self.tasks
+    }
+
+    pub fn len(&self) -> usize {
+        self.processes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.processes.is_empty()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub fn comm(name: &str) -> [u8; COMM_LEN] {
+        let mut c = [0u8; COMM_LEN];
+        let n = name.len().min(COMM_LEN - 1);
+        c[..n].copy_from_slice(&name.as_bytes()[..n]);
+        c
+    }
+
+    pub fn thread(tgid: u32, pid: u32, state: u32, cpu_ns: u64) -> TaskRecord {
+        TaskRecord {
+            tgid,
+            pid,
+            state,
+            cpu_ns,
+            leader_start_ns: u64::from(tgid) * 1000,
+            comm: comm("proc"),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn threads_sum_into_their_process() {
+        let mut table = ProcessTable::default();
+        let mut a = thread(10, 10, 0, 100);
+        a.group_dead_cpu_ns = 50;
+        a.rss_pages = 7;
+        a.read_bytes = 1;
+        a.group_dead_write_bytes = 4;
+        let mut b = thread(10, 11, 2, 200);
+        b.group_dead_cpu_ns = 50;
+        b.rss_pages = 7;
+        b.write_bytes = 2;
+        b.group_dead_write_bytes = 4;
+        table.add(&a);
+        table.add(&thread(20, 20, 1, 5));
+        table.add(&b);
+
+        assert_eq!(table.len(), 2);
+        assert_eq!(table.tasks(), 3);
+        let p = table.by_tgid(10).expect("process 10");
+        assert_eq!(p.threads, 2);
+        assert_eq!(p.cpu_ns(), 350);
+        assert_eq!(p.rss_pages, 7);
+        assert_eq!((p.read_bytes(), p.write_bytes()), (1, 6));
+        assert!(p.is_blocked());
+        assert!(!p.is_zombie());
+    }
+
+    #[test]
+    fn a_zombie_leader_with_running_threads_is_not_a_zombie() {
+        let mut table = ProcessTable::default();
+        table.add(&thread(30, 30, 6, 10));
+        table.add(&thread(30, 31, 0, 10));
+        assert!(!table.by_tgid(30).expect("30").is_zombie());
+
+        table.clear();
+        table.add(&thread(30, 30, 6, 10));
+        assert!(table.by_tgid(30).expect("30").is_zombie());
+    }
+
+    #[test]
+    fn a_reused_pid_is_a_different_process() {
+        let mut table = ProcessTable::default();
+        let old = thread(40, 40, 1, 10);
+        let mut new = old;
+        new.leader_start_ns += 1;
+        table.add(&old);
+        table.add(&new);
+        assert_eq!(table.len(), 2);
+    }
+
+    #[test]
+    fn the_leader_names_the_process() {
+        let mut table = ProcessTable::default();
+        let mut worker = thread(50, 51, 1, 1);
+        worker.comm = comm("worker");
+        let mut leader = thread(50, 50, 1, 1);
+        leader.comm = comm("main");
+        table.add(&worker);
+        table.add(&leader);
+        assert_eq!(table.by_tgid(50).expect("50").comm, comm("main"));
+    }
+}

@@ -1,0 +1,157 @@
+//! The probe's wire format (bpf/ringbar.h), mirrored field by field, and the task states.
+
+use bytemuck::{Pod, Zeroable};
+
+/// Length of the kernel's `comm` (`TASK_COMM_LEN`), NUL padding included.
+pub const COMM_LEN: usize = 16;
+
+/// `ringbar_task.flags`: the task is a kernel thread (`PF_KTHREAD`).
+pub const TASK_KTHREAD: u32 = 1;
+
+/// One task (thread) as the task iterator reports it: `struct ringbar_task`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct TaskRecord {
+    pub leader_start_ns: u64,
+    pub cpu_ns: u64,
+    pub group_dead_cpu_ns: u64,
+    pub read_bytes: u64,
+    pub write_bytes: u64,
+    pub group_dead_read_bytes: u64,
+    pub group_dead_write_bytes: u64,
+    pub rss_pages: u64,
+    pub tgid: u32,
+    pub pid: u32,
+    pub flags: u32,
+    pub state: u32,
+    pub comm: [u8; COMM_LEN],
+}
+
+/// A thread group that died, as the exit hook reports it: `struct ringbar_exit`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct ExitRecord {
+    pub leader_start_ns: u64,
+    pub cpu_ns: u64,
+    pub read_bytes: u64,
+    pub write_bytes: u64,
+    pub tgid: u32,
+    pub flags: u32,
+    pub comm: [u8; COMM_LEN],
+}
+
+// Same numbers as RINGBAR_TASK_SIZE / RINGBAR_EXIT_SIZE, which the BPF side asserts.
+const _: () = assert!(std::mem::size_of::<TaskRecord>() == 96);
+const _: () = assert!(std::mem::size_of::<ExitRecord>() == 56);
+const _: () = assert!(std::mem::offset_of!(TaskRecord, tgid) == 64);
+const _: () = assert!(std::mem::offset_of!(TaskRecord, comm) == 80);
+const _: () = assert!(std::mem::offset_of!(ExitRecord, tgid) == 32);
+const _: () = assert!(std::mem::offset_of!(ExitRecord, comm) == 40);
+
+impl TaskRecord {
+    pub fn is_kthread(&self) -> bool {
+        self.flags & TASK_KTHREAD != 0
+    }
+
+    pub fn state(&self) -> TaskState {
+        TaskState::from_index(self.state)
+    }
+}
+
+/// A task's state as `/proc/PID/stat` shows it (the kernel's `task_state_index()`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TaskState {
+    #[default]
+    Running,
+    Sleeping,
+    /// Uninterruptible: waiting on IO, a vfork child, or frozen.
+    DiskSleep,
+    Stopped,
+    TracingStop,
+    Dead,
+    Zombie,
+    Parked,
+    Idle,
+}
+
+impl TaskState {
+    pub fn from_index(index: u32) -> Self {
+        match index {
+            0 => Self::Running,
+            1 => Self::Sleeping,
+            2 => Self::DiskSleep,
+            3 => Self::Stopped,
+            4 => Self::TracingStop,
+            5 => Self::Dead,
+            6 => Self::Zombie,
+            7 => Self::Parked,
+            // 8 is TASK_IDLE; anything newer is treated like it: not a problem to report.
+            _ => Self::Idle,
+        }
+    }
+
+    /// The letter `ps` and `top` use.
+    pub fn letter(self) -> char {
+        match self {
+            Self::Running => 'R',
+            Self::Sleeping => 'S',
+            Self::DiskSleep => 'D',
+            Self::Stopped => 'T',
+            Self::TracingStop => 't',
+            Self::Dead => 'X',
+            Self::Zombie => 'Z',
+            Self::Parked => 'P',
+            Self::Idle => 'I',
+        }
+    }
+
+    /// Exited (zombie or being reaped): no longer runs.
+    pub fn has_exited(self) -> bool {
+        matches!(self, Self::Zombie | Self::Dead)
+    }
+}
+
+/// Views a record buffer as bytes, e.g. to read the iterator's output into it.
+pub fn task_bytes_mut(records: &mut [TaskRecord]) -> &mut [u8] {
+    bytemuck::cast_slice_mut(records)
+}
+
+/// Decodes one exit record from a ring-buffer sample; `None` if it has the wrong size.
+pub fn decode_exit(bytes: &[u8]) -> Option<ExitRecord> {
+    bytemuck::try_pod_read_unaligned(bytes).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_map_like_proc() {
+        let letters: String = (0..9).map(|i| TaskState::from_index(i).letter()).collect();
+        assert_eq!(letters, "RSDTtXZPI");
+        assert_eq!(TaskState::from_index(42), TaskState::Idle);
+    }
+
+    #[test]
+    fn exit_records_decode_from_unaligned_bytes() {
+        let rec = ExitRecord {
+            tgid: 7,
+            cpu_ns: 123,
+            comm: *b"short\0\0\0\0\0\0\0\0\0\0\0",
+            ..Default::default()
+        };
+        let mut bytes = vec![0u8; 1];
+        bytes.extend_from_slice(bytemuck::bytes_of(&rec));
+        assert_eq!(decode_exit(&bytes[1..]), Some(rec));
+        assert_eq!(decode_exit(&bytes[1..20]), None);
+    }
+
+    #[test]
+    fn task_buffer_is_writable_as_bytes() {
+        let mut records = vec![TaskRecord::default(); 2];
+        let bytes = task_bytes_mut(&mut records);
+        assert_eq!(bytes.len(), 192);
+        bytes[64] = 9; // tgid of the first record
+        assert_eq!(records[0].tgid, 9);
+    }
+}

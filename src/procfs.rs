@@ -1,0 +1,142 @@
+//! System-wide procfs files, opened once and re-read with pread(2) each sample.
+
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use crate::model::{LoadAverage, Memory};
+
+/// Large enough for /proc/meminfo on any kernel seen so far (about 1.5 KiB).
+const BUFFER_SIZE: usize = 16 * 1024;
+
+/// One procfs file kept open. A failed read is logged once and the file reopened on the
+/// next sample, so a transient error never sticks.
+#[derive(Debug)]
+struct ProcFile {
+    path: PathBuf,
+    file: Option<File>,
+    failing: bool,
+}
+
+impl ProcFile {
+    fn new(path: PathBuf) -> Self {
+        let file = File::open(&path).ok();
+        ProcFile {
+            path,
+            file,
+            failing: false,
+        }
+    }
+
+    /// Reads the whole file into `buf`; `None` (logged once) when it cannot be read.
+    fn read<'b>(&mut self, buf: &'b mut [u8]) -> Option<&'b [u8]> {
+        let result = match &self.file {
+            Some(file) => read_whole(file, buf),
+            None => File::open(&self.path).and_then(|file| {
+                let n = read_whole(&file, buf)?;
+                self.file = Some(file);
+                Ok(n)
+            }),
+        };
+        match result {
+            Ok(n) => {
+                self.failing = false;
+                Some(&buf[..n])
+            }
+            Err(err) => {
+                if !self.failing {
+                    tracing::warn!(path = %self.path.display(), %err, "cannot read");
+                    self.failing = true;
+                }
+                self.file = None;
+                None
+            }
+        }
+    }
+}
+
+fn read_whole(file: &File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read_at(&mut buf[filled..], filled as u64) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Memory and load averages from a procfs root (normally `/proc`; tests pass a fake tree).
+#[derive(Debug)]
+pub struct SystemFiles {
+    meminfo: ProcFile,
+    loadavg: ProcFile,
+    buf: Box<[u8]>,
+}
+
+impl SystemFiles {
+    pub fn open(proc_root: &Path) -> Self {
+        SystemFiles {
+            meminfo: ProcFile::new(proc_root.join("meminfo")),
+            loadavg: ProcFile::new(proc_root.join("loadavg")),
+            buf: vec![0; BUFFER_SIZE].into_boxed_slice(),
+        }
+    }
+
+    pub fn memory(&mut self) -> Option<Memory> {
+        let text = self.meminfo.read(&mut self.buf)?;
+        let memory = Memory::parse(text);
+        if memory.is_none() {
+            tracing::debug!("unparsable meminfo");
+        }
+        memory
+    }
+
+    pub fn load(&mut self) -> Option<LoadAverage> {
+        LoadAverage::parse(self.loadavg.read(&mut self.buf)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_fake_tree_and_survives_files_vanishing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("meminfo"),
+            "MemTotal: 100 kB\nMemAvailable: 40 kB\n",
+        )
+        .expect("write");
+        std::fs::write(dir.path().join("loadavg"), "0.10 0.20 0.30 1/2 3\n").expect("write");
+        let mut files = SystemFiles::open(dir.path());
+        assert_eq!(files.memory().map(|m| m.used()), Some(60 * 1024));
+        assert_eq!(files.load().map(|l| l.0), Some([0.1, 0.2, 0.3]));
+
+        std::fs::remove_file(dir.path().join("meminfo")).expect("remove");
+        std::fs::write(dir.path().join("loadavg"), "garbage").expect("write");
+        // The open fd still reads the unlinked file; a new file is picked up after a failure.
+        assert!(files.memory().is_some());
+        assert_eq!(files.load(), None);
+
+        let mut fresh = SystemFiles::open(dir.path());
+        assert_eq!(fresh.memory(), None);
+        std::fs::write(
+            dir.path().join("meminfo"),
+            "MemTotal: 8 kB\nMemAvailable: 8 kB\n",
+        )
+        .expect("write");
+        assert_eq!(fresh.memory().map(|m| m.total), Some(8192));
+    }
+
+    #[test]
+    fn real_proc_files_parse() {
+        let mut files = SystemFiles::open(Path::new("/proc"));
+        let memory = files.memory().expect("/proc/meminfo parses");
+        assert!(memory.total > 0 && memory.used() <= memory.total);
+        assert!(files.load().is_some());
+    }
+}
