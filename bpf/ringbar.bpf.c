@@ -138,11 +138,9 @@ int dump_task(struct bpf_iter__task *ctx)
 	return 0;
 }
 
-/* The whole group's final totals, sent when its last thread exits. */
-static __always_inline int report_group_exit(struct task_struct *t)
+static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u64 read_bytes, __u64 write_bytes)
 {
 	struct task_struct *leader = BPF_CORE_READ(t, group_leader);
-	struct signal_struct *sig = BPF_CORE_READ(t, signal);
 	struct ringbar_exit *e;
 
 	e = bpf_ringbuf_reserve(&exits, sizeof(*e), 0);
@@ -152,34 +150,48 @@ static __always_inline int report_group_exit(struct task_struct *t)
 
 		if (lost)
 			__sync_fetch_and_add(lost, 1);
-		return 0;
+		return;
 	}
 	e->tgid = BPF_CORE_READ(t, tgid);
 	e->flags = task_flags(t);
 	e->leader_start_ns = BPF_CORE_READ(leader, start_time);
-	/* Released threads are in signal_struct; this thread and a zombie leader are not yet. */
-	e->cpu_ns = BPF_CORE_READ(sig, sum_sched_runtime) + BPF_CORE_READ(t, se.sum_exec_runtime);
-	e->read_bytes = 0;
-	e->write_bytes = 0;
-	if (bpf_core_field_exists(t->ioac)) {
-		e->read_bytes = BPF_CORE_READ(sig, ioac.read_bytes) + BPF_CORE_READ(t, ioac.read_bytes);
-		e->write_bytes = BPF_CORE_READ(sig, ioac.write_bytes) + BPF_CORE_READ(t, ioac.write_bytes);
-	}
-	if (leader != t) {
-		e->cpu_ns += BPF_CORE_READ(leader, se.sum_exec_runtime);
-		if (bpf_core_field_exists(t->ioac)) {
-			e->read_bytes += BPF_CORE_READ(leader, ioac.read_bytes);
-			e->write_bytes += BPF_CORE_READ(leader, ioac.write_bytes);
-		}
-	}
+	e->cpu_ns = cpu_ns;
+	e->read_bytes = read_bytes;
+	e->write_bytes = write_bytes;
 	BPF_CORE_READ_INTO(&e->comm, leader, comm);
 	bpf_ringbuf_submit(e, 0);
+}
+
+/*
+ * The exit of a group's last thread: its totals so far. Released threads are in
+ * signal_struct; the exiting thread and a zombie leader are not yet. The thread still
+ * has work to do after the tracepoint (on 6.18 even exit_mm()), which group_freed adds.
+ */
+static __always_inline int report_group_exit(struct task_struct *t)
+{
+	struct task_struct *leader = BPF_CORE_READ(t, group_leader);
+	struct signal_struct *sig = BPF_CORE_READ(t, signal);
+	__u64 cpu = BPF_CORE_READ(sig, sum_sched_runtime) + BPF_CORE_READ(t, se.sum_exec_runtime);
+	__u64 read = 0, write = 0;
+
+	if (bpf_core_field_exists(t->ioac)) {
+		read = BPF_CORE_READ(sig, ioac.read_bytes) + BPF_CORE_READ(t, ioac.read_bytes);
+		write = BPF_CORE_READ(sig, ioac.write_bytes) + BPF_CORE_READ(t, ioac.write_bytes);
+	}
+	if (leader != t) {
+		cpu += BPF_CORE_READ(leader, se.sum_exec_runtime);
+		if (bpf_core_field_exists(t->ioac)) {
+			read += BPF_CORE_READ(leader, ioac.read_bytes);
+			write += BPF_CORE_READ(leader, ioac.write_bytes);
+		}
+	}
+	submit_exit(t, cpu, read, write);
 	return 0;
 }
 
 /*
- * Two versions of the exit hook; userspace loads the one matching the kernel's
- * tracepoint prototype (group_dead appeared in 6.16-ish kernels; 6.1 lacks it).
+ * Two versions of the exit hook; userspace loads the one matching the kernel's tracepoint
+ * prototype (newer kernels pass group_dead, 6.1 does not).
  */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(exit_with_group_dead, struct task_struct *t, bool group_dead)
@@ -187,11 +199,34 @@ int BPF_PROG(exit_with_group_dead, struct task_struct *t, bool group_dead)
 	return group_dead ? report_group_exit(t) : 0;
 }
 
-/* Older prototype: do_exit() has already decremented signal->live when the tracepoint fires. */
+/* do_exit() has already decremented signal->live when the tracepoint fires. */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(exit_without_group_dead, struct task_struct *t)
 {
 	struct signal_struct *sig = BPF_CORE_READ(t, signal);
 
 	return BPF_CORE_READ(sig, live.counter) == 0 ? report_group_exit(t) : 0;
+}
+
+/*
+ * A dead group's leader is freed (an RCU grace period after it was reaped): every thread,
+ * the leader included, has been added to signal_struct by __exit_signal(), so these are the
+ * group's exact final totals. They arrive a little after the exit report; userspace counts
+ * only what they add to it.
+ */
+SEC("tp_btf/sched_process_free")
+int BPF_PROG(group_freed, struct task_struct *t)
+{
+	struct signal_struct *sig = BPF_CORE_READ(t, signal);
+	__u64 read = 0, write = 0;
+
+	/* A thread, or an old leader replaced by exec (de_thread()), is not a group's end. */
+	if (BPF_CORE_READ(t, group_leader) != t || BPF_CORE_READ(sig, live.counter) != 0)
+		return 0;
+	if (bpf_core_field_exists(sig->ioac)) {
+		read = BPF_CORE_READ(sig, ioac.read_bytes);
+		write = BPF_CORE_READ(sig, ioac.write_bytes);
+	}
+	submit_exit(t, BPF_CORE_READ(sig, sum_sched_runtime), read, write);
+	return 0;
 }

@@ -24,7 +24,7 @@ impl Collector {
             probe,
             system: SystemFiles::open(Path::new("/proc")),
             model: Model::new(page_size(), online_cpus()),
-            exits: Vec::new(),
+            exits: Vec::with_capacity(1024),
             kernel_threads,
         })
     }
@@ -38,7 +38,7 @@ impl Collector {
         let memory = self.system.memory();
         let load = self.system.load();
         self.model
-            .update(now, self.probe.tasks(), &mut self.exits, memory, load);
+            .update(now, self.probe.tasks(), &self.exits, memory, load);
         self.model.rank(self.kernel_threads);
         let snapshot = self.model.snapshot_mut();
         snapshot.sample_us = u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX);

@@ -190,7 +190,7 @@ mod tests {
         hog.rss_pages = 100 * 256; // 100 MiB
         let mut stuck = thread(300, 300, 2, 0);
         stuck.comm = comm("stuck");
-        m.update(1_000_000_000, &[spin, hog, stuck], &mut [], None, None);
+        m.update(1_000_000_000, &[spin, hog, stuck], &[], None, None);
         spin.cpu_ns = 500_000_000;
         hog.write_bytes = 3 * 1024 * 1024;
         let memory = Memory {
@@ -202,7 +202,7 @@ mod tests {
         m.update(
             1_500_000_000,
             &[spin, hog, stuck],
-            &mut [],
+            &[],
             Some(memory),
             Some(LoadAverage([1.0, 0.5, 0.25])),
         );

@@ -1,5 +1,7 @@
 //! One sample to the next: deltas, system totals and the ranked lists the bar shows.
 
+use std::collections::HashMap;
+
 use super::process::{Process, ProcessKey, ProcessTable};
 use super::record::{ExitRecord, TaskRecord, TaskState};
 use super::system::{LoadAverage, Memory};
@@ -109,13 +111,76 @@ impl Snapshot {
     }
 }
 
+/// How many samples a vanished process is remembered for late exit reports.
+const DEPARTED_SAMPLES: u64 = 50;
+
+/// The cumulative totals already counted for a process that is gone.
+#[derive(Clone, Copy, Debug)]
+struct Departed {
+    cpu_ns: u64,
+    read_bytes: u64,
+    write_bytes: u64,
+    reported: bool,
+    /// The sample in which it was last seen or reported.
+    sample: u64,
+}
+
+impl Departed {
+    /// Last listed with these totals, all of them counted.
+    fn seen(p: &Process, sample: u64) -> Self {
+        Departed {
+            cpu_ns: p.cpu_ns(),
+            read_bytes: p.read_bytes(),
+            write_bytes: p.write_bytes(),
+            reported: false,
+            sample,
+        }
+    }
+
+    /// Never listed: nothing counted yet.
+    fn unseen(sample: u64) -> Self {
+        Departed {
+            cpu_ns: 0,
+            read_bytes: 0,
+            write_bytes: 0,
+            reported: false,
+            sample,
+        }
+    }
+
+    /// Counts a report: returns what it adds (cpu, read, write) and whether it is the
+    /// group's first report.
+    fn count(&mut self, exit: &ExitRecord) -> (u64, u64, u64, bool) {
+        let added = (
+            exit.cpu_ns.saturating_sub(self.cpu_ns),
+            exit.read_bytes.saturating_sub(self.read_bytes),
+            exit.write_bytes.saturating_sub(self.write_bytes),
+            !self.reported,
+        );
+        self.take(exit);
+        added
+    }
+
+    /// Takes a report's totals as counted without counting them (its history is unknown).
+    fn take(&mut self, exit: &ExitRecord) {
+        self.cpu_ns = self.cpu_ns.max(exit.cpu_ns);
+        self.read_bytes = self.read_bytes.max(exit.read_bytes);
+        self.write_bytes = self.write_bytes.max(exit.write_bytes);
+        self.reported = true;
+    }
+}
+
 /// Turns successive samples into snapshots. Its tables are reused from sample to sample, so
 /// once they have grown to the machine's process count, sampling allocates nothing.
 #[derive(Debug)]
 pub struct Model {
     current: ProcessTable,
     previous: ProcessTable,
-    previous_time_ns: Option<u64>,
+    /// What was counted for processes that vanished recently, by key.
+    departed: HashMap<ProcessKey, Departed>,
+    /// The times of the previous sample and of the one before it.
+    window_starts: [Option<u64>; 2],
+    samples: u64,
     page_size: u64,
     snapshot: Snapshot,
 }
@@ -125,7 +190,9 @@ impl Model {
         Model {
             current: ProcessTable::default(),
             previous: ProcessTable::default(),
-            previous_time_ns: None,
+            departed: HashMap::new(),
+            window_starts: [None; 2],
+            samples: 0,
             page_size,
             snapshot: Snapshot {
                 online_cpus,
@@ -141,7 +208,7 @@ impl Model {
         &mut self,
         time_ns: u64,
         tasks: &[TaskRecord],
-        exits: &mut [ExitRecord],
+        exits: &[ExitRecord],
         memory: Option<Memory>,
         load: Option<LoadAverage>,
     ) {
@@ -152,7 +219,7 @@ impl Model {
         }
 
         // Only a process that started after the previous sample may count its whole life.
-        let window_start = self.previous_time_ns.filter(|&t| t < time_ns);
+        let window_start = self.window_starts[0].filter(|&t| t < time_ns);
         let started_in_window = |start_ns: u64| window_start.is_some_and(|t| start_ns >= t);
 
         let snap = &mut self.snapshot;
@@ -186,43 +253,63 @@ impl Model {
             snap.write_bytes += p.write_delta;
         }
 
-        // Groups that died since the previous sample: whatever they used after it was taken.
-        // Older kernels may report a group twice; keep the larger report.
-        exits.sort_unstable_by_key(|e| (e.tgid, e.leader_start_ns, std::cmp::Reverse(e.cpu_ns)));
+        // Processes that vanished: remember what was counted for them, so that their exit
+        // reports (which may arrive a sample late) add only the rest.
+        for p in self.previous.iter() {
+            if !self.current.contains(&p.key()) {
+                self.departed
+                    .insert(p.key(), Departed::seen(p, self.samples));
+            }
+        }
+
+        // Exit reports are cumulative totals of a dead group, sent when its last thread exits
+        // and again, final, when it is freed. Each counts what it adds to what was counted.
         snap.exited_cpu_ns = 0;
         snap.exited_groups = 0;
-        let mut last_key = None;
         for exit in exits.iter() {
             let key = ProcessKey {
                 tgid: exit.tgid,
                 start_ns: exit.leader_start_ns,
             };
-            if last_key.replace(key) == Some(key) || self.current.contains(&key) {
-                continue; // a duplicate, or still listed (a zombie): counted above
+            if self.current.contains(&key) {
+                continue; // still listed (a zombie): its task records count
             }
-            let (cpu, read, write) = match self.previous.get(&key) {
-                Some(old) => (
-                    exit.cpu_ns.saturating_sub(old.cpu_ns()),
-                    exit.read_bytes.saturating_sub(old.read_bytes()),
-                    exit.write_bytes.saturating_sub(old.write_bytes()),
-                ),
-                None if started_in_window(exit.leader_start_ns) => {
-                    (exit.cpu_ns, exit.read_bytes, exit.write_bytes)
+            let added = match self.departed.get_mut(&key) {
+                Some(departed) => Some(departed.count(exit)),
+                None => {
+                    let mut departed = Departed::unseen(self.samples);
+                    // Never listed: it lived entirely between two samples if it started after
+                    // the one before the previous (reports can arrive a sample late).
+                    let floor = self.window_starts[1].or(self.window_starts[0]);
+                    let whole_life = floor.is_some_and(|t| exit.leader_start_ns >= t);
+                    let added = if whole_life {
+                        Some(departed.count(exit))
+                    } else {
+                        departed.take(exit);
+                        None
+                    };
+                    self.departed.insert(key, departed);
+                    added
                 }
-                None => continue,
             };
-            snap.exited_cpu_ns += cpu;
-            snap.exited_groups += 1;
-            snap.read_bytes += read;
-            snap.write_bytes += write;
+            if let Some((cpu, read, write, first_report)) = added {
+                snap.exited_cpu_ns += cpu;
+                snap.exited_groups += u32::from(first_report);
+                snap.read_bytes += read;
+                snap.write_bytes += write;
+            }
         }
+        let samples = self.samples;
+        self.departed
+            .retain(|_, d| samples - d.sample < DEPARTED_SAMPLES);
         snap.cpu_busy_ns += snap.exited_cpu_ns;
 
         snap.memory = memory;
         snap.load = load;
         snap.tasks = self.current.tasks();
         snap.processes = self.current.len() as u32;
-        self.previous_time_ns = Some(time_ns);
+        self.window_starts = [Some(time_ns), self.window_starts[0]];
+        self.samples += 1;
     }
 
     /// Fills the ranked lists from the latest sample; cheap enough to call again at once
@@ -290,7 +377,7 @@ mod tests {
     #[test]
     fn first_sample_has_no_rates() {
         let mut m = model();
-        m.update(1000 * MS, &[thread(10, 10, 0, 5 * MS)], &mut [], None, None);
+        m.update(1000 * MS, &[thread(10, 10, 0, 5 * MS)], &[], None, None);
         m.rank(false);
         assert!(!m.snapshot().has_rates());
         assert_eq!(m.snapshot().cpu_percent(), None);
@@ -303,7 +390,7 @@ mod tests {
         m.update(
             1000 * MS,
             &[thread(10, 10, 0, 0), thread(20, 20, 0, 0)],
-            &mut [],
+            &[],
             None,
             None,
         );
@@ -311,7 +398,7 @@ mod tests {
         m.update(
             1500 * MS,
             &[thread(10, 10, 0, 500 * MS), thread(20, 20, 0, 100 * MS)],
-            &mut [],
+            &[],
             None,
             None,
         );
@@ -327,20 +414,8 @@ mod tests {
     #[test]
     fn a_counter_going_backwards_gives_no_rate() {
         let mut m = model();
-        m.update(
-            1000 * MS,
-            &[thread(10, 10, 0, 900 * MS)],
-            &mut [],
-            None,
-            None,
-        );
-        m.update(
-            2000 * MS,
-            &[thread(10, 10, 0, 100 * MS)],
-            &mut [],
-            None,
-            None,
-        );
+        m.update(1000 * MS, &[thread(10, 10, 0, 900 * MS)], &[], None, None);
+        m.update(2000 * MS, &[thread(10, 10, 0, 100 * MS)], &[], None, None);
         m.rank(false);
         assert_eq!(m.snapshot().cpu_busy_ns, 0);
         assert!(m.snapshot().top_cpu.is_empty());
@@ -349,70 +424,70 @@ mod tests {
     #[test]
     fn a_reused_pid_does_not_inherit_or_go_negative() {
         let mut m = model();
-        m.update(
-            1000 * MS,
-            &[thread(10, 10, 0, 900 * MS)],
-            &mut [],
-            None,
-            None,
-        );
+        m.update(1000 * MS, &[thread(10, 10, 0, 900 * MS)], &[], None, None);
         // Same PID, new process started inside the window, 20 ms of CPU so far.
         let mut reused = thread(10, 10, 0, 20 * MS);
         reused.leader_start_ns = 1500 * MS;
-        m.update(2000 * MS, &[reused], &mut [], None, None);
+        m.update(2000 * MS, &[reused], &[], None, None);
         assert_eq!(m.snapshot().cpu_busy_ns, 20 * MS);
     }
 
     #[test]
     fn an_unknown_process_older_than_the_window_counts_nothing() {
         let mut m = model();
-        m.update(1000 * MS, &[], &mut [], None, None);
-        m.update(
-            2000 * MS,
-            &[thread(10, 10, 0, 900 * MS)],
-            &mut [],
-            None,
-            None,
-        );
+        m.update(1000 * MS, &[], &[], None, None);
+        m.update(2000 * MS, &[thread(10, 10, 0, 900 * MS)], &[], None, None);
         assert_eq!(m.snapshot().cpu_busy_ns, 0);
     }
 
-    #[test]
-    fn exited_groups_count_what_they_used_after_the_previous_sample() {
-        let mut m = model();
-        m.update(
-            1000 * MS,
-            &[thread(10, 10, 0, 300 * MS), thread(20, 20, 6, 40 * MS)],
-            &mut [],
-            None,
-            None,
-        );
-        let exit = |tgid: u32, start_ns: u64, cpu_ns: u64| ExitRecord {
+    fn exit(tgid: u32, start_ns: u64, cpu_ns: u64) -> ExitRecord {
+        ExitRecord {
             tgid,
             leader_start_ns: start_ns,
             cpu_ns,
             write_bytes: 4096,
             ..Default::default()
-        };
-        let mut exits = [
-            exit(10, 10_000, 350 * MS),   // seen before: 50 ms after the sample
-            exit(10, 10_000, 340 * MS),   // a duplicate report: ignored
-            exit(30, 1200 * MS, 70 * MS), // born and died in the window: all of it
-            exit(40, 500 * MS, 99 * MS),  // never seen, older than the window: unknown
-            exit(20, 20_000, 40 * MS),    // still listed (a zombie): counted from its tasks
-        ];
+        }
+    }
+
+    #[test]
+    fn exited_groups_count_what_they_used_after_they_were_last_counted() {
+        let mut m = model();
         m.update(
-            2000 * MS,
-            &[thread(20, 20, 6, 40 * MS)],
-            &mut exits,
+            1000 * MS,
+            &[thread(10, 10, 0, 300 * MS), thread(20, 20, 6, 40 * MS)],
+            &[],
             None,
             None,
         );
-        let s = m.snapshot();
-        assert_eq!(s.exited_cpu_ns, 120 * MS);
+        let exits = [
+            exit(10, 10_000, 350 * MS),   // listed before: 50 ms after that sample
+            exit(10, 10_000, 360 * MS),   // its final report: 10 ms more
+            exit(30, 1200 * MS, 70 * MS), // born and died in the window: all of it
+            exit(40, 500 * MS, 99 * MS),  // never listed, older than the window: unknown
+            exit(20, 20_000, 40 * MS),    // still listed (a zombie): counted from its tasks
+        ];
+        m.update(2000 * MS, &[thread(20, 20, 6, 40 * MS)], &exits, None, None);
+        let s = *m.snapshot();
+        assert_eq!(s.exited_cpu_ns, 130 * MS);
         assert_eq!(s.exited_groups, 2);
-        assert_eq!(s.cpu_busy_ns, 120 * MS);
+        assert_eq!(s.cpu_busy_ns, 130 * MS);
         assert_eq!(s.write_bytes, 8192);
+
+        // Reports a sample late: the final one of 30 adds its tail; 50 lived and died
+        // between the first two samples; 40's final report adds what followed its first.
+        let late = [
+            exit(30, 1200 * MS, 75 * MS),
+            exit(50, 1500 * MS, 8 * MS),
+            exit(40, 500 * MS, 100 * MS),
+        ];
+        m.update(3000 * MS, &[], &late, None, None);
+        let s = m.snapshot();
+        assert_eq!(s.exited_cpu_ns, 14 * MS);
+        assert_eq!(s.exited_groups, 1);
+        // The zombie was reaped: its final report adds nothing.
+        m.update(4000 * MS, &[], &[exit(20, 20_000, 40 * MS)], None, None);
+        assert_eq!(m.snapshot().exited_cpu_ns, 0);
     }
 
     #[test]
@@ -423,7 +498,7 @@ mod tests {
         m.update(
             1000 * MS,
             &[zombie, blocked, thread(40, 40, 1, 0)],
-            &mut [],
+            &[],
             None,
             None,
         );
@@ -436,7 +511,7 @@ mod tests {
             .collect();
         assert_eq!(rows, [('D', 40)]);
 
-        m.update(2000 * MS, &[zombie, blocked], &mut [], None, None);
+        m.update(2000 * MS, &[zombie, blocked], &[], None, None);
         m.rank(false);
         let rows: Vec<_> = m
             .snapshot()
@@ -451,7 +526,7 @@ mod tests {
     fn at_most_ten_stuck_rows() {
         let mut m = model();
         let tasks: Vec<_> = (100..120).map(|tgid| thread(tgid, tgid, 2, 0)).collect();
-        m.update(1000 * MS, &tasks, &mut [], None, None);
+        m.update(1000 * MS, &tasks, &[], None, None);
         m.rank(false);
         let rows: Vec<_> = m.snapshot().stuck.rows().map(|(_, r)| r.tgid).collect();
         assert_eq!(rows, (100..110).collect::<Vec<_>>());
@@ -464,12 +539,12 @@ mod tests {
         kworker.flags = TASK_KTHREAD;
         kworker.comm = comm("kworker/0:1");
         let user = thread(10, 10, 0, 0);
-        m.update(1000 * MS, &[kworker, user], &mut [], None, None);
+        m.update(1000 * MS, &[kworker, user], &[], None, None);
         kworker.cpu_ns = 50 * MS;
         let mut user2 = user;
         user2.cpu_ns = 10 * MS;
         user2.rss_pages = 10;
-        m.update(2000 * MS, &[kworker, user2], &mut [], None, None);
+        m.update(2000 * MS, &[kworker, user2], &[], None, None);
 
         m.rank(false);
         assert_eq!(tgids(&m.snapshot().top_cpu), [10]);
@@ -489,11 +564,11 @@ mod tests {
         let mut m = model();
         let mut a = thread(10, 10, 1, 0);
         let mut b = thread(20, 20, 1, 0);
-        m.update(1000 * MS, &[a, b], &mut [], None, None);
+        m.update(1000 * MS, &[a, b], &[], None, None);
         a.read_bytes = 3000;
         b.write_bytes = 2000;
         b.read_bytes = 2000;
-        m.update(3000 * MS, &[a, b], &mut [], None, None);
+        m.update(3000 * MS, &[a, b], &[], None, None);
         m.rank(false);
         let s = m.snapshot();
         assert_eq!(tgids(&s.top_io), [20, 10]);

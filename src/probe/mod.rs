@@ -39,7 +39,7 @@ const INITIAL_EXITS: usize = 1024;
 
 pub struct Probe {
     iter_link: Link,
-    _exit_link: Link,
+    _exit_links: [Link; 2],
     exits: RingBuffer<'static>,
     exit_queue: Rc<RefCell<Vec<ExitRecord>>>,
     exits_lost: MapHandle,
@@ -74,6 +74,7 @@ impl Probe {
             skel.progs.exit_without_group_dead.attach()
         }
         .map_err(attach)?;
+        let free_link = skel.progs.group_freed.attach().map_err(attach)?;
 
         let exits_map = MapHandle::try_from(&skel.maps.exits).map_err(attach)?;
         let exits_lost = MapHandle::try_from(&skel.maps.exits_lost).map_err(attach)?;
@@ -93,7 +94,7 @@ impl Probe {
 
         Ok(Probe {
             iter_link,
-            _exit_link: exit_link,
+            _exit_links: [exit_link, free_link],
             exits,
             exit_queue,
             exits_lost,

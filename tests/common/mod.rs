@@ -1,0 +1,195 @@
+//! Real processes as test subjects, and ground truth read from /proc.
+
+#![allow(dead_code)] // each test binary uses a different part
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The accuracy tests measure the whole machine: one at a time.
+pub fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+pub fn require_root() {
+    // SAFETY: geteuid has no preconditions.
+    let euid = unsafe { libc::geteuid() };
+    assert_eq!(
+        euid, 0,
+        "these tests load the BPF probe: run them as root (CI does)"
+    );
+}
+
+/// A directory of symlinks to system programs under distinctive names: the kernel names a
+/// process after the file it executed, so `rb-spin` is easy to find among the others.
+pub struct Subjects {
+    dir: tempfile::TempDir,
+}
+
+impl Subjects {
+    pub fn new() -> Self {
+        Subjects {
+            dir: tempfile::tempdir().expect("tempdir"),
+        }
+    }
+
+    /// Path of a program named `name` that runs `target`.
+    pub fn program(&self, name: &str, target: &str) -> PathBuf {
+        let link = self.dir.path().join(name);
+        if !link.exists() {
+            symlink(target, &link).expect("symlink");
+        }
+        link
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+/// A child process killed and reaped when dropped.
+pub struct Subject {
+    pub child: Child,
+    stdout: Option<BufReader<ChildStdout>>,
+}
+
+impl Subject {
+    pub fn spawn(program: &Path, args: &[&str]) -> Subject {
+        let child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawning {}: {e}", program.display()));
+        Subject {
+            child,
+            stdout: None,
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn stdin(&mut self) -> &mut ChildStdin {
+        self.child.stdin.as_mut().expect("piped stdin")
+    }
+
+    pub fn send_line(&mut self, line: &str) {
+        writeln!(self.stdin(), "{line}").expect("write to subject");
+        self.stdin().flush().expect("flush");
+    }
+
+    /// Blocks until the subject prints a line.
+    pub fn read_line(&mut self) -> String {
+        if self.stdout.is_none() {
+            self.stdout = Some(BufReader::new(
+                self.child.stdout.take().expect("piped stdout"),
+            ));
+        }
+        let mut line = String::new();
+        self.stdout
+            .as_mut()
+            .expect("stdout")
+            .read_line(&mut line)
+            .expect("read from subject");
+        line.trim_end().to_owned()
+    }
+}
+
+impl Drop for Subject {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `check` every 10 ms until it holds; panics with `what` after `timeout`.
+pub fn wait_for(what: &str, timeout: Duration, mut check: impl FnMut() -> bool) {
+    let deadline = Instant::now() + timeout;
+    while !check() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+pub fn read_proc(pid: u32, file: &str) -> Option<String> {
+    fs::read_to_string(format!("/proc/{pid}/{file}")).ok()
+}
+
+pub fn comm_of(pid: u32) -> Option<String> {
+    read_proc(pid, "comm").map(|s| s.trim_end().to_owned())
+}
+
+/// The state letter and flags of /proc/PID/stat (fields 3 and 9).
+pub fn stat_fields(pid: u32) -> Option<Vec<String>> {
+    let stat = read_proc(pid, "stat")?;
+    // The name is in parentheses and may contain spaces: split after the last ')'.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    Some(rest.split_whitespace().map(str::to_owned).collect())
+}
+
+pub fn state_of(pid: u32) -> Option<char> {
+    stat_fields(pid)?.first()?.chars().next()
+}
+
+/// Resident bytes from /proc/PID/statm (exact on current kernels).
+pub fn statm_rss_bytes(pid: u32) -> u64 {
+    let statm = read_proc(pid, "statm").expect("statm");
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .expect("rss field")
+        .parse()
+        .expect("number");
+    pages * page_size()
+}
+
+pub fn page_size() -> u64 {
+    // SAFETY: sysconf has no preconditions.
+    unsafe { libc::sysconf(libc::_SC_PAGESIZE) as u64 }
+}
+
+/// A field of /proc/PID/io, e.g. "write_bytes".
+pub fn proc_io(pid: u32, field: &str) -> u64 {
+    let io = read_proc(pid, "io").expect("io");
+    io.lines()
+        .find_map(|l| {
+            l.strip_prefix(field)?
+                .strip_prefix(": ")?
+                .trim()
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no {field} in /proc/{pid}/io"))
+}
+
+/// Busy and total jiffies of all CPUs from /proc/stat, the way top computes usage.
+pub fn cpu_jiffies() -> (u64, u64) {
+    let stat = fs::read_to_string("/proc/stat").expect("/proc/stat");
+    let line = stat.lines().next().expect("cpu line");
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|x| x.parse().expect("number"))
+        .collect();
+    // user nice system idle iowait irq softirq steal (guest is already in user)
+    let idle = v[3] + v[4];
+    let total: u64 = v[..8].iter().sum();
+    (total - idle, total)
+}
+
+pub fn busy_percent(before: (u64, u64), after: (u64, u64)) -> f64 {
+    (after.0 - before.0) as f64 / (after.1 - before.1) as f64 * 100.0
+}
+
+/// A kernel `comm` as text.
+pub fn name(comm: &[u8; 16]) -> String {
+    let len = comm.iter().position(|&b| b == 0).unwrap_or(16);
+    String::from_utf8_lossy(&comm[..len]).into_owned()
+}

@@ -1,0 +1,94 @@
+//! Steady-state sampling allocates nothing on the heap: the real probe and the model,
+//! ticked many times, under an allocator that counts.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use ringbar::collector::Collector;
+use ringbar::model::{Model, TaskRecord};
+
+/// Counts the allocations of the current thread only, so parallel tests don't interfere.
+struct CountingAllocator;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: defers to the system allocator; the counter is a const-initialised thread-local
+// Cell, which never allocates.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller's layout contract is passed on unchanged.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: ptr was allocated by System with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller's contract is passed on unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+#[test]
+fn the_model_allocates_nothing_once_warm() {
+    let mut tasks: Vec<TaskRecord> = (0..500u32)
+        .map(|i| TaskRecord {
+            tgid: 100 + i / 4,
+            pid: 100 + i,
+            leader_start_ns: u64::from(i / 4),
+            ..Default::default()
+        })
+        .collect();
+    let mut model = Model::new(4096, 2);
+    let mut tick = |t: u64, tasks: &mut Vec<TaskRecord>| {
+        for task in tasks.iter_mut() {
+            task.cpu_ns += 1_000_000;
+            task.write_bytes += 4096;
+            task.rss_pages = 10;
+        }
+        model.update(t * 100_000_000, tasks, &[], None, None);
+        model.rank(t.is_multiple_of(2));
+    };
+    for t in 1..=5 {
+        tick(t, &mut tasks);
+    }
+    let before = allocations();
+    for t in 6..=1000 {
+        tick(t, &mut tasks);
+    }
+    assert_eq!(
+        allocations() - before,
+        0,
+        "allocations in 995 warm model ticks"
+    );
+}
+
+#[test]
+fn real_sampling_allocates_nothing_once_warm() {
+    common::require_root();
+    let mut collector = Collector::new(false).expect("the BPF probe loads");
+    for _ in 0..10 {
+        collector.sample().expect("sample");
+    }
+    let before = allocations();
+    for i in 0..500u32 {
+        collector.sample().expect("sample");
+        collector.set_kernel_threads(i.is_multiple_of(2));
+    }
+    assert_eq!(allocations() - before, 0, "allocations in 500 warm samples");
+}
