@@ -35,6 +35,11 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } exits SEC(".maps");
 
+/* Never used: instances only so that the skeleton generates the records' Rust definitions,
+ * which src/probe checks the model's mirror against at compile time. */
+struct ringbar_task ringbar_task_format = {};
+struct ringbar_exit ringbar_exit_format = {};
+
 /* Exit reports that did not fit in the ring buffer; userspace logs when it grows. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -31,6 +31,50 @@ mod skel {
 }
 use skel::RingbarSkelBuilder;
 
+/// Asserts at compile time that two `#[repr(C)]` structs have the same size and fields.
+macro_rules! assert_same_layout {
+    ($ours:ty, $generated:ty, [$($field:ident),* $(,)?]) => {
+        const _: () = {
+            assert!(std::mem::size_of::<$ours>() == std::mem::size_of::<$generated>());
+            $(assert!(std::mem::offset_of!($ours, $field) == std::mem::offset_of!($generated, $field));)*
+        };
+    };
+}
+
+// The model mirrors bpf/ringbar.h by hand; the skeleton's types are generated from it.
+assert_same_layout!(
+    TaskRecord,
+    skel::types::ringbar_task,
+    [
+        leader_start_ns,
+        cpu_ns,
+        group_dead_cpu_ns,
+        read_bytes,
+        write_bytes,
+        group_dead_read_bytes,
+        group_dead_write_bytes,
+        rss_pages,
+        tgid,
+        pid,
+        flags,
+        state,
+        comm,
+    ]
+);
+assert_same_layout!(
+    ExitRecord,
+    skel::types::ringbar_exit,
+    [
+        leader_start_ns,
+        cpu_ns,
+        read_bytes,
+        write_bytes,
+        tgid,
+        flags,
+        comm,
+    ]
+);
+
 /// A single read(2) of a BPF iterator returns at most this much.
 const ITER_READ_MAX: usize = 32 * 1024;
 /// Records the buffer starts with; it doubles when a sample needs more.
