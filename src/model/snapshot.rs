@@ -490,6 +490,14 @@ mod tests {
         assert_eq!(m.snapshot().exited_cpu_ns, 0);
     }
 
+    fn stuck_rows(m: &Model) -> Vec<(char, u32)> {
+        m.snapshot()
+            .stuck
+            .rows()
+            .map(|(s, r)| (s.letter(), r.tgid))
+            .collect()
+    }
+
     #[test]
     fn zombies_show_after_two_samples_and_blocked_tasks_at_once() {
         let mut m = model();
@@ -503,23 +511,11 @@ mod tests {
             None,
         );
         m.rank(false);
-        let rows: Vec<_> = m
-            .snapshot()
-            .stuck
-            .rows()
-            .map(|(s, r)| (s.letter(), r.tgid))
-            .collect();
-        assert_eq!(rows, [('D', 40)]);
+        assert_eq!(stuck_rows(&m), [('D', 40)]);
 
         m.update(2000 * MS, &[zombie, blocked], &[], None, None);
         m.rank(false);
-        let rows: Vec<_> = m
-            .snapshot()
-            .stuck
-            .rows()
-            .map(|(s, r)| (s.letter(), r.tgid))
-            .collect();
-        assert_eq!(rows, [('D', 40), ('Z', 30)]);
+        assert_eq!(stuck_rows(&m), [('D', 40), ('Z', 30)]);
     }
 
     #[test]
