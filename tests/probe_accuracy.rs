@@ -155,24 +155,20 @@ fn an_exec_shows_the_new_name_in_the_next_sample() {
     });
     let mut c = collector(false);
     sample(&mut c);
-    let before = c
-        .model()
-        .processes()
-        .by_tgid(pid)
-        .expect("the subject is listed");
-    assert_eq!(name(&before.comm), "rb-before");
+    assert_eq!(listed_name(&c, pid), "rb-before");
 
     subject.send_line("go");
     wait_for("the exec", Duration::from_secs(5), || {
         comm_of(pid).as_deref() == Some("rb-after")
     });
     sample(&mut c);
-    let after = c
-        .model()
-        .processes()
-        .by_tgid(pid)
-        .expect("the subject is listed");
-    assert_eq!(name(&after.comm), "rb-after");
+    assert_eq!(listed_name(&c, pid), "rb-after");
+}
+
+/// The name the latest sample gives the process `pid`.
+fn listed_name(c: &Collector, pid: u32) -> String {
+    let process = c.model().processes().by_tgid(pid);
+    name(&process.expect("the subject is listed").comm)
 }
 
 fn zombie_rows(s: &Snapshot) -> Vec<(u32, String)> {

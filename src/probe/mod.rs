@@ -148,9 +148,10 @@ impl Probe {
         })
     }
 
-    /// Runs the task iterator once: one record per task of the caller's PID namespace.
-    /// The buffer grows when the machine has more tasks than ever before, and only then.
-    pub fn read_tasks(&mut self) -> io::Result<&[TaskRecord]> {
+    /// Runs the task iterator once: one record per task of the caller's PID namespace,
+    /// then available from [`Probe::tasks`]. The buffer grows when the machine has more
+    /// tasks than ever before, and only then.
+    pub fn read_tasks(&mut self) -> io::Result<()> {
         let mut iter = Iter::new(&self.iter_link).map_err(io::Error::other)?;
         let mut filled = 0;
         loop {
@@ -175,7 +176,7 @@ impl Probe {
             ));
         }
         self.task_count = filled / size;
-        Ok(&self.tasks[..self.task_count])
+        Ok(())
     }
 
     /// The records of the latest [`Probe::read_tasks`].
