@@ -1,4 +1,5 @@
-//! Compiles the BPF probe and generates its libbpf-rs skeleton into OUT_DIR.
+//! Compiles the BPF probe and generates its libbpf-rs skeleton into OUT_DIR, and bundles
+//! the UI definitions and default style into a GResource.
 
 use std::env;
 use std::path::PathBuf;
@@ -24,4 +25,11 @@ fn main() {
     for file in ["bpf/ringbar.bpf.c", "bpf/ringbar.h", "bpf/kernel.h"] {
         println!("cargo:rerun-if-changed={file}");
     }
+
+    // Emits its own rerun-if-changed lines for every bundled file.
+    glib_build_tools::compile_resources(
+        &["resources", "ui"],
+        "resources/ringbar.gresource.xml",
+        "ringbar.gresource",
+    );
 }

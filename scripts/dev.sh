@@ -36,7 +36,7 @@ apt_packages=(
     clang llvm make gcc pkg-config libelf-dev zlib1g-dev          # BPF skeleton + libbpf
     libgtk-4-dev                                                  # the bar
     meson ninja-build libwayland-dev wayland-protocols            # gtk4-layer-shell from source
-    sway grim weston                                              # compositor tests
+    sway grim weston libcap2-bin                                  # compositor tests (setcap)
     bpftool linux-perf procps util-linux                          # tests and benchmarks
 )
 

@@ -7,7 +7,8 @@ use crate::collector::Collector;
 use crate::model::format;
 
 const USAGE: &str = "\
-usage: ringbar --once [--interval-ms N] [--kernel-threads]
+usage: ringbar                  run the bar (Wayland; layer-shell compositors)
+       ringbar --once [--interval-ms N] [--kernel-threads]
        ringbar --bench N [--kernel-threads]
 
   --once            take two samples N ms apart (default 500) and print a snapshot
@@ -17,10 +18,12 @@ usage: ringbar --once [--interval-ms N] [--kernel-threads]
   -h, --help        show this help
   -V, --version     show the version
 
+Files: $XDG_CONFIG_HOME/ringbar/config.toml and style.css, $XDG_STATE_HOME/ringbar/state.toml.
 Environment: RINGBAR_LOG sets the log level (error, warn, info, debug, trace).";
 
 #[derive(Debug, PartialEq, Eq)]
 enum Command {
+    Bar,
     Once {
         interval_ms: u64,
         kernel_threads: bool,
@@ -61,7 +64,8 @@ fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, 
         }),
         (false, Some(_)) => Err("--bench needs at least 1 sample".into()),
         (true, Some(_)) => Err("--once and --bench exclude each other".into()),
-        (false, None) => Err("the bar itself is not built yet: use --once or --bench".into()),
+        (false, None) if interval_ms == 500 && !kernel_threads => Ok(Command::Bar),
+        (false, None) => Err("--interval-ms and --kernel-threads go with --once or --bench".into()),
     }
 }
 
@@ -75,6 +79,7 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match command {
+        Command::Bar => return crate::ui::run(),
         Command::Help => {
             println!("{USAGE}");
             Ok(())
@@ -150,6 +155,7 @@ fn init_logging() {
     let filter = EnvFilter::try_from_env("RINGBAR_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .init();
 }
@@ -186,6 +192,7 @@ mod tests {
             })
         );
         assert_eq!(args("--help"), Ok(Command::Help));
+        assert_eq!(args(""), Ok(Command::Bar));
     }
 
     #[test]

@@ -5,6 +5,11 @@
 
 pub mod cli;
 pub mod collector;
+pub mod config;
 pub mod model;
+pub mod paths;
+pub mod privileges;
 pub mod probe;
 pub mod procfs;
+pub mod state;
+pub mod ui;

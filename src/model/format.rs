@@ -10,16 +10,18 @@ use super::top::Row;
 /// Appends a kernel `comm`: up to its NUL, invalid UTF-8 as U+FFFD, control characters as
 /// `?` so a name can never break a line or a column.
 pub fn write_name(out: &mut String, comm: &[u8; COMM_LEN]) {
+    for_each_name_char(comm, |c| out.push(c));
+}
+
+/// The characters [`write_name`] writes, one by one.
+pub fn for_each_name_char(comm: &[u8; COMM_LEN], mut f: impl FnMut(char)) {
     let len = comm.iter().position(|&b| b == 0).unwrap_or(COMM_LEN);
     for chunk in comm[..len].utf8_chunks() {
-        out.extend(
-            chunk
-                .valid()
-                .chars()
-                .map(|c| if c.is_control() { '?' } else { c }),
-        );
+        for c in chunk.valid().chars() {
+            f(if c.is_control() { '?' } else { c });
+        }
         if !chunk.invalid().is_empty() {
-            out.push(char::REPLACEMENT_CHARACTER);
+            f(char::REPLACEMENT_CHARACTER);
         }
     }
 }
@@ -51,12 +53,12 @@ pub fn write_percent(out: &mut String, percent: f64) {
 }
 
 /// Appends `text` right-aligned in `width` columns (ASCII text).
-fn pad_left(out: &mut String, width: usize, text: impl FnOnce(&mut String)) {
+pub(crate) fn pad_left(out: &mut String, width: usize, text: impl FnOnce(&mut String)) {
     let start = out.len();
     text(out);
     let written = out.len() - start;
     if written < width {
-        out.insert_str(start, &"      "[..(width - written).min(6)]);
+        out.insert_str(start, &"        "[..(width - written).min(8)]);
     }
 }
 

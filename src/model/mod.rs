@@ -5,7 +5,10 @@
 //! rule (PID reuse, counters going backwards, zombie persistence, kernel-thread filter)
 //! is unit-tested without root.
 
+pub mod controls;
 pub mod format;
+pub mod labels;
+pub mod markup;
 pub mod process;
 pub mod record;
 pub mod system;

@@ -1,0 +1,170 @@
+//! The tooltip as Pango markup: the same sections as the plain report, with every
+//! process name and message escaped so no name can break or inject markup.
+
+use std::fmt::Write;
+
+use super::format::{for_each_name_char, pad_left, write_bytes, write_percent, write_rate};
+use super::record::COMM_LEN;
+use super::snapshot::Snapshot;
+use super::top::Row;
+
+/// Appends `text` with Pango's five special characters escaped.
+pub fn push_escaped(out: &mut String, text: &str) {
+    text.chars().for_each(|c| push_escaped_char(out, c));
+}
+
+fn push_escaped_char(out: &mut String, c: char) {
+    match c {
+        '&' => out.push_str("&amp;"),
+        '<' => out.push_str("&lt;"),
+        '>' => out.push_str("&gt;"),
+        '\'' => out.push_str("&#39;"),
+        '"' => out.push_str("&quot;"),
+        c => out.push(c),
+    }
+}
+
+fn push_name(out: &mut String, comm: &[u8; COMM_LEN]) {
+    for_each_name_char(comm, |c| push_escaped_char(out, c));
+}
+
+fn push_row(out: &mut String, row: &Row, value: impl FnOnce(&mut String)) {
+    out.push_str("  ");
+    pad_left(out, 7, value);
+    out.push_str("  ");
+    push_name(out, &row.comm);
+    out.push('\n');
+}
+
+/// Something the user should know about the bar itself (a config error, the probe being
+/// off), shown above the sections.
+pub struct Notice<'a> {
+    pub title: &'a str,
+    pub detail: &'a str,
+}
+
+/// The whole tooltip: notices, CPU (D/Z rows first), Memory, IO, and the footer.
+pub fn write_tooltip(out: &mut String, s: &Snapshot, interval_ms: u32, notices: &[Notice<'_>]) {
+    for notice in notices {
+        out.push_str("<b>⚠ ");
+        push_escaped(out, notice.title);
+        out.push_str("</b>  ");
+        push_escaped(out, notice.detail);
+        out.push('\n');
+    }
+
+    out.push_str("<b>CPU</b>  ");
+    match s.cpu_percent() {
+        Some(percent) => write_percent(out, percent),
+        None => out.push('–'),
+    }
+    let _ = write!(out, " of {} CPUs", s.online_cpus);
+    if let Some(load) = s.load {
+        let [one, five, fifteen] = load.0;
+        let _ = write!(out, " · load {one:.2} {five:.2} {fifteen:.2}");
+    }
+    out.push('\n');
+    for (state, row) in s.stuck.rows() {
+        let _ = write!(out, "  <b>{:>7}</b>  ", state.letter());
+        push_name(out, &row.comm);
+        out.push('\n');
+    }
+    for row in s.top_cpu.rows() {
+        push_row(out, row, |o| write_percent(o, s.core_percent(row.value)));
+    }
+
+    out.push_str("<b>Memory</b>  ");
+    match s.memory {
+        Some(m) => {
+            write_bytes(out, m.used() as f64);
+            out.push_str(" / ");
+            write_bytes(out, m.total as f64);
+            out.push_str(" · swap ");
+            write_bytes(out, m.swap_used() as f64);
+            out.push_str(" / ");
+            write_bytes(out, m.swap_total as f64);
+        }
+        None => out.push('–'),
+    }
+    out.push('\n');
+    for row in s.top_memory.rows() {
+        push_row(out, row, |o| write_bytes(o, row.value as f64));
+    }
+
+    out.push_str("<b>IO</b>  read ");
+    write_rate(out, s.per_second(s.read_bytes));
+    out.push_str(" · write ");
+    write_rate(out, s.per_second(s.write_bytes));
+    out.push('\n');
+    for row in s.top_io.rows() {
+        out.push_str("  r ");
+        pad_left(out, 8, |o| write_rate(o, s.per_second(row.read)));
+        out.push_str("  w ");
+        pad_left(out, 8, |o| write_rate(o, s.per_second(row.write)));
+        out.push_str("  ");
+        push_name(out, &row.comm);
+        out.push('\n');
+    }
+
+    out.push_str("<small>");
+    super::format::write_footer(out, s, u64::from(interval_ms));
+    out.push_str("</small>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::process::tests::{comm, thread};
+    use crate::model::snapshot::Model;
+    use crate::model::system::Memory;
+
+    #[test]
+    fn escapes_text() {
+        let mut out = String::new();
+        push_escaped(&mut out, "a<b>&'\"c");
+        assert_eq!(out, "a&lt;b&gt;&amp;&#39;&quot;c");
+    }
+
+    #[test]
+    fn tooltip_golden_markup_with_hostile_names() {
+        let mut m = Model::new(4096, 2);
+        let mut spin = thread(100, 100, 0, 0);
+        spin.comm = comm("<b>&amp;");
+        let mut bad = thread(200, 200, 1, 0);
+        bad.comm[..5].copy_from_slice(b"x\xffy\"'");
+        bad.rss_pages = 256;
+        let mut zombie = thread(300, 300, 6, 0);
+        zombie.comm = comm("z(1) </span>");
+        m.update(1_000_000_000, &[spin, bad, zombie], &[], None, None);
+        m.update(1_500_000_000, &[spin, bad, zombie], &[], None, None);
+        spin.cpu_ns = 250_000_000;
+        bad.read_bytes = 1024 * 1024;
+        bad.write_bytes = 512 * 1024;
+        let memory = Memory {
+            total: 8 << 30,
+            available: 6 << 30,
+            swap_total: 1 << 30,
+            swap_free: 1 << 29,
+        };
+        m.update(2_000_000_000, &[spin, bad, zombie], &[], Some(memory), None);
+        m.rank(false);
+        let mut out = String::new();
+        let notices = [Notice {
+            title: "config",
+            detail: "c.toml:2: `a = <1>`: bad",
+        }];
+        write_tooltip(&mut out, m.snapshot(), 1000, &notices);
+        assert_eq!(
+            out,
+            "<b>⚠ config</b>  c.toml:2: `a = &lt;1&gt;`: bad\n\
+             <b>CPU</b>  25.0% of 2 CPUs\n\
+             \x20 <b>      Z</b>  z(1) &lt;/span&gt;\n\
+             \x20   50.0%  &lt;b&gt;&amp;amp;\n\
+             <b>Memory</b>  2.0G / 8.0G · swap 512M / 1.0G\n\
+             \x20    1.0M  x\u{fffd}y&quot;&#39;\n\
+             <b>IO</b>  read 2.0M/s · write 1.0M/s\n\
+             \x20 r   2.0M/s  w   1.0M/s  x\u{fffd}y&quot;&#39;\n\
+             <small>sampled in 0 µs · every 1000 ms · kernel threads excluded</small>"
+        );
+    }
+}

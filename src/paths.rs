@@ -1,0 +1,31 @@
+//! The XDG base directories ringbar uses.
+
+use std::path::PathBuf;
+
+/// `$XDG_<VAR>` if it is an absolute path, otherwise `$HOME/<fallback>`.
+fn base_dir(var: &str, fallback: &str) -> Option<PathBuf> {
+    let from_env = std::env::var_os(var)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute());
+    from_env.or_else(|| {
+        std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .map(|home| home.join(fallback))
+    })
+}
+
+/// `$XDG_CONFIG_HOME/ringbar/config.toml`.
+pub fn config_file() -> Option<PathBuf> {
+    base_dir("XDG_CONFIG_HOME", ".config").map(|d| d.join("ringbar/config.toml"))
+}
+
+/// `$XDG_CONFIG_HOME/ringbar/style.css`.
+pub fn style_file() -> Option<PathBuf> {
+    base_dir("XDG_CONFIG_HOME", ".config").map(|d| d.join("ringbar/style.css"))
+}
+
+/// `$XDG_STATE_HOME/ringbar/state.toml`.
+pub fn state_file() -> Option<PathBuf> {
+    base_dir("XDG_STATE_HOME", ".local/state").map(|d| d.join("ringbar/state.toml"))
+}

@@ -1,0 +1,38 @@
+//! Dropping every capability once the probe is loaded, before GTK runs.
+//!
+//! `ringbar` gets CAP_BPF and CAP_PERFMON from file capabilities to load its probe. The
+//! attached links, maps and ring buffer keep working without them (FACTS.md), so the UI
+//! runs with nothing: empty effective/permitted/inheritable/ambient sets, no-new-privs,
+//! and an empty bounding set where that is possible.
+
+use caps::{CapSet, Capability};
+
+/// What [`drop_all`] achieved.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Dropped {
+    /// Clearing the bounding set needs CAP_SETPCAP (root has it; a binary with only
+    /// `cap_bpf,cap_perfmon` does not). Without it no-new-privs makes the bounding set
+    /// moot: no execve can grant anything.
+    pub bounding_cleared: bool,
+}
+
+pub fn drop_all() -> Result<Dropped, String> {
+    let bounding_cleared = caps::has_cap(None, CapSet::Effective, Capability::CAP_SETPCAP)
+        .unwrap_or(false)
+        && caps::clear(None, CapSet::Bounding).is_ok();
+    caps::clear(None, CapSet::Ambient)
+        .map_err(|e| format!("clearing ambient capabilities: {e}"))?;
+    // Permitted last: clearing it also clears effective; inheritable must go first.
+    for set in [CapSet::Inheritable, CapSet::Effective, CapSet::Permitted] {
+        caps::clear(None, set).map_err(|e| format!("clearing {set:?} capabilities: {e}"))?;
+    }
+    // SAFETY: prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) only sets a flag on this process.
+    let rc = unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) };
+    if rc != 0 {
+        return Err(format!(
+            "PR_SET_NO_NEW_PRIVS: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(Dropped { bounding_cleared })
+}

@@ -1,0 +1,291 @@
+//! The running bar: one collector, one timeout source, one bar per monitor.
+//!
+//! Each tick samples, runs the model and sets label text directly on the widgets. The
+//! tooltip markup is built only when GTK asks for it (the tooltip is about to show) or
+//! while it is on screen.
+
+use std::cell::{Cell, RefCell};
+use std::path::PathBuf;
+use std::rc::{Rc, Weak};
+use std::time::Duration;
+
+use gtk4 as gtk;
+use gtk4::prelude::*;
+use gtk4::{gdk, glib};
+
+use super::bar::Bar;
+use super::test_hook::TestHook;
+use crate::collector::Collector;
+use crate::config::Config;
+use crate::model::controls::Controls;
+use crate::model::labels::{self, Level};
+use crate::model::markup::{self, Notice};
+use crate::model::Snapshot;
+
+/// The first sample after start-up comes this soon, so the labels show rates at once.
+const FIRST_TICK_MS: u32 = 250;
+
+pub struct App {
+    collector: RefCell<Option<Collector>>,
+    controls: Cell<Controls>,
+    config: Config,
+    /// (title, detail) shown in the tooltip and as the ⚠ marker: config errors, probe off.
+    notices: Vec<(String, String)>,
+    bars: RefCell<Vec<Bar>>,
+    timeout: RefCell<Option<glib::SourceId>>,
+    armed_ms: Cell<u32>,
+    state_file: Option<PathBuf>,
+    test_hook: Option<TestHook>,
+    /// Reused text buffers: steady ticks do not allocate for formatting.
+    text: RefCell<String>,
+    markup: RefCell<String>,
+    sample_failed: Cell<bool>,
+}
+
+impl App {
+    pub fn new(
+        collector: Option<Collector>,
+        controls: Controls,
+        config: Config,
+        notices: Vec<(String, String)>,
+        state_file: Option<PathBuf>,
+    ) -> Rc<App> {
+        Rc::new(App {
+            collector: RefCell::new(collector),
+            controls: Cell::new(controls),
+            config,
+            notices,
+            bars: RefCell::new(Vec::new()),
+            timeout: RefCell::new(None),
+            armed_ms: Cell::new(0),
+            state_file,
+            test_hook: TestHook::from_env(),
+            text: RefCell::new(String::with_capacity(64)),
+            markup: RefCell::new(String::with_capacity(4096)),
+            sample_failed: Cell::new(false),
+        })
+    }
+
+    /// Takes the first sample and arms the timeout.
+    pub fn start(self: &Rc<Self>) {
+        self.tick();
+        self.arm(FIRST_TICK_MS.min(self.controls.get().interval_ms));
+    }
+
+    /// One layer-shell bar per monitor, following hotplug.
+    pub fn follow_monitors(self: &Rc<Self>, display: &gdk::Display) {
+        let monitors = display.monitors();
+        let weak = Rc::downgrade(self);
+        monitors.connect_items_changed(move |list, _, _, _| {
+            if let Some(app) = weak.upgrade() {
+                app.sync_monitors(list);
+            }
+        });
+        self.sync_monitors(&monitors);
+    }
+
+    fn sync_monitors(self: &Rc<Self>, list: &gtk4::gio::ListModel) {
+        let monitors: Vec<gdk::Monitor> = (0..list.n_items())
+            .filter_map(|i| list.item(i).and_downcast::<gdk::Monitor>())
+            .collect();
+        let mut added = Vec::new();
+        {
+            let mut bars = self.bars.borrow_mut();
+            bars.retain(|bar| {
+                let keep = bar.monitor.as_ref().is_none_or(|m| monitors.contains(m));
+                if !keep {
+                    tracing::info!("output {} removed: its bar is gone", bar.output_name());
+                    bar.window.destroy();
+                }
+                keep
+            });
+            for monitor in &monitors {
+                if !bars.iter().any(|b| b.monitor.as_ref() == Some(monitor)) {
+                    let bar = Bar::layer(&self.config, monitor);
+                    tracing::info!("bar on output {}", bar.output_name());
+                    added.push(bar);
+                }
+            }
+        }
+        for bar in added {
+            self.add_bar(bar);
+        }
+        self.render();
+    }
+
+    /// The plain-window fallback: one bar, not tied to a monitor.
+    pub fn add_fallback(self: &Rc<Self>) -> gtk::Window {
+        let bar = Bar::fallback(&self.config);
+        let window = bar.window.clone();
+        self.add_bar(bar);
+        self.render();
+        window
+    }
+
+    fn add_bar(self: &Rc<Self>, bar: Bar) {
+        if let Some((title, _)) = self.notices.first() {
+            bar.set_notice(Some(&format!("⚠ {title}")));
+        }
+        if self.collector.borrow().is_none() {
+            bar.window.add_css_class("probe-off");
+        }
+
+        let click = gtk::GestureClick::new();
+        click.set_button(0);
+        let weak = Rc::downgrade(self);
+        click.connect_pressed(move |gesture, _, _, _| {
+            let Some(app) = weak.upgrade() else { return };
+            match gesture.current_button() {
+                gdk::BUTTON_PRIMARY => app.cycle_interval(),
+                gdk::BUTTON_MIDDLE => app.toggle_kernel_threads(),
+                _ => {}
+            }
+        });
+        bar.content.add_controller(click);
+
+        let weak: Weak<App> = Rc::downgrade(self);
+        let tooltip_label = bar.tooltip.clone();
+        bar.content
+            .connect_query_tooltip(move |_, _, _, _, tooltip| {
+                let Some(app) = weak.upgrade() else {
+                    return false;
+                };
+                app.fill_tooltip(&tooltip_label);
+                tooltip.set_custom(Some(&tooltip_label));
+                true
+            });
+
+        bar.window.present();
+        self.bars.borrow_mut().push(bar);
+    }
+
+    /// (Re)arms the single timeout source at `ms`.
+    fn arm(self: &Rc<Self>, ms: u32) {
+        if let Some(source) = self.timeout.take() {
+            source.remove();
+        }
+        let weak = Rc::downgrade(self);
+        let source = glib::timeout_add_local(Duration::from_millis(u64::from(ms)), move || {
+            match weak.upgrade() {
+                Some(app) => app.on_timeout(),
+                None => glib::ControlFlow::Break,
+            }
+        });
+        self.timeout.replace(Some(source));
+        self.armed_ms.set(ms);
+    }
+
+    fn on_timeout(self: &Rc<Self>) -> glib::ControlFlow {
+        self.tick();
+        let wanted = self.controls.get().interval_ms;
+        if self.armed_ms.get() == wanted {
+            return glib::ControlFlow::Continue;
+        }
+        // This source ends by returning Break: forget it so arm() does not remove it too.
+        self.timeout.take();
+        self.arm(wanted);
+        glib::ControlFlow::Break
+    }
+
+    fn tick(&self) {
+        if let Some(collector) = self.collector.borrow_mut().as_mut() {
+            match collector.sample() {
+                Ok(_) => self.sample_failed.set(false),
+                Err(err) => {
+                    if !self.sample_failed.replace(true) {
+                        tracing::warn!("sampling failed: {err}");
+                    }
+                }
+            }
+        }
+        self.render();
+    }
+
+    fn cycle_interval(self: &Rc<Self>) {
+        let mut controls = self.controls.get();
+        controls.cycle_interval();
+        self.controls.set(controls);
+        tracing::info!("{}", controls.interval_line());
+        self.save_state();
+        self.tick();
+        self.arm(controls.interval_ms);
+    }
+
+    fn toggle_kernel_threads(&self) {
+        let mut controls = self.controls.get();
+        controls.toggle_kernel_threads();
+        self.controls.set(controls);
+        tracing::info!("{}", controls.kernel_threads_line());
+        if let Some(collector) = self.collector.borrow_mut().as_mut() {
+            collector.set_kernel_threads(controls.kernel_threads);
+        }
+        self.save_state();
+        self.render();
+    }
+
+    fn save_state(&self) {
+        if let Some(path) = &self.state_file {
+            if let Err(err) = crate::state::save(path, self.controls.get()) {
+                tracing::warn!("cannot remember the setting in {}: {err}", path.display());
+            }
+        }
+    }
+
+    /// Sets every bar's labels from the latest snapshot, and the tooltip if it is shown.
+    fn render(&self) {
+        let collector = self.collector.borrow();
+        let empty = Snapshot::default();
+        let snapshot = collector.as_ref().map_or(&empty, |c| c.snapshot());
+        let thresholds = &self.config.thresholds;
+        let mut text = self.text.borrow_mut();
+        for bar in self.bars.borrow_mut().iter_mut() {
+            text.clear();
+            let level = labels::write_cpu(&mut text, snapshot).map_or(Level::Normal, |p| {
+                Level::of(p, thresholds.cpu_warning, thresholds.cpu_critical)
+            });
+            bar.cpu.show(&text, level);
+            text.clear();
+            let level = labels::write_memory(&mut text, snapshot).map_or(Level::Normal, |p| {
+                Level::of(p, thresholds.memory_warning, thresholds.memory_critical)
+            });
+            bar.memory.show(&text, level);
+        }
+        drop(text);
+        drop(collector);
+        for bar in self.bars.borrow().iter() {
+            if bar.tooltip.is_mapped() {
+                self.fill_tooltip(&bar.tooltip);
+            }
+        }
+        if let Some(hook) = &self.test_hook {
+            hook.write_bars(&self.bars.borrow());
+        }
+    }
+
+    fn fill_tooltip(&self, label: &gtk::Label) {
+        let collector = self.collector.borrow();
+        let empty = Snapshot::default();
+        let snapshot = collector.as_ref().map_or(&empty, |c| c.snapshot());
+        let notices: Vec<Notice<'_>> = self
+            .notices
+            .iter()
+            .map(|(title, detail)| Notice { title, detail })
+            .collect();
+        let mut markup = self.markup.borrow_mut();
+        markup.clear();
+        markup::write_tooltip(
+            &mut markup,
+            snapshot,
+            self.controls.get().interval_ms,
+            &notices,
+        );
+        if label.label() != markup.as_str() {
+            label.set_markup(&markup);
+        }
+        if let Some(hook) = &self.test_hook {
+            if let Some(bar) = self.bars.borrow().iter().find(|b| &b.tooltip == label) {
+                hook.write_tooltip(bar);
+            }
+        }
+    }
+}

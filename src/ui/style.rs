@@ -1,0 +1,82 @@
+//! The embedded default style plus the user's `style.css`, reloaded when it changes.
+
+use std::path::{Path, PathBuf};
+
+use gtk4 as gtk;
+use gtk4::prelude::*;
+use gtk4::{gdk, gio};
+
+/// Keeps the user style provider and the file monitor that reloads it alive.
+pub struct Style {
+    _user: gtk::CssProvider,
+    _monitor: Option<gio::FileMonitor>,
+}
+
+pub fn install(display: &gdk::Display, user_file: Option<PathBuf>) -> Style {
+    let default = gtk::CssProvider::new();
+    default.load_from_resource("/dev/ringbar/style.css");
+    gtk::style_context_add_provider_for_display(
+        display,
+        &default,
+        gtk::STYLE_PROVIDER_PRIORITY_APPLICATION,
+    );
+
+    let user = gtk::CssProvider::new();
+    gtk::style_context_add_provider_for_display(display, &user, gtk::STYLE_PROVIDER_PRIORITY_USER);
+    let Some(path) = user_file else {
+        return Style {
+            _user: user,
+            _monitor: None,
+        };
+    };
+    {
+        let path = path.clone();
+        user.connect_parsing_error(move |_, section, error| {
+            let start = section.start_location();
+            tracing::warn!(
+                "{}:{}:{}: {}",
+                path.display(),
+                start.lines() + 1,
+                start.line_chars() + 1,
+                error.message()
+            );
+        });
+    }
+    load_user(&user, &path);
+
+    let monitor = gio::File::for_path(&path)
+        .monitor_file(gio::FileMonitorFlags::WATCH_MOVES, gio::Cancellable::NONE)
+        .map_err(|err| tracing::warn!("not watching {} for changes: {err}", path.display()))
+        .ok();
+    if let Some(monitor) = &monitor {
+        let user = user.clone();
+        monitor.connect_changed(move |_, _, _, event| {
+            use gio::FileMonitorEvent as E;
+            if matches!(
+                event,
+                E::ChangesDoneHint
+                    | E::Created
+                    | E::Deleted
+                    | E::Renamed
+                    | E::MovedIn
+                    | E::MovedOut
+            ) {
+                load_user(&user, &path);
+            }
+        });
+    }
+    Style {
+        _user: user,
+        _monitor: monitor,
+    }
+}
+
+fn load_user(provider: &gtk::CssProvider, path: &Path) {
+    if path.is_file() {
+        provider.load_from_path(path);
+        tracing::info!("style loaded from {}", path.display());
+    } else {
+        // Deleted or never created: back to the default style alone.
+        provider.load_from_data("");
+    }
+}

@@ -1,0 +1,61 @@
+//! For the compositor tests: with `RINGBAR_TEST_HOOK=DIR`, the bar writes what GTK holds
+//! in its widgets (label text, CSS classes, the tooltip label's markup and parsed text)
+//! to files in DIR after every change. Nothing is written without the variable.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use gtk4::prelude::*;
+
+use super::bar::Bar;
+
+pub struct TestHook {
+    dir: PathBuf,
+}
+
+impl TestHook {
+    pub fn from_env() -> Option<TestHook> {
+        let dir = PathBuf::from(std::env::var_os("RINGBAR_TEST_HOOK")?);
+        std::fs::create_dir_all(&dir).ok()?;
+        Some(TestHook { dir })
+    }
+
+    /// One line per bar: `output=… cpu=… cpu.classes=… memory=… notice=…`.
+    pub fn write_bars(&self, bars: &[Bar]) {
+        let mut out = String::new();
+        for bar in bars {
+            let _ = write!(out, "output={}", bar.output_name());
+            for (name, label) in [
+                ("cpu", &bar.cpu.label),
+                ("memory", &bar.memory.label),
+                ("notice", &bar.notice),
+            ] {
+                let classes: Vec<String> =
+                    label.css_classes().iter().map(|c| c.to_string()).collect();
+                let _ = write!(
+                    out,
+                    "\t{name}={}\t{name}.visible={}\t{name}.classes={}",
+                    label.text(),
+                    label.is_visible(),
+                    classes.join(",")
+                );
+            }
+            out.push('\n');
+        }
+        self.write("bars", &out);
+    }
+
+    /// The tooltip label's markup and the text Pango parsed from it, read back from GTK.
+    pub fn write_tooltip(&self, bar: &Bar) {
+        self.write("tooltip.markup", &bar.tooltip.label());
+        self.write("tooltip.text", &bar.tooltip.text());
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        let path = self.dir.join(name);
+        let tmp = self.dir.join(format!(".{name}.tmp"));
+        if let Err(err) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, &path)) {
+            tracing::warn!("test hook: writing {}: {err}", Path::new(&path).display());
+        }
+    }
+}
