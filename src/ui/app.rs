@@ -22,6 +22,20 @@ use crate::model::labels::{self, Level};
 use crate::model::markup::{self, Notice};
 use crate::model::Snapshot;
 
+/// Logs the output a bar was put on; GDK may learn a new output's name a moment later.
+fn log_new_bar(monitor: &gdk::Monitor) {
+    match monitor.connector() {
+        Some(name) => tracing::info!("bar on output {name}"),
+        None => {
+            monitor.connect_connector_notify(|monitor| {
+                if let Some(name) = monitor.connector() {
+                    tracing::info!("bar on output {name}");
+                }
+            });
+        }
+    }
+}
+
 /// The first sample after start-up comes this soon, so the labels show rates at once.
 const FIRST_TICK_MS: u32 = 250;
 
@@ -101,9 +115,8 @@ impl App {
             });
             for monitor in &monitors {
                 if !bars.iter().any(|b| b.monitor.as_ref() == Some(monitor)) {
-                    let bar = Bar::layer(&self.config, monitor);
-                    tracing::info!("bar on output {}", bar.output_name());
-                    added.push(bar);
+                    log_new_bar(monitor);
+                    added.push(Bar::layer(&self.config, monitor));
                 }
             }
         }
@@ -205,8 +218,8 @@ impl App {
         let mut controls = self.controls.get();
         controls.cycle_interval();
         self.controls.set(controls);
-        tracing::info!("{}", controls.interval_line());
         self.save_state();
+        tracing::info!("{}", controls.interval_line());
         self.tick();
         self.arm(controls.interval_ms);
     }
@@ -215,11 +228,11 @@ impl App {
         let mut controls = self.controls.get();
         controls.toggle_kernel_threads();
         self.controls.set(controls);
-        tracing::info!("{}", controls.kernel_threads_line());
         if let Some(collector) = self.collector.borrow_mut().as_mut() {
             collector.set_kernel_threads(controls.kernel_threads);
         }
         self.save_state();
+        tracing::info!("{}", controls.kernel_threads_line());
         self.render();
     }
 

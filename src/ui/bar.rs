@@ -154,10 +154,12 @@ impl Bar {
 
     /// The output's name (`HEADLESS-1`, `DP-2`), for logs.
     pub fn output_name(&self) -> String {
-        self.monitor
-            .as_ref()
-            .and_then(|m| m.connector())
-            .map_or_else(|| "window".to_owned(), |c| c.to_string())
+        match &self.monitor {
+            None => "window".to_owned(),
+            Some(monitor) => monitor
+                .connector()
+                .map_or_else(|| "(unnamed output)".to_owned(), |c| c.to_string()),
+        }
     }
 
     /// Shows or hides the ⚠ marker.

@@ -20,11 +20,16 @@ impl TestHook {
         Some(TestHook { dir })
     }
 
-    /// One line per bar: `output=… cpu=… cpu.classes=… memory=… notice=…`.
+    /// One line per bar, tab-separated: `output=… mapped=… cpu=… cpu.classes=… …`.
     pub fn write_bars(&self, bars: &[Bar]) {
         let mut out = String::new();
         for bar in bars {
-            let _ = write!(out, "output={}", bar.output_name());
+            let _ = write!(
+                out,
+                "output={}\tmapped={}",
+                bar.output_name(),
+                bar.window.is_mapped()
+            );
             for (name, label) in [
                 ("cpu", &bar.cpu.label),
                 ("memory", &bar.memory.label),

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod session;
+
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::symlink;

@@ -1,0 +1,361 @@
+//! The bar in a real compositor: headless sway (and weston for the fallback) run by an
+//! unprivileged user, ringbar installed with file capabilities, the real probe, real
+//! clicks from a virtual pointer, screenshots with grim.
+
+mod common;
+
+use std::time::Duration;
+
+use common::session::{Compositor, Session, WIDTH};
+use common::{require_root, serial, wait_for, Subject, Subjects};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+/// The bar's background from resources/style.css: rgba(24, 26, 33, 0.92).
+fn is_bar_background([r, g, b]: [u8; 3]) -> bool {
+    r.abs_diff(24) <= 8 && g.abs_diff(26) <= 8 && b.abs_diff(33) <= 8
+}
+
+fn capability_line<'a>(status: &'a str, name: &str) -> &'a str {
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(name))
+        .map_or("", str::trim)
+}
+
+#[test]
+fn the_bar_reserves_its_height_draws_real_numbers_and_runs_unprivileged() {
+    let _serial = serial();
+    require_root();
+    let subjects = Subjects::new();
+    let _spin = Subject::spawn(
+        &subjects.program("rb-spin", "/bin/sh"),
+        &["-c", "while :; do :; done"],
+    );
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file("config.toml", "height = 30\n");
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+
+    // 1. sway reserves the bar's height, and the bar is drawn there.
+    wait_for("sway to reserve 30 px", WAIT, || {
+        session.workspace_y() == 30
+    });
+    let shot = session.screenshot(0, 0, WIDTH, 60);
+    let bar_rows = shot.count(0, 30, is_bar_background);
+    assert!(
+        bar_rows > (WIDTH as usize * 30) * 8 / 10,
+        "the bar's background covers its 30 rows ({bar_rows} pixels)"
+    );
+    let text_pixels = shot.count(0, 30, |[r, g, b]| r > 150 && g > 150 && b > 150);
+    assert!(
+        text_pixels > 100,
+        "the labels draw light text ({text_pixels} pixels)"
+    );
+    assert_eq!(
+        shot.count(31, 60, is_bar_background),
+        0,
+        "nothing of the bar below its height"
+    );
+
+    // 2. The labels show the probe's numbers: one of two cores spins, so CPU ≥ 40 %.
+    wait_for("the CPU label to show the spinner", WAIT, || {
+        bar.bars()
+            .first()
+            .and_then(|b| b.get("cpu").cloned())
+            .is_some_and(|cpu| {
+                cpu.strip_prefix("CPU ")
+                    .and_then(|p| p.strip_suffix('%'))
+                    .and_then(|p| p.parse::<f64>().ok())
+                    .is_some_and(|p| p >= 40.0)
+            })
+    });
+    let bars = bar.bars();
+    let memory = &bars[0]["memory"];
+    let total_kib: f64 = std::fs::read_to_string("/proc/meminfo")
+        .expect("meminfo")
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("MemTotal");
+    let shown_total = memory.rsplit('/').next().expect("used/total");
+    let (number, unit) = shown_total.split_at(shown_total.len() - 1);
+    let scale = match unit {
+        "M" => 1024.0,
+        "G" => 1024.0 * 1024.0,
+        "T" => 1024.0 * 1024.0 * 1024.0,
+        other => panic!("unexpected unit {other} in {memory}"),
+    };
+    let shown_kib = number.parse::<f64>().expect("a number") * scale;
+    assert!(
+        (shown_kib / total_kib - 1.0).abs() < 0.05,
+        "MEM label {memory} matches MemTotal {total_kib} kB"
+    );
+
+    let status = bar.status();
+    for set in ["CapEff:", "CapPrm:", "CapInh:", "CapAmb:"] {
+        assert_eq!(
+            capability_line(&status, set),
+            "0000000000000000",
+            "{set} of the running bar"
+        );
+    }
+    assert_eq!(capability_line(&status, "NoNewPrivs:"), "1");
+    assert!(!bar.log_text().contains("ERROR"), "{}", bar.log_text());
+}
+
+/// Waits until the tooltip, opened by hovering, shows `needle`.
+fn hover_until_tooltip_shows(
+    pointer: &mut common::session::Pointer,
+    bar: &common::session::RunningBar,
+    needle: &str,
+) {
+    // A click hides the tooltip; GTK shows it again after the pointer moves and rests.
+    let mut x = 300;
+    wait_for(&format!("the tooltip to show `{needle}`"), WAIT, || {
+        x = if x == 300 { 305 } else { 300 };
+        pointer.move_to(x, 12);
+        std::thread::sleep(Duration::from_millis(1500));
+        bar.tooltip_text().contains(needle)
+    });
+}
+
+#[test]
+fn clicks_cycle_the_interval_and_toggle_kernel_threads_and_are_remembered() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let mut bar = session.start_bar(&[]);
+    bar.wait_for_log("interval=2000ms kernel-threads=off");
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let mut pointer = session.pointer();
+    hover_until_tooltip_shows(
+        &mut pointer,
+        &bar,
+        "every 2000 ms · kernel threads excluded",
+    );
+
+    for interval in [1000, 500, 250, 100, 2000] {
+        pointer.click("left");
+        bar.wait_for_log(&format!("interval={interval}ms"));
+        hover_until_tooltip_shows(&mut pointer, &bar, &format!("every {interval} ms"));
+    }
+    pointer.click("middle");
+    bar.wait_for_log("kernel-threads=on");
+    hover_until_tooltip_shows(&mut pointer, &bar, "kernel threads included");
+    pointer.click("left");
+    bar.wait_for_log("interval=1000ms");
+    let log = bar.log_text();
+    assert_eq!(
+        log.matches("interval=2000ms").count(),
+        2,
+        "start-up line plus the wrap-around: {log}"
+    );
+
+    // Remembered across a restart.
+    bar.stop();
+    let state = session.home().join(".local/state/ringbar/state.toml");
+    let saved = std::fs::read_to_string(&state).expect("state file");
+    assert!(
+        saved.contains("interval_ms = 1000") && saved.contains("kernel_threads = true"),
+        "{saved}\n{}",
+        bar.log_text()
+    );
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("interval=1000ms kernel-threads=on");
+}
+
+#[test]
+fn the_tooltip_shows_the_top_lists_with_names_escaped() {
+    let _serial = serial();
+    require_root();
+    let subjects = Subjects::new();
+    let _spin = Subject::spawn(
+        &subjects.program("<rb&spin>", "/bin/sh"),
+        &["-c", "while :; do :; done"],
+    );
+    let mut hog = Subject::spawn(
+        &subjects.program("rb-mem", "/usr/bin/perl"),
+        &[
+            "-e",
+            "$| = 1; $x = 'a' x (400 * 1024 * 1024); print qq(ready\\n); sleep 600",
+        ],
+    );
+    assert_eq!(hog.read_line(), "ready");
+    let session = Session::start(Compositor::Sway);
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let mut pointer = session.pointer();
+    hover_until_tooltip_shows(&mut pointer, &bar, "<rb&spin>");
+
+    let markup = bar.tooltip_markup();
+    let text = bar.tooltip_text();
+    for section in [
+        "<b>CPU</b>",
+        "<b>Memory</b>",
+        "<b>IO</b>",
+        "<small>sampled in ",
+    ] {
+        assert!(markup.contains(section), "{section} in {markup}");
+    }
+    assert!(
+        markup.contains("&lt;rb&amp;spin&gt;"),
+        "escaped in markup: {markup}"
+    );
+    assert!(
+        !markup.contains("<rb&spin>"),
+        "never raw in markup: {markup}"
+    );
+    let cpu_section = &text[..text.find("Memory").expect("Memory section")];
+    let memory_section = &text[text.find("Memory").expect("Memory")..text.find("IO ").expect("IO")];
+    assert!(
+        cpu_section.contains("<rb&spin>"),
+        "spinner in the CPU top 5: {text}"
+    );
+    assert!(
+        memory_section.contains("rb-mem"),
+        "400 MB hog in the memory top 5: {text}"
+    );
+    assert!(
+        text.contains("every 2000 ms · kernel threads excluded"),
+        "{text}"
+    );
+
+    // Drawn on screen below the bar: the tooltip's rows are not sway's background.
+    let shot = session.screenshot(0, 0, 600, 400);
+    let background = shot.pixel(590, 390);
+    let tooltip_pixels = shot.count(40, 300, |p| p != background);
+    assert!(
+        tooltip_pixels > 20_000,
+        "a tooltip is drawn under the bar ({tooltip_pixels} pixels differ from {background:?})"
+    );
+}
+
+#[test]
+fn every_output_gets_a_bar_as_outputs_come_and_go() {
+    let _serial = serial();
+    require_root();
+    // Outputs of the nested sway are windows of the outer one: closing a window unplugs
+    // its output.
+    let session = Session::start(Compositor::NestedSway);
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output WL-1");
+    session.swaymsg(&["create_output"]);
+    bar.wait_for_log("bar on output WL-2");
+    let outputs = || -> Vec<String> { bar.bars().iter().map(|b| b["output"].clone()).collect() };
+    wait_for("a bar on each output", WAIT, || {
+        outputs() == ["WL-1", "WL-2"]
+    });
+    wait_for("both bars mapped with numbers", WAIT, || {
+        bar.bars()
+            .iter()
+            .all(|b| b["mapped"] == "true" && b["cpu"].ends_with('%'))
+    });
+    let pid = bar.pid();
+
+    session.swaymsg_outer(&["[title=\"wlroots - WL-2\"]", "kill"]);
+    bar.wait_for_log("output WL-2 removed");
+    wait_for("one bar again", WAIT, || outputs() == ["WL-1"]);
+    assert_eq!(bar.pid(), pid, "one process serves every output");
+    assert_eq!(
+        session.workspace_y(),
+        26,
+        "the remaining bar still reserves its space"
+    );
+}
+
+#[test]
+fn a_broken_config_shows_a_marker_and_the_bar_runs_on_defaults() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file("config.toml", "height = 40\nheigth = 40\n");
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let log = bar.log_text();
+    assert!(
+        log.contains("config.toml:2: `heigth = 40`: unknown field `heigth`"),
+        "file, line and key in the log: {log}"
+    );
+    wait_for("the error marker", WAIT, || {
+        bar.bars()
+            .first()
+            .is_some_and(|b| b["notice.visible"] == "true" && b["notice"] == "⚠ config")
+    });
+    assert_eq!(session.workspace_y(), 26, "the default height");
+    wait_for("numbers despite the broken config", WAIT, || {
+        bar.bars().first().is_some_and(|b| b["cpu"].ends_with('%'))
+    });
+}
+
+#[test]
+fn thresholds_set_classes_and_the_user_style_is_reloaded_when_it_changes() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    // Every CPU reading is past 0 %: the label is always .warning, never .critical.
+    session.write_config_file(
+        "config.toml",
+        "[thresholds]\ncpu_warning = 0\ncpu_critical = 100\nmemory_warning = 0\nmemory_critical = 0\n",
+    );
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    wait_for("CSS level classes", WAIT, || {
+        bar.bars().first().is_some_and(|b| {
+            b["cpu.classes"].split(',').any(|c| c == "warning")
+                && b["memory.classes"].split(',').any(|c| c == "critical")
+        })
+    });
+
+    let red = |[r, g, b]: [u8; 3]| r > 200 && g < 60 && b < 60;
+    assert_eq!(session.screenshot(0, 0, WIDTH, 26).count(0, 26, red), 0);
+    session.write_config_file("style.css", ".ringbar label.cpu { color: #ff0000; }\n");
+    bar.wait_for_log("style loaded from");
+    wait_for("the CPU label drawn red", WAIT, || {
+        session.screenshot(0, 0, WIDTH, 26).count(0, 26, red) > 30
+    });
+    session.remove_config_file("style.css");
+    wait_for("the default colours back", WAIT, || {
+        session.screenshot(0, 0, WIDTH, 26).count(0, 26, red) == 0
+    });
+}
+
+#[test]
+fn the_bar_exits_non_zero_when_the_compositor_goes_away() {
+    let _serial = serial();
+    require_root();
+    let mut session = Session::start(Compositor::Sway);
+    let mut bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    session.kill_compositor();
+    let status = bar.wait_exit(Duration::from_secs(10));
+    assert!(
+        !status.success(),
+        "a supervisor must see a failure: {status:?}"
+    );
+}
+
+#[test]
+fn without_layer_shell_a_plain_window_appears() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Weston);
+    let mut bar = session.start_bar(&[]);
+    bar.wait_for_log("showing a plain window instead of a bar");
+    wait_for("the fallback window with numbers", WAIT, || {
+        bar.bars().first().is_some_and(|b| {
+            b["output"] == "window" && b["mapped"] == "true" && b["cpu"].ends_with('%')
+        })
+    });
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(
+        bar.try_wait().is_none(),
+        "still running: {}",
+        bar.log_text()
+    );
+    let log = bar.log_text();
+    assert!(
+        !log.contains("CRITICAL") && !log.contains("panicked"),
+        "{log}"
+    );
+}

@@ -1,0 +1,585 @@
+//! A real Wayland session for the bar: headless sway (or weston) run by an unprivileged
+//! user, a setcap'd copy of ringbar started as that user, a virtual pointer, screenshots.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use super::wait_for;
+
+/// The unprivileged account the compositor and the bar run as (sway refuses root).
+const USER: &str = "ringbar-test";
+
+pub const WIDTH: u32 = 1280;
+pub const HEIGHT: u32 = 720;
+
+fn user_ids() -> (u32, u32) {
+    let lookup = || {
+        let out = Command::new("id").args(["-u", USER]).output().ok()?;
+        let uid = String::from_utf8(out.stdout).ok()?.trim().parse().ok()?;
+        let out = Command::new("id").args(["-g", USER]).output().ok()?;
+        let gid = String::from_utf8(out.stdout).ok()?.trim().parse().ok()?;
+        Some((uid, gid))
+    };
+    if let Some(ids) = lookup() {
+        return ids;
+    }
+    let status = Command::new("useradd")
+        .args([
+            "--system",
+            "--no-create-home",
+            "--shell",
+            "/usr/sbin/nologin",
+            USER,
+        ])
+        .status()
+        .expect("run useradd");
+    assert!(status.success(), "useradd {USER} failed");
+    lookup().expect("the test user exists after useradd")
+}
+
+fn chown(path: &Path, uid: u32, gid: u32) {
+    std::os::unix::fs::chown(path, Some(uid), Some(gid)).expect("chown");
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Compositor {
+    Sway,
+    /// Sway on sway's wayland backend: its outputs are windows of a headless sway, so
+    /// closing one unplugs an output (Debian's sway 1.7 cannot disable headless outputs).
+    NestedSway,
+    /// Weston 10: no wlr-layer-shell.
+    Weston,
+}
+
+pub struct Session {
+    dir: tempfile::TempDir,
+    uid: u32,
+    gid: u32,
+    compositor: Child,
+    /// The inner sway of [`Compositor::NestedSway`], which the bar connects to.
+    nested: Option<Child>,
+    kind: Compositor,
+}
+
+impl Session {
+    pub fn start(kind: Compositor) -> Session {
+        let (uid, gid) = user_ids();
+        let dir = tempfile::tempdir().expect("tempdir");
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
+        for sub in ["run", "home", "home/.config/ringbar", "hook"] {
+            fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
+        }
+        for sub in [
+            "run",
+            "home",
+            "home/.config",
+            "home/.config/ringbar",
+            "hook",
+        ] {
+            chown(&dir.path().join(sub), uid, gid);
+        }
+        fs::set_permissions(dir.path().join("run"), fs::Permissions::from_mode(0o700))
+            .expect("chmod");
+        let config = dir.path().join("sway.cfg");
+        fs::write(
+            &config,
+            format!("output HEADLESS-1 resolution {WIDTH}x{HEIGHT}\nxwayland disable\n"),
+        )
+        .expect("write sway config");
+
+        let log = fs::File::create(dir.path().join("compositor.log")).expect("log");
+        let mut session = Session {
+            compositor: Command::new("true").spawn().expect("placeholder"),
+            nested: None,
+            dir,
+            uid,
+            gid,
+            kind,
+        };
+        let mut command = match kind {
+            Compositor::Sway | Compositor::NestedSway => {
+                let env = [
+                    ("WLR_BACKENDS", "headless"),
+                    ("WLR_RENDERER", "pixman"),
+                    ("WLR_LIBINPUT_NO_DEVICES", "1"),
+                ];
+                let mut c = session.user_command("sway", &env, false);
+                c.args(["-c"]).arg(&config);
+                c
+            }
+            Compositor::Weston => {
+                let mut c = session.user_command("weston", &[], false);
+                c.args([
+                    "--backend=headless-backend.so",
+                    "--socket=wayland-1",
+                    "--idle-time=0",
+                    &format!("--width={WIDTH}"),
+                    &format!("--height={HEIGHT}"),
+                ]);
+                c
+            }
+        };
+        let _ = session.compositor.wait();
+        session.compositor = command
+            .stdout(log.try_clone().expect("dup"))
+            .stderr(log)
+            .spawn()
+            .expect("start the compositor");
+        let socket = session.runtime_dir().join("wayland-1");
+        let started = Instant::now();
+        while !socket.exists() {
+            let log = fs::read_to_string(session.path().join("compositor.log")).unwrap_or_default();
+            let exited = session.compositor.try_wait().ok().flatten();
+            assert!(
+                exited.is_none() && started.elapsed() < Duration::from_secs(15),
+                "the compositor did not start ({exited:?}):\n{log}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        if kind != Compositor::Weston {
+            wait_for("sway's IPC socket", Duration::from_secs(10), || {
+                session.sway_socket(&session.compositor).is_some()
+            });
+        }
+        if kind == Compositor::NestedSway {
+            let inner_config = session.path().join("inner.cfg");
+            fs::write(&inner_config, "xwayland disable\n").expect("write inner config");
+            let env = [
+                ("WAYLAND_DISPLAY", "wayland-1"),
+                ("WLR_BACKENDS", "wayland"),
+                ("WLR_RENDERER", "pixman"),
+                ("WLR_LIBINPUT_NO_DEVICES", "1"),
+            ];
+            let log = fs::File::create(session.path().join("nested.log")).expect("log");
+            let mut inner = session.user_command("sway", &env, false);
+            inner.args(["-c"]).arg(&inner_config);
+            let child = inner
+                .stdout(log.try_clone().expect("dup"))
+                .stderr(log)
+                .spawn()
+                .expect("start the nested sway");
+            session.nested = Some(child);
+            let socket = session.runtime_dir().join("wayland-2");
+            wait_for("the nested sway", Duration::from_secs(15), || {
+                socket.exists() && session.sway_socket(session.client_compositor()).is_some()
+            });
+        }
+        session
+    }
+
+    /// The compositor the bar and the test tools talk to.
+    fn client_compositor(&self) -> &Child {
+        self.nested.as_ref().unwrap_or(&self.compositor)
+    }
+
+    fn wayland_display(&self) -> &'static str {
+        if self.nested.is_some() {
+            "wayland-2"
+        } else {
+            "wayland-1"
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn runtime_dir(&self) -> PathBuf {
+        self.path().join("run")
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.path().join("home")
+    }
+
+    pub fn hook_dir(&self) -> PathBuf {
+        self.path().join("hook")
+    }
+
+    /// Writes a file into the user's `~/.config/ringbar/`.
+    pub fn write_config_file(&self, name: &str, text: &str) {
+        let path = self.home().join(".config/ringbar").join(name);
+        fs::write(&path, text).expect("write config file");
+        chown(&path, self.uid, self.gid);
+    }
+
+    pub fn remove_config_file(&self, name: &str) {
+        let _ = fs::remove_file(self.home().join(".config/ringbar").join(name));
+    }
+
+    /// A command run as the test user, with only the session's environment.
+    pub fn as_user(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        self.as_user_with(program, &[])
+    }
+
+    /// [`Session::as_user`] with extra environment variables.
+    pub fn as_user_with(
+        &self,
+        program: impl AsRef<std::ffi::OsStr>,
+        env: &[(&str, &str)],
+    ) -> Command {
+        self.user_command(program, env, true)
+    }
+
+    /// `setpriv … env -i VARS… PROGRAM`: the program sees only the variables given here.
+    fn user_command(
+        &self,
+        program: impl AsRef<std::ffi::OsStr>,
+        env: &[(&str, &str)],
+        wayland_client: bool,
+    ) -> Command {
+        let mut c = Command::new("setpriv");
+        c.arg(format!("--reuid={}", self.uid))
+            .arg(format!("--regid={}", self.gid))
+            .args(["--init-groups", "--", "env", "-i"])
+            .arg(format!("HOME={}", self.home().display()))
+            .arg(format!("XDG_RUNTIME_DIR={}", self.runtime_dir().display()))
+            .arg("PATH=/usr/local/bin:/usr/bin:/bin")
+            .arg("GTK_A11Y=none");
+        if wayland_client {
+            c.arg(format!("WAYLAND_DISPLAY={}", self.wayland_display()));
+        }
+        for (name, value) in env {
+            c.arg(format!("{name}={value}"));
+        }
+        c.arg(program);
+        c
+    }
+
+    /// `sway-ipc.UID.PID.sock` of that sway (setpriv and env exec, so the child is sway).
+    fn sway_socket(&self, sway: &Child) -> Option<PathBuf> {
+        let name = format!("sway-ipc.{}.{}.sock", self.uid, sway.id());
+        let path = self.runtime_dir().join(name);
+        path.exists().then_some(path)
+    }
+
+    /// `swaymsg ARGS` as the test user, to the sway the bar runs in; its stdout.
+    pub fn swaymsg(&self, args: &[&str]) -> String {
+        self.swaymsg_to(self.client_compositor(), args)
+    }
+
+    /// `swaymsg ARGS` to the outer, headless sway of [`Compositor::NestedSway`].
+    pub fn swaymsg_outer(&self, args: &[&str]) -> String {
+        self.swaymsg_to(&self.compositor, args)
+    }
+
+    fn swaymsg_to(&self, sway: &Child, args: &[&str]) -> String {
+        let socket = self.sway_socket(sway).expect("sway IPC socket");
+        let out = self
+            .as_user("swaymsg")
+            .arg("-s")
+            .arg(socket)
+            .args(args)
+            .output()
+            .expect("run swaymsg");
+        assert!(
+            out.status.success(),
+            "swaymsg {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// The `y` of the focused workspace's rect: the space above it is reserved by bars.
+    pub fn workspace_y(&self) -> i64 {
+        let json = self.swaymsg(&["-t", "get_workspaces", "-r"]);
+        let rect = &json[json.find("\"rect\"").expect("a workspace rect")..];
+        let y = &rect[rect.find("\"y\":").expect("rect y") + 4..];
+        let digits: String = y
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '-')
+            .collect();
+        digits.parse().expect("rect y is a number")
+    }
+
+    /// A screenshot of a region of the layout (sway only: weston has no screencopy).
+    pub fn screenshot(&self, x: u32, y: u32, w: u32, h: u32) -> Image {
+        let out = self
+            .as_user("grim")
+            .args(["-t", "ppm", "-g", &format!("{x},{y} {w}x{h}"), "-"])
+            .output()
+            .expect("run grim");
+        assert!(
+            out.status.success(),
+            "grim failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Image::from_ppm(&out.stdout)
+    }
+
+    /// Saves a PNG of a region (for README's screenshot).
+    pub fn screenshot_png(&self, geometry: &str, to: &Path) {
+        let tmp = self.home().join("shot.png");
+        let status = self
+            .as_user("grim")
+            .args(["-g", geometry])
+            .arg(&tmp)
+            .status()
+            .expect("run grim");
+        assert!(status.success(), "grim failed");
+        fs::copy(&tmp, to).expect("copy screenshot");
+    }
+
+    /// Copies ringbar into the session, gives the copy CAP_BPF + CAP_PERFMON as a user
+    /// would install it, and starts it as the test user.
+    pub fn start_bar(&self, extra_env: &[(&str, &str)]) -> RunningBar {
+        let binary = self.path().join("ringbar");
+        if !binary.exists() {
+            fs::copy(env!("CARGO_BIN_EXE_ringbar"), &binary).expect("copy ringbar");
+            fs::set_permissions(&binary, fs::Permissions::from_mode(0o755)).expect("chmod");
+            let status = Command::new("setcap")
+                .arg("cap_bpf,cap_perfmon+ep")
+                .arg(&binary)
+                .status()
+                .expect("run setcap (libcap2-bin)");
+            assert!(status.success(), "setcap failed");
+        }
+        for name in ["bars", "tooltip.markup", "tooltip.text"] {
+            let _ = fs::remove_file(self.hook_dir().join(name));
+        }
+        let runs = fs::read_dir(self.path()).map_or(0, |d| d.count());
+        let log_path = self.path().join(format!("ringbar-{runs}.log"));
+        let log = fs::File::create(&log_path).expect("log");
+        let hook = self.hook_dir().display().to_string();
+        let mut env = vec![("RINGBAR_TEST_HOOK", hook.as_str())];
+        env.extend_from_slice(extra_env);
+        let mut command = self.as_user_with(&binary, &env);
+        let child = command
+            .stdout(log.try_clone().expect("dup"))
+            .stderr(log)
+            .spawn()
+            .expect("start ringbar");
+        RunningBar {
+            child,
+            log_seen: std::cell::Cell::new(0),
+            log: log_path,
+            hook: self.hook_dir(),
+        }
+    }
+
+    pub fn pointer(&self) -> Pointer {
+        let helper = std::env::current_exe()
+            .expect("test binary path")
+            .parent()
+            .and_then(Path::parent)
+            .expect("target dir")
+            .join("examples/virtual_pointer");
+        assert!(
+            helper.exists(),
+            "{} is missing: `cargo test` builds it",
+            helper.display()
+        );
+        let copy = self.path().join("virtual_pointer");
+        fs::copy(&helper, &copy).expect("copy helper");
+        let mut child = self
+            .as_user(&copy)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start the virtual pointer");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        Pointer {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// Kills the compositor, as if the user's session ended.
+    pub fn kill_compositor(&mut self) {
+        for child in self.nested.iter_mut().chain([&mut self.compositor]) {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    pub fn kind(&self) -> Compositor {
+        self.kind
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.kill_compositor();
+    }
+}
+
+pub struct RunningBar {
+    child: Child,
+    log_seen: std::cell::Cell<usize>,
+    pub log: PathBuf,
+    hook: PathBuf,
+}
+
+impl RunningBar {
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn log_text(&self) -> String {
+        fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Waits for `needle` in the log after the previous match: successive calls see
+    /// successive lines, so the same text can be waited for again.
+    pub fn wait_for_log(&self, needle: &str) {
+        let started = Instant::now();
+        loop {
+            let seen = self.log_seen.get();
+            if let Some(at) = self.log_text().get(seen..).and_then(|t| t.find(needle)) {
+                self.log_seen.set(seen + at + needle.len());
+                return;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "timed out waiting for `{needle}` in the bar's log:\n{}",
+                self.log_text()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The bars' widget state as the test hook last wrote it: one map per bar.
+    pub fn bars(&self) -> Vec<std::collections::HashMap<String, String>> {
+        let text = fs::read_to_string(self.hook.join("bars")).unwrap_or_default();
+        text.lines()
+            .map(|line| {
+                line.split('\t')
+                    .filter_map(|field| field.split_once('='))
+                    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    pub fn tooltip_markup(&self) -> String {
+        fs::read_to_string(self.hook.join("tooltip.markup")).unwrap_or_default()
+    }
+
+    pub fn tooltip_text(&self) -> String {
+        fs::read_to_string(self.hook.join("tooltip.text")).unwrap_or_default()
+    }
+
+    /// `/proc/PID/status` of the bar itself (setpriv execs, so the child is ringbar).
+    pub fn status(&self) -> String {
+        fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap_or_default()
+    }
+
+    pub fn try_wait(&mut self) -> Option<ExitStatus> {
+        self.child.try_wait().expect("try_wait")
+    }
+
+    pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.try_wait() {
+                return status;
+            }
+            assert!(
+                started.elapsed() < timeout,
+                "ringbar still runs after {timeout:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for RunningBar {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+pub struct Pointer {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Pointer {
+    fn command(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write to the pointer helper");
+        self.stdin.flush().expect("flush");
+        let mut reply = String::new();
+        self.stdout.read_line(&mut reply).expect("pointer reply");
+        assert_eq!(reply.trim(), "ok", "pointer helper failed on `{line}`");
+    }
+
+    pub fn move_to(&mut self, x: u32, y: u32) {
+        self.command(&format!("move {x} {y} {WIDTH} {HEIGHT}"));
+    }
+
+    pub fn click(&mut self, button: &str) {
+        self.command(&format!("click {button}"));
+    }
+}
+
+impl Drop for Pointer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An RGB image from `grim -t ppm`.
+pub struct Image {
+    pub width: usize,
+    pub height: usize,
+    pixels: Vec<u8>,
+}
+
+impl Image {
+    fn from_ppm(data: &[u8]) -> Image {
+        // "P6\n<w> <h>\n255\n" then RGB triples.
+        let mut fields = Vec::new();
+        let mut at = 0;
+        while fields.len() < 4 {
+            while data[at].is_ascii_whitespace() {
+                at += 1;
+            }
+            let start = at;
+            while !data[at].is_ascii_whitespace() {
+                at += 1;
+            }
+            fields.push(
+                std::str::from_utf8(&data[start..at])
+                    .expect("ppm header")
+                    .to_owned(),
+            );
+        }
+        assert_eq!(fields[0], "P6", "grim -t ppm writes binary PPM");
+        let width = fields[1].parse().expect("width");
+        let height = fields[2].parse().expect("height");
+        let pixels = data[at + 1..].to_vec();
+        assert_eq!(pixels.len(), width * height * 3, "PPM size");
+        Image {
+            width,
+            height,
+            pixels,
+        }
+    }
+
+    pub fn pixel(&self, x: usize, y: usize) -> [u8; 3] {
+        let i = (y * self.width + x) * 3;
+        [self.pixels[i], self.pixels[i + 1], self.pixels[i + 2]]
+    }
+
+    /// How many pixels in rows `y0..y1` satisfy `test`.
+    pub fn count(&self, y0: usize, y1: usize, test: impl Fn([u8; 3]) -> bool) -> usize {
+        (y0..y1.min(self.height))
+            .flat_map(|y| (0..self.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| test(self.pixel(x, y)))
+            .count()
+    }
+}
