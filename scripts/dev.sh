@@ -4,6 +4,7 @@
 #   scripts/dev.sh run    install what is missing, build, run the main job
 #   scripts/dev.sh test   install what is missing, build, run every test
 #   scripts/dev.sh setup  only install what is missing
+#   scripts/dev.sh screenshot  regenerate data/screenshot.png in a headless sway
 #
 # Works as root or through sudo on Debian 12; idempotent. Other distros: install the
 # packages named in README.md by hand, the script then only builds and runs.
@@ -133,11 +134,25 @@ case "${1:-}" in
     run)
         setup
         cargo build --release --locked
-        as_root target/release/ringbar --once
+        # The installed form: file capabilities instead of running as root.
+        as_root setcap cap_bpf,cap_perfmon+ep target/release/ringbar
+        if [ -n "${WAYLAND_DISPLAY:-}" ]; then
+            log "starting the bar on $WAYLAND_DISPLAY (Ctrl-C stops it)"
+            target/release/ringbar
+        else
+            log "no WAYLAND_DISPLAY: printing one snapshot instead of starting the bar"
+            target/release/ringbar --once
+        fi
+        ;;
+    screenshot)
+        setup
+        as_root_cargo=(cargo test --locked --test bar -- --ignored --exact screenshot_for_the_readme --nocapture)
+        if [ "$(id -u)" -eq 0 ]; then "${as_root_cargo[@]}"; else
+            CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="sudo -E" "${as_root_cargo[@]}"; fi
         ;;
     test)
         setup
         run_tests
         ;;
-    *) die "usage: scripts/dev.sh run|test|setup" ;;
+    *) die "usage: scripts/dev.sh run|test|setup|screenshot" ;;
 esac

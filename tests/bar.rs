@@ -321,6 +321,29 @@ fn thresholds_set_classes_and_the_user_style_is_reloaded_when_it_changes() {
 }
 
 #[test]
+fn without_capabilities_the_bar_runs_and_says_why_the_probe_is_off() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let mut bar = session.start_bar_without_capabilities();
+    bar.wait_for_log("sudo setcap cap_bpf,cap_perfmon+ep");
+    bar.wait_for_log("bar on output HEADLESS-1");
+    wait_for("the probe-off marker", WAIT, || {
+        bar.bars().first().is_some_and(|b| {
+            b["notice.visible"] == "true" && b["notice"] == "⚠ BPF probe off" && b["cpu"] == "CPU –"
+        })
+    });
+    let mut pointer = session.pointer();
+    hover_until_tooltip_shows(&mut pointer, &bar, "BPF probe off");
+    assert!(
+        bar.tooltip_text().contains("setcap cap_bpf,cap_perfmon+ep"),
+        "{}",
+        bar.tooltip_text()
+    );
+    assert!(bar.try_wait().is_none(), "still running");
+}
+
+#[test]
 fn the_bar_exits_non_zero_when_the_compositor_goes_away() {
     let _serial = serial();
     require_root();
@@ -358,4 +381,23 @@ fn without_layer_shell_a_plain_window_appears() {
         !log.contains("CRITICAL") && !log.contains("panicked"),
         "{log}"
     );
+}
+
+/// Regenerates `data/screenshot.png` (the bar with its tooltip open) for README:
+/// `scripts/dev.sh screenshot`.
+#[test]
+#[ignore = "writes data/screenshot.png; run by `scripts/dev.sh screenshot`"]
+fn screenshot_for_the_readme() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let mut pointer = session.pointer();
+    hover_until_tooltip_shows(&mut pointer, &bar, "sampled in");
+    // One more tick so the tooltip shows rates, then park the pointer off the tooltip.
+    std::thread::sleep(Duration::from_millis(2500));
+    let to = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/screenshot.png");
+    session.screenshot_png("0,0 720x400", &to);
+    println!("wrote {}", to.display());
 }

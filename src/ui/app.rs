@@ -136,8 +136,9 @@ impl App {
     }
 
     fn add_bar(self: &Rc<Self>, bar: Bar) {
-        if let Some((title, _)) = self.notices.first() {
-            bar.set_notice(Some(&format!("⚠ {title}")));
+        if !self.notices.is_empty() {
+            let titles: Vec<&str> = self.notices.iter().map(|(t, _)| t.as_str()).collect();
+            bar.set_notice(Some(&format!("⚠ {}", titles.join(" · "))));
         }
         if self.collector.borrow().is_none() {
             bar.window.add_css_class("probe-off");

@@ -328,16 +328,27 @@ impl Session {
     /// Copies ringbar into the session, gives the copy CAP_BPF + CAP_PERFMON as a user
     /// would install it, and starts it as the test user.
     pub fn start_bar(&self, extra_env: &[(&str, &str)]) -> RunningBar {
-        let binary = self.path().join("ringbar");
+        self.launch_bar("ringbar", true, extra_env)
+    }
+
+    /// Starts a copy of ringbar without file capabilities: the probe cannot load.
+    pub fn start_bar_without_capabilities(&self) -> RunningBar {
+        self.launch_bar("ringbar-nocaps", false, &[])
+    }
+
+    fn launch_bar(&self, name: &str, capabilities: bool, extra_env: &[(&str, &str)]) -> RunningBar {
+        let binary = self.path().join(name);
         if !binary.exists() {
             fs::copy(env!("CARGO_BIN_EXE_ringbar"), &binary).expect("copy ringbar");
             fs::set_permissions(&binary, fs::Permissions::from_mode(0o755)).expect("chmod");
-            let status = Command::new("setcap")
-                .arg("cap_bpf,cap_perfmon+ep")
-                .arg(&binary)
-                .status()
-                .expect("run setcap (libcap2-bin)");
-            assert!(status.success(), "setcap failed");
+            if capabilities {
+                let status = Command::new("setcap")
+                    .arg("cap_bpf,cap_perfmon+ep")
+                    .arg(&binary)
+                    .status()
+                    .expect("run setcap (libcap2-bin)");
+                assert!(status.success(), "setcap failed");
+            }
         }
         for name in ["bars", "tooltip.markup", "tooltip.text"] {
             let _ = fs::remove_file(self.hook_dir().join(name));
