@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::session::{Compositor, Session, WIDTH};
+use common::session::{Compositor, Session, HEIGHT, WIDTH};
 use common::{require_root, serial, wait_for, Subject, Subjects};
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -261,6 +261,30 @@ fn every_output_gets_a_bar_as_outputs_come_and_go() {
         session.workspace_y(),
         26,
         "the remaining bar still reserves its space"
+    );
+}
+
+#[test]
+fn the_config_moves_the_bar_to_the_bottom() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file("config.toml", "position = \"bottom\"\nheight = 34\n");
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    wait_for("sway to reserve 34 px at the bottom", WAIT, || {
+        session.workspace_rect("y") == 0
+            && session.workspace_rect("height") == i64::from(HEIGHT) - 34
+    });
+    let shot = session.screenshot(0, HEIGHT - 34, WIDTH, 34);
+    assert!(
+        shot.count(0, 34, is_bar_background) > (WIDTH as usize * 34) * 8 / 10,
+        "the bar is drawn at the bottom"
+    );
+    assert!(
+        bar.log_text().contains("bar on output"),
+        "{}",
+        bar.log_text()
     );
 }
 

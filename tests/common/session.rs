@@ -286,15 +286,21 @@ impl Session {
 
     /// The `y` of the focused workspace's rect: the space above it is reserved by bars.
     pub fn workspace_y(&self) -> i64 {
+        self.workspace_rect("y")
+    }
+
+    /// A field (`x`, `y`, `width`, `height`) of the first workspace's rect.
+    pub fn workspace_rect(&self, field: &str) -> i64 {
         let json = self.swaymsg(&["-t", "get_workspaces", "-r"]);
         let rect = &json[json.find("\"rect\"").expect("a workspace rect")..];
-        let y = &rect[rect.find("\"y\":").expect("rect y") + 4..];
-        let digits: String = y
+        let key = format!("\"{field}\":");
+        let value = &rect[rect.find(&key).expect("rect field") + key.len()..];
+        let digits: String = value
             .trim_start()
             .chars()
             .take_while(|c| c.is_ascii_digit() || *c == '-')
             .collect();
-        digits.parse().expect("rect y is a number")
+        digits.parse().expect("rect field is a number")
     }
 
     /// A screenshot of a region of the layout (sway only: weston has no screencopy).
