@@ -11,5 +11,6 @@ pub mod paths;
 pub mod privileges;
 pub mod probe;
 pub mod procfs;
+pub mod sensors;
 pub mod state;
 pub mod ui;

@@ -1,4 +1,4 @@
-//! System-wide procfs files, opened once and re-read with pread(2) each sample.
+//! System-wide procfs (and sysfs) files, opened once and re-read with pread(2) each sample.
 
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -12,14 +12,14 @@ const BUFFER_SIZE: usize = 16 * 1024;
 /// One procfs file kept open. A failed read is logged once and the file reopened on the
 /// next sample, so a transient error never sticks.
 #[derive(Debug)]
-struct ProcFile {
+pub(crate) struct ProcFile {
     path: PathBuf,
     file: Option<File>,
     failing: bool,
 }
 
 impl ProcFile {
-    fn new(path: PathBuf) -> Self {
+    pub(crate) fn new(path: PathBuf) -> Self {
         let file = File::open(&path).ok();
         ProcFile {
             path,
@@ -29,7 +29,7 @@ impl ProcFile {
     }
 
     /// Reads the whole file into `buf`; `None` (logged once) when it cannot be read.
-    fn read<'b>(&mut self, buf: &'b mut [u8]) -> Option<&'b [u8]> {
+    pub(crate) fn read<'b>(&mut self, buf: &'b mut [u8]) -> Option<&'b [u8]> {
         let result = match &self.file {
             Some(file) => read_whole(file, buf),
             None => File::open(&self.path).and_then(|file| {

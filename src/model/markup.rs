@@ -6,6 +6,7 @@ use std::fmt::Write;
 use super::format::{for_each_name_char, pad_left, write_bytes, write_percent, write_rate};
 use super::record::COMM_LEN;
 use super::snapshot::Snapshot;
+use super::system::CpuReading;
 use super::top::Row;
 
 /// Appends `text` with Pango's five special characters escaped.
@@ -44,7 +45,13 @@ pub struct Notice<'a> {
 }
 
 /// The whole tooltip: notices, CPU (D/Z rows first), Memory, IO, and the footer.
-pub fn write_tooltip(out: &mut String, s: &Snapshot, interval_ms: u32, notices: &[Notice<'_>]) {
+pub fn write_tooltip(
+    out: &mut String,
+    s: &Snapshot,
+    sensors: &CpuReading,
+    interval_ms: u32,
+    notices: &[Notice<'_>],
+) {
     for notice in notices {
         out.push_str("<b>⚠ ");
         push_escaped(out, notice.title);
@@ -62,6 +69,15 @@ pub fn write_tooltip(out: &mut String, s: &Snapshot, interval_ms: u32, notices: 
     if let Some(load) = s.load {
         let [one, five, fifteen] = load.0;
         let _ = write!(out, " · load {one:.2} {five:.2} {fifteen:.2}");
+    }
+    if let Some(celsius) = sensors.celsius {
+        let _ = write!(out, " · {celsius:.1}°C");
+    }
+    if let (Some(average), Some(highest)) = (sensors.average_mhz, sensors.highest_mhz) {
+        let _ = write!(out, " · {average:.0} MHz avg, {highest:.0} max");
+        if let Some(max) = sensors.hardware_max_mhz {
+            let _ = write!(out, " of {max:.0}");
+        }
     }
     out.push('\n');
     for (state, row) in s.stuck.rows() {
@@ -153,11 +169,17 @@ mod tests {
             title: "config",
             detail: "c.toml:2: `a = <1>`: bad",
         }];
-        write_tooltip(&mut out, m.snapshot(), 1000, &notices);
+        let sensors = CpuReading {
+            celsius: Some(61.25),
+            average_mhz: Some(2000.0),
+            highest_mhz: Some(3000.0),
+            hardware_max_mhz: Some(4700.0),
+        };
+        write_tooltip(&mut out, m.snapshot(), &sensors, 1000, &notices);
         assert_eq!(
             out,
             "<b>⚠ config</b>  c.toml:2: `a = &lt;1&gt;`: bad\n\
-             <b>CPU</b>  25.0% of 2 CPUs\n\
+             <b>CPU</b>  25.0% of 2 CPUs · 61.2°C · 2000 MHz avg, 3000 max of 4700\n\
              \x20 <b>      Z</b>  z(1) &lt;/span&gt;\n\
              \x20   50.0%  &lt;b&gt;&amp;amp;\n\
              <b>Memory</b>  2.0G / 8.0G · swap 512M / 1.0G\n\

@@ -19,5 +19,5 @@ mod snapshot;
 pub use process::{Process, ProcessKey, ProcessTable};
 pub use record::{ExitRecord, TaskRecord, TaskState};
 pub use snapshot::{Model, Snapshot, StuckList};
-pub use system::{LoadAverage, Memory};
+pub use system::{CpuReading, LoadAverage, Memory};
 pub use top::{Row, TopList};

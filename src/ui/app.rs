@@ -20,7 +20,8 @@ use crate::config::Config;
 use crate::model::controls::Controls;
 use crate::model::labels::{self, Level};
 use crate::model::markup::{self, Notice};
-use crate::model::Snapshot;
+use crate::model::{CpuReading, Snapshot};
+use crate::sensors::cpu::CpuSensors;
 
 /// Logs the output a bar was put on; GDK may learn a new output's name a moment later.
 fn log_new_bar(monitor: &gdk::Monitor) {
@@ -41,6 +42,8 @@ const FIRST_TICK_MS: u32 = 250;
 
 pub struct App {
     collector: RefCell<Option<Collector>>,
+    sensors: RefCell<CpuSensors>,
+    cpu_reading: Cell<CpuReading>,
     controls: Cell<Controls>,
     config: Config,
     /// (title, detail) shown in the tooltip and as the ⚠ marker: config errors, probe off.
@@ -64,8 +67,15 @@ impl App {
         notices: Vec<(String, String)>,
         state_file: Option<PathBuf>,
     ) -> Rc<App> {
+        let sensors = CpuSensors::discover(std::path::Path::new("/sys"));
+        match sensors.temperature_source() {
+            Some(source) => tracing::info!("CPU temperature from {}", source.description),
+            None => tracing::debug!("no CPU temperature sensor found"),
+        }
         Rc::new(App {
             collector: RefCell::new(collector),
+            sensors: RefCell::new(sensors),
+            cpu_reading: Cell::new(CpuReading::default()),
             controls: Cell::new(controls),
             config,
             notices,
@@ -202,6 +212,7 @@ impl App {
     }
 
     fn tick(&self) {
+        self.cpu_reading.set(self.sensors.borrow_mut().read());
         if let Some(collector) = self.collector.borrow_mut().as_mut() {
             match collector.sample() {
                 Ok(_) => self.sample_failed.set(false),
@@ -254,9 +265,10 @@ impl App {
         let mut text = self.text.borrow_mut();
         for bar in self.bars.borrow_mut().iter_mut() {
             text.clear();
-            let level = labels::write_cpu(&mut text, snapshot).map_or(Level::Normal, |p| {
-                Level::of(p, thresholds.cpu_warning, thresholds.cpu_critical)
-            });
+            let level = labels::write_cpu(&mut text, snapshot, &self.cpu_reading.get())
+                .map_or(Level::Normal, |p| {
+                    Level::of(p, thresholds.cpu_warning, thresholds.cpu_critical)
+                });
             bar.cpu.show(&text, level);
             text.clear();
             let level = labels::write_memory(&mut text, snapshot).map_or(Level::Normal, |p| {
@@ -290,6 +302,7 @@ impl App {
         markup::write_tooltip(
             &mut markup,
             snapshot,
+            &self.cpu_reading.get(),
             self.controls.get().interval_ms,
             &notices,
         );
