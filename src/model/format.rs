@@ -70,10 +70,8 @@ fn write_row(out: &mut String, row: &Row, value: impl FnOnce(&mut String)) {
     out.push('\n');
 }
 
-/// The plain-text snapshot: CPU, Memory and IO sections, one process per row, the name
-/// always last.
-pub fn write_report(out: &mut String, s: &Snapshot) {
-    out.push_str("CPU  ");
+/// `50.0% of 2 CPUs · load 1.00 0.50 0.25`: the CPU section's header.
+pub(crate) fn write_cpu_summary(out: &mut String, s: &Snapshot) {
     match s.cpu_percent() {
         Some(percent) => write_percent(out, percent),
         None => out.push('–'),
@@ -83,6 +81,38 @@ pub fn write_report(out: &mut String, s: &Snapshot) {
         let [one, five, fifteen] = load.0;
         let _ = write!(out, " · load {one:.2} {five:.2} {fifteen:.2}");
     }
+}
+
+/// `2.0G / 8.0G{after_total} · swap 0B / 0B`: the Memory section's header.
+pub(crate) fn write_memory_summary(out: &mut String, s: &Snapshot, after_total: &str) {
+    match s.memory {
+        Some(m) => {
+            write_bytes(out, m.used() as f64);
+            out.push_str(" / ");
+            write_bytes(out, m.total as f64);
+            out.push_str(after_total);
+            out.push_str(" · swap ");
+            write_bytes(out, m.swap_used() as f64);
+            out.push_str(" / ");
+            write_bytes(out, m.swap_total as f64);
+        }
+        None => out.push('–'),
+    }
+}
+
+/// `read 0B/s · write 6.0M/s`: the IO section's header.
+pub(crate) fn write_io_summary(out: &mut String, s: &Snapshot) {
+    out.push_str("read ");
+    write_rate(out, s.per_second(s.read_bytes));
+    out.push_str(" · write ");
+    write_rate(out, s.per_second(s.write_bytes));
+}
+
+/// The plain-text snapshot: CPU, Memory and IO sections, one process per row, the name
+/// always last.
+pub fn write_report(out: &mut String, s: &Snapshot) {
+    out.push_str("CPU  ");
+    write_cpu_summary(out, s);
     out.push_str(" · per process, 100% = one core\n");
     for (state, row) in s.stuck.rows() {
         out.push_str("  ");
@@ -96,27 +126,14 @@ pub fn write_report(out: &mut String, s: &Snapshot) {
     }
 
     out.push_str("Memory  ");
-    match s.memory {
-        Some(m) => {
-            write_bytes(out, m.used() as f64);
-            out.push_str(" / ");
-            write_bytes(out, m.total as f64);
-            out.push_str(" used · swap ");
-            write_bytes(out, m.swap_used() as f64);
-            out.push_str(" / ");
-            write_bytes(out, m.swap_total as f64);
-        }
-        None => out.push('–'),
-    }
+    write_memory_summary(out, s, " used");
     out.push('\n');
     for row in s.top_memory.rows() {
         write_row(out, row, |o| write_bytes(o, row.value as f64));
     }
 
-    out.push_str("IO  read ");
-    write_rate(out, s.per_second(s.read_bytes));
-    out.push_str(" · write ");
-    write_rate(out, s.per_second(s.write_bytes));
+    out.push_str("IO  ");
+    write_io_summary(out, s);
     out.push('\n');
     for row in s.top_io.rows() {
         write_row(out, row, |o| write_rate(o, s.per_second(row.value)));

@@ -3,7 +3,10 @@
 
 use std::fmt::Write;
 
-use super::format::{for_each_name_char, pad_left, write_bytes, write_percent, write_rate};
+use super::format::{
+    for_each_name_char, pad_left, write_bytes, write_cpu_summary, write_io_summary,
+    write_memory_summary, write_percent, write_rate,
+};
 use super::record::COMM_LEN;
 use super::snapshot::Snapshot;
 use super::system::CpuReading;
@@ -61,15 +64,7 @@ pub fn write_tooltip(
     }
 
     out.push_str("<b>CPU</b>  ");
-    match s.cpu_percent() {
-        Some(percent) => write_percent(out, percent),
-        None => out.push('–'),
-    }
-    let _ = write!(out, " of {} CPUs", s.online_cpus);
-    if let Some(load) = s.load {
-        let [one, five, fifteen] = load.0;
-        let _ = write!(out, " · load {one:.2} {five:.2} {fifteen:.2}");
-    }
+    write_cpu_summary(out, s);
     if let Some(celsius) = sensors.celsius {
         let _ = write!(out, " · {celsius:.1}°C");
     }
@@ -90,27 +85,14 @@ pub fn write_tooltip(
     }
 
     out.push_str("<b>Memory</b>  ");
-    match s.memory {
-        Some(m) => {
-            write_bytes(out, m.used() as f64);
-            out.push_str(" / ");
-            write_bytes(out, m.total as f64);
-            out.push_str(" · swap ");
-            write_bytes(out, m.swap_used() as f64);
-            out.push_str(" / ");
-            write_bytes(out, m.swap_total as f64);
-        }
-        None => out.push('–'),
-    }
+    write_memory_summary(out, s, "");
     out.push('\n');
     for row in s.top_memory.rows() {
         push_row(out, row, |o| write_bytes(o, row.value as f64));
     }
 
-    out.push_str("<b>IO</b>  read ");
-    write_rate(out, s.per_second(s.read_bytes));
-    out.push_str(" · write ");
-    write_rate(out, s.per_second(s.write_bytes));
+    out.push_str("<b>IO</b>  ");
+    write_io_summary(out, s);
     out.push('\n');
     for row in s.top_io.rows() {
         out.push_str("  r ");
