@@ -63,10 +63,20 @@ pub(crate) fn pad_left(out: &mut String, width: usize, text: impl FnOnce(&mut St
 }
 
 fn write_row(out: &mut String, row: &Row, value: impl FnOnce(&mut String)) {
+    write_value_row(out, 6, value, |o| write_name(o, &row.comm));
+}
+
+/// One list row: the value right-aligned in `width` columns, then the name, then a newline.
+pub(crate) fn write_value_row(
+    out: &mut String,
+    width: usize,
+    value: impl FnOnce(&mut String),
+    name: impl FnOnce(&mut String),
+) {
     out.push_str("  ");
-    pad_left(out, 6, value);
+    pad_left(out, width, value);
     out.push_str("  ");
-    write_name(out, &row.comm);
+    name(out);
     out.push('\n');
 }
 

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::format::{
     for_each_name_char, pad_left, write_bytes, write_cpu_summary, write_io_summary,
-    write_memory_summary, write_percent, write_rate,
+    write_memory_summary, write_percent, write_rate, write_value_row,
 };
 use super::record::COMM_LEN;
 use super::snapshot::Snapshot;
@@ -33,11 +33,7 @@ fn push_name(out: &mut String, comm: &[u8; COMM_LEN]) {
 }
 
 fn push_row(out: &mut String, row: &Row, value: impl FnOnce(&mut String)) {
-    out.push_str("  ");
-    pad_left(out, 7, value);
-    out.push_str("  ");
-    push_name(out, &row.comm);
-    out.push('\n');
+    write_value_row(out, 7, value, |o| push_name(o, &row.comm));
 }
 
 /// Something the user should know about the bar itself (a config error, the probe being

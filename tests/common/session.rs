@@ -62,7 +62,6 @@ pub struct Session {
     compositor: Child,
     /// The inner sway of [`Compositor::NestedSway`], which the bar connects to.
     nested: Option<Child>,
-    kind: Compositor,
 }
 
 impl Session {
@@ -98,7 +97,6 @@ impl Session {
             dir,
             uid,
             gid,
-            kind,
         };
         let mut command = match kind {
             Compositor::Sway | Compositor::NestedSway => {
@@ -414,10 +412,6 @@ impl Session {
             let _ = child.kill();
             let _ = child.wait();
         }
-    }
-
-    pub fn kind(&self) -> Compositor {
-        self.kind
     }
 }
 
