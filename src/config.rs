@@ -36,6 +36,7 @@ pub enum LabelKind {
     Cpu,
     Memory,
     Gpu,
+    Pressure,
 }
 
 /// Percentages past which a label gets the `.warning` or `.critical` CSS class.
@@ -50,6 +51,34 @@ pub struct Thresholds {
     pub memory_warning: f64,
     #[serde(deserialize_with = "percent")]
     pub memory_critical: f64,
+    #[serde(deserialize_with = "percent")]
+    pub gpu_warning: f64,
+    #[serde(deserialize_with = "percent")]
+    pub gpu_critical: f64,
+    /// The pressure (PSI) label appears when a resource's "some" stall over the last
+    /// 10 s reaches this share, and turns critical at the next.
+    #[serde(deserialize_with = "percent")]
+    pub pressure_warning: f64,
+    #[serde(deserialize_with = "percent")]
+    pub pressure_critical: f64,
+}
+
+/// A temperature sensor named by its hwmon driver name and, optionally, its label.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SensorName {
+    pub hwmon: String,
+    pub label: Option<String>,
+}
+
+/// Overrides for sensor discovery; by default everything is found automatically.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Sensors {
+    /// `{ hwmon = "k10temp", label = "Tccd1" }`.
+    pub cpu_temperature: Option<SensorName>,
+    /// The GPU on the label: a card (`card1`) or PCI address (`0000:03:00.0`).
+    pub gpu: Option<String>,
 }
 
 impl Default for Thresholds {
@@ -59,6 +88,10 @@ impl Default for Thresholds {
             cpu_critical: 90.0,
             memory_warning: 80.0,
             memory_critical: 95.0,
+            gpu_warning: 70.0,
+            gpu_critical: 90.0,
+            pressure_warning: 10.0,
+            pressure_critical: 40.0,
         }
     }
 }
@@ -83,6 +116,7 @@ pub struct Config {
     /// Whether kernel threads are counted at first start; middle click toggles it.
     pub kernel_threads: bool,
     pub thresholds: Thresholds,
+    pub sensors: Sensors,
 }
 
 impl Default for Config {
@@ -95,10 +129,16 @@ impl Default for Config {
             margin_bottom: 0,
             margin_left: 0,
             margin_right: 0,
-            labels: vec![LabelKind::Cpu, LabelKind::Memory, LabelKind::Gpu],
+            labels: vec![
+                LabelKind::Cpu,
+                LabelKind::Memory,
+                LabelKind::Gpu,
+                LabelKind::Pressure,
+            ],
             interval_ms: 2000,
             kernel_threads: false,
             thresholds: Thresholds::default(),
+            sensors: Sensors::default(),
         }
     }
 }
@@ -270,7 +310,9 @@ mod tests {
             "position = \"bottom\"\nlayer = \"overlay\"\nheight = 40\nmargin_top = 1\n\
              margin_bottom = 2\nmargin_left = 3\nmargin_right = 4\nlabels = [\"memory\", \"cpu\"]\n\
              interval_ms = 500\nkernel_threads = true\n[thresholds]\ncpu_warning = 50\n\
-             cpu_critical = 60.5\nmemory_warning = 1\nmemory_critical = 2\n",
+             cpu_critical = 60.5\nmemory_warning = 1\nmemory_critical = 2\ngpu_warning = 3\n\
+             gpu_critical = 4\npressure_warning = 5\npressure_critical = 6\n[sensors]\n\
+             cpu_temperature = { hwmon = \"k10temp\", label = \"Tccd1\" }\ngpu = \"card1\"\n",
         )
         .expect("valid");
         assert_eq!(config.position, Position::Bottom);
@@ -290,6 +332,35 @@ mod tests {
         assert!(config.kernel_threads);
         assert_eq!(config.thresholds.cpu_critical, 60.5);
         assert_eq!(config.thresholds.memory_critical, 2.0);
+        assert_eq!(
+            (
+                config.thresholds.gpu_warning,
+                config.thresholds.gpu_critical,
+                config.thresholds.pressure_warning,
+                config.thresholds.pressure_critical
+            ),
+            (3.0, 4.0, 5.0, 6.0)
+        );
+        assert_eq!(
+            config.sensors.cpu_temperature,
+            Some(SensorName {
+                hwmon: "k10temp".to_owned(),
+                label: Some("Tccd1".to_owned())
+            })
+        );
+        assert_eq!(config.sensors.gpu.as_deref(), Some("card1"));
+        let unlabelled = parse_str("[sensors]\ncpu_temperature = { hwmon = \"zenpower\" }\n")
+            .expect("label is optional");
+        assert_eq!(
+            unlabelled.sensors.cpu_temperature.map(|s| s.label),
+            Some(None)
+        );
+        let typo = parse_str("[sensors]\ncpu_temperature = { hwmon = \"x\", lable = \"y\" }\n")
+            .expect_err("unknown key");
+        assert!(
+            typo.contains(":2:") && typo.contains("unknown field `lable`"),
+            "{typo}"
+        );
     }
 
     #[test]
@@ -300,7 +371,7 @@ mod tests {
                 "/home/u/.config/ringbar/config.toml:2: `heigth = 30`: unknown field `heigth`, \
                  expected one of `position`, `layer`, `height`, `margin_top`, `margin_bottom`, \
                  `margin_left`, `margin_right`, `labels`, `interval_ms`, `kernel_threads`, \
-                 `thresholds` (using the defaults)"
+                 `thresholds`, `sensors` (using the defaults)"
                     .to_owned()
             )
         );

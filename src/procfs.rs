@@ -28,6 +28,10 @@ impl ProcFile {
         }
     }
 
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Reads the whole file into `buf`; `None` (logged once) when it cannot be read.
     pub(crate) fn read<'b>(&mut self, buf: &'b mut [u8]) -> Option<&'b [u8]> {
         let result = match &self.file {

@@ -7,7 +7,11 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use ringbar::collector::Collector;
-use ringbar::model::{Model, TaskRecord};
+use ringbar::config;
+use ringbar::model::labels::{write_cpu, write_gpu, write_pressure};
+use ringbar::model::markup::write_tooltip;
+use ringbar::model::{Hardware, Model, Snapshot, TaskRecord};
+use ringbar::sensors::{fixtures, Roots, Sensors};
 
 /// Counts the allocations of the current thread only, so parallel tests don't interfere.
 struct CountingAllocator;
@@ -75,6 +79,47 @@ fn the_model_allocates_nothing_once_warm() {
         allocations() - before,
         0,
         "allocations in 995 warm model ticks"
+    );
+}
+
+#[test]
+fn sensors_and_their_text_allocate_nothing_once_warm() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sys = dir.path().join("sys");
+    // An Intel laptop with an AMD card besides: RC6 deltas, throttle reasons, amdgpu
+    // hwmon, platform profile; pressure and vmstat from this machine's /proc.
+    fixtures::intel_i915_laptop(&sys);
+    fixtures::amd_desktop_gpu(&sys);
+    let roots = Roots {
+        sys,
+        proc: "/proc".into(),
+    };
+    let mut hw = Hardware::default();
+    let second = 1_000_000_000;
+    let mut sensors = Sensors::discover(roots, config::Sensors::default(), None, 4096, 0, &mut hw);
+    assert_eq!(hw.gpus.len(), 2);
+    let snapshot = Snapshot::default();
+    let (mut label, mut tooltip) = (String::with_capacity(256), String::with_capacity(4096));
+    let mut before = 0;
+    for t in 1..=505 {
+        if t == 6 {
+            assert!(tooltip.contains("card0 i915") && tooltip.contains("card1 amdgpu"));
+            before = allocations();
+        }
+        sensors.read(t * second / 10, &mut hw);
+        label.clear();
+        write_cpu(&mut label, &snapshot, &hw.cpu);
+        if let Some(gpu) = hw.label_gpu() {
+            write_gpu(&mut label, gpu);
+        }
+        write_pressure(&mut label, &hw.pressure, 0.0);
+        tooltip.clear();
+        write_tooltip(&mut tooltip, &snapshot, &hw, 100, &[]);
+    }
+    assert_eq!(
+        allocations() - before,
+        0,
+        "allocations in 500 warm sensor ticks with labels and tooltip"
     );
 }
 

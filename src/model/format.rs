@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use super::hardware::Value;
 use super::record::COMM_LEN;
 use super::snapshot::Snapshot;
 use super::top::Row;
@@ -50,6 +51,36 @@ pub fn write_rate(out: &mut String, bytes_per_second: f64) {
 
 pub fn write_percent(out: &mut String, percent: f64) {
     let _ = write!(out, "{percent:.1}%");
+}
+
+/// Appends `prefix`, the value and `unit`; `–` in place of the value for a sensor that
+/// failed; nothing for one the machine does not have.
+pub fn write_value<T: Copy>(
+    out: &mut String,
+    prefix: &str,
+    value: Value<T>,
+    unit: &str,
+    write: impl FnOnce(&mut String, T),
+) {
+    match value {
+        Value::Absent => return,
+        Value::Failed => {
+            out.push_str(prefix);
+            out.push('–');
+        }
+        Value::Known(v) => {
+            out.push_str(prefix);
+            write(out, v);
+        }
+    }
+    out.push_str(unit);
+}
+
+/// Writes a number with `decimals` digits after the point, for [`write_value`].
+pub fn number(decimals: usize) -> impl Fn(&mut String, f64) {
+    move |out, v| {
+        let _ = write!(out, "{v:.decimals$}");
+    }
 }
 
 /// Appends `text` right-aligned in `width` columns (ASCII text).

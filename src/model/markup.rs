@@ -4,12 +4,12 @@
 use std::fmt::Write;
 
 use super::format::{
-    for_each_name_char, pad_left, write_bytes, write_cpu_summary, write_io_summary,
-    write_memory_summary, write_percent, write_rate, write_value_row,
+    for_each_name_char, number, pad_left, write_bytes, write_cpu_summary, write_io_summary,
+    write_memory_summary, write_percent, write_rate, write_value, write_value_row,
 };
+use super::hardware::{Gpu, Hardware, Pressure, Stall, Value};
 use super::record::COMM_LEN;
 use super::snapshot::Snapshot;
-use super::system::CpuReading;
 use super::top::Row;
 
 /// Appends `text` with Pango's five special characters escaped.
@@ -43,11 +43,12 @@ pub struct Notice<'a> {
     pub detail: &'a str,
 }
 
-/// The whole tooltip: notices, CPU (D/Z rows first), Memory, IO, and the footer.
+/// The whole tooltip: notices, CPU (D/Z rows first), Memory, IO, GPUs, pressure and
+/// power profile where the machine has them, and the footer.
 pub fn write_tooltip(
     out: &mut String,
     s: &Snapshot,
-    sensors: &CpuReading,
+    hw: &Hardware,
     interval_ms: u32,
     notices: &[Notice<'_>],
 ) {
@@ -61,14 +62,12 @@ pub fn write_tooltip(
 
     out.push_str("<b>CPU</b>  ");
     write_cpu_summary(out, s);
-    if let Some(celsius) = sensors.celsius {
-        let _ = write!(out, " · {celsius:.1}°C");
-    }
-    if let (Some(average), Some(highest)) = (sensors.average_mhz, sensors.highest_mhz) {
-        let _ = write!(out, " · {average:.0} MHz avg, {highest:.0} max");
-        if let Some(max) = sensors.hardware_max_mhz {
-            let _ = write!(out, " of {max:.0}");
-        }
+    let cpu = &hw.cpu;
+    write_value(out, " · ", cpu.celsius, "°C", number(1));
+    write_value(out, " · ", cpu.average_mhz, " MHz avg", number(0));
+    write_value(out, ", ", cpu.highest_mhz, " max", number(0));
+    if let (false, Some(max)) = (cpu.average_mhz.is_absent(), cpu.hardware_max_mhz) {
+        let _ = write!(out, " of {max:.0}");
     }
     out.push('\n');
     for (state, row) in s.stuck.rows() {
@@ -82,6 +81,11 @@ pub fn write_tooltip(
 
     out.push_str("<b>Memory</b>  ");
     write_memory_summary(out, s, "");
+    write_value(out, " · in ", hw.swap, "", |o, swap| {
+        write_rate(o, swap.in_per_second);
+        o.push_str(" out ");
+        write_rate(o, swap.out_per_second);
+    });
     out.push('\n');
     for row in s.top_memory.rows() {
         push_row(out, row, |o| write_bytes(o, row.value as f64));
@@ -100,14 +104,103 @@ pub fn write_tooltip(
         out.push('\n');
     }
 
+    if !hw.gpus.is_empty() {
+        out.push_str("<b>GPU</b>\n");
+        for gpu in &hw.gpus {
+            write_gpu_row(out, gpu);
+        }
+    }
+    write_pressure_line(out, &hw.pressure);
+    if !hw.power_profile_choices.is_empty() {
+        out.push_str("<b>Power</b>  ");
+        match hw.power_profile.as_str() {
+            "" => out.push('–'),
+            profile => push_escaped(out, profile),
+        }
+        out.push_str(" (");
+        push_escaped(out, &hw.power_profile_choices);
+        out.push_str(")\n");
+    }
+
     out.push_str("<small>");
     super::format::write_footer(out, s, u64::from(interval_ms));
     out.push_str("</small>");
 }
 
+/// `  card0 i915  12.0% · 1100 / 1300 MHz · 61°C · VRAM 1.2G / 8.0G · throttled pl1`.
+fn write_gpu_row(out: &mut String, gpu: &Gpu) {
+    let r = &gpu.reading;
+    out.push_str("  ");
+    push_escaped(out, &gpu.card);
+    out.push(' ');
+    out.push_str(gpu.driver.name());
+    if !gpu.model.is_empty() {
+        out.push(' ');
+        push_escaped(out, &gpu.model);
+    }
+    out.push_str("  ");
+    match r.busy_percent.known() {
+        Some(p) => write_percent(out, p),
+        None => out.push('–'),
+    }
+    write_value(out, " · ", r.mhz, "", number(0));
+    write_value(out, " / ", r.max_mhz, "", number(0));
+    if !(r.mhz.is_absent() && r.max_mhz.is_absent()) {
+        out.push_str(" MHz");
+    }
+    write_value(out, " · ", r.celsius, "°C", number(0));
+    write_value(out, " · VRAM ", r.vram_used, "", |o, b| {
+        write_bytes(o, b as f64)
+    });
+    write_value(out, " / ", r.vram_total, "", |o, b| {
+        write_bytes(o, b as f64)
+    });
+    match r.throttle {
+        Value::Known(t) if !t.is_empty() => {
+            out.push_str(" · <b>throttled</b>");
+            t.names().for_each(|name| {
+                out.push(' ');
+                out.push_str(name);
+            });
+        }
+        Value::Failed => out.push_str(" · throttle –"),
+        _ => {}
+    }
+    out.push('\n');
+}
+
+/// `Pressure  cpu 1.2% · mem 0.0% full 0.0% · io 3.1% full 1.0%`, where PSI exists.
+fn write_pressure_line(out: &mut String, pressure: &Pressure) {
+    let resources = pressure.resources();
+    if resources.iter().all(|(_, stall)| stall.is_absent()) {
+        return;
+    }
+    out.push_str("<b>Pressure</b>  ");
+    let mut first = true;
+    for (name, stall) in resources {
+        if stall.is_absent() {
+            continue;
+        }
+        if !first {
+            out.push_str(" · ");
+        }
+        first = false;
+        out.push_str(name);
+        write_value(out, " ", stall, "", |o, stall: Stall| {
+            let _ = write!(o, "{:.1}%", stall.some);
+            // A system-wide "full" for cpu is always 0 and only noise.
+            if let (Some(full), false) = (stall.full, name == "cpu") {
+                let _ = write!(o, " full {full:.1}%");
+            }
+        });
+    }
+    out.push('\n');
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::hardware::CpuReading;
     use crate::model::process::tests::{comm, thread};
     use crate::model::snapshot::Model;
     use crate::model::system::Memory;
@@ -147,13 +240,16 @@ mod tests {
             title: "config",
             detail: "c.toml:2: `a = <1>`: bad",
         }];
-        let sensors = CpuReading {
-            celsius: Some(61.25),
-            average_mhz: Some(2000.0),
-            highest_mhz: Some(3000.0),
-            hardware_max_mhz: Some(4700.0),
+        let hw = Hardware {
+            cpu: CpuReading {
+                celsius: Value::Known(61.25),
+                average_mhz: Value::Known(2000.0),
+                highest_mhz: Value::Known(3000.0),
+                hardware_max_mhz: Some(4700.0),
+            },
+            ..Hardware::default()
         };
-        write_tooltip(&mut out, m.snapshot(), &sensors, 1000, &notices);
+        write_tooltip(&mut out, m.snapshot(), &hw, 1000, &notices);
         assert_eq!(
             out,
             "<b>⚠ config</b>  c.toml:2: `a = &lt;1&gt;`: bad\n\

@@ -7,6 +7,7 @@
 
 pub mod controls;
 pub mod format;
+pub mod hardware;
 pub mod labels;
 pub mod markup;
 pub mod process;
@@ -16,8 +17,11 @@ pub mod top;
 
 mod snapshot;
 
+pub use hardware::{
+    CpuReading, Gpu, GpuDriver, GpuReading, Hardware, Pressure, Stall, Throttle, Value,
+};
 pub use process::{Process, ProcessKey, ProcessTable};
 pub use record::{ExitRecord, TaskRecord, TaskState};
 pub use snapshot::{Model, Snapshot, StuckList};
-pub use system::{CpuReading, LoadAverage, Memory};
+pub use system::{LoadAverage, Memory};
 pub use top::{Row, TopList};

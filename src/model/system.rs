@@ -82,17 +82,6 @@ impl LoadAverage {
     }
 }
 
-/// One reading; `None` where the machine has no such sensor or it failed this tick.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct CpuReading {
-    pub celsius: Option<f64>,
-    /// Average and highest current frequency over online CPUs, MHz.
-    pub average_mhz: Option<f64>,
-    pub highest_mhz: Option<f64>,
-    /// The hardware maximum (cpuinfo_max_freq), MHz.
-    pub hardware_max_mhz: Option<f64>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,9 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{parse_integer, read_integer, read_text};
-use crate::model::CpuReading;
-use crate::procfs::ProcFile;
+use super::{read_integer, read_text, sorted_entries, SensorFile};
+use crate::config::SensorName;
+use crate::model::{CpuReading, Value};
 
 /// (hwmon name, preferred labels in order; an empty list means `temp1_input`).
 const HWMON_SENSORS: [(&str, &[&str]); 3] = [
@@ -24,6 +24,16 @@ pub struct TempSource {
     /// `coretemp Package id 0`, `thermal x86_pkg_temp`.
     pub description: String,
     pub input: PathBuf,
+}
+
+/// Finds the sensor the config names under `sys`: the hwmon with that name, and the
+/// input with that label (or its only input, `temp1`, when no label is given).
+pub fn find_named_temperature(sys: &Path, wanted: &SensorName) -> Option<TempSource> {
+    let labels: Vec<&str> = wanted.label.as_deref().into_iter().collect();
+    sorted_entries(&sys.join("class/hwmon"))
+        .iter()
+        .filter(|dir| read_text(&dir.join("name")).as_deref() == Some(wanted.hwmon.as_str()))
+        .find_map(|dir| hwmon_input(dir, &wanted.hwmon, &labels))
 }
 
 /// Finds the CPU temperature input under `sys` (normally `/sys`).
@@ -71,37 +81,38 @@ fn hwmon_input(dir: &Path, name: &str, labels: &[&str]) -> Option<TempSource> {
             }
         }
     }
-    // Unlabelled single-sensor drivers (old k10temp): temp1.
+    if !labels.is_empty() && dir.join("temp1_label").exists() {
+        return None;
+    }
+    // Unlabelled single-sensor drivers (old k10temp, zenpower): temp1.
     let input = dir.join("temp1_input");
-    (read_integer(&input).is_some() && !dir.join("temp1_label").exists()).then(|| TempSource {
+    read_integer(&input).is_some().then(|| TempSource {
         description: name.to_owned(),
         input,
     })
 }
 
-/// The entries of a directory, sorted so discovery is deterministic.
-fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    entries.sort();
-    entries
-}
-
 /// The CPU sensors of one machine, files kept open.
 pub struct CpuSensors {
-    temperature: Option<(TempSource, ProcFile)>,
-    frequencies: Vec<ProcFile>,
+    temperature: Option<(TempSource, SensorFile)>,
+    frequencies: Vec<SensorFile>,
     hardware_max_mhz: Option<f64>,
-    buf: [u8; 64],
+    /// Set when the config names a sensor that is not there.
+    pub missing_named_sensor: bool,
 }
 
 impl CpuSensors {
-    pub fn discover(sys: &Path) -> CpuSensors {
-        let temperature = find_temperature(sys).map(|source| {
-            let file = ProcFile::new(source.input.clone());
-            (source, file)
-        });
+    /// Finds the sensors under `sys`; `named` is the config's choice of temperature
+    /// sensor, used when present (else automatic discovery).
+    pub fn discover(sys: &Path, named: Option<&SensorName>) -> CpuSensors {
+        let named_source = named.and_then(|wanted| find_named_temperature(sys, wanted));
+        let missing_named_sensor = named.is_some() && named_source.is_none();
+        let temperature = named_source
+            .or_else(|| find_temperature(sys))
+            .map(|source| {
+                let file = SensorFile::open(source.input.clone());
+                (source, file)
+            });
         let mut frequencies = Vec::new();
         let mut hardware_max_khz: Option<i64> = None;
         for cpu in sorted_entries(&sys.join("devices/system/cpu")) {
@@ -116,7 +127,7 @@ impl CpuSensors {
             }
             let current = cpu.join("cpufreq/scaling_cur_freq");
             if current.exists() {
-                frequencies.push(ProcFile::new(current));
+                frequencies.push(SensorFile::open(current));
             }
             if let Some(max) = read_integer(&cpu.join("cpufreq/cpuinfo_max_freq")) {
                 hardware_max_khz = Some(hardware_max_khz.map_or(max, |m| m.max(max)));
@@ -126,7 +137,7 @@ impl CpuSensors {
             temperature,
             frequencies,
             hardware_max_mhz: hardware_max_khz.map(|khz| khz as f64 / 1000.0),
-            buf: [0; 64],
+            missing_named_sensor,
         }
     }
 
@@ -135,27 +146,29 @@ impl CpuSensors {
     }
 
     pub fn read(&mut self) -> CpuReading {
-        let buf = &mut self.buf;
-        let celsius = self.temperature.as_mut().and_then(|(_, file)| {
-            let millidegrees = parse_integer(file.read(buf)?)?;
+        let celsius = match &mut self.temperature {
+            None => Value::Absent,
             // Plausible die temperatures only: garbage shows as "–", not as 4000 °C.
-            let celsius = millidegrees as f64 / 1000.0;
-            (-40.0..=150.0).contains(&celsius).then_some(celsius)
-        });
+            Some((_, file)) => Value::read(file.read_scaled(1000.0, -40.0..=150.0)),
+        };
         let (mut sum, mut count, mut highest) = (0.0, 0u32, None::<f64>);
         for file in &mut self.frequencies {
-            let Some(khz) = file.read(buf).and_then(parse_integer).filter(|&k| k > 0) else {
+            // 10 MHz to 20 GHz, in kHz.
+            let Some(mhz) = file.read_scaled(1000.0, 10.0..=20_000.0) else {
                 continue;
             };
-            let mhz = khz as f64 / 1000.0;
             sum += mhz;
             count += 1;
             highest = Some(highest.map_or(mhz, |h| h.max(mhz)));
         }
+        let frequency = |value: Option<f64>| match self.frequencies.is_empty() {
+            true => Value::Absent,
+            false => Value::read(value),
+        };
         CpuReading {
             celsius,
-            average_mhz: (count > 0).then(|| sum / f64::from(count)),
-            highest_mhz: highest,
+            average_mhz: frequency((count > 0).then(|| sum / f64::from(count))),
+            highest_mhz: frequency(highest),
             hardware_max_mhz: self.hardware_max_mhz,
         }
     }
@@ -172,56 +185,19 @@ mod tests {
         fs::write(path, text).expect("write");
     }
 
-    /// An Intel laptop: coretemp on hwmon3 (after acpitz, nvme, BAT0), 4 CPUs, cpu3 offline.
-    fn intel_laptop(root: &Path) {
-        write(root, "class/hwmon/hwmon0/name", "acpitz\n");
-        write(root, "class/hwmon/hwmon0/temp1_input", "27800\n");
-        write(root, "class/hwmon/hwmon1/name", "nvme\n");
-        write(root, "class/hwmon/hwmon1/temp1_label", "Composite\n");
-        write(root, "class/hwmon/hwmon1/temp1_input", "33850\n");
-        write(root, "class/hwmon/hwmon3/name", "coretemp\n");
-        write(root, "class/hwmon/hwmon3/temp1_label", "Package id 0\n");
-        write(root, "class/hwmon/hwmon3/temp1_input", "54000\n");
-        write(root, "class/hwmon/hwmon3/temp2_label", "Core 0\n");
-        write(root, "class/hwmon/hwmon3/temp2_input", "51000\n");
-        write(root, "class/thermal/thermal_zone0/type", "acpitz\n");
-        write(root, "class/thermal/thermal_zone0/temp", "27800\n");
-        for (cpu, khz) in [(0, 2_100_000), (1, 900_000), (2, 3_000_000), (3, 400_000)] {
-            let base = format!("devices/system/cpu/cpu{cpu}");
-            if cpu > 0 {
-                write(
-                    root,
-                    &format!("{base}/online"),
-                    if cpu == 3 { "0\n" } else { "1\n" },
-                );
-            }
-            write(
-                root,
-                &format!("{base}/cpufreq/scaling_cur_freq"),
-                &format!("{khz}\n"),
-            );
-            write(
-                root,
-                &format!("{base}/cpufreq/cpuinfo_max_freq"),
-                "4700000\n",
-            );
-        }
-        write(root, "devices/system/cpu/cpufreq/boost", "1\n"); // not a CPU
-    }
-
     #[test]
     fn intel_laptop_uses_coretemp_package_and_online_cpus() {
         let dir = tempfile::tempdir().expect("tempdir");
-        intel_laptop(dir.path());
-        let mut sensors = CpuSensors::discover(dir.path());
+        crate::sensors::fixtures::intel_cpu(dir.path());
+        let mut sensors = CpuSensors::discover(dir.path(), None);
         assert_eq!(
             sensors.temperature_source().map(|s| s.description.as_str()),
             Some("coretemp Package id 0")
         );
         let reading = sensors.read();
-        assert_eq!(reading.celsius, Some(54.0));
-        assert_eq!(reading.average_mhz, Some(2000.0));
-        assert_eq!(reading.highest_mhz, Some(3000.0));
+        assert_eq!(reading.celsius, Value::Known(54.0));
+        assert_eq!(reading.average_mhz, Value::Known(2000.0));
+        assert_eq!(reading.highest_mhz, Value::Known(3000.0));
         assert_eq!(reading.hardware_max_mhz, Some(4700.0));
     }
 
@@ -237,20 +213,50 @@ mod tests {
         write(root, "class/hwmon/hwmon2/temp1_input", "61250\n");
         write(root, "class/hwmon/hwmon2/temp3_label", "Tccd1\n");
         write(root, "class/hwmon/hwmon2/temp3_input", "58000\n");
-        let mut sensors = CpuSensors::discover(root);
+        let mut sensors = CpuSensors::discover(root, None);
         assert_eq!(
             sensors.temperature_source().map(|s| s.description.as_str()),
             Some("k10temp Tctl")
         );
-        assert_eq!(sensors.read().celsius, Some(61.25));
-        assert_eq!(sensors.read().average_mhz, None);
+        assert_eq!(sensors.read().celsius, Value::Known(61.25));
+        assert_eq!(sensors.read().average_mhz, Value::Absent);
+
+        // The config can name another sensor; a name that is not there falls back.
+        let ccd = SensorName {
+            hwmon: "k10temp".to_owned(),
+            label: Some("Tccd1".to_owned()),
+        };
+        let mut named = CpuSensors::discover(root, Some(&ccd));
+        assert!(!named.missing_named_sensor);
+        assert_eq!(named.read().celsius, Value::Known(58.0));
+        let gpu_edge = SensorName {
+            hwmon: "amdgpu".to_owned(),
+            label: None,
+        };
+        let mut edge = CpuSensors::discover(root, Some(&gpu_edge));
+        assert_eq!(edge.read().celsius, Value::Known(45.0), "no label: temp1");
+        let typo = SensorName {
+            hwmon: "k10temp".to_owned(),
+            label: Some("Tccd9".to_owned()),
+        };
+        let fallback = CpuSensors::discover(root, Some(&typo));
+        assert!(fallback.missing_named_sensor);
+        assert_eq!(
+            fallback
+                .temperature_source()
+                .map(|s| s.description.as_str()),
+            Some("k10temp Tctl")
+        );
     }
 
     #[test]
     fn thermal_zone_fallback_and_a_machine_with_nothing() {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path();
-        assert_eq!(CpuSensors::discover(root).read(), CpuReading::default());
+        assert_eq!(
+            CpuSensors::discover(root, None).read(),
+            CpuReading::default()
+        );
         write(root, "class/thermal/thermal_zone0/type", "acpitz\n");
         write(root, "class/thermal/thermal_zone0/temp", "40000\n");
         write(root, "class/thermal/thermal_zone1/type", "x86_pkg_temp\n");
@@ -262,23 +268,27 @@ mod tests {
     #[test]
     fn garbage_empty_and_absurd_values_read_as_none_and_recover() {
         let dir = tempfile::tempdir().expect("tempdir");
-        intel_laptop(dir.path());
-        let mut sensors = CpuSensors::discover(dir.path());
+        crate::sensors::fixtures::intel_cpu(dir.path());
+        let mut sensors = CpuSensors::discover(dir.path(), None);
         let input = dir.path().join("class/hwmon/hwmon3/temp1_input");
         fs::write(&input, "garbage\n").expect("write");
-        assert_eq!(sensors.read().celsius, None);
+        assert_eq!(sensors.read().celsius, Value::Failed);
         fs::write(&input, "4000000\n").expect("write");
-        assert_eq!(sensors.read().celsius, None, "absurd values are not shown");
+        assert_eq!(
+            sensors.read().celsius,
+            Value::Failed,
+            "absurd values are not shown"
+        );
         let cpu1 = dir
             .path()
             .join("devices/system/cpu/cpu1/cpufreq/scaling_cur_freq");
         fs::write(&cpu1, "").expect("write");
         // cpu0 and cpu2 remain: (2100 + 3000) / 2.
-        assert_eq!(sensors.read().average_mhz, Some(2550.0));
+        assert_eq!(sensors.read().average_mhz, Value::Known(2550.0));
         fs::write(&input, "55000\n").expect("write");
         assert_eq!(
             sensors.read().celsius,
-            Some(55.0),
+            Value::Known(55.0),
             "recovers when the value does"
         );
     }

@@ -1,9 +1,33 @@
-//! Hardware sensors, discovered once under a sysfs root and re-read with pread(2) each
-//! tick. Every reader takes the root, so tests run against fake trees.
+//! Hardware sensors, discovered under a sysfs and a procfs root and re-read with
+//! pread(2) each tick. Every reader takes its roots, so tests run against fake trees.
+//!
+//! Discovery (directory scans, symlink reads) happens at start-up and again on a slow
+//! timer, sooner while some value is failing; a tick only preads files already open.
 
 pub mod cpu;
+#[doc(hidden)]
+pub mod fixtures;
+pub mod gpu;
+#[cfg(test)]
+mod machines;
+pub mod nvidia;
+pub mod system;
 
-use std::path::Path;
+use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
+
+use crate::config;
+use crate::model::{Gpu, Hardware, Value};
+use crate::procfs::ProcFile;
+use cpu::CpuSensors;
+use gpu::{DrmGpu, GpuReader};
+use nvidia::Nvidia;
+use system::SystemSensors;
+
+/// Rediscover this often when everything reads fine (a GPU may have been plugged in)…
+const REDISCOVER_NS: u64 = 60_000_000_000;
+/// …and this often while some value fails (a driver reload, a vanished device).
+const REDISCOVER_FAILING_NS: u64 = 5_000_000_000;
 
 /// Reads a sysfs file that holds one integer (`54000\n`); `None` if it is missing, empty
 /// or not a number.
@@ -19,4 +43,282 @@ pub fn parse_integer(text: &[u8]) -> Option<i64> {
 pub fn read_text(path: &Path) -> Option<String> {
     let text = std::fs::read_to_string(path).ok()?;
     Some(text.trim().to_owned())
+}
+
+/// The entries of a directory, sorted so discovery is deterministic.
+pub(crate) fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    entries.sort();
+    entries
+}
+
+/// One sensor file kept open. Read errors and unparsable or implausible values are
+/// logged once (until the file reads fine again) and come back as `None`.
+#[derive(Debug)]
+pub(crate) struct SensorFile {
+    file: ProcFile,
+    bad_value: bool,
+}
+
+impl SensorFile {
+    pub(crate) fn open(path: PathBuf) -> SensorFile {
+        SensorFile {
+            file: ProcFile::new(path),
+            bad_value: false,
+        }
+    }
+
+    /// Opens `path` if it exists now.
+    pub(crate) fn existing(path: PathBuf) -> Option<SensorFile> {
+        path.exists().then(|| SensorFile::open(path))
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// The file's integer divided by `divisor`, if it lies in `plausible`.
+    pub(crate) fn read_scaled(
+        &mut self,
+        divisor: f64,
+        plausible: RangeInclusive<f64>,
+    ) -> Option<f64> {
+        let mut buf = [0u8; 64];
+        let text = self.file.read(&mut buf)?;
+        let value = parse_integer(text)
+            .map(|v| v as f64 / divisor)
+            .filter(|v| plausible.contains(v));
+        self.note(value.is_some(), text);
+        value
+    }
+
+    /// The file's integer, if it is not negative.
+    pub(crate) fn read_u64(&mut self) -> Option<u64> {
+        let mut buf = [0u8; 64];
+        let text = self.file.read(&mut buf)?;
+        let value = parse_integer(text).and_then(|v| u64::try_from(v).ok());
+        self.note(value.is_some(), text);
+        value
+    }
+
+    /// The file's first line into `out` (cleared first); `false` if unreadable.
+    pub(crate) fn read_line(&mut self, out: &mut String) -> bool {
+        let mut buf = [0u8; 256];
+        out.clear();
+        let Some(text) = self.file.read(&mut buf) else {
+            return false;
+        };
+        let line = std::str::from_utf8(text)
+            .ok()
+            .and_then(|t| t.lines().next())
+            .map(str::trim)
+            .filter(|l| !l.is_empty());
+        if let Some(line) = line {
+            out.push_str(line);
+        }
+        self.note(line.is_some(), text);
+        line.is_some()
+    }
+
+    fn note(&mut self, good: bool, text: &[u8]) {
+        if good {
+            self.bad_value = false;
+        } else if !self.bad_value {
+            self.bad_value = true;
+            tracing::warn!(
+                "{}: unexpected value {:?}",
+                self.path().display(),
+                String::from_utf8_lossy(text).trim()
+            );
+        }
+    }
+}
+
+/// Where the sensors live: `/sys` and `/proc` on a real machine.
+#[derive(Clone, Debug)]
+pub struct Roots {
+    pub sys: PathBuf,
+    pub proc: PathBuf,
+}
+
+impl Roots {
+    pub fn system() -> Roots {
+        Roots {
+            sys: PathBuf::from("/sys"),
+            proc: PathBuf::from("/proc"),
+        }
+    }
+}
+
+/// Every sensor of the machine, and when to look for changes.
+pub struct Sensors {
+    roots: Roots,
+    config: config::Sensors,
+    page_size: u64,
+    cpu: CpuSensors,
+    /// Parallel to `Hardware::gpus`.
+    gpus: Vec<GpuReader>,
+    nvidia: Option<Box<dyn Nvidia>>,
+    system: SystemSensors,
+    discovered_ns: u64,
+}
+
+impl Sensors {
+    /// Discovers everything and fills `hw` with the GPUs found (no readings yet).
+    pub fn discover(
+        roots: Roots,
+        config: config::Sensors,
+        nvidia: Option<Box<dyn Nvidia>>,
+        page_size: u64,
+        now_ns: u64,
+        hw: &mut Hardware,
+    ) -> Sensors {
+        let cpu = CpuSensors::discover(&roots.sys, config.cpu_temperature.as_ref());
+        match cpu.temperature_source() {
+            Some(source) => tracing::info!("CPU temperature from {}", source.description),
+            None => tracing::debug!("no CPU temperature sensor found"),
+        }
+        let system = SystemSensors::discover(&roots, page_size);
+        let mut sensors = Sensors {
+            roots,
+            config,
+            page_size,
+            cpu,
+            gpus: Vec::new(),
+            nvidia,
+            system,
+            discovered_ns: now_ns,
+        };
+        sensors.set_gpus(sensors.find_gpus(), hw);
+        sensors
+    }
+
+    /// Problems with the config's sensor choices, for the bar's notices.
+    pub fn config_problems(&self, hw: &Hardware) -> Vec<String> {
+        let mut problems = Vec::new();
+        if let (true, Some(named)) = (self.cpu.missing_named_sensor, &self.config.cpu_temperature) {
+            problems.push(format!(
+                "sensors.cpu_temperature: no hwmon {:?}{} here; using automatic discovery",
+                named.hwmon,
+                named
+                    .label
+                    .as_ref()
+                    .map(|l| format!(" with label {l:?}"))
+                    .unwrap_or_default()
+            ));
+        }
+        if let (Some(wanted), None) = (&self.config.gpu, hw.configured_gpu) {
+            problems.push(format!(
+                "sensors.gpu: no GPU {wanted:?} here; showing the busiest"
+            ));
+        }
+        problems
+    }
+
+    fn find_gpus(&self) -> Vec<(Gpu, GpuReader)> {
+        let mut found: Vec<(Gpu, GpuReader)> = gpu::discover(&self.roots.sys)
+            .into_iter()
+            .map(|drm: DrmGpu| (drm.describe(), GpuReader::Drm(Box::new(drm))))
+            .collect();
+        if let Some(nvidia) = &self.nvidia {
+            found.extend(nvidia::discover(nvidia.as_ref()));
+        }
+        found
+    }
+
+    fn set_gpus(&mut self, found: Vec<(Gpu, GpuReader)>, hw: &mut Hardware) {
+        for (gpu, _) in &found {
+            if !hw.gpus.iter().any(|g| same_gpu(g, gpu)) {
+                tracing::info!("GPU {} {} at {}", gpu.card, gpu.driver.name(), gpu.pci_slot);
+            }
+        }
+        for gpu in &hw.gpus {
+            if !found.iter().any(|(g, _)| same_gpu(g, gpu)) {
+                tracing::info!("GPU {} {} is gone", gpu.card, gpu.driver.name());
+            }
+        }
+        let (gpus, readers) = found.into_iter().unzip();
+        hw.gpus = gpus;
+        self.gpus = readers;
+        hw.configured_gpu = self
+            .config
+            .gpu
+            .as_deref()
+            .and_then(|wanted| hw.gpus.iter().position(|g| g.is_named(wanted)));
+    }
+
+    /// Reads every sensor into `hw`, rediscovering first when it is time.
+    pub fn read(&mut self, now_ns: u64, hw: &mut Hardware) {
+        let since = now_ns.saturating_sub(self.discovered_ns);
+        let wait = if any_failed(hw) {
+            REDISCOVER_FAILING_NS
+        } else {
+            REDISCOVER_NS
+        };
+        if since >= wait {
+            self.rediscover(now_ns, hw);
+        }
+        hw.cpu = self.cpu.read();
+        for (gpu, reader) in hw.gpus.iter_mut().zip(&mut self.gpus) {
+            reader.read(now_ns, &mut gpu.reading, self.nvidia.as_deref());
+        }
+        self.system.read(now_ns, hw);
+    }
+
+    /// Looks again for GPUs and sensors; keeps the readers (and their history, such as
+    /// the last RC6 residency) of whatever is still there and still reads.
+    fn rediscover(&mut self, now_ns: u64, hw: &mut Hardware) {
+        self.discovered_ns = now_ns;
+        let found = self.find_gpus();
+        let unchanged = found.len() == hw.gpus.len()
+            && found
+                .iter()
+                .zip(&hw.gpus)
+                .all(|((g, _), old)| same_gpu(g, old));
+        if !unchanged || hw.gpus.iter().any(gpu_failed) {
+            self.set_gpus(found, hw);
+        }
+        if cpu_failed(hw) || hw.cpu.celsius.is_absent() {
+            let cpu = CpuSensors::discover(&self.roots.sys, self.config.cpu_temperature.as_ref());
+            if cpu.temperature_source() != self.cpu.temperature_source() {
+                match cpu.temperature_source() {
+                    Some(source) => tracing::info!("CPU temperature from {}", source.description),
+                    None => tracing::info!("CPU temperature sensor is gone"),
+                }
+            }
+            self.cpu = cpu;
+        }
+        if self.system.failed(hw) {
+            self.system = SystemSensors::discover(&self.roots, self.page_size);
+        }
+    }
+}
+
+fn same_gpu(a: &Gpu, b: &Gpu) -> bool {
+    a.card == b.card && a.driver == b.driver && a.pci_slot == b.pci_slot
+}
+
+fn failed<T: Copy>(value: Value<T>) -> bool {
+    matches!(value, Value::Failed)
+}
+
+fn gpu_failed(gpu: &Gpu) -> bool {
+    let r = &gpu.reading;
+    failed(r.busy_percent)
+        || failed(r.mhz)
+        || failed(r.max_mhz)
+        || failed(r.celsius)
+        || failed(r.vram_used)
+        || failed(r.vram_total)
+        || failed(r.throttle)
+}
+
+fn cpu_failed(hw: &Hardware) -> bool {
+    failed(hw.cpu.celsius) || failed(hw.cpu.average_mhz)
+}
+
+fn any_failed(hw: &Hardware) -> bool {
+    cpu_failed(hw) || hw.gpus.iter().any(gpu_failed)
 }

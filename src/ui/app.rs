@@ -15,13 +15,14 @@ use gtk4::{gdk, glib};
 
 use super::bar::Bar;
 use super::test_hook::TestHook;
-use crate::collector::Collector;
+use crate::collector::{self, Collector};
 use crate::config::Config;
 use crate::model::controls::Controls;
 use crate::model::labels::{self, Level};
 use crate::model::markup::{self, Notice};
-use crate::model::{CpuReading, Snapshot};
-use crate::sensors::cpu::CpuSensors;
+use crate::model::{Hardware, Snapshot};
+use crate::sensors::nvidia::Nvml;
+use crate::sensors::{Roots, Sensors};
 
 /// Logs the output a bar was put on; GDK may learn a new output's name a moment later.
 fn log_new_bar(monitor: &gdk::Monitor) {
@@ -42,8 +43,8 @@ const FIRST_TICK_MS: u32 = 250;
 
 pub struct App {
     collector: RefCell<Option<Collector>>,
-    sensors: RefCell<CpuSensors>,
-    cpu_reading: Cell<CpuReading>,
+    sensors: RefCell<Sensors>,
+    hardware: RefCell<Hardware>,
     controls: Cell<Controls>,
     config: Config,
     /// (title, detail) shown in the tooltip and as the ⚠ marker: config errors, probe off.
@@ -64,18 +65,26 @@ impl App {
         collector: Option<Collector>,
         controls: Controls,
         config: Config,
-        notices: Vec<(String, String)>,
+        mut notices: Vec<(String, String)>,
         state_file: Option<PathBuf>,
     ) -> Rc<App> {
-        let sensors = CpuSensors::discover(std::path::Path::new("/sys"));
-        match sensors.temperature_source() {
-            Some(source) => tracing::info!("CPU temperature from {}", source.description),
-            None => tracing::debug!("no CPU temperature sensor found"),
+        let mut hardware = Hardware::default();
+        let sensors = Sensors::discover(
+            Roots::system(),
+            config.sensors.clone(),
+            Nvml::load_logged(),
+            collector::page_size(),
+            collector::monotonic_ns(),
+            &mut hardware,
+        );
+        for problem in sensors.config_problems(&hardware) {
+            tracing::warn!("{problem}");
+            notices.push(("config".to_owned(), problem));
         }
         Rc::new(App {
             collector: RefCell::new(collector),
             sensors: RefCell::new(sensors),
-            cpu_reading: Cell::new(CpuReading::default()),
+            hardware: RefCell::new(hardware),
             controls: Cell::new(controls),
             config,
             notices,
@@ -212,7 +221,9 @@ impl App {
     }
 
     fn tick(&self) {
-        self.cpu_reading.set(self.sensors.borrow_mut().read());
+        self.sensors
+            .borrow_mut()
+            .read(collector::monotonic_ns(), &mut self.hardware.borrow_mut());
         if let Some(collector) = self.collector.borrow_mut().as_mut() {
             match collector.sample() {
                 Ok(_) => self.sample_failed.set(false),
@@ -261,21 +272,35 @@ impl App {
         let collector = self.collector.borrow();
         let empty = Snapshot::default();
         let snapshot = collector.as_ref().map_or(&empty, |c| c.snapshot());
-        let thresholds = &self.config.thresholds;
+        let t = &self.config.thresholds;
+        let hw = self.hardware.borrow();
         let mut text = self.text.borrow_mut();
         for bar in self.bars.borrow_mut().iter_mut() {
             text.clear();
-            let level = labels::write_cpu(&mut text, snapshot, &self.cpu_reading.get())
+            let level = labels::write_cpu(&mut text, snapshot, &hw.cpu)
                 .map_or(Level::Normal, |p| {
-                    Level::of(p, thresholds.cpu_warning, thresholds.cpu_critical)
+                    Level::of(p, t.cpu_warning, t.cpu_critical)
                 });
             bar.cpu.show(&text, level);
             text.clear();
             let level = labels::write_memory(&mut text, snapshot).map_or(Level::Normal, |p| {
-                Level::of(p, thresholds.memory_warning, thresholds.memory_critical)
+                Level::of(p, t.memory_warning, t.memory_critical)
             });
             bar.memory.show(&text, level);
+            text.clear();
+            let gpu = hw.label_gpu().map(|gpu| {
+                labels::write_gpu(&mut text, gpu).map_or(Level::Normal, |p| {
+                    Level::of(p, t.gpu_warning, t.gpu_critical)
+                })
+            });
+            bar.gpu.show_if(gpu.map(|level| (text.as_str(), level)));
+            text.clear();
+            let stall = labels::write_pressure(&mut text, &hw.pressure, t.pressure_warning);
+            let level = stall.map(|p| Level::of(p, t.pressure_warning, t.pressure_critical));
+            bar.pressure
+                .show_if(level.map(|level| (text.as_str(), level)));
         }
+        drop(hw);
         drop(text);
         drop(collector);
         for bar in self.bars.borrow().iter() {
@@ -302,7 +327,7 @@ impl App {
         markup::write_tooltip(
             &mut markup,
             snapshot,
-            &self.cpu_reading.get(),
+            &self.hardware.borrow(),
             self.controls.get().interval_ms,
             &notices,
         );

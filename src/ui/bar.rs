@@ -14,14 +14,28 @@ pub struct Slot {
     pub label: gtk::Label,
     text: String,
     level: Level,
+    /// Whether the config lists this label at all.
+    pub configured: bool,
 }
 
 impl Slot {
-    fn new(label: gtk::Label) -> Self {
+    fn new(label: gtk::Label, configured: bool) -> Self {
         Slot {
             text: label.label().to_string(),
             label,
             level: Level::Normal,
+            configured,
+        }
+    }
+
+    /// Shows the label (if configured) with `text` and `level`, or hides it for `None`.
+    pub fn show_if(&mut self, content: Option<(&str, Level)>) {
+        let visible = self.configured && content.is_some();
+        if self.label.is_visible() != visible {
+            self.label.set_visible(visible);
+        }
+        if let (true, Some((text, level))) = (visible, content) {
+            self.show(text, level);
         }
     }
 
@@ -51,6 +65,10 @@ pub struct Bar {
     pub content: gtk::Box,
     pub cpu: Slot,
     pub memory: Slot,
+    /// Hidden on machines without a GPU.
+    pub gpu: Slot,
+    /// Shown only while a pressure stall passes the threshold.
+    pub pressure: Slot,
     pub notice: gtk::Label,
     /// The tooltip's content; mapped exactly while the tooltip is on screen.
     pub tooltip: gtk::Label,
@@ -70,6 +88,7 @@ impl Bar {
         let cpu: gtk::Label = object(&builder, "cpu");
         let memory: gtk::Label = object(&builder, "memory");
         let gpu: gtk::Label = object(&builder, "gpu");
+        let pressure: gtk::Label = object(&builder, "pressure");
         let notice: gtk::Label = object(&builder, "notice");
         let tooltip: gtk::Label = object(
             &gtk::Builder::from_resource("/dev/ringbar/tooltip.ui"),
@@ -77,7 +96,7 @@ impl Bar {
         );
 
         // The configured labels, in the configured order, after the notice marker.
-        for label in [&cpu, &memory, &gpu] {
+        for label in [&cpu, &memory, &gpu, &pressure] {
             label.set_visible(false);
         }
         let mut previous = notice.clone().upcast::<gtk::Widget>();
@@ -85,15 +104,17 @@ impl Bar {
             let label = match kind {
                 LabelKind::Cpu => &cpu,
                 LabelKind::Memory => &memory,
-                // No GPU readings yet: the label stays hidden, as on a machine without one.
+                // GPU and pressure appear once there is something to show.
                 LabelKind::Gpu => &gpu,
+                LabelKind::Pressure => &pressure,
             };
-            if *kind != LabelKind::Gpu {
+            if matches!(kind, LabelKind::Cpu | LabelKind::Memory) {
                 label.set_visible(true);
             }
             content.reorder_child_after(label, Some(&previous));
             previous = label.clone().upcast();
         }
+        let configured = |kind| config.labels.contains(&kind);
         content.set_size_request(-1, config.height as i32);
 
         let window = gtk::Window::new();
@@ -104,8 +125,10 @@ impl Bar {
             window,
             monitor: None,
             content,
-            cpu: Slot::new(cpu),
-            memory: Slot::new(memory),
+            cpu: Slot::new(cpu, configured(LabelKind::Cpu)),
+            memory: Slot::new(memory, configured(LabelKind::Memory)),
+            gpu: Slot::new(gpu, configured(LabelKind::Gpu)),
+            pressure: Slot::new(pressure, configured(LabelKind::Pressure)),
             notice,
             tooltip,
         }

@@ -33,6 +33,8 @@ impl TestHook {
             for (name, label) in [
                 ("cpu", &bar.cpu.label),
                 ("memory", &bar.memory.label),
+                ("gpu", &bar.gpu.label),
+                ("pressure", &bar.pressure.label),
                 ("notice", &bar.notice),
             ] {
                 let classes: Vec<String> =

@@ -1,0 +1,394 @@
+//! Hardware readings for the labels and the tooltip: CPU temperature and frequency,
+//! GPUs, pressure stall information, swap activity and the power profile. The sensor
+//! readers fill a [`Hardware`] in place each tick; nothing here reads a file.
+
+/// One sensor value. `Absent` (the machine has no such sensor) shows nothing; `Failed`
+/// (the sensor exists but this read failed or gave garbage) shows as `–`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Value<T> {
+    #[default]
+    Absent,
+    Failed,
+    Known(T),
+}
+
+impl<T: Copy> Value<T> {
+    /// A read of a sensor that exists: `None` means it failed.
+    pub fn read(value: Option<T>) -> Value<T> {
+        value.map_or(Value::Failed, Value::Known)
+    }
+
+    pub fn known(self) -> Option<T> {
+        match self {
+            Value::Known(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn is_absent(self) -> bool {
+        matches!(self, Value::Absent)
+    }
+}
+
+/// CPU temperature and frequency.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CpuReading {
+    pub celsius: Value<f64>,
+    /// Average and highest current frequency over online CPUs, MHz.
+    pub average_mhz: Value<f64>,
+    pub highest_mhz: Value<f64>,
+    /// The hardware maximum (cpuinfo_max_freq), MHz.
+    pub hardware_max_mhz: Option<f64>,
+}
+
+/// The kernel driver behind a GPU, which decides how it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GpuDriver {
+    I915,
+    Xe,
+    Amdgpu,
+    Nvidia,
+}
+
+impl GpuDriver {
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuDriver::I915 => "i915",
+            GpuDriver::Xe => "xe",
+            GpuDriver::Amdgpu => "amdgpu",
+            GpuDriver::Nvidia => "nvidia",
+        }
+    }
+}
+
+/// Why an Intel GPU runs below the frequency it asked for, one bit per reason the driver
+/// reports (`throttle_reason_*` in i915, `throttle/reason_*` in xe).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Throttle(pub u16);
+
+impl Throttle {
+    /// The reasons in bit order, as the drivers name them.
+    pub const REASONS: [&'static str; 8] = [
+        "pl1",
+        "pl2",
+        "pl4",
+        "thermal",
+        "prochot",
+        "ratl",
+        "vr_thermalert",
+        "vr_tdc",
+    ];
+
+    pub fn set(&mut self, reason: usize) {
+        self.0 |= 1 << reason;
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Self::REASONS
+            .into_iter()
+            .enumerate()
+            .filter(move |(bit, _)| self.0 & (1 << bit) != 0)
+            .map(|(_, name)| name)
+    }
+}
+
+/// One GPU at one tick.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GpuReading {
+    pub busy_percent: Value<f64>,
+    pub mhz: Value<f64>,
+    pub max_mhz: Value<f64>,
+    pub celsius: Value<f64>,
+    /// Video memory in bytes (discrete GPUs).
+    pub vram_used: Value<u64>,
+    pub vram_total: Value<u64>,
+    pub throttle: Value<Throttle>,
+    /// A discrete GPU in runtime suspend: not read, so the bar does not wake it.
+    pub asleep: bool,
+}
+
+/// An idle-residency counter (i915 RC6, xe gt idle) in ms, read at a time in ns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdleSample {
+    pub at_ns: u64,
+    pub idle_ms: u64,
+}
+
+impl IdleSample {
+    /// The busy share between two readings: the part of the wall time not spent idle.
+    /// `None` for a zero interval or a counter that went backwards (a wrap, a reset).
+    pub fn busy_percent_until(self, later: IdleSample) -> Option<f64> {
+        let wall_ns = later.at_ns.checked_sub(self.at_ns).filter(|&ns| ns > 0)?;
+        let idle_ns = later
+            .idle_ms
+            .checked_sub(self.idle_ms)?
+            .saturating_mul(1_000_000);
+        // The counter ticks in whole ms and is read a little off the wall clock, so idle
+        // can exceed the interval by a hair: that is 0 % busy, not negative.
+        let busy_ns = wall_ns.saturating_sub(idle_ns);
+        Some(busy_ns as f64 * 100.0 / wall_ns as f64)
+    }
+}
+
+/// A GPU found at discovery, with its latest reading.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gpu {
+    /// `card0`, or `nvidia0` for a GPU seen through NVML.
+    pub card: String,
+    pub driver: GpuDriver,
+    /// The PCI address (`0000:03:00.0`), which the config may name.
+    pub pci_slot: String,
+    /// The marketing name where the driver offers one (NVML).
+    pub model: String,
+    pub reading: GpuReading,
+}
+
+impl Gpu {
+    pub fn new(card: &str, driver: GpuDriver, pci_slot: &str) -> Gpu {
+        Gpu {
+            card: card.to_owned(),
+            driver,
+            pci_slot: pci_slot.to_owned(),
+            model: String::new(),
+            reading: GpuReading::default(),
+        }
+    }
+
+    /// Whether the config's `gpu = "…"` names this GPU (card name or PCI address).
+    pub fn is_named(&self, wanted: &str) -> bool {
+        self.card == wanted || self.pci_slot.eq_ignore_ascii_case(wanted)
+    }
+}
+
+/// `/proc/pressure/{cpu,memory,io}`: the share of the last 10 s in which some (or all)
+/// runnable tasks were stalled on the resource, in percent.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stall {
+    pub some: f64,
+    /// Absent in `/proc/pressure/cpu` before Linux 5.13.
+    pub full: Option<f64>,
+}
+
+impl Stall {
+    /// Parses `some avg10=1.00 avg60=… total=…` and the optional `full …` line.
+    pub fn parse(text: &[u8]) -> Option<Stall> {
+        let text = std::str::from_utf8(text).ok()?;
+        let (mut some, mut full) = (None, None);
+        for line in text.lines() {
+            let mut words = line.split_ascii_whitespace();
+            let slot = match words.next() {
+                Some("some") => &mut some,
+                Some("full") => &mut full,
+                _ => continue,
+            };
+            *slot = words
+                .find_map(|w| w.strip_prefix("avg10="))
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|v| (0.0..=100.0).contains(v));
+        }
+        Some(Stall { some: some?, full })
+    }
+}
+
+/// Pressure stall information for the three resources.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pressure {
+    pub cpu: Value<Stall>,
+    pub memory: Value<Stall>,
+    pub io: Value<Stall>,
+}
+
+impl Pressure {
+    /// (short name, reading) in display order.
+    pub fn resources(&self) -> [(&'static str, Value<Stall>); 3] {
+        [("cpu", self.cpu), ("mem", self.memory), ("io", self.io)]
+    }
+}
+
+/// `pswpin` and `pswpout` from `/proc/vmstat`: pages swapped in and out since boot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SwapCounters {
+    pub pages_in: u64,
+    pub pages_out: u64,
+}
+
+impl SwapCounters {
+    pub fn parse(text: &[u8]) -> Option<SwapCounters> {
+        let (mut pages_in, mut pages_out) = (None, None);
+        for line in text.split(|&b| b == b'\n') {
+            let mut words = line.split(|&b| b == b' ');
+            let slot = match words.next() {
+                Some(b"pswpin") => &mut pages_in,
+                Some(b"pswpout") => &mut pages_out,
+                _ => continue,
+            };
+            *slot = words
+                .next()
+                .and_then(|w| std::str::from_utf8(w).ok())
+                .and_then(|w| w.trim().parse().ok());
+        }
+        Some(SwapCounters {
+            pages_in: pages_in?,
+            pages_out: pages_out?,
+        })
+    }
+
+    /// Bytes per second swapped in and out between two readings `elapsed_ns` apart.
+    /// Counters that went backwards (never on a sane kernel) count as no activity.
+    pub fn rates(
+        self,
+        later: SwapCounters,
+        elapsed_ns: u64,
+        page_size: u64,
+    ) -> Option<SwapActivity> {
+        if elapsed_ns == 0 {
+            return None;
+        }
+        let per_second = |before: u64, after: u64| {
+            after.saturating_sub(before) as f64 * page_size as f64 * 1e9 / elapsed_ns as f64
+        };
+        Some(SwapActivity {
+            in_per_second: per_second(self.pages_in, later.pages_in),
+            out_per_second: per_second(self.pages_out, later.pages_out),
+        })
+    }
+}
+
+/// Swap traffic in bytes per second.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SwapActivity {
+    pub in_per_second: f64,
+    pub out_per_second: f64,
+}
+
+/// Everything the sensors read, refreshed in place each tick.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Hardware {
+    pub cpu: CpuReading,
+    pub gpus: Vec<Gpu>,
+    /// The GPU named in the config, if it is present.
+    pub configured_gpu: Option<usize>,
+    pub pressure: Pressure,
+    /// Absent until two readings exist, and on kernels without the counters.
+    pub swap: Value<SwapActivity>,
+    /// `/sys/firmware/acpi/platform_profile`; empty where the firmware has none.
+    pub power_profile: String,
+    /// Its choices, space-separated as the kernel lists them.
+    pub power_profile_choices: String,
+}
+
+impl Hardware {
+    /// The GPU on the bar's label: the configured one, else the busiest.
+    pub fn label_gpu(&self) -> Option<&Gpu> {
+        if let Some(index) = self.configured_gpu {
+            return self.gpus.get(index);
+        }
+        let busy = |gpu: &Gpu| gpu.reading.busy_percent.known().unwrap_or(-1.0);
+        self.gpus
+            .iter()
+            .reduce(|best, gpu| if busy(gpu) > busy(best) { gpu } else { best })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pressure_lines() {
+        let text = b"some avg10=12.50 avg60=3.00 avg300=1.00 total=123\n\
+                     full avg10=2.25 avg60=0.00 avg300=0.00 total=45\n";
+        assert_eq!(
+            Stall::parse(text),
+            Some(Stall {
+                some: 12.5,
+                full: Some(2.25)
+            })
+        );
+        let old_cpu = b"some avg10=0.10 avg60=0.00 avg300=0.00 total=9\n";
+        assert_eq!(
+            Stall::parse(old_cpu),
+            Some(Stall {
+                some: 0.1,
+                full: None
+            })
+        );
+        assert_eq!(Stall::parse(b""), None);
+        assert_eq!(Stall::parse(b"some avg10=nan total=1\n"), None);
+        assert_eq!(Stall::parse(b"some avg10=250.0 total=1\n"), None);
+        assert_eq!(Stall::parse(b"some avg60=1.0\n"), None);
+        assert_eq!(Stall::parse(&[0xff, 0xfe]), None);
+    }
+
+    #[test]
+    fn swap_counters_and_rates() {
+        let text = b"nr_free_pages 100\npswpin 10\npswpout 30\npswpinx 99\n";
+        let before = SwapCounters::parse(text).expect("parses");
+        assert_eq!(
+            before,
+            SwapCounters {
+                pages_in: 10,
+                pages_out: 30
+            }
+        );
+        let after = SwapCounters {
+            pages_in: 20,
+            pages_out: 30,
+        };
+        let rates = before.rates(after, 500_000_000, 4096).expect("rates");
+        assert_eq!(rates.in_per_second, 20.0 * 4096.0);
+        assert_eq!(rates.out_per_second, 0.0);
+        // Backwards counters are no activity, a zero interval is no rate.
+        let backwards = after.rates(before, 1_000_000_000, 4096).expect("rates");
+        assert_eq!(backwards.in_per_second, 0.0);
+        assert_eq!(before.rates(after, 0, 4096), None);
+        assert_eq!(SwapCounters::parse(b"pswpin 1\n"), None);
+        assert_eq!(SwapCounters::parse(b"pswpin x\npswpout 1\n"), None);
+    }
+
+    #[test]
+    fn busy_from_idle_residency() {
+        let at = |s: u64, idle_ms: u64| IdleSample {
+            at_ns: s * 1_000_000_000,
+            idle_ms,
+        };
+        assert_eq!(at(10, 5000).busy_percent_until(at(12, 6500)), Some(25.0));
+        assert_eq!(at(10, 5000).busy_percent_until(at(12, 5000)), Some(100.0));
+        // Idle a hair longer than the wall clock: clamped, not negative.
+        assert_eq!(at(10, 5000).busy_percent_until(at(11, 6003)), Some(0.0));
+        assert_eq!(at(10, 5000).busy_percent_until(at(11, 10)), None);
+        assert_eq!(at(10, 5000).busy_percent_until(at(10, 5000)), None);
+    }
+
+    #[test]
+    fn throttle_names_in_bit_order() {
+        let mut throttle = Throttle::default();
+        assert!(throttle.is_empty());
+        throttle.set(3);
+        throttle.set(0);
+        assert_eq!(throttle.names().collect::<Vec<_>>(), ["pl1", "thermal"]);
+    }
+
+    #[test]
+    fn label_gpu_is_configured_or_busiest() {
+        let mut hw = Hardware::default();
+        assert_eq!(hw.label_gpu(), None);
+        let mut igpu = Gpu::new("card0", GpuDriver::I915, "0000:00:02.0");
+        igpu.reading.busy_percent = Value::Known(12.0);
+        let mut dgpu = Gpu::new("card1", GpuDriver::Amdgpu, "0000:03:00.0");
+        dgpu.reading.busy_percent = Value::Failed;
+        hw.gpus = vec![igpu, dgpu];
+        assert_eq!(hw.label_gpu().map(|g| g.card.as_str()), Some("card0"));
+        hw.gpus[1].reading.busy_percent = Value::Known(40.0);
+        assert_eq!(hw.label_gpu().map(|g| g.card.as_str()), Some("card1"));
+        hw.configured_gpu = Some(0);
+        assert_eq!(hw.label_gpu().map(|g| g.card.as_str()), Some("card0"));
+        assert!(hw.gpus[1].is_named("0000:03:00.0"));
+        assert!(hw.gpus[1].is_named("card1"));
+        assert!(!hw.gpus[1].is_named("card0"));
+    }
+}

@@ -1,0 +1,308 @@
+//! Golden tests: what the bar's labels and tooltip say on each kind of machine, read
+//! through the real sensor code from fake sysfs/procfs trees (and a fake NVML), including
+//! a machine whose files disappear mid-run.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use super::fixtures::{self, write};
+use super::nvidia::tests::FakeNvidia;
+use super::nvidia::Nvidia;
+use super::{Roots, Sensors};
+use crate::config;
+use crate::model::labels::{write_cpu, write_gpu, write_pressure};
+use crate::model::markup::write_tooltip;
+use crate::model::{Hardware, Snapshot};
+
+const SECOND: u64 = 1_000_000_000;
+
+/// Log lines captured from `tracing` while a test runs.
+#[derive(Clone, Default)]
+struct Log(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Log {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("log lock").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Log {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().expect("log lock")).into_owned()
+    }
+}
+
+fn logged<R>(f: impl FnOnce() -> R) -> (R, String) {
+    let log = Log::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .without_time()
+        .with_max_level(tracing::Level::INFO)
+        .finish();
+    let result = tracing::subscriber::with_default(subscriber, f);
+    (result, log.text())
+}
+
+/// A procfs tree with pressure (memory stalled 23 % of the last 10 s) and vmstat.
+fn busy_proc(proc: &Path) {
+    write(
+        proc,
+        "pressure/cpu",
+        "some avg10=1.50 avg60=0.80 avg300=0.20 total=123\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
+    );
+    write(
+        proc,
+        "pressure/memory",
+        "some avg10=23.00 avg60=5.00 avg300=1.00 total=456\nfull avg10=4.00 avg60=1.00 avg300=0.00 total=78\n",
+    );
+    write(
+        proc,
+        "pressure/io",
+        "some avg10=3.10 avg60=1.00 avg300=0.50 total=9\nfull avg10=1.00 avg60=0.00 avg300=0.00 total=1\n",
+    );
+    write(
+        proc,
+        "vmstat",
+        "nr_free_pages 4096\npswpin 1000\npswpout 2000\n",
+    );
+}
+
+/// What the bar shows: the CPU, GPU and pressure labels ("hidden" where hidden) and the
+/// tooltip, at 50 % CPU on 4 CPUs.
+fn render(hw: &Hardware) -> String {
+    let snapshot = Snapshot {
+        interval_ns: SECOND,
+        online_cpus: 4,
+        cpu_busy_ns: 2 * SECOND,
+        ..Snapshot::default()
+    };
+    let mut out = String::new();
+    write_cpu(&mut out, &snapshot, &hw.cpu);
+    out.push_str(" | ");
+    match hw.label_gpu() {
+        Some(gpu) => {
+            write_gpu(&mut out, gpu);
+        }
+        None => out.push_str("(no GPU label)"),
+    }
+    out.push_str(" | ");
+    let mut pressure = String::new();
+    match write_pressure(&mut pressure, &hw.pressure, 10.0) {
+        Some(_) => out.push_str(&pressure),
+        None => out.push_str("(no PSI label)"),
+    }
+    out.push_str("\n---\n");
+    write_tooltip(&mut out, &snapshot, hw, 2000, &[]);
+    out
+}
+
+struct Machine {
+    _dir: tempfile::TempDir,
+    roots: Roots,
+}
+
+impl Machine {
+    fn new(build: impl FnOnce(&Path, &Path)) -> Machine {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let roots = Roots {
+            sys: dir.path().join("sys"),
+            proc: dir.path().join("proc"),
+        };
+        std::fs::create_dir_all(&roots.sys).expect("mkdir");
+        std::fs::create_dir_all(&roots.proc).expect("mkdir");
+        build(&roots.sys, &roots.proc);
+        Machine { _dir: dir, roots }
+    }
+
+    fn sensors(
+        &self,
+        config: config::Sensors,
+        nvidia: Option<Box<dyn Nvidia>>,
+        hw: &mut Hardware,
+    ) -> Sensors {
+        Sensors::discover(self.roots.clone(), config, nvidia, 4096, SECOND, hw)
+    }
+}
+
+#[test]
+fn intel_laptop_with_i915() {
+    let machine = Machine::new(|sys, proc| {
+        fixtures::intel_i915_laptop(sys);
+        busy_proc(proc);
+    });
+    let mut hw = Hardware::default();
+    let mut sensors = machine.sensors(config::Sensors::default(), None, &mut hw);
+    sensors.read(SECOND, &mut hw);
+    write(&machine.roots.sys, fixtures::I915_RC6, "120500\n");
+    write(&machine.roots.sys, fixtures::I915_GT0_THROTTLE_PL1, "1\n");
+    write(&machine.roots.proc, "vmstat", "pswpin 1000\npswpout 2512\n");
+    sensors.read(3 * SECOND, &mut hw);
+    assert_eq!(
+        render(&hw),
+        "CPU 50.0% 54°C 2.0GHz | GPU 25.0% | PSI mem 23%\n---\n\
+         <b>CPU</b>  50.0% of 4 CPUs · 54.0°C · 2000 MHz avg, 3000 max of 4700\n\
+         <b>Memory</b>  – · in 0B/s out 1.0M/s\n\
+         <b>IO</b>  read 0B/s · write 0B/s\n\
+         <b>GPU</b>\n\
+         \x20 card0 i915  25.0% · 350 / 1300 MHz · <b>throttled</b> pl1\n\
+         <b>Pressure</b>  cpu 1.5% · mem 23.0% full 4.0% · io 3.1% full 1.0%\n\
+         <b>Power</b>  balanced (low-power balanced performance)\n\
+         <small>sampled in 0 µs · every 2000 ms · kernel threads excluded</small>"
+    );
+}
+
+#[test]
+fn intel_desktop_with_xe() {
+    let machine = Machine::new(|sys, _| fixtures::intel_xe(sys));
+    let mut hw = Hardware::default();
+    let mut sensors = machine.sensors(config::Sensors::default(), None, &mut hw);
+    sensors.read(SECOND, &mut hw);
+    write(&machine.roots.sys, fixtures::XE_IDLE, "200400\n");
+    sensors.read(2 * SECOND, &mut hw);
+    assert_eq!(
+        render(&hw),
+        "CPU 50.0% 54°C 2.0GHz | GPU 60.0% 48°C | (no PSI label)\n---\n\
+         <b>CPU</b>  50.0% of 4 CPUs · 54.0°C · 2000 MHz avg, 3000 max of 4700\n\
+         <b>Memory</b>  –\n\
+         <b>IO</b>  read 0B/s · write 0B/s\n\
+         <b>GPU</b>\n\
+         \x20 card0 xe  60.0% · 1950 / 2450 MHz · 48°C\n\
+         <small>sampled in 0 µs · every 2000 ms · kernel threads excluded</small>"
+    );
+}
+
+#[test]
+fn amd_desktop_with_amdgpu_and_an_nvidia_card() {
+    let machine = Machine::new(|sys, _| fixtures::amd_desktop(sys));
+    let mut hw = Hardware::default();
+    let mut sensors = machine.sensors(
+        config::Sensors::default(),
+        Some(Box::new(FakeNvidia)),
+        &mut hw,
+    );
+    sensors.read(SECOND, &mut hw);
+    let expected_tooltip_gpus = "<b>GPU</b>\n\
+         \x20 card1 amdgpu  37.0% · 1800 MHz · 61°C · VRAM 1.2G / 8.0G\n\
+         \x20 nvidia0 nvidia NVIDIA GeForce RTX 3070  83.0% · 1905 / 2100 MHz · 71°C · VRAM 3.0G / 8.0G\n\
+         \x20 nvidia1 nvidia  – · – / – MHz · –°C · VRAM – / –\n";
+    assert_eq!(
+        render(&hw),
+        format!(
+            "CPU 50.0% 61°C | GPU 83.0% 71°C | (no PSI label)\n---\n\
+             <b>CPU</b>  50.0% of 4 CPUs · 61.2°C\n\
+             <b>Memory</b>  –\n\
+             <b>IO</b>  read 0B/s · write 0B/s\n\
+             {expected_tooltip_gpus}\
+             <small>sampled in 0 µs · every 2000 ms · kernel threads excluded</small>"
+        ),
+        "the busiest GPU is on the label"
+    );
+
+    // The config can pin the label to a GPU by PCI address or card.
+    let pinned = config::Sensors {
+        gpu: Some("0000:03:00.0".to_owned()),
+        ..config::Sensors::default()
+    };
+    let mut hw = Hardware::default();
+    let mut sensors = machine.sensors(pinned, Some(Box::new(FakeNvidia)), &mut hw);
+    sensors.read(SECOND, &mut hw);
+    assert!(render(&hw).starts_with("CPU 50.0% 61°C | GPU 37.0% 61°C |"));
+    assert!(sensors.config_problems(&hw).is_empty());
+
+    let typo = config::Sensors {
+        gpu: Some("card7".to_owned()),
+        cpu_temperature: Some(config::SensorName {
+            hwmon: "k10temp".to_owned(),
+            label: Some("Tccd9".to_owned()),
+        }),
+    };
+    let mut hw = Hardware::default();
+    let sensors = machine.sensors(typo, None, &mut hw);
+    assert_eq!(
+        sensors.config_problems(&hw),
+        [
+            "sensors.cpu_temperature: no hwmon \"k10temp\" with label \"Tccd9\" here; using automatic discovery",
+            "sensors.gpu: no GPU \"card7\" here; showing the busiest",
+        ]
+    );
+}
+
+#[test]
+fn a_machine_with_nothing_shows_a_clean_bar_and_logs_nothing() {
+    let machine = Machine::new(|_, _| {});
+    let (text, log) = logged(|| {
+        let mut hw = Hardware::default();
+        let mut sensors = machine.sensors(config::Sensors::default(), None, &mut hw);
+        for tick in 1..=100 {
+            sensors.read(tick * 10 * SECOND, &mut hw);
+        }
+        render(&hw)
+    });
+    assert_eq!(
+        text,
+        "CPU 50.0% | (no GPU label) | (no PSI label)\n---\n\
+         <b>CPU</b>  50.0% of 4 CPUs\n\
+         <b>Memory</b>  –\n\
+         <b>IO</b>  read 0B/s · write 0B/s\n\
+         <small>sampled in 0 µs · every 2000 ms · kernel threads excluded</small>"
+    );
+    assert_eq!(log, "", "nothing to say on a machine without sensors");
+}
+
+#[test]
+fn files_that_vanish_show_dashes_log_once_and_are_rediscovered() {
+    let machine = Machine::new(|sys, _| fixtures::amd_desktop(sys));
+    let sys = machine.roots.sys.clone();
+    let ((), log) = logged(|| {
+        let mut hw = Hardware::default();
+        let mut sensors = machine.sensors(config::Sensors::default(), None, &mut hw);
+        sensors.read(SECOND, &mut hw);
+        assert!(render(&hw).starts_with("CPU 50.0% 61°C | GPU 37.0% 61°C |"));
+
+        // The driver starts returning garbage, then nothing, for a few ticks.
+        write(&sys, fixtures::AMD_BUSY, "garbage\n");
+        write(&sys, "class/hwmon/hwmon2/temp1_input", "");
+        for tick in 2..=4 {
+            sensors.read(tick * SECOND / 2, &mut hw);
+            assert!(
+                render(&hw).starts_with("CPU 50.0% –°C | GPU – 61°C |"),
+                "{}",
+                render(&hw)
+            );
+        }
+
+        // The card is unplugged: after the quicker failing-state rediscovery it is gone.
+        std::fs::remove_dir_all(sys.join(fixtures::AMD_CARD)).expect("unplug");
+        std::fs::remove_file(sys.join("class/drm/card1")).expect("unplug");
+        sensors.read(7 * SECOND, &mut hw);
+        let text = render(&hw);
+        // The temperature that reads nothing is dropped too, until it reads again.
+        assert!(text.starts_with("CPU 50.0% | (no GPU label) |"), "{text}");
+        assert!(!text.contains("<b>GPU</b>"), "{text}");
+
+        // The sensors come back (driver reloaded): found again by the slow timer.
+        fixtures::amd_desktop_gpu(&sys);
+        write(&sys, "class/hwmon/hwmon2/temp1_input", "62000\n");
+        sensors.read(8 * SECOND, &mut hw);
+        assert!(render(&hw).starts_with("CPU 50.0% | (no GPU label) |"));
+        sensors.read(68 * SECOND, &mut hw);
+        assert!(
+            render(&hw).starts_with("CPU 50.0% 62°C | GPU 37.0% 61°C |"),
+            "{}",
+            render(&hw)
+        );
+    });
+    let complaints = |needle: &str| log.lines().filter(|l| l.contains(needle)).count();
+    assert_eq!(complaints("gpu_busy_percent: unexpected value"), 1, "{log}");
+    assert_eq!(complaints("temp1_input: unexpected value"), 1, "{log}");
+    assert_eq!(complaints("GPU card1 amdgpu is gone"), 1, "{log}");
+    assert_eq!(complaints("GPU card1 amdgpu at 0000:03:00.0"), 2, "{log}");
+}

@@ -1,0 +1,193 @@
+//! NVIDIA GPUs through NVML, loaded at run time: no link-time dependency, and a machine
+//! without the driver simply has no NVIDIA GPU. The rest of the bar sees NVML only
+//! through the [`Nvidia`] trait, so tests use a fake.
+
+use std::ffi::OsStr;
+
+use nvml_wrapper::enum_wrappers::device::{Clock, TemperatureSensor};
+use nvml_wrapper::error::NvmlError;
+
+use super::gpu::GpuReader;
+use crate::model::{Gpu, GpuDriver, GpuReading, Value};
+
+/// The library the NVIDIA driver installs (the unversioned name is only in -dev packages).
+pub const LIBRARY: &str = "libnvidia-ml.so.1";
+
+/// One device's values at one moment; `None` where NVML could not tell.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NvidiaSample {
+    pub busy_percent: Option<u32>,
+    pub vram_used: Option<u64>,
+    pub vram_total: Option<u64>,
+    pub celsius: Option<u32>,
+    pub graphics_mhz: Option<u32>,
+    pub max_graphics_mhz: Option<u32>,
+}
+
+/// What the bar needs from NVML.
+pub trait Nvidia {
+    fn device_count(&self) -> u32;
+    /// (model name, PCI address as `0000:01:00.0`).
+    fn describe(&self, index: u32) -> Option<(String, String)>;
+    fn sample(&self, index: u32) -> NvidiaSample;
+}
+
+/// The GPUs NVML reports, named `nvidia0`, `nvidia1`… like their device nodes.
+pub fn discover(nvidia: &dyn Nvidia) -> Vec<(Gpu, GpuReader)> {
+    (0..nvidia.device_count())
+        .map(|index| {
+            let (model, pci_slot) = nvidia.describe(index).unwrap_or_default();
+            let mut gpu = Gpu::new(&format!("nvidia{index}"), GpuDriver::Nvidia, &pci_slot);
+            gpu.model = model;
+            (gpu, GpuReader::Nvidia(index))
+        })
+        .collect()
+}
+
+pub fn read(nvidia: &dyn Nvidia, index: u32, out: &mut GpuReading) {
+    let sample = nvidia.sample(index);
+    *out = GpuReading {
+        busy_percent: Value::read(sample.busy_percent.filter(|&p| p <= 100).map(f64::from)),
+        mhz: Value::read(sample.graphics_mhz.map(f64::from)),
+        max_mhz: Value::read(sample.max_graphics_mhz.map(f64::from)),
+        celsius: Value::read(sample.celsius.filter(|&c| c <= 150).map(f64::from)),
+        vram_used: Value::read(sample.vram_used),
+        vram_total: Value::read(sample.vram_total),
+        throttle: Value::Absent,
+        asleep: false,
+    };
+}
+
+/// The real NVML.
+pub struct Nvml(nvml_wrapper::Nvml);
+
+impl Nvml {
+    /// Loads [`LIBRARY`] from the system's library path.
+    pub fn load() -> Result<Nvml, NvmlError> {
+        Nvml::load_from(OsStr::new(LIBRARY))
+    }
+
+    pub fn load_from(library: &OsStr) -> Result<Nvml, NvmlError> {
+        nvml_wrapper::Nvml::builder()
+            .lib_path(library)
+            .init()
+            .map(Nvml)
+    }
+
+    /// NVML if this machine has it; why not is logged (quietly where that is normal).
+    pub fn load_logged() -> Option<Box<dyn Nvidia>> {
+        match Nvml::load() {
+            Ok(nvml) => Some(Box::new(nvml)),
+            Err(err @ (NvmlError::LibloadingError(_) | NvmlError::DriverNotLoaded)) => {
+                tracing::debug!("no NVIDIA GPUs: {err}");
+                None
+            }
+            Err(err) => {
+                tracing::warn!("NVIDIA GPUs not shown: NVML failed to start: {err}");
+                None
+            }
+        }
+    }
+}
+
+impl Nvidia for Nvml {
+    fn device_count(&self) -> u32 {
+        self.0.device_count().unwrap_or(0)
+    }
+
+    fn describe(&self, index: u32) -> Option<(String, String)> {
+        let device = self.0.device_by_index(index).ok()?;
+        let model = device.name().unwrap_or_default();
+        // NVML writes the domain with 8 digits: 00000000:01:00.0.
+        let bus_id = device.pci_info().map(|p| p.bus_id).unwrap_or_default();
+        let slot = bus_id.get(bus_id.len().saturating_sub(12)..).unwrap_or("");
+        Some((model, slot.to_ascii_lowercase()))
+    }
+
+    fn sample(&self, index: u32) -> NvidiaSample {
+        let Ok(device) = self.0.device_by_index(index) else {
+            return NvidiaSample::default();
+        };
+        let memory = device.memory_info().ok();
+        NvidiaSample {
+            busy_percent: device.utilization_rates().ok().map(|u| u.gpu),
+            vram_used: memory.as_ref().map(|m| m.used),
+            vram_total: memory.as_ref().map(|m| m.total),
+            celsius: device.temperature(TemperatureSensor::Gpu).ok(),
+            graphics_mhz: device.clock_info(Clock::Graphics).ok(),
+            max_graphics_mhz: device.max_clock_info(Clock::Graphics).ok(),
+        }
+    }
+}
+
+#[cfg(test)]
+pub mod tests {
+    use super::*;
+
+    /// A fake NVML: two GPUs, the second of which fails every query.
+    pub struct FakeNvidia;
+
+    impl Nvidia for FakeNvidia {
+        fn device_count(&self) -> u32 {
+            2
+        }
+
+        fn describe(&self, index: u32) -> Option<(String, String)> {
+            (index == 0).then(|| {
+                (
+                    "NVIDIA GeForce RTX 3070".to_owned(),
+                    "0000:01:00.0".to_owned(),
+                )
+            })
+        }
+
+        fn sample(&self, index: u32) -> NvidiaSample {
+            if index != 0 {
+                return NvidiaSample::default();
+            }
+            NvidiaSample {
+                busy_percent: Some(83),
+                vram_used: Some(3 << 30),
+                vram_total: Some(8 << 30),
+                celsius: Some(71),
+                graphics_mhz: Some(1905),
+                max_graphics_mhz: Some(2100),
+            }
+        }
+    }
+
+    #[test]
+    fn fake_nvml_gpus_are_discovered_and_read() {
+        let found = discover(&FakeNvidia);
+        assert_eq!(found.len(), 2);
+        let (gpu, _) = &found[0];
+        assert_eq!(gpu.card, "nvidia0");
+        assert_eq!(gpu.model, "NVIDIA GeForce RTX 3070");
+        assert!(gpu.is_named("0000:01:00.0"));
+        let mut reading = GpuReading::default();
+        read(&FakeNvidia, 0, &mut reading);
+        assert_eq!(reading.busy_percent, Value::Known(83.0));
+        assert_eq!(reading.vram_total, Value::Known(8 << 30));
+        assert_eq!(reading.celsius, Value::Known(71.0));
+        assert_eq!(reading.mhz, Value::Known(1905.0));
+        assert_eq!(reading.max_mhz, Value::Known(2100.0));
+        read(&FakeNvidia, 1, &mut reading);
+        assert_eq!(reading.busy_percent, Value::Failed);
+        assert_eq!(found[1].0.pci_slot, "", "a device NVML cannot describe");
+    }
+
+    #[test]
+    fn the_real_loader_reports_a_missing_library() {
+        let err = Nvml::load_from(OsStr::new("libnvidia-ml-absent.so.1"))
+            .err()
+            .expect("no such library");
+        assert!(matches!(err, NvmlError::LibloadingError(_)), "{err:?}");
+        let installed = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"]
+            .iter()
+            .any(|dir| std::path::Path::new(dir).join(LIBRARY).exists());
+        if !installed {
+            assert!(Nvml::load().is_err());
+            assert!(Nvml::load_logged().is_none(), "no driver: no NVIDIA GPU");
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! System-wide readings that are not per device: pressure stall information
+//! (`/proc/pressure`), swap traffic (`/proc/vmstat`) and the ACPI platform profile.
+
+use crate::model::hardware::SwapCounters;
+use crate::model::{Hardware, Pressure, Stall, Value};
+use crate::procfs::ProcFile;
+
+use super::{read_text, Roots, SensorFile};
+
+/// /proc/vmstat is about 5 KiB on current kernels.
+const VMSTAT_BUFFER: usize = 16 * 1024;
+
+pub struct SystemSensors {
+    /// cpu, memory, io; `None` where the kernel has no PSI (or it is disabled).
+    pressure: [Option<ProcFile>; 3],
+    vmstat: Option<ProcFile>,
+    last_swap: Option<(u64, SwapCounters)>,
+    platform_profile: Option<SensorFile>,
+    profile_choices: String,
+    page_size: u64,
+    buf: Box<[u8]>,
+}
+
+impl SystemSensors {
+    pub fn discover(roots: &Roots, page_size: u64) -> SystemSensors {
+        let pressure = ["cpu", "memory", "io"].map(|name| {
+            let path = roots.proc.join("pressure").join(name);
+            path.exists().then(|| ProcFile::new(path))
+        });
+        let vmstat = roots.proc.join("vmstat");
+        let profile = roots.sys.join("firmware/acpi/platform_profile");
+        let choices = read_text(&roots.sys.join("firmware/acpi/platform_profile_choices"));
+        SystemSensors {
+            pressure,
+            vmstat: vmstat.exists().then(|| ProcFile::new(vmstat)),
+            last_swap: None,
+            platform_profile: choices.is_some().then(|| SensorFile::open(profile)),
+            profile_choices: choices.unwrap_or_default(),
+            page_size,
+            buf: vec![0; VMSTAT_BUFFER].into_boxed_slice(),
+        }
+    }
+
+    pub fn read(&mut self, now_ns: u64, hw: &mut Hardware) {
+        let [cpu, memory, io] = &mut self.pressure;
+        let buf = &mut self.buf;
+        let mut stall = |file: &mut Option<ProcFile>| match file {
+            None => Value::Absent,
+            Some(file) => Value::read(file.read(buf).and_then(Stall::parse)),
+        };
+        hw.pressure = Pressure {
+            cpu: stall(cpu),
+            memory: stall(memory),
+            io: stall(io),
+        };
+
+        hw.swap = match &mut self.vmstat {
+            None => Value::Absent,
+            Some(file) => match file.read(&mut self.buf).and_then(SwapCounters::parse) {
+                None => Value::Failed,
+                Some(counters) => {
+                    let previous = self.last_swap.replace((now_ns, counters));
+                    previous
+                        .and_then(|(then, before)| {
+                            before.rates(counters, now_ns.saturating_sub(then), self.page_size)
+                        })
+                        .map_or(Value::Absent, Value::Known)
+                }
+            },
+        };
+
+        if hw.power_profile_choices != self.profile_choices {
+            hw.power_profile_choices.clone_from(&self.profile_choices);
+        }
+        match &mut self.platform_profile {
+            None => hw.power_profile.clear(),
+            Some(file) => {
+                file.read_line(&mut hw.power_profile);
+            }
+        }
+    }
+
+    /// Whether something that exists failed to read in `hw`.
+    pub fn failed(&self, hw: &Hardware) -> bool {
+        let failed = |v: Value<Stall>| matches!(v, Value::Failed);
+        failed(hw.pressure.cpu)
+            || failed(hw.pressure.memory)
+            || failed(hw.pressure.io)
+            || matches!(hw.swap, Value::Failed)
+            || (self.platform_profile.is_some() && hw.power_profile.is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::hardware::SwapActivity;
+    use std::fs;
+    use std::path::Path;
+
+    fn write(root: &Path, path: &str, text: &str) {
+        let path = root.join(path);
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(path, text).expect("write");
+    }
+
+    fn roots(dir: &Path) -> Roots {
+        Roots {
+            sys: dir.join("sys"),
+            proc: dir.join("proc"),
+        }
+    }
+
+    #[test]
+    fn pressure_swap_and_profile_from_a_fake_tree() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        write(
+            root,
+            "proc/pressure/cpu",
+            "some avg10=1.50 avg60=0.00 avg300=0.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
+        );
+        write(
+            root,
+            "proc/pressure/memory",
+            "some avg10=23.00 avg60=0.00 avg300=0.00 total=1\nfull avg10=4.00 avg60=0.00 avg300=0.00 total=0\n",
+        );
+        write(
+            root,
+            "proc/vmstat",
+            "nr_free_pages 1\npswpin 100\npswpout 200\n",
+        );
+        write(root, "sys/firmware/acpi/platform_profile", "balanced\n");
+        write(
+            root,
+            "sys/firmware/acpi/platform_profile_choices",
+            "low-power balanced performance\n",
+        );
+        let mut sensors = SystemSensors::discover(&roots(root), 4096);
+        let mut hw = Hardware::default();
+        sensors.read(1_000_000_000, &mut hw);
+        assert_eq!(hw.pressure.cpu.known().map(|s| s.some), Some(1.5));
+        assert_eq!(hw.pressure.memory.known().and_then(|s| s.full), Some(4.0));
+        assert_eq!(hw.pressure.io, Value::Absent, "no file, no reading");
+        assert_eq!(hw.swap, Value::Absent, "a rate needs two readings");
+        assert_eq!(hw.power_profile, "balanced");
+        assert_eq!(hw.power_profile_choices, "low-power balanced performance");
+        assert!(!sensors.failed(&hw));
+
+        write(
+            root,
+            "proc/vmstat",
+            "nr_free_pages 1\npswpin 110\npswpout 200\n",
+        );
+        write(root, "sys/firmware/acpi/platform_profile", "performance\n");
+        sensors.read(3_000_000_000, &mut hw);
+        assert_eq!(
+            hw.swap,
+            Value::Known(SwapActivity {
+                in_per_second: 5.0 * 4096.0,
+                out_per_second: 0.0
+            })
+        );
+        assert_eq!(hw.power_profile, "performance");
+
+        write(root, "proc/pressure/memory", "garbage\n");
+        write(root, "proc/vmstat", "");
+        write(root, "sys/firmware/acpi/platform_profile", "\n");
+        sensors.read(4_000_000_000, &mut hw);
+        assert_eq!(hw.pressure.memory, Value::Failed);
+        assert_eq!(hw.swap, Value::Failed);
+        assert_eq!(hw.power_profile, "");
+        assert!(sensors.failed(&hw));
+    }
+
+    #[test]
+    fn a_machine_without_psi_vmstat_or_profile() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut sensors = SystemSensors::discover(&roots(dir.path()), 4096);
+        let mut hw = Hardware::default();
+        sensors.read(1, &mut hw);
+        assert_eq!(hw, Hardware::default());
+        assert!(!sensors.failed(&hw));
+    }
+
+    #[test]
+    fn this_machine_has_vmstat() {
+        let mut sensors = SystemSensors::discover(&Roots::system(), 4096);
+        let mut hw = Hardware::default();
+        sensors.read(1_000_000_000, &mut hw);
+        sensors.read(2_000_000_000, &mut hw);
+        assert!(matches!(hw.swap, Value::Known(_)), "{:?}", hw.swap);
+        assert!(!sensors.failed(&hw));
+    }
+}
