@@ -106,8 +106,17 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The probe's collector, or the /proc one with the reason on stderr (one line).
+fn collector(kernel_threads: bool) -> Collector {
+    let (collector, probe_error) = Collector::new(kernel_threads);
+    if let Some(err) = probe_error {
+        eprintln!("ringbar: BPF probe off, reading /proc instead: {err}");
+    }
+    collector
+}
+
 fn once(interval_ms: u64, kernel_threads: bool) -> Result<(), String> {
-    let mut collector = Collector::new(kernel_threads).map_err(|e| e.to_string())?;
+    let mut collector = collector(kernel_threads);
     collector
         .sample()
         .map_err(|e| format!("sampling failed: {e}"))?;
@@ -123,7 +132,7 @@ fn once(interval_ms: u64, kernel_threads: bool) -> Result<(), String> {
 }
 
 fn bench(samples: usize, kernel_threads: bool) -> Result<(), String> {
-    let mut collector = Collector::new(kernel_threads).map_err(|e| e.to_string())?;
+    let mut collector = collector(kernel_threads);
     collector
         .sample()
         .map_err(|e| format!("sampling failed: {e}"))?; // warm-up: buffers grow here
@@ -139,7 +148,12 @@ fn bench(samples: usize, kernel_threads: bool) -> Result<(), String> {
     let at = |q: f64| micros[((micros.len() - 1) as f64 * q).round() as usize];
     let s = collector.snapshot();
     println!(
-        "samples={samples} tasks={} procs={} median_us={:.0} p99_us={:.0} max_us={:.0}",
+        "source={} samples={samples} tasks={} procs={} median_us={:.0} p99_us={:.0} max_us={:.0}",
+        if collector.uses_probe() {
+            "bpf"
+        } else {
+            "proc"
+        },
         s.tasks,
         s.processes,
         at(0.5),

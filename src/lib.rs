@@ -11,6 +11,7 @@ pub mod paths;
 pub mod privileges;
 pub mod probe;
 pub mod procfs;
+pub mod procwalk;
 pub mod sensors;
 pub mod state;
 pub mod ui;

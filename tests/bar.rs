@@ -362,17 +362,26 @@ fn without_capabilities_the_bar_runs_and_says_why_the_probe_is_off() {
     let mut bar = session.start_bar_without_capabilities();
     bar.wait_for_log("sudo setcap cap_bpf,cap_perfmon+ep");
     bar.wait_for_log("bar on output HEADLESS-1");
-    wait_for("the probe-off marker", WAIT, || {
+    // The /proc fallback supplies the numbers; the window is marked for CSS.
+    wait_for("the probe-off marker and /proc numbers", WAIT, || {
         bar.bars().first().is_some_and(|b| {
-            b["notice.visible"] == "true" && b["notice"] == "⚠ BPF probe off" && b["cpu"] == "CPU –"
+            b["notice.visible"] == "true"
+                && b["notice"] == "⚠ BPF probe off"
+                && b["cpu"].ends_with('%')
+                && b["window.classes"].split(',').any(|c| c == "probe-off")
         })
     });
     let mut pointer = session.pointer();
     hover_until_tooltip_shows(&mut pointer, &bar, "BPF probe off");
+    let tooltip = bar.tooltip_text();
     assert!(
-        bar.tooltip_text().contains("setcap cap_bpf,cap_perfmon+ep"),
-        "{}",
-        bar.tooltip_text()
+        tooltip.contains("setcap cap_bpf,cap_perfmon+ep"),
+        "{tooltip}"
+    );
+    assert!(tooltip.contains("the numbers come from /proc"), "{tooltip}");
+    assert!(
+        tooltip.contains("processes of other users"),
+        "IO n/a: {tooltip}"
     );
     assert!(bar.try_wait().is_none(), "still running");
 }

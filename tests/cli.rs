@@ -3,6 +3,7 @@
 mod common;
 
 use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::*;
@@ -86,7 +87,10 @@ fn bench_ends_with_one_summary_line() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let last = stdout.lines().last().expect("output");
-    let fields: Vec<(&str, u64)> = last
+    let numbers = last
+        .strip_prefix("source=bpf ")
+        .unwrap_or_else(|| panic!("root runs the probe: {last}"));
+    let fields: Vec<(&str, u64)> = numbers
         .split(' ')
         .map(|f| {
             let (k, v) = f
@@ -112,27 +116,34 @@ fn bench_ends_with_one_summary_line() {
     assert!(value("median_us") <= value("p99_us") && value("p99_us") <= value("max_us"));
 }
 
-#[test]
-fn without_privileges_one_line_names_the_cause_and_the_fix() {
+/// Runs a copy of ringbar as `nobody`, which cannot load the probe.
+fn run_unprivileged(args: &[&str]) -> (Output, PathBuf) {
     require_root();
     // A copy an unprivileged user can execute, wherever the checkout lives.
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let exe = dir.path().join("ringbar");
+    let dir = tempfile::tempdir().expect("tempdir").keep();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let exe = dir.join("ringbar");
     std::fs::copy(RINGBAR, &exe).expect("copy");
     let out = Command::new("setpriv")
         .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
         .arg(&exe)
-        .arg("--once")
+        .args(args)
         .output()
         .expect("run setpriv");
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
-    assert!(out.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+    (out, exe)
+}
+
+/// The one line a run without the probe writes to stderr, checked for cause and fix.
+fn assert_one_reason_line(stderr: &str, exe: &Path) {
     assert_eq!(
         stderr.lines().count(),
         1,
         "one line, not a libbpf dump: {stderr}"
+    );
+    assert!(
+        stderr.starts_with("ringbar: BPF probe off, reading /proc instead:"),
+        "{stderr}"
     );
     assert!(stderr.contains("CAP_BPF and CAP_PERFMON"), "{stderr}");
     assert!(
@@ -142,4 +153,38 @@ fn without_privileges_one_line_names_the_cause_and_the_fix() {
         )),
         "{stderr}"
     );
+}
+
+#[test]
+fn without_privileges_once_reads_proc_and_says_why_in_one_line() {
+    let (out, exe) = run_unprivileged(&["--once", "--interval-ms", "300"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    assert_one_reason_line(&stderr, &exe);
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("CPU  "), "{stdout}");
+    let memory = stdout
+        .lines()
+        .find(|l| l.starts_with("Memory  "))
+        .expect("Memory section");
+    assert!(!memory.contains('–'), "real numbers from /proc: {memory}");
+    // /proc refuses `nobody` the IO of root's processes: n/a, not 0.
+    let io = stdout
+        .lines()
+        .find(|l| l.starts_with("IO  "))
+        .expect("IO section");
+    assert!(
+        io.contains("n/a for ") && io.ends_with(" processes of other users"),
+        "{io}"
+    );
+}
+
+#[test]
+fn without_privileges_bench_measures_the_proc_walk() {
+    let (out, exe) = run_unprivileged(&["--bench", "5"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    assert_one_reason_line(&stderr, &exe);
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("source=proc samples=5 "), "{stdout}");
 }

@@ -1,5 +1,6 @@
 //! The real probe, loaded into the running kernel, checked against /proc with real
-//! processes. Needs root.
+//! processes; and the /proc fallback collector held to the same checks (each test runs
+//! once per source: `probe::…` and `proc_fallback::…`). Needs root.
 
 mod common;
 
@@ -11,10 +12,43 @@ use common::*;
 use ringbar::collector::Collector;
 use ringbar::model::{Row, Snapshot, TaskState, TopList};
 
-fn collector(kernel_threads: bool) -> Collector {
-    require_root();
-    Collector::new(kernel_threads).expect("the BPF probe loads")
+/// Where a collector's task records come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    Probe,
+    Proc,
 }
+
+fn collector(source: Source, kernel_threads: bool) -> Collector {
+    require_root();
+    match source {
+        Source::Probe => Collector::with_probe(kernel_threads).expect("the BPF probe loads"),
+        Source::Proc => Collector::with_proc(kernel_threads),
+    }
+}
+
+/// One `#[test]` per source for each check.
+macro_rules! against_both_sources {
+    ($($check:ident),* $(,)?) => {
+        mod probe {
+            $(#[test] fn $check() { super::$check(super::Source::Probe) })*
+        }
+        mod proc_fallback {
+            $(#[test] fn $check() { super::$check(super::Source::Proc) })*
+        }
+    };
+}
+
+against_both_sources!(
+    a_spinning_thread_is_one_full_core_and_the_total_matches_proc_stat,
+    a_400_mb_process_is_in_the_memory_top_5_with_its_statm_rss,
+    a_steady_writer_is_in_the_io_top_5_at_its_proc_io_rate,
+    an_exec_shows_the_new_name_in_the_next_sample,
+    an_unreaped_child_is_a_zombie_row_after_two_samples,
+    short_lived_children_count_in_total_cpu_and_never_show_as_zombies,
+    a_frozen_task_is_a_d_row,
+    kernel_threads_are_listed_only_when_included,
+);
 
 fn sample(c: &mut Collector) -> Snapshot {
     *c.sample().expect("sample")
@@ -24,15 +58,14 @@ fn find<const N: usize>(list: &TopList<N>, tgid: u32) -> Option<&Row> {
     list.rows().iter().find(|r| r.tgid == tgid)
 }
 
-#[test]
-fn a_spinning_thread_is_one_full_core_and_the_total_matches_proc_stat() {
+fn a_spinning_thread_is_one_full_core_and_the_total_matches_proc_stat(source: Source) {
     let _serial = serial();
     let subjects = Subjects::new();
     let spin = Subject::spawn(
         &subjects.program("rb-spin", "/bin/sh"),
         &["-c", "while :; do :; done"],
     );
-    let mut c = collector(false);
+    let mut c = collector(source, false);
     std::thread::sleep(Duration::from_millis(200));
 
     let before = cpu_jiffies();
@@ -57,8 +90,7 @@ fn a_spinning_thread_is_one_full_core_and_the_total_matches_proc_stat() {
     );
 }
 
-#[test]
-fn a_400_mb_process_is_in_the_memory_top_5_with_its_statm_rss() {
+fn a_400_mb_process_is_in_the_memory_top_5_with_its_statm_rss(source: Source) {
     let _serial = serial();
     let subjects = Subjects::new();
     let perl = subjects.program("rb-mem", "/usr/bin/perl");
@@ -70,7 +102,7 @@ fn a_400_mb_process_is_in_the_memory_top_5_with_its_statm_rss() {
         ],
     );
     assert_eq!(hog.read_line(), "ready");
-    let mut c = collector(false);
+    let mut c = collector(source, false);
     sample(&mut c);
     std::thread::sleep(Duration::from_millis(200));
     let s = sample(&mut c);
@@ -95,8 +127,7 @@ fn disk_dir() -> PathBuf {
     dir
 }
 
-#[test]
-fn a_steady_writer_is_in_the_io_top_5_at_its_proc_io_rate() {
+fn a_steady_writer_is_in_the_io_top_5_at_its_proc_io_rate(source: Source) {
     let _serial = serial();
     let subjects = Subjects::new();
     let file = disk_dir().join(format!("writer-{}", std::process::id()));
@@ -109,7 +140,7 @@ fn a_steady_writer_is_in_the_io_top_5_at_its_proc_io_rate() {
         &subjects.program("rb-write", "/usr/bin/perl"),
         &["-e", &script],
     );
-    let mut c = collector(false);
+    let mut c = collector(source, false);
     std::thread::sleep(Duration::from_millis(300));
 
     let started = Instant::now();
@@ -142,8 +173,7 @@ fn writer_pid(s: &Snapshot) -> u32 {
         .map_or(0, |r| r.tgid)
 }
 
-#[test]
-fn an_exec_shows_the_new_name_in_the_next_sample() {
+fn an_exec_shows_the_new_name_in_the_next_sample(source: Source) {
     let _serial = serial();
     let subjects = Subjects::new();
     let after = subjects.program("rb-after", "/bin/sleep");
@@ -153,7 +183,7 @@ fn an_exec_shows_the_new_name_in_the_next_sample() {
     wait_for("rb-before to start", Duration::from_secs(5), || {
         comm_of(pid).as_deref() == Some("rb-before")
     });
-    let mut c = collector(false);
+    let mut c = collector(source, false);
     sample(&mut c);
     assert_eq!(listed_name(&c, pid), "rb-before");
 
@@ -179,8 +209,7 @@ fn zombie_rows(s: &Snapshot) -> Vec<(u32, String)> {
         .collect()
 }
 
-#[test]
-fn an_unreaped_child_is_a_zombie_row_after_two_samples() {
+fn an_unreaped_child_is_a_zombie_row_after_two_samples(source: Source) {
     let _serial = serial();
     let subjects = Subjects::new();
     let mut parent = Subject::spawn(
@@ -197,7 +226,7 @@ fn an_unreaped_child_is_a_zombie_row_after_two_samples() {
         || state_of(child) == Some('Z'),
     );
 
-    let mut c = collector(false);
+    let mut c = collector(source, false);
     let first = sample(&mut c);
     assert!(
         !zombie_rows(&first).iter().any(|(pid, _)| *pid == child),
@@ -228,8 +257,7 @@ fn children_cpu_ns(pid: u32) -> u64 {
     ticks * 10_000_000
 }
 
-#[test]
-fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies() {
+fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies(source: Source) {
     let _serial = serial();
     let subjects = Subjects::new();
     let mut burst = Subject::spawn(
@@ -238,9 +266,9 @@ fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies() {
     );
     // One collector only before and after the burst: every child is born and dies in
     // between, so all their CPU time arrives through the exit hook.
-    let mut bracket = collector(false);
+    let mut bracket = collector(source, false);
     // Another samples every 100 ms, looking for zombie rows.
-    let mut watcher = collector(false);
+    let mut watcher = collector(source, false);
     std::thread::sleep(Duration::from_millis(100));
 
     let before = cpu_jiffies();
@@ -270,17 +298,20 @@ fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies() {
         children >= 500_000_000,
         "the children used only {children} ns"
     );
-    assert!(
-        s.exited_groups >= 200,
-        "{} exited groups reported",
-        s.exited_groups
-    );
-    let ratio = s.exited_cpu_ns as f64 / children as f64;
-    assert!(
-        (0.9..=1.15).contains(&ratio),
-        "exit hook reported {} ns for children that used {children} ns",
-        s.exited_cpu_ns
-    );
+    // Only the probe sees each exit; the /proc walk gets the total from /proc/stat.
+    if source == Source::Probe {
+        assert!(
+            s.exited_groups >= 200,
+            "{} exited groups reported",
+            s.exited_groups
+        );
+        let ratio = s.exited_cpu_ns as f64 / children as f64;
+        assert!(
+            (0.9..=1.15).contains(&ratio),
+            "exit hook reported {} ns for children that used {children} ns",
+            s.exited_cpu_ns
+        );
+    }
     let total = s.cpu_percent().expect("rates");
     let truth = busy_percent(before, after);
     assert!(
@@ -360,8 +391,7 @@ impl Drop for FrozenCgroup {
     }
 }
 
-#[test]
-fn a_frozen_task_is_a_d_row() {
+fn a_frozen_task_is_a_d_row(source: Source) {
     let _serial = serial();
     let subjects = Subjects::new();
     let sleeper = Subject::spawn(&subjects.program("rb-frozen", "/bin/sleep"), &["600"]);
@@ -373,7 +403,7 @@ fn a_frozen_task_is_a_d_row() {
         "/proc shows a frozen task as D"
     );
 
-    let mut c = collector(false);
+    let mut c = collector(source, false);
     let s = sample(&mut c);
     let rows: Vec<_> = s
         .stuck
@@ -403,10 +433,9 @@ fn all_rows(s: &Snapshot) -> Vec<Row> {
     rows
 }
 
-#[test]
-fn kernel_threads_are_listed_only_when_included() {
+fn kernel_threads_are_listed_only_when_included(source: Source) {
     let _serial = serial();
-    let mut c = collector(false);
+    let mut c = collector(source, false);
     // Make kernel threads work: fsync'd writes wake the journal and writeback threads.
     let file = disk_dir().join(format!("kthreads-{}", std::process::id()));
     sample(&mut c);
@@ -453,4 +482,77 @@ fn kernel_threads_are_listed_only_when_included() {
     }
     // The toggle changes the lists, never the totals.
     assert_eq!(included.cpu_busy_ns, excluded.cpu_busy_ns);
+}
+
+/// The /proc walk is the reference: sampled side by side, both collectors list the same
+/// processes with the same names, states and memory.
+#[test]
+fn the_probe_agrees_with_the_proc_walk() {
+    let _serial = serial();
+    let subjects = Subjects::new();
+    let _spin = Subject::spawn(
+        &subjects.program("rb-spin", "/bin/sh"),
+        &["-c", "while :; do :; done"],
+    );
+    let mut probe = collector(Source::Probe, true);
+    let mut walk = collector(Source::Proc, true);
+    sample(&mut probe);
+    sample(&mut walk);
+    std::thread::sleep(Duration::from_secs(1));
+    let by_probe = sample(&mut probe);
+    let by_walk = sample(&mut walk);
+
+    let probe_table = probe.model().processes();
+    let walk_table = walk.model().processes();
+    let (mut matched, mut missing) = (0, Vec::new());
+    for p in walk_table.iter() {
+        let Some(q) = probe_table.by_tgid(p.tgid) else {
+            missing.push((p.tgid, name(&p.comm)));
+            continue;
+        };
+        matched += 1;
+        // /proc names a kworker with its current workqueue: `kworker/0:0H-kblockd`.
+        if p.kthread && name(&p.comm).starts_with(&name(&q.comm)) {
+            continue;
+        }
+        if p.comm != q.comm {
+            // Only an exec between the two reads may change a name.
+            assert_eq!(
+                comm_of(p.tgid),
+                None,
+                "{} vs {}",
+                name(&p.comm),
+                name(&q.comm)
+            );
+            continue;
+        }
+        assert_eq!(p.kthread, q.kthread, "{}", name(&p.comm));
+        assert_eq!(p.is_zombie(), q.is_zombie(), "{}", name(&p.comm));
+        let (a, b) = (p.rss_pages as f64, q.rss_pages as f64);
+        // The probe reads RSS from per-CPU counters' shared part: off by a batch at most.
+        assert!(
+            (a - b).abs() <= (a * 0.05).max(256.0),
+            "{} RSS: /proc {a} pages, probe {b}",
+            name(&p.comm)
+        );
+    }
+    // Processes may start or end between the two walks, but hardly any.
+    assert!(
+        missing.len() <= 3 && matched >= 20,
+        "matched {matched}; /proc lists but the probe does not: {missing:?}"
+    );
+    assert!(
+        probe_table.len().abs_diff(walk_table.len()) <= 3,
+        "{} vs {} processes",
+        probe_table.len(),
+        walk_table.len()
+    );
+    let (a, b) = (
+        by_probe.cpu_percent().expect("rates"),
+        by_walk.cpu_percent().expect("rates"),
+    );
+    assert!(
+        (a - b).abs() <= 5.0,
+        "total CPU: probe {a:.1}%, /proc {b:.1}%"
+    );
 }

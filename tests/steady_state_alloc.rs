@@ -126,7 +126,7 @@ fn sensors_and_their_text_allocate_nothing_once_warm() {
 #[test]
 fn real_sampling_allocates_nothing_once_warm() {
     common::require_root();
-    let mut collector = Collector::new(false).expect("the BPF probe loads");
+    let mut collector = Collector::with_probe(false).expect("the BPF probe loads");
     for _ in 0..10 {
         collector.sample().expect("sample");
     }

@@ -141,12 +141,16 @@ pub(crate) fn write_memory_summary(out: &mut String, s: &Snapshot, after_total: 
     }
 }
 
-/// `read 0B/s · write 6.0M/s`: the IO section's header.
+/// `read 0B/s · write 6.0M/s`: the IO section's header, and how many processes' IO is
+/// not known (n/a, not 0) when /proc would not tell.
 pub(crate) fn write_io_summary(out: &mut String, s: &Snapshot) {
     out.push_str("read ");
     write_rate(out, s.per_second(s.read_bytes));
     out.push_str(" · write ");
     write_rate(out, s.per_second(s.write_bytes));
+    if s.io_unknown > 0 {
+        let _ = write!(out, " · n/a for {} processes of other users", s.io_unknown);
+    }
 }
 
 /// The plain-text snapshot: CPU, Memory and IO sections, one process per row, the name

@@ -11,6 +11,7 @@ pub mod hardware;
 pub mod labels;
 pub mod markup;
 pub mod process;
+pub mod procstat;
 pub mod record;
 pub mod system;
 pub mod top;

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::record::{TaskRecord, TaskState, COMM_LEN};
+use super::record::{TaskRecord, TaskState, COMM_LEN, TASK_IO_UNKNOWN};
 
 /// A process is its thread group id plus the group leader's start time: a PID reused
 /// between two samples gets a new key, so it never inherits the old process's counters.
@@ -20,6 +20,8 @@ pub struct Process {
     pub start_ns: u64,
     pub comm: [u8; COMM_LEN],
     pub kthread: bool,
+    /// The fallback collector could not read this process's IO counters.
+    pub io_unknown: bool,
     pub leader_state: TaskState,
     pub threads: u32,
     /// Threads that have not exited (not zombie, not dead).
@@ -48,6 +50,7 @@ impl Process {
             start_ns: rec.leader_start_ns,
             comm: rec.comm,
             kthread: rec.is_kthread(),
+            io_unknown: rec.flags & TASK_IO_UNKNOWN != 0,
             leader_state: rec.state(),
             ..Default::default()
         }

@@ -7,6 +7,9 @@ pub const COMM_LEN: usize = 16;
 
 /// `ringbar_task.flags`: the task is a kernel thread (`PF_KTHREAD`).
 pub const TASK_KTHREAD: u32 = 1;
+/// Set by the /proc fallback, never by the probe: /proc refused this process's `io`
+/// (another user's process), so its IO is unknown rather than zero.
+pub const TASK_IO_UNKNOWN: u32 = 1 << 1;
 
 /// One task (thread) as the task iterator reports it: `struct ringbar_task`.
 #[repr(C)]

@@ -69,6 +69,9 @@ pub struct Snapshot {
     pub tasks: u32,
     pub processes: u32,
     pub kernel_threads: bool,
+    /// Listed processes whose IO could not be read (the /proc fallback, other users'
+    /// processes): the IO figures leave them out.
+    pub io_unknown: u32,
     /// Ranked by CPU time in the interval.
     pub top_cpu: TopList<TOP_ROWS>,
     /// Ranked by resident memory, in bytes.
@@ -321,10 +324,12 @@ impl Model {
         snap.top_memory.clear();
         snap.top_io.clear();
         snap.stuck = StuckList::default();
+        snap.io_unknown = 0;
         for p in self.current.iter() {
             if p.kthread && !kernel_threads {
                 continue;
             }
+            snap.io_unknown += u32::from(p.io_unknown);
             if p.cpu_delta_ns > 0 {
                 snap.top_cpu.offer(Row::new(p, p.cpu_delta_ns));
             }

@@ -20,7 +20,7 @@ use crate::config::Config;
 use crate::model::controls::Controls;
 use crate::model::labels::{self, Level};
 use crate::model::markup::{self, Notice};
-use crate::model::{Hardware, Snapshot};
+use crate::model::Hardware;
 use crate::sensors::nvidia::Nvml;
 use crate::sensors::{Roots, Sensors};
 
@@ -42,7 +42,7 @@ fn log_new_bar(monitor: &gdk::Monitor) {
 const FIRST_TICK_MS: u32 = 250;
 
 pub struct App {
-    collector: RefCell<Option<Collector>>,
+    collector: RefCell<Collector>,
     sensors: RefCell<Sensors>,
     hardware: RefCell<Hardware>,
     controls: Cell<Controls>,
@@ -62,7 +62,7 @@ pub struct App {
 
 impl App {
     pub fn new(
-        collector: Option<Collector>,
+        collector: Collector,
         controls: Controls,
         config: Config,
         mut notices: Vec<(String, String)>,
@@ -159,7 +159,7 @@ impl App {
             let titles: Vec<&str> = self.notices.iter().map(|(t, _)| t.as_str()).collect();
             bar.set_notice(Some(&format!("⚠ {}", titles.join(" · "))));
         }
-        if self.collector.borrow().is_none() {
+        if !self.collector.borrow().uses_probe() {
             bar.window.add_css_class("probe-off");
         }
 
@@ -224,13 +224,11 @@ impl App {
         self.sensors
             .borrow_mut()
             .read(collector::monotonic_ns(), &mut self.hardware.borrow_mut());
-        if let Some(collector) = self.collector.borrow_mut().as_mut() {
-            match collector.sample() {
-                Ok(_) => self.sample_failed.set(false),
-                Err(err) => {
-                    if !self.sample_failed.replace(true) {
-                        tracing::warn!("sampling failed: {err}");
-                    }
+        match self.collector.borrow_mut().sample() {
+            Ok(_) => self.sample_failed.set(false),
+            Err(err) => {
+                if !self.sample_failed.replace(true) {
+                    tracing::warn!("sampling failed: {err}");
                 }
             }
         }
@@ -251,9 +249,9 @@ impl App {
         let mut controls = self.controls.get();
         controls.toggle_kernel_threads();
         self.controls.set(controls);
-        if let Some(collector) = self.collector.borrow_mut().as_mut() {
-            collector.set_kernel_threads(controls.kernel_threads);
-        }
+        self.collector
+            .borrow_mut()
+            .set_kernel_threads(controls.kernel_threads);
         self.save_state();
         tracing::info!("{}", controls.kernel_threads_line());
         self.render();
@@ -270,8 +268,7 @@ impl App {
     /// Sets every bar's labels from the latest snapshot, and the tooltip if it is shown.
     fn render(&self) {
         let collector = self.collector.borrow();
-        let empty = Snapshot::default();
-        let snapshot = collector.as_ref().map_or(&empty, |c| c.snapshot());
+        let snapshot = collector.snapshot();
         let t = &self.config.thresholds;
         let hw = self.hardware.borrow();
         let mut text = self.text.borrow_mut();
@@ -315,8 +312,7 @@ impl App {
 
     fn fill_tooltip(&self, label: &gtk::Label) {
         let collector = self.collector.borrow();
-        let empty = Snapshot::default();
-        let snapshot = collector.as_ref().map_or(&empty, |c| c.snapshot());
+        let snapshot = collector.snapshot();
         let notices: Vec<Notice<'_>> = self
             .notices
             .iter()

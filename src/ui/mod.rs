@@ -40,14 +40,14 @@ pub fn run() -> ExitCode {
         .as_deref()
         .map_or(defaults, |path| state::load(path, defaults));
 
-    let collector = match Collector::new(controls.kernel_threads) {
-        Ok(collector) => Some(collector),
-        Err(err) => {
-            tracing::error!("{err}");
-            notices.push(("BPF probe off".to_owned(), err.to_string()));
-            None
-        }
-    };
+    let (collector, probe_error) = Collector::new(controls.kernel_threads);
+    if let Some(err) = probe_error {
+        tracing::warn!("BPF probe off, reading /proc instead: {err}");
+        notices.push((
+            "BPF probe off".to_owned(),
+            format!("{err} Until then the numbers come from /proc."),
+        ));
+    }
 
     match privileges::drop_all() {
         Ok(dropped) => tracing::debug!("capabilities dropped: {dropped:?}"),

@@ -24,11 +24,18 @@ impl TestHook {
     pub fn write_bars(&self, bars: &[Bar]) {
         let mut out = String::new();
         for bar in bars {
+            let window_classes: Vec<String> = bar
+                .window
+                .css_classes()
+                .iter()
+                .map(|c| c.to_string())
+                .collect();
             let _ = write!(
                 out,
-                "output={}\tmapped={}",
+                "output={}\tmapped={}\twindow.classes={}",
                 bar.output_name(),
-                bar.window.is_mapped()
+                bar.window.is_mapped(),
+                window_classes.join(",")
             );
             for (name, label) in [
                 ("cpu", &bar.cpu.label),
