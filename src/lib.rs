@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod collector;
 pub mod config;
+pub mod instance;
 pub mod model;
 pub mod paths;
 pub mod privileges;

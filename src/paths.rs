@@ -29,3 +29,11 @@ pub fn style_file() -> Option<PathBuf> {
 pub fn state_file() -> Option<PathBuf> {
     base_dir("XDG_STATE_HOME", ".local/state").map(|d| d.join("ringbar/state.toml"))
 }
+
+/// `$XDG_RUNTIME_DIR`, where the single-instance lock lives; no fallback (it must be
+/// private to the user and gone at logout).
+pub fn runtime_dir() -> Option<PathBuf> {
+    std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+}

@@ -274,6 +274,77 @@ fn every_output_gets_a_bar_as_outputs_come_and_go() {
     );
 }
 
+/// The BPF programs loaded in the kernel, as `bpftool prog show` lists them.
+fn loaded_programs() -> String {
+    let out = std::process::Command::new("bpftool")
+        .args(["prog", "show"])
+        .output()
+        .expect("run bpftool");
+    assert!(out.status.success(), "bpftool prog show failed");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_second_start_reloads_the_running_bar_and_sigterm_detaches_the_probe() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.swaymsg(&["create_output"]);
+    let mut bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    bar.wait_for_log("bar on output HEADLESS-2");
+    wait_for("the default height reserved", WAIT, || {
+        session.workspace_y() == 26
+    });
+    let pid = bar.pid();
+    // Loaded by the bar, which runs as the test user (uid 999).
+    let programs = loaded_programs();
+    assert!(
+        programs.contains("name dump_task") && programs.contains("uid 999"),
+        "the probe's programs are loaded by the bar:\n{programs}"
+    );
+
+    // A second start on the same display steps aside and makes the first reload.
+    session.write_config_file("config.toml", "height = 40\n");
+    let mut second = session.start_bar(&[]);
+    let status = second.wait_exit(Duration::from_secs(10));
+    assert!(status.success(), "{}", second.log_text());
+    let message = second.log_text();
+    assert_eq!(message.lines().count(), 1, "one line: {message}");
+    assert!(
+        message.contains(&format!(
+            "ringbar already runs on wayland-1 (pid {pid}): asked it to reload its config and style"
+        )),
+        "{message}"
+    );
+    bar.wait_for_log("reloading the config");
+    wait_for("the new height on every output", WAIT, || {
+        let bars = bar.bars();
+        session.workspace_y() == 40
+            && bars.len() == 2
+            && bars
+                .iter()
+                .all(|b| b["mapped"] == "true" && b["cpu"].ends_with('%'))
+    });
+    assert!(bar.try_wait().is_none(), "the first bar still runs");
+
+    // SIGTERM: a clean exit, and none of the probe's programs stay in the kernel.
+    // SAFETY: kill has no memory-safety preconditions; pid is our child.
+    unsafe { libc::kill(pid as i32, libc::SIGTERM) };
+    let status = bar.wait_exit(Duration::from_secs(10));
+    assert!(
+        status.success(),
+        "exit status {status:?}:\n{}",
+        bar.log_text()
+    );
+    bar.wait_for_log("SIGTERM: exiting");
+    let programs = loaded_programs();
+    assert!(
+        !programs.contains("name dump_task") && !programs.contains("name group_freed"),
+        "programs left behind:\n{programs}"
+    );
+}
+
 #[test]
 fn the_config_moves_the_bar_to_the_bottom() {
     let _serial = serial();

@@ -195,6 +195,20 @@ impl Sensors {
         sensors
     }
 
+    /// Discovers everything again for a changed config, keeping NVML loaded.
+    pub fn reconfigure(&mut self, config: config::Sensors, now_ns: u64, hw: &mut Hardware) {
+        let nvidia = self.nvidia.take();
+        *hw = Hardware::default();
+        *self = Sensors::discover(
+            self.roots.clone(),
+            config,
+            nvidia,
+            self.page_size,
+            now_ns,
+            hw,
+        );
+    }
+
     /// Problems with the config's sensor choices, for the bar's notices.
     pub fn config_problems(&self, hw: &Hardware) -> Vec<String> {
         let mut problems = Vec::new();

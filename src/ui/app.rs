@@ -11,12 +11,12 @@ use std::time::Duration;
 
 use gtk4 as gtk;
 use gtk4::prelude::*;
-use gtk4::{gdk, glib};
+use gtk4::{gdk, gio, glib};
 
 use super::bar::Bar;
 use super::test_hook::TestHook;
 use crate::collector::{self, Collector};
-use crate::config::Config;
+use crate::config::{self, Config};
 use crate::model::controls::Controls;
 use crate::model::labels::{self, Level};
 use crate::model::markup::{self, Notice};
@@ -38,6 +38,29 @@ fn log_new_bar(monitor: &gdk::Monitor) {
     }
 }
 
+/// What `run` prepared before GTK started.
+pub struct Startup {
+    pub collector: Collector,
+    pub controls: Controls,
+    pub config: Config,
+    pub config_file: Option<PathBuf>,
+    pub config_notices: Vec<(String, String)>,
+    pub probe_notice: Option<(String, String)>,
+    pub state_file: Option<PathBuf>,
+}
+
+/// Config choices of sensors that are not on this machine, as notices.
+fn sensor_problems(sensors: &Sensors, hardware: &Hardware) -> Vec<(String, String)> {
+    sensors
+        .config_problems(hardware)
+        .into_iter()
+        .map(|problem| {
+            tracing::warn!("{problem}");
+            ("config".to_owned(), problem)
+        })
+        .collect()
+}
+
 /// The first sample after start-up comes this soon, so the labels show rates at once.
 const FIRST_TICK_MS: u32 = 250;
 
@@ -46,10 +69,16 @@ pub struct App {
     sensors: RefCell<Sensors>,
     hardware: RefCell<Hardware>,
     controls: Cell<Controls>,
-    config: Config,
-    /// (title, detail) shown in the tooltip and as the ⚠ marker: config errors, probe off.
-    notices: Vec<(String, String)>,
+    config: RefCell<Config>,
+    config_file: Option<PathBuf>,
+    /// (title, detail) shown in the tooltip and as the ⚠ marker: the probe being off…
+    probe_notice: Option<(String, String)>,
+    /// …and config problems, which a reload may fix.
+    config_notices: RefCell<Vec<(String, String)>>,
     bars: RefCell<Vec<Bar>>,
+    /// The monitors followed, or `None` with the plain-window fallback.
+    monitors: RefCell<Option<gio::ListModel>>,
+    main_loop: glib::MainLoop,
     timeout: RefCell<Option<glib::SourceId>>,
     armed_ms: Cell<u32>,
     state_file: Option<PathBuf>,
@@ -61,37 +90,33 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(
-        collector: Collector,
-        controls: Controls,
-        config: Config,
-        mut notices: Vec<(String, String)>,
-        state_file: Option<PathBuf>,
-    ) -> Rc<App> {
+    pub fn new(start: Startup, main_loop: glib::MainLoop) -> Rc<App> {
         let mut hardware = Hardware::default();
         let sensors = Sensors::discover(
             Roots::system(),
-            config.sensors.clone(),
+            start.config.sensors.clone(),
             Nvml::load_logged(),
             collector::page_size(),
             collector::monotonic_ns(),
             &mut hardware,
         );
-        for problem in sensors.config_problems(&hardware) {
-            tracing::warn!("{problem}");
-            notices.push(("config".to_owned(), problem));
-        }
+        let mut config_notices = start.config_notices;
+        config_notices.extend(sensor_problems(&sensors, &hardware));
         Rc::new(App {
-            collector: RefCell::new(collector),
+            collector: RefCell::new(start.collector),
             sensors: RefCell::new(sensors),
             hardware: RefCell::new(hardware),
-            controls: Cell::new(controls),
-            config,
-            notices,
+            controls: Cell::new(start.controls),
+            config: RefCell::new(start.config),
+            config_file: start.config_file,
+            probe_notice: start.probe_notice,
+            config_notices: RefCell::new(config_notices),
             bars: RefCell::new(Vec::new()),
+            monitors: RefCell::new(None),
+            main_loop,
             timeout: RefCell::new(None),
             armed_ms: Cell::new(0),
-            state_file,
+            state_file: start.state_file,
             test_hook: TestHook::from_env(),
             text: RefCell::new(String::with_capacity(64)),
             markup: RefCell::new(String::with_capacity(4096)),
@@ -105,9 +130,59 @@ impl App {
         self.arm(FIRST_TICK_MS.min(self.controls.get().interval_ms));
     }
 
+    /// Reads the config again, rediscovers the sensors it names and rebuilds the bars
+    /// (position, height and labels may have changed). The user style reloads apart.
+    pub fn reload(self: &Rc<Self>) {
+        tracing::info!("reloading the config");
+        let (config, error) = match &self.config_file {
+            Some(path) => config::load(path),
+            None => (Config::default(), None),
+        };
+        let mut notices = Vec::new();
+        if let Some(err) = error {
+            tracing::error!("config: {err}");
+            notices.push(("config".to_owned(), err.to_string()));
+        }
+        {
+            let mut hardware = self.hardware.borrow_mut();
+            let mut sensors = self.sensors.borrow_mut();
+            sensors.reconfigure(
+                config.sensors.clone(),
+                collector::monotonic_ns(),
+                &mut hardware,
+            );
+            notices.extend(sensor_problems(&sensors, &hardware));
+        }
+        self.config.replace(config);
+        self.config_notices.replace(notices);
+
+        let old: Vec<Bar> = self.bars.borrow_mut().drain(..).collect();
+        for bar in &old {
+            bar.window.destroy();
+        }
+        let monitors = self.monitors.borrow().clone();
+        match monitors {
+            Some(list) => self.sync_monitors(&list),
+            None if !old.is_empty() => {
+                self.add_fallback();
+            }
+            None => {}
+        }
+        self.tick();
+    }
+
+    fn notices(&self) -> Vec<(String, String)> {
+        self.probe_notice
+            .iter()
+            .chain(self.config_notices.borrow().iter())
+            .cloned()
+            .collect()
+    }
+
     /// One layer-shell bar per monitor, following hotplug.
     pub fn follow_monitors(self: &Rc<Self>, display: &gdk::Display) {
         let monitors = display.monitors();
+        self.monitors.replace(Some(monitors.clone()));
         let weak = Rc::downgrade(self);
         monitors.connect_items_changed(move |list, _, _, _| {
             if let Some(app) = weak.upgrade() {
@@ -135,7 +210,7 @@ impl App {
             for monitor in &monitors {
                 if !bars.iter().any(|b| b.monitor.as_ref() == Some(monitor)) {
                     log_new_bar(monitor);
-                    added.push(Bar::layer(&self.config, monitor));
+                    added.push(Bar::layer(&self.config.borrow(), monitor));
                 }
             }
         }
@@ -145,18 +220,22 @@ impl App {
         self.render();
     }
 
-    /// The plain-window fallback: one bar, not tied to a monitor.
-    pub fn add_fallback(self: &Rc<Self>) -> gtk::Window {
-        let bar = Bar::fallback(&self.config);
-        let window = bar.window.clone();
+    /// The plain-window fallback: one bar, not tied to a monitor. Closing it quits.
+    pub fn add_fallback(self: &Rc<Self>) {
+        let bar = Bar::fallback(&self.config.borrow());
+        let main_loop = self.main_loop.clone();
+        bar.window.connect_close_request(move |_| {
+            main_loop.quit();
+            glib::Propagation::Proceed
+        });
         self.add_bar(bar);
         self.render();
-        window
     }
 
     fn add_bar(self: &Rc<Self>, bar: Bar) {
-        if !self.notices.is_empty() {
-            let titles: Vec<&str> = self.notices.iter().map(|(t, _)| t.as_str()).collect();
+        let notices = self.notices();
+        if !notices.is_empty() {
+            let titles: Vec<&str> = notices.iter().map(|(t, _)| t.as_str()).collect();
             bar.set_notice(Some(&format!("⚠ {}", titles.join(" · "))));
         }
         if !self.collector.borrow().uses_probe() {
@@ -269,7 +348,8 @@ impl App {
     fn render(&self) {
         let collector = self.collector.borrow();
         let snapshot = collector.snapshot();
-        let t = &self.config.thresholds;
+        let config = self.config.borrow();
+        let t = &config.thresholds;
         let hw = self.hardware.borrow();
         let mut text = self.text.borrow_mut();
         for bar in self.bars.borrow_mut().iter_mut() {
@@ -313,9 +393,10 @@ impl App {
     fn fill_tooltip(&self, label: &gtk::Label) {
         let collector = self.collector.borrow();
         let snapshot = collector.snapshot();
-        let notices: Vec<Notice<'_>> = self
-            .notices
-            .iter()
+        let probe_notice = self.probe_notice.iter();
+        let config_notices = self.config_notices.borrow();
+        let notices: Vec<Notice<'_>> = probe_notice
+            .chain(config_notices.iter())
             .map(|(title, detail)| Notice { title, detail })
             .collect();
         let mut markup = self.markup.borrow_mut();

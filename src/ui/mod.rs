@@ -17,19 +17,40 @@ use gtk4::prelude::*;
 use gtk4::{gdk, gio, glib};
 
 use crate::collector::Collector;
+use crate::instance::{self, Claim};
 use crate::model::controls::Controls;
 use crate::{config, paths, privileges, state};
 
-/// Runs the bar until the compositor goes away.
+/// Runs the bar until the compositor goes away (exit 1) or a SIGTERM/SIGINT (exit 0).
 pub fn run() -> ExitCode {
-    let mut notices = Vec::new();
-    let (config, config_error) = match paths::config_file() {
-        Some(path) => config::load(&path),
+    let display_name = instance::display_name();
+    let mut lock = match paths::runtime_dir().map(|dir| instance::lock_path(&dir, &display_name)) {
+        None => {
+            tracing::warn!("XDG_RUNTIME_DIR is not set: not checking for another ringbar");
+            None
+        }
+        Some(path) => match instance::claim(&path) {
+            Ok(Claim::First(lock)) => Some(lock),
+            Ok(Claim::Taken { pid }) => return defer_to_running(&display_name, pid),
+            Err(err) => {
+                tracing::warn!(
+                    "cannot lock {}: {err}; not checking for another ringbar",
+                    path.display()
+                );
+                None
+            }
+        },
+    };
+
+    let mut config_notices = Vec::new();
+    let config_file = paths::config_file();
+    let (config, config_error) = match &config_file {
+        Some(path) => config::load(path),
         None => (config::Config::default(), None),
     };
     if let Some(err) = config_error {
         tracing::error!("config: {err}");
-        notices.push(("config".to_owned(), err.to_string()));
+        config_notices.push(("config".to_owned(), err.to_string()));
     }
     let state_file = paths::state_file();
     let defaults = Controls {
@@ -41,13 +62,13 @@ pub fn run() -> ExitCode {
         .map_or(defaults, |path| state::load(path, defaults));
 
     let (collector, probe_error) = Collector::new(controls.kernel_threads);
-    if let Some(err) = probe_error {
+    let probe_notice = probe_error.map(|err| {
         tracing::warn!("BPF probe off, reading /proc instead: {err}");
-        notices.push((
+        (
             "BPF probe off".to_owned(),
             format!("{err} Until then the numbers come from /proc."),
-        ));
-    }
+        )
+    });
 
     match privileges::drop_all() {
         Ok(dropped) => tracing::debug!("capabilities dropped: {dropped:?}"),
@@ -73,15 +94,24 @@ pub fn run() -> ExitCode {
         tracing::error!("no display: is WAYLAND_DISPLAY set?");
         return ExitCode::FAILURE;
     };
-    let _style = style::install(&display, paths::style_file());
+    let style = Rc::new(style::install(&display, paths::style_file()));
 
     tracing::info!(
         "{} {}",
         controls.interval_line(),
         controls.kernel_threads_line()
     );
-    let app = app::App::new(collector, controls, config, notices, state_file);
     let main_loop = glib::MainLoop::new(None, false);
+    let startup = app::Startup {
+        collector,
+        controls,
+        config,
+        config_file,
+        config_notices,
+        probe_notice,
+        state_file,
+    };
+    let app = app::App::new(startup, main_loop.clone());
     let exit_code = Rc::new(Cell::new(0u8));
 
     if is_wayland(&display) && gtk4_layer_shell::is_supported() {
@@ -91,12 +121,14 @@ pub fn run() -> ExitCode {
             "this display has no wlr-layer-shell (X11, or a compositor without it): \
              showing a plain window instead of a bar"
         );
-        let window = app.add_fallback();
-        let main_loop = main_loop.clone();
-        window.connect_close_request(move |_| {
-            main_loop.quit();
-            glib::Propagation::Proceed
-        });
+        app.add_fallback();
+    }
+    handle_signals(&app, &style, &main_loop);
+    // Only now can a second start's SIGUSR1 be taken: publish the pid.
+    if let Some(lock) = &mut lock {
+        if let Err(err) = lock.publish_pid() {
+            tracing::warn!("cannot write {}: {err}", lock.path().display());
+        }
     }
     {
         let (main_loop, exit_code) = (main_loop.clone(), exit_code.clone());
@@ -110,6 +142,45 @@ pub fn run() -> ExitCode {
     app.start();
     main_loop.run();
     ExitCode::from(exit_code.get())
+}
+
+/// Another ringbar runs on this display: ask it to reload, and step aside.
+fn defer_to_running(display_name: &str, pid: Option<i32>) -> ExitCode {
+    match pid.map(|pid| (pid, instance::ask_to_reload(pid))) {
+        Some((pid, Ok(()))) => tracing::info!(
+            "ringbar already runs on {display_name} (pid {pid}): asked it to reload its config \
+             and style"
+        ),
+        Some((pid, Err(err))) => tracing::warn!(
+            "ringbar already runs on {display_name} (pid {pid}), but cannot be asked to \
+             reload: {err}"
+        ),
+        None => tracing::info!("ringbar is already starting on {display_name}"),
+    }
+    ExitCode::SUCCESS
+}
+
+/// SIGTERM and SIGINT end the main loop (the probe is detached as the process exits);
+/// SIGUSR1 and SIGHUP reload the config and the style.
+fn handle_signals(app: &Rc<app::App>, style: &Rc<style::Style>, main_loop: &glib::MainLoop) {
+    for (signal, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGINT, "SIGINT")] {
+        let main_loop = main_loop.clone();
+        glib_unix::unix_signal_add_local(signal, move || {
+            tracing::info!("{name}: exiting");
+            main_loop.quit();
+            glib::ControlFlow::Continue
+        });
+    }
+    for signal in [libc::SIGUSR1, libc::SIGHUP] {
+        let (app, style) = (Rc::downgrade(app), Rc::clone(style));
+        glib_unix::unix_signal_add_local(signal, move || {
+            if let Some(app) = app.upgrade() {
+                app.reload();
+                style.reload();
+            }
+            glib::ControlFlow::Continue
+        });
+    }
 }
 
 /// By type name: gdk4's `backend()` panics on backends it does not know.

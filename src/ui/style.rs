@@ -8,8 +8,18 @@ use gtk4::{gdk, gio};
 
 /// Keeps the user style provider and the file monitor that reloads it alive.
 pub struct Style {
-    _user: gtk::CssProvider,
+    user: gtk::CssProvider,
+    path: Option<PathBuf>,
     _monitor: Option<gio::FileMonitor>,
+}
+
+impl Style {
+    /// Loads the user's file again (a second `ringbar` start asks for this).
+    pub fn reload(&self) {
+        if let Some(path) = &self.path {
+            load_user(&self.user, path);
+        }
+    }
 }
 
 pub fn install(display: &gdk::Display, user_file: Option<PathBuf>) -> Style {
@@ -25,7 +35,8 @@ pub fn install(display: &gdk::Display, user_file: Option<PathBuf>) -> Style {
     gtk::style_context_add_provider_for_display(display, &user, gtk::STYLE_PROVIDER_PRIORITY_USER);
     let Some(path) = user_file else {
         return Style {
-            _user: user,
+            user,
+            path: None,
             _monitor: None,
         };
     };
@@ -50,6 +61,7 @@ pub fn install(display: &gdk::Display, user_file: Option<PathBuf>) -> Style {
         .ok();
     if let Some(monitor) = &monitor {
         let user = user.clone();
+        let path = path.clone();
         monitor.connect_changed(move |_, _, _, event| {
             use gio::FileMonitorEvent as E;
             if matches!(
@@ -66,7 +78,8 @@ pub fn install(display: &gdk::Display, user_file: Option<PathBuf>) -> Style {
         });
     }
     Style {
-        _user: user,
+        user,
+        path: Some(path),
         _monitor: monitor,
     }
 }

@@ -1,0 +1,137 @@
+//! One ringbar per display: an exclusive lock on
+//! `$XDG_RUNTIME_DIR/ringbar-<display>.lock`, which holds the running bar's pid. A second
+//! start finds the lock taken, asks the running bar to reload (SIGUSR1) and exits.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{self, Read, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Held for the life of the process; the kernel drops the lock when it exits.
+pub struct InstanceLock {
+    file: File,
+    path: PathBuf,
+}
+
+pub enum Claim {
+    /// This is the first ringbar on the display.
+    First(InstanceLock),
+    /// Another one runs (its pid, once it has published it).
+    Taken { pid: Option<i32> },
+}
+
+/// The display this process will draw on: `wayland-1`, or `x11-:0` for the X11 window.
+pub fn display_name() -> String {
+    if let Some(display) = std::env::var_os("WAYLAND_DISPLAY") {
+        return display.to_string_lossy().into_owned();
+    }
+    match std::env::var_os("DISPLAY") {
+        Some(display) => format!("x11-{}", display.to_string_lossy()),
+        None => "wayland-0".to_owned(),
+    }
+}
+
+/// `DIR/ringbar-<display>.lock`, with any `/` of an absolute socket path replaced.
+pub fn lock_path(runtime_dir: &Path, display: &str) -> PathBuf {
+    runtime_dir.join(format!("ringbar-{}.lock", display.replace('/', "_")))
+}
+
+/// Takes the lock at `path`, or reports who holds it.
+pub fn claim(path: &Path) -> io::Result<Claim> {
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    match file.try_lock() {
+        Ok(()) => Ok(Claim::First(InstanceLock {
+            file,
+            path: path.to_owned(),
+        })),
+        Err(TryLockError::WouldBlock) => Ok(Claim::Taken {
+            pid: published_pid(file),
+        }),
+        Err(TryLockError::Error(err)) => Err(err),
+    }
+}
+
+/// The pid in a taken lock file. The holder writes it once it can take signals, which
+/// may be a moment after it took the lock.
+fn published_pid(mut file: File) -> Option<i32> {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let mut text = String::new();
+        let pid = file
+            .rewind()
+            .and_then(|()| file.read_to_string(&mut text))
+            .ok()
+            .and_then(|_| text.trim().parse().ok())
+            .filter(|&pid: &i32| pid > 0);
+        if pid.is_some() || Instant::now() >= deadline {
+            return pid;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+impl InstanceLock {
+    /// Writes this process's pid: from now on a second start will signal it, so call
+    /// this only once the SIGUSR1 handler is installed (its default action kills).
+    pub fn publish_pid(&mut self) -> io::Result<()> {
+        self.file.set_len(0)?;
+        self.file.rewind()?;
+        writeln!(self.file, "{}", std::process::id())?;
+        self.file.flush()
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Asks the running bar to reload its config and style.
+pub fn ask_to_reload(pid: i32) -> io::Result<()> {
+    // SAFETY: kill has no memory-safety preconditions; the pid comes from the lock file
+    // of a process that holds the lock, so it is alive and ours.
+    if unsafe { libc::kill(pid, libc::SIGUSR1) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_second_claim_finds_the_first_and_its_pid() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = lock_path(dir.path(), "wayland-1");
+        assert_eq!(path, dir.path().join("ringbar-wayland-1.lock"));
+        let Claim::First(mut lock) = claim(&path).expect("claim") else {
+            panic!("the first claim wins");
+        };
+        lock.publish_pid().expect("publish");
+        match claim(&path).expect("claim") {
+            Claim::Taken { pid } => assert_eq!(pid, Some(std::process::id() as i32)),
+            Claim::First(_) => panic!("a second claim must not win"),
+        }
+        drop(lock);
+        assert!(
+            matches!(claim(&path), Ok(Claim::First(_))),
+            "free again once the holder is gone"
+        );
+    }
+
+    #[test]
+    fn odd_display_names_and_a_missing_directory() {
+        let dir = Path::new("/run/user/1000");
+        assert_eq!(
+            lock_path(dir, "/tmp/sway/wayland-9"),
+            dir.join("ringbar-_tmp_sway_wayland-9.lock")
+        );
+        assert!(claim(Path::new("/nonexistent/ringbar.lock")).is_err());
+    }
+}
