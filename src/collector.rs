@@ -70,6 +70,14 @@ impl Collector {
         }
     }
 
+    /// The probe's task record buffer size (`None` for the /proc walk).
+    pub fn record_capacity(&self) -> Option<usize> {
+        match &self.source {
+            Source::Probe(probe) => Some(probe.capacity()),
+            Source::Proc { .. } => None,
+        }
+    }
+
     /// Whether the records come from the BPF probe (else from /proc).
     pub fn uses_probe(&self) -> bool {
         matches!(self.source, Source::Probe(_))

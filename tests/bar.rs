@@ -328,6 +328,26 @@ fn a_second_start_reloads_the_running_bar_and_sigterm_detaches_the_probe() {
     });
     assert!(bar.try_wait().is_none(), "the first bar still runs");
 
+    // The config deleted while running, then a reload (SIGUSR1): the defaults, no marker.
+    session.remove_config_file("config.toml");
+    // SAFETY: kill has no memory-safety preconditions; pid is our child.
+    unsafe { libc::kill(pid as i32, libc::SIGUSR1) };
+    bar.wait_for_log("reloading the config");
+    wait_for("the default height again", WAIT, || {
+        session.workspace_y() == 26 && bar.bars().iter().all(|b| b["notice.visible"] == "false")
+    });
+
+    // A broken config on reload: a marker, and the bar keeps running on the defaults.
+    session.write_config_file("config.toml", "\u{0}\u{ff}garbage = [\n");
+    // SAFETY: as above.
+    unsafe { libc::kill(pid as i32, libc::SIGHUP) };
+    bar.wait_for_log("reloading the config");
+    wait_for("the config marker", WAIT, || {
+        let bars = bar.bars();
+        bars.len() == 2 && bars.iter().all(|b| b["notice"] == "⚠ config")
+    });
+    assert_eq!(session.workspace_y(), 26);
+
     // SIGTERM: a clean exit, and none of the probe's programs stay in the kernel.
     // SAFETY: kill has no memory-safety preconditions; pid is our child.
     unsafe { libc::kill(pid as i32, libc::SIGTERM) };

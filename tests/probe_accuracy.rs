@@ -48,6 +48,8 @@ against_both_sources!(
     short_lived_children_count_in_total_cpu_and_never_show_as_zombies,
     a_frozen_task_is_a_d_row,
     kernel_threads_are_listed_only_when_included,
+    a_hostile_name_is_cut_to_15_bytes_and_kept_intact,
+    ten_thousand_threads_are_all_counted,
 );
 
 fn sample(c: &mut Collector) -> Snapshot {
@@ -555,4 +557,86 @@ fn the_probe_agrees_with_the_proc_walk() {
         (a - b).abs() <= 5.0,
         "total CPU: probe {a:.1}%, /proc {b:.1}%"
     );
+}
+
+/// A name with spaces, parentheses, markup characters and more than 15 bytes: the kernel
+/// keeps 15, and both sources must report exactly those (/proc's stat line has a `)`
+/// inside the name to trip up naive parsers).
+fn a_hostile_name_is_cut_to_15_bytes_and_kept_intact(source: Source) {
+    let _serial = serial();
+    let subjects = Subjects::new();
+    let program = subjects.program("a b) (<c>&d'e\"f-long", "/bin/sleep");
+    let sleeper = Subject::spawn(&program, &["600"]);
+    let pid = sleeper.pid();
+    wait_for("the exec", Duration::from_secs(5), || {
+        comm_of(pid).is_some_and(|c| c.starts_with("a b)"))
+    });
+    let mut c = collector(source, false);
+    sample(&mut c);
+    assert_eq!(listed_name(&c, pid), "a b) (<c>&d'e\"f");
+    assert_eq!(comm_of(pid).as_deref(), Some("a b) (<c>&d'e\"f"));
+}
+
+/// One process with 10,000 threads: every thread is counted, none is lost, and the
+/// probe's record buffer grows in the first sample only.
+fn ten_thousand_threads_are_all_counted(source: Source) {
+    const THREADS: usize = 10_000;
+    let _serial = serial();
+    let mut c = collector(source, false);
+    sample(&mut c);
+    let capacity_before = c.record_capacity();
+    let tasks_before = c.snapshot().tasks as usize;
+
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let wait = std::sync::Arc::new(std::sync::Mutex::new(wait));
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(THREADS + 1));
+    let threads: Vec<_> = (0..THREADS)
+        .map(|_| {
+            let (wait, barrier) = (wait.clone(), barrier.clone());
+            std::thread::Builder::new()
+                .stack_size(64 * 1024)
+                .spawn(move || {
+                    barrier.wait();
+                    // Blocks until the sender is dropped.
+                    let _ = wait.lock().map(|w| w.recv());
+                })
+                .expect("spawn a thread")
+        })
+        .collect();
+    barrier.wait();
+
+    let me = std::process::id();
+    let s = sample(&mut c);
+    let grown = c.record_capacity();
+    let process = *c
+        .model()
+        .processes()
+        .by_tgid(me)
+        .expect("this test is listed");
+    assert!(
+        process.threads as usize > THREADS || source == Source::Proc,
+        "{} threads seen",
+        process.threads
+    );
+    assert!(
+        s.tasks as usize >= tasks_before + THREADS,
+        "{} tasks after, {tasks_before} before",
+        s.tasks
+    );
+    for _ in 0..3 {
+        let again = sample(&mut c);
+        assert!(again.tasks as usize >= tasks_before + THREADS);
+        assert_eq!(c.record_capacity(), grown, "the buffer grows only once");
+    }
+    if source == Source::Probe {
+        let (before, after) = (capacity_before.unwrap_or(0), grown.unwrap_or(0));
+        assert!(
+            after > before && after >= tasks_before + THREADS,
+            "record buffer {before} → {after}"
+        );
+    }
+    drop(release);
+    for thread in threads {
+        thread.join().expect("join");
+    }
 }

@@ -179,6 +179,11 @@ impl Probe {
         Ok(())
     }
 
+    /// How many task records the buffer holds before it must grow.
+    pub fn capacity(&self) -> usize {
+        self.tasks.len()
+    }
+
     /// The records of the latest [`Probe::read_tasks`].
     pub fn tasks(&self) -> &[TaskRecord] {
         &self.tasks[..self.task_count]

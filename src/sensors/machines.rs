@@ -306,3 +306,23 @@ fn files_that_vanish_show_dashes_log_once_and_are_rediscovered() {
     assert_eq!(complaints("GPU card1 amdgpu is gone"), 1, "{log}");
     assert_eq!(complaints("GPU card1 amdgpu at 0000:03:00.0"), 2, "{log}");
 }
+
+#[test]
+fn a_file_that_fails_with_eio_shows_a_dash_and_is_logged_once() {
+    let machine = Machine::new(|sys, _| fixtures::amd_desktop(sys));
+    // Reading /proc/self/mem at offset 0 fails with EIO: a driver's error, for real.
+    let busy = machine.roots.sys.join(fixtures::AMD_BUSY);
+    std::fs::remove_file(&busy).expect("remove");
+    std::os::unix::fs::symlink("/proc/self/mem", &busy).expect("symlink");
+    let ((), log) = logged(|| {
+        let mut hw = Hardware::default();
+        let mut sensors = machine.sensors(config::Sensors::default(), None, &mut hw);
+        for tick in 1..=4 {
+            sensors.read(tick * SECOND, &mut hw);
+            assert!(render(&hw).contains("| GPU – 61°C |"), "{}", render(&hw));
+        }
+    });
+    let errors: Vec<&str> = log.lines().filter(|l| l.contains("cannot read")).collect();
+    assert_eq!(errors.len(), 1, "{log}");
+    assert!(errors[0].contains("Input/output error"), "{log}");
+}
