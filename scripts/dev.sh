@@ -5,6 +5,8 @@
 #   scripts/dev.sh test   install what is missing, build, run every test
 #   scripts/dev.sh setup  only install what is missing
 #   scripts/dev.sh screenshot  regenerate data/screenshot.png in a headless sway
+#   scripts/dev.sh fuzz [SECONDS]  run every fuzz target SECONDS each (default 60)
+#   scripts/dev.sh soak [SECONDS]  the soak test, 600 s by default (the suite runs 60 s)
 #
 # Works as root or through sudo on Debian 12; idempotent. Other distros: install the
 # packages named in README.md by hand, the script then only builds and runs.
@@ -117,15 +119,43 @@ setup() {
     find_cargo
 }
 
+# The tests load the real probe and run compositors as a test user: they need root.
+cargo_test_as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        cargo test --locked "$@"
+    else
+        CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="sudo -E" cargo test --locked "$@"
+    fi
+}
+
 run_tests() {
     cargo fmt --all -- --check
+    cargo fmt --manifest-path fuzz/Cargo.toml -- --check
     cargo clippy --all-targets --locked -- -D warnings
-    # BPF tests load the real probe: they need root (CAP_BPF + CAP_PERFMON).
-    if [ "$(id -u)" -eq 0 ]; then
-        cargo test --locked
-    else
-        CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="sudo -E" cargo test --locked
+    cargo_test_as_root
+    fuzz "${RINGBAR_FUZZ_SECONDS:-10}"
+}
+
+# cargo-fuzz needs a nightly toolchain (libFuzzer and sanitizers); rustup fetches it.
+fuzz() {
+    local seconds=$1
+    if ! cargo +nightly --version >/dev/null 2>&1; then
+        log "installing the nightly toolchain for cargo-fuzz"
+        quietly rustup toolchain install nightly --profile minimal
     fi
+    if ! cargo fuzz --version >/dev/null 2>&1; then
+        log "installing cargo-fuzz"
+        quietly cargo install --locked cargo-fuzz
+    fi
+    local target corpus
+    for target in $(cargo fuzz list --fuzz-dir fuzz); do
+        # New inputs go to a scratch corpus; the committed seeds are only read.
+        corpus=$(mktemp -d)
+        log "fuzzing $target for ${seconds}s"
+        cargo +nightly fuzz run --fuzz-dir fuzz "$target" "$corpus" "fuzz/seeds/$target" -- \
+            -max_total_time="$seconds" -print_final_stats=0 2>&1 | tail -n 3
+        rm -rf "$corpus"
+    done
 }
 
 trap give_back_target EXIT
@@ -146,13 +176,19 @@ case "${1:-}" in
         ;;
     screenshot)
         setup
-        as_root_cargo=(cargo test --locked --test bar -- --ignored --exact screenshot_for_the_readme --nocapture)
-        if [ "$(id -u)" -eq 0 ]; then "${as_root_cargo[@]}"; else
-            CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="sudo -E" "${as_root_cargo[@]}"; fi
+        cargo_test_as_root --test bar -- --ignored --exact screenshot_for_the_readme --nocapture
         ;;
     test)
         setup
         run_tests
         ;;
-    *) die "usage: scripts/dev.sh run|test|setup|screenshot" ;;
+    fuzz)
+        setup
+        fuzz "${2:-60}"
+        ;;
+    soak)
+        setup
+        RINGBAR_SOAK_SECONDS="${2:-600}" cargo_test_as_root --test soak -- --nocapture
+        ;;
+    *) die "usage: scripts/dev.sh run|test|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]" ;;
 esac

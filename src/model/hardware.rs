@@ -130,7 +130,8 @@ impl IdleSample {
         // The counter ticks in whole ms and is read a little off the wall clock, so idle
         // can exceed the interval by a hair: that is 0 % busy, not negative.
         let busy_ns = wall_ns.saturating_sub(idle_ns);
-        Some(busy_ns as f64 * 100.0 / wall_ns as f64)
+        // Clamped: in floating point, busy_ns == wall_ns may come out a hair above 100.
+        Some((busy_ns as f64 * 100.0 / wall_ns as f64).min(100.0))
     }
 }
 
@@ -362,6 +363,20 @@ mod tests {
         assert_eq!(at(10, 5000).busy_percent_until(at(11, 6003)), Some(0.0));
         assert_eq!(at(10, 5000).busy_percent_until(at(11, 10)), None);
         assert_eq!(at(10, 5000).busy_percent_until(at(10, 5000)), None);
+    }
+
+    #[test]
+    fn fuzz_regression_busy_never_exceeds_100() {
+        // Found by fuzz/fuzz_targets/sysfs.rs: 100.00000000000001 before the clamp.
+        let before = IdleSample {
+            at_ns: 132_230_303_476_341,
+            idle_ms: 0,
+        };
+        let after = IdleSample {
+            at_ns: 7_277_817_485_112_922_179,
+            idle_ms: 0,
+        };
+        assert_eq!(before.busy_percent_until(after), Some(100.0));
     }
 
     #[test]

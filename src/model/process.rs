@@ -71,9 +71,9 @@ impl Process {
         }
         // Every thread shares the mm; a zombie leader has none, so take the largest.
         self.rss_pages = self.rss_pages.max(rec.rss_pages);
-        self.threads_cpu_ns += rec.cpu_ns;
-        self.threads_read += rec.read_bytes;
-        self.threads_write += rec.write_bytes;
+        self.threads_cpu_ns = self.threads_cpu_ns.saturating_add(rec.cpu_ns);
+        self.threads_read = self.threads_read.saturating_add(rec.read_bytes);
+        self.threads_write = self.threads_write.saturating_add(rec.write_bytes);
         // The same in every thread of the group; max() tolerates a thread exiting mid-read.
         self.dead_cpu_ns = self.dead_cpu_ns.max(rec.group_dead_cpu_ns);
         self.dead_read = self.dead_read.max(rec.group_dead_read_bytes);
@@ -89,19 +89,19 @@ impl Process {
 
     /// Total CPU time of the process since it started, exited threads included.
     pub fn cpu_ns(&self) -> u64 {
-        self.threads_cpu_ns + self.dead_cpu_ns
+        self.threads_cpu_ns.saturating_add(self.dead_cpu_ns)
     }
 
     pub fn read_bytes(&self) -> u64 {
-        self.threads_read + self.dead_read
+        self.threads_read.saturating_add(self.dead_read)
     }
 
     pub fn write_bytes(&self) -> u64 {
-        self.threads_write + self.dead_write
+        self.threads_write.saturating_add(self.dead_write)
     }
 
     pub fn io_delta(&self) -> u64 {
-        self.read_delta + self.write_delta
+        self.read_delta.saturating_add(self.write_delta)
     }
 
     /// Every thread has exited but the parent has not reaped it. A zombie leader whose

@@ -251,9 +251,10 @@ impl Model {
                     p.zombie_samples = u32::from(p.is_zombie());
                 }
             }
-            snap.cpu_busy_ns += p.cpu_delta_ns;
-            snap.read_bytes += p.read_delta;
-            snap.write_bytes += p.write_delta;
+            // Saturating: counters come from the kernel, or from a file, never trusted.
+            snap.cpu_busy_ns = snap.cpu_busy_ns.saturating_add(p.cpu_delta_ns);
+            snap.read_bytes = snap.read_bytes.saturating_add(p.read_delta);
+            snap.write_bytes = snap.write_bytes.saturating_add(p.write_delta);
         }
 
         // Processes that vanished: remember what was counted for them, so that their exit
@@ -296,16 +297,16 @@ impl Model {
                 }
             };
             if let Some((cpu, read, write, first_report)) = added {
-                snap.exited_cpu_ns += cpu;
+                snap.exited_cpu_ns = snap.exited_cpu_ns.saturating_add(cpu);
                 snap.exited_groups += u32::from(first_report);
-                snap.read_bytes += read;
-                snap.write_bytes += write;
+                snap.read_bytes = snap.read_bytes.saturating_add(read);
+                snap.write_bytes = snap.write_bytes.saturating_add(write);
             }
         }
         let samples = self.samples;
         self.departed
             .retain(|_, d| samples - d.sample < DEPARTED_SAMPLES);
-        snap.cpu_busy_ns += snap.exited_cpu_ns;
+        snap.cpu_busy_ns = snap.cpu_busy_ns.saturating_add(snap.exited_cpu_ns);
 
         snap.memory = memory;
         snap.load = load;
@@ -335,7 +336,7 @@ impl Model {
             }
             if p.rss_pages > 0 {
                 snap.top_memory
-                    .offer(Row::new(p, p.rss_pages * self.page_size));
+                    .offer(Row::new(p, p.rss_pages.saturating_mul(self.page_size)));
             }
             if p.io_delta() > 0 {
                 snap.top_io.offer(Row::new(p, p.io_delta()));
@@ -414,6 +415,35 @@ mod tests {
         assert!((s.core_percent(s.top_cpu.rows()[0].value) - 100.0).abs() < 1e-9);
         // 600 ms of 2 × 500 ms.
         assert!((s.cpu_percent().expect("rates") - 60.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn fuzz_regression_counters_at_the_limits_never_overflow() {
+        // Found by fuzz/fuzz_targets/records.rs: rss_pages * page_size overflowed; every
+        // counter sum saturates now.
+        let mut m = model();
+        let mut huge = thread(10, 10, 0, u64::MAX);
+        huge.rss_pages = u64::MAX / 3;
+        huge.group_dead_cpu_ns = u64::MAX;
+        huge.read_bytes = u64::MAX;
+        huge.group_dead_read_bytes = u64::MAX;
+        let mut sibling = huge;
+        sibling.pid = 11;
+        let exit = ExitRecord {
+            tgid: 99,
+            leader_start_ns: 2000 * MS,
+            cpu_ns: u64::MAX,
+            read_bytes: u64::MAX,
+            write_bytes: u64::MAX,
+            ..ExitRecord::default()
+        };
+        m.update(1000 * MS, &[huge, sibling], &[], None, None);
+        m.update(2000 * MS, &[huge, sibling], &[exit], None, None);
+        m.update(3000 * MS, &[huge, sibling], &[exit], None, None);
+        m.rank(true);
+        let s = m.snapshot();
+        assert_eq!(s.top_memory.rows()[0].value, u64::MAX);
+        assert!(s.cpu_percent().is_some_and(|p| p <= 100.0));
     }
 
     #[test]
