@@ -45,10 +45,15 @@ pub fn claim(path: &Path) -> io::Result<Claim> {
         .truncate(false)
         .open(path)?;
     match file.try_lock() {
-        Ok(()) => Ok(Claim::First(InstanceLock {
-            file,
-            path: path.to_owned(),
-        })),
+        Ok(()) => {
+            // A previous bar's pid may still be there: until ours is published, nobody
+            // must signal it (it could be any process by now).
+            file.set_len(0)?;
+            Ok(Claim::First(InstanceLock {
+                file,
+                path: path.to_owned(),
+            }))
+        }
         Err(TryLockError::WouldBlock) => Ok(Claim::Taken {
             pid: published_pid(file),
         }),
@@ -122,6 +127,11 @@ mod tests {
         assert!(
             matches!(claim(&path), Ok(Claim::First(_))),
             "free again once the holder is gone"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            "",
+            "a stale pid is wiped as soon as the lock is taken"
         );
     }
 

@@ -177,13 +177,8 @@ impl CpuSensors {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sensors::fixtures::write;
     use std::fs;
-
-    fn write(root: &Path, path: &str, text: &str) {
-        let path = root.join(path);
-        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        fs::write(path, text).expect("write");
-    }
 
     #[test]
     fn intel_laptop_uses_coretemp_package_and_online_cpus() {

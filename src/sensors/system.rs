@@ -95,14 +95,8 @@ impl SystemSensors {
 mod tests {
     use super::*;
     use crate::model::hardware::SwapActivity;
-    use std::fs;
+    use crate::sensors::fixtures::write;
     use std::path::Path;
-
-    fn write(root: &Path, path: &str, text: &str) {
-        let path = root.join(path);
-        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        fs::write(path, text).expect("write");
-    }
 
     fn roots(dir: &Path) -> Roots {
         Roots {
