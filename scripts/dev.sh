@@ -7,6 +7,7 @@
 #   scripts/dev.sh screenshot  regenerate data/screenshot.png in a headless sway
 #   scripts/dev.sh fuzz [SECONDS]  run every fuzz target SECONDS each (default 60)
 #   scripts/dev.sh soak [SECONDS]  the soak test, 600 s by default (the suite runs 60 s)
+#   scripts/dev.sh bench  ringbar side by side with a /proc walk, perf and Waybar (release)
 #
 # Works as root or through sudo on Debian 12; idempotent. Other distros: install the
 # packages named in README.md by hand, the script then only builds and runs.
@@ -190,5 +191,12 @@ case "${1:-}" in
         setup
         RINGBAR_SOAK_SECONDS="${2:-600}" cargo_test_as_root --test soak -- --nocapture
         ;;
-    *) die "usage: scripts/dev.sh run|test|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]" ;;
+    bench)
+        setup
+        # Waybar is the comparison, not a dependency: installed for the benchmark only.
+        apt_packages=(waybar)
+        install_apt_packages
+        cargo_test_as_root --release --test bench -- --ignored --exact benchmark --nocapture
+        ;;
+    *) die "usage: scripts/dev.sh run|test|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]|bench" ;;
 esac

@@ -267,6 +267,9 @@ impl App {
                 true
             });
 
+        if let Some(hook) = &self.test_hook {
+            hook.on_first_frame(&bar.window);
+        }
         bar.window.present();
         self.bars.borrow_mut().push(bar);
     }

@@ -59,6 +59,29 @@ impl TestHook {
         self.write("bars", &out);
     }
 
+    /// Writes `first-frame` once the window's first frame is painted (the start-up
+    /// benchmark waits for it).
+    pub fn on_first_frame(&self, window: &gtk4::Window) {
+        let path = self.dir.join("first-frame");
+        window.connect_realize(move |window| {
+            let Some(clock) = window.frame_clock() else {
+                return;
+            };
+            let path = path.clone();
+            let handler = std::rc::Rc::new(std::cell::Cell::new(None));
+            let slot = handler.clone();
+            let id = clock.connect_after_paint(move |clock| {
+                if let Err(err) = std::fs::write(&path, "") {
+                    tracing::warn!("test hook: writing {}: {err}", path.display());
+                }
+                if let Some(id) = slot.take() {
+                    clock.disconnect(id);
+                }
+            });
+            handler.set(Some(id));
+        });
+    }
+
     /// The tooltip label's markup and the text Pango parsed from it, read back from GTK.
     pub fn write_tooltip(&self, bar: &Bar) {
         self.write("tooltip.markup", &bar.tooltip.label());
