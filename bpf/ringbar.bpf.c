@@ -151,7 +151,7 @@ int dump_task(struct bpf_iter__task *ctx)
 
 static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u64 read_bytes, __u64 write_bytes)
 {
-	struct task_struct *leader = BPF_CORE_READ(t, group_leader);
+	struct task_struct *leader = t->group_leader;
 	struct ringbar_exit *e;
 
 	e = bpf_ringbuf_reserve(&exits, sizeof(*e), 0);
@@ -163,13 +163,13 @@ static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u
 			__sync_fetch_and_add(lost, 1);
 		return;
 	}
-	e->tgid = BPF_CORE_READ(t, tgid);
+	e->tgid = t->tgid;
 	e->flags = task_flags(t);
-	e->leader_start_ns = BPF_CORE_READ(leader, start_time);
+	e->leader_start_ns = leader->start_time;
 	e->cpu_ns = cpu_ns;
 	e->read_bytes = read_bytes;
 	e->write_bytes = write_bytes;
-	BPF_CORE_READ_INTO(&e->comm, leader, comm);
+	__builtin_memcpy(e->comm, leader->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -180,20 +180,20 @@ static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u
  */
 static __always_inline int report_group_exit(struct task_struct *t)
 {
-	struct task_struct *leader = BPF_CORE_READ(t, group_leader);
-	struct signal_struct *sig = BPF_CORE_READ(t, signal);
-	__u64 cpu = BPF_CORE_READ(sig, sum_sched_runtime) + BPF_CORE_READ(t, se.sum_exec_runtime);
+	struct task_struct *leader = t->group_leader;
+	struct signal_struct *sig = t->signal;
+	__u64 cpu = sig->sum_sched_runtime + t->se.sum_exec_runtime;
 	__u64 read = 0, write = 0;
 
 	if (bpf_core_field_exists(t->ioac)) {
-		read = BPF_CORE_READ(sig, ioac.read_bytes) + BPF_CORE_READ(t, ioac.read_bytes);
-		write = BPF_CORE_READ(sig, ioac.write_bytes) + BPF_CORE_READ(t, ioac.write_bytes);
+		read = sig->ioac.read_bytes + t->ioac.read_bytes;
+		write = sig->ioac.write_bytes + t->ioac.write_bytes;
 	}
 	if (leader != t) {
-		cpu += BPF_CORE_READ(leader, se.sum_exec_runtime);
+		cpu += leader->se.sum_exec_runtime;
 		if (bpf_core_field_exists(t->ioac)) {
-			read += BPF_CORE_READ(leader, ioac.read_bytes);
-			write += BPF_CORE_READ(leader, ioac.write_bytes);
+			read += leader->ioac.read_bytes;
+			write += leader->ioac.write_bytes;
 		}
 	}
 	submit_exit(t, cpu, read, write);
@@ -214,9 +214,9 @@ int BPF_PROG(exit_with_group_dead, struct task_struct *t, bool group_dead)
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(exit_without_group_dead, struct task_struct *t)
 {
-	struct signal_struct *sig = BPF_CORE_READ(t, signal);
+	struct signal_struct *sig = t->signal;
 
-	return BPF_CORE_READ(sig, live.counter) == 0 ? report_group_exit(t) : 0;
+	return sig->live.counter == 0 ? report_group_exit(t) : 0;
 }
 
 /*
@@ -228,16 +228,16 @@ int BPF_PROG(exit_without_group_dead, struct task_struct *t)
 SEC("tp_btf/sched_process_free")
 int BPF_PROG(group_freed, struct task_struct *t)
 {
-	struct signal_struct *sig = BPF_CORE_READ(t, signal);
+	struct signal_struct *sig = t->signal;
 	__u64 read = 0, write = 0;
 
 	/* A thread, or an old leader replaced by exec (de_thread()), is not a group's end. */
-	if (BPF_CORE_READ(t, group_leader) != t || BPF_CORE_READ(sig, live.counter) != 0)
+	if (t->group_leader != t || sig->live.counter != 0)
 		return 0;
 	if (bpf_core_field_exists(sig->ioac)) {
-		read = BPF_CORE_READ(sig, ioac.read_bytes);
-		write = BPF_CORE_READ(sig, ioac.write_bytes);
+		read = sig->ioac.read_bytes;
+		write = sig->ioac.write_bytes;
 	}
-	submit_exit(t, BPF_CORE_READ(sig, sum_sched_runtime), read, write);
+	submit_exit(t, sig->sum_sched_runtime, read, write);
 	return 0;
 }
