@@ -15,7 +15,7 @@ pub struct TestHook {
 
 impl TestHook {
     pub fn from_env() -> Option<TestHook> {
-        let dir = PathBuf::from(std::env::var_os("RINGBAR_TEST_HOOK")?);
+        let dir = PathBuf::from(std::env::var_os("RINGBAR_TEST_HOOK").filter(|d| !d.is_empty())?);
         std::fs::create_dir_all(&dir).ok()?;
         Some(TestHook { dir })
     }

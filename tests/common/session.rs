@@ -335,6 +335,12 @@ impl Session {
         self.launch_bar("ringbar", true, extra_env)
     }
 
+    /// Starts the bar exactly as a user would: no test hook writing its state to files
+    /// (for measurements; `bars()` and the tooltip readers see nothing).
+    pub fn start_bar_unhooked(&self) -> RunningBar {
+        self.launch_bar("ringbar", true, &[("RINGBAR_TEST_HOOK", "")])
+    }
+
     /// Starts a copy of ringbar without file capabilities: the probe cannot load.
     pub fn start_bar_without_capabilities(&self) -> RunningBar {
         self.launch_bar("ringbar-nocaps", false, &[])
