@@ -197,6 +197,12 @@ case "${1:-}" in
         apt_packages=(waybar)
         install_apt_packages
         cargo_test_as_root --release --test bench -- --ignored --exact benchmark --nocapture
+        # Publish the report in README.md, between its bench markers.
+        awk -v report=target/bench/report.md '
+            /<!-- bench:start -->/ { print; while ((getline line < report) > 0) print line; skip = 1; next }
+            /<!-- bench:end -->/ { skip = 0 }
+            !skip' README.md >README.md.new && mv README.md.new README.md
+        log "README.md updated from target/bench/report.md"
         ;;
     *) die "usage: scripts/dev.sh run|test|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]|bench" ;;
 esac

@@ -565,10 +565,7 @@ fn benchmark() {
     require_root();
     let mut report = Report::default();
     let machine = machine();
-    let _ = writeln!(
-        report.markdown,
-        "## Benchmark\n\nMachine: {machine}. Run with `scripts/dev.sh bench`."
-    );
+    let _ = writeln!(report.markdown, "Machine: {machine}.");
     println!("Machine: {machine}");
     // RINGBAR_BENCH_SECTIONS=3,5 runs only those sections (for profiling one of them).
     let only = std::env::var("RINGBAR_BENCH_SECTIONS").unwrap_or_default();
