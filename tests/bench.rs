@@ -10,8 +10,6 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::fmt::Write as _;
 use std::fs;
 use std::io::Read;
@@ -19,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::alloc::{allocations, CountingAllocator};
 use common::session::{Compositor, Session};
 use common::*;
 use ringbar::collector::Collector;
@@ -27,40 +26,8 @@ use ringbar::model::markup::write_tooltip;
 use ringbar::model::{labels, Hardware};
 use ringbar::sensors::{Roots, Sensors};
 
-/// Counts this thread's heap allocations (allocation figures of section 4).
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: defers to the system allocator; the counter is a const-initialised thread-local
-// Cell, which never allocates.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's layout contract is passed on unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: ptr was allocated by System with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract is passed on unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.with(Cell::get)
-}
 
 /// The report: markdown for the file, the same rows as a plain table on stdout.
 #[derive(Default)]

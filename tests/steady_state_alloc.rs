@@ -3,9 +3,7 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
+use common::alloc::{allocations, CountingAllocator};
 use ringbar::collector::Collector;
 use ringbar::config;
 use ringbar::model::labels::{write_cpu, write_gpu, write_pressure};
@@ -13,40 +11,8 @@ use ringbar::model::markup::write_tooltip;
 use ringbar::model::{Hardware, Model, Snapshot, TaskRecord};
 use ringbar::sensors::{fixtures, Roots, Sensors};
 
-/// Counts the allocations of the current thread only, so parallel tests don't interfere.
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: defers to the system allocator; the counter is a const-initialised thread-local
-// Cell, which never allocates.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's layout contract is passed on unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: ptr was allocated by System with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract is passed on unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.with(Cell::get)
-}
 
 #[test]
 fn the_model_allocates_nothing_once_warm() {

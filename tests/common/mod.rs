@@ -2,6 +2,7 @@
 
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod alloc;
 pub mod session;
 
 use std::fs;
