@@ -21,6 +21,8 @@ pub struct ProcWalk {
     /// Nanoseconds per clock tick (USER_HZ).
     tick_ns: u64,
     buf: Vec<u8>,
+    /// Reused for each file's path, so a walk does not allocate per file.
+    name: String,
     path: PathBuf,
 }
 
@@ -32,6 +34,7 @@ impl ProcWalk {
             threads: 0,
             tick_ns: 1_000_000_000 / clock_ticks_per_second(),
             buf: Vec::with_capacity(4096),
+            name: String::with_capacity(32),
             path: PathBuf::with_capacity(64),
         }
     }
@@ -88,12 +91,17 @@ impl ProcWalk {
 
     /// Reads `/proc/PID/{file}` whole.
     fn read(&mut self, pid: u32, file: &str) -> io::Result<&[u8]> {
+        self.read_file(format_args!("{pid}/{file}"))
+    }
+
+    /// Reads `<root>/<relative>` whole into the reused buffer.
+    fn read_file(&mut self, relative: std::fmt::Arguments<'_>) -> io::Result<&[u8]> {
         use std::fmt::Write;
-        let mut name = String::with_capacity(24);
-        let _ = write!(name, "{pid}/{file}");
+        self.name.clear();
+        let _ = self.name.write_fmt(relative);
         self.path.clear();
         self.path.push(&self.root);
-        self.path.push(&name);
+        self.path.push(&self.name);
         self.buf.clear();
         File::open(&self.path)?.read_to_end(&mut self.buf)?;
         Ok(&self.buf)
@@ -111,14 +119,7 @@ impl ProcWalk {
 
     /// Busy and total CPU time of all CPUs since boot, in ns, from `/proc/stat`.
     pub fn cpu_time_ns(&mut self) -> Option<(u64, u64)> {
-        self.path.clear();
-        self.path.push(&self.root);
-        self.path.push("stat");
-        self.buf.clear();
-        File::open(&self.path)
-            .and_then(|mut f| f.read_to_end(&mut self.buf))
-            .ok()?;
-        let (busy, total) = parse_cpu_ticks(&self.buf)?;
+        let (busy, total) = parse_cpu_ticks(self.read_file(format_args!("stat")).ok()?)?;
         Some((busy * self.tick_ns, total * self.tick_ns))
     }
 

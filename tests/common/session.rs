@@ -332,21 +332,27 @@ impl Session {
     /// Copies ringbar into the session, gives the copy CAP_BPF + CAP_PERFMON as a user
     /// would install it, and starts it as the test user.
     pub fn start_bar(&self, extra_env: &[(&str, &str)]) -> RunningBar {
-        self.launch_bar("ringbar", true, extra_env)
+        self.launch_bar("ringbar", true, true, extra_env)
     }
 
     /// Starts the bar exactly as a user would: no test hook writing its state to files
     /// (for measurements; `bars()` and the tooltip readers see nothing).
     pub fn start_bar_unhooked(&self) -> RunningBar {
-        self.launch_bar("ringbar", true, &[("RINGBAR_TEST_HOOK", "")])
+        self.launch_bar("ringbar", true, false, &[])
     }
 
     /// Starts a copy of ringbar without file capabilities: the probe cannot load.
     pub fn start_bar_without_capabilities(&self) -> RunningBar {
-        self.launch_bar("ringbar-nocaps", false, &[])
+        self.launch_bar("ringbar-nocaps", false, true, &[])
     }
 
-    fn launch_bar(&self, name: &str, capabilities: bool, extra_env: &[(&str, &str)]) -> RunningBar {
+    fn launch_bar(
+        &self,
+        name: &str,
+        capabilities: bool,
+        hooked: bool,
+        extra_env: &[(&str, &str)],
+    ) -> RunningBar {
         let binary = self.path().join(name);
         if !binary.exists() {
             fs::copy(env!("CARGO_BIN_EXE_ringbar"), &binary).expect("copy ringbar");
@@ -367,8 +373,10 @@ impl Session {
         let log_path = self.path().join(format!("ringbar-{runs}.log"));
         let log = fs::File::create(&log_path).expect("log");
         let hook = self.hook_dir().display().to_string();
-        let mut env = vec![("RINGBAR_TEST_HOOK", hook.as_str())];
-        env.extend_from_slice(extra_env);
+        let mut env = Vec::from(extra_env);
+        if hooked {
+            env.push(("RINGBAR_TEST_HOOK", hook.as_str()));
+        }
         let mut command = self.as_user_with(&binary, &env);
         let child = command
             .stdout(log.try_clone().expect("dup"))
