@@ -111,8 +111,18 @@ pub fn run() -> ExitCode {
         probe_notice,
         state_file,
     };
-    let app = app::App::new(startup, main_loop.clone());
+    // Watch the connection before the bars are made: the compositor may die while they are.
     let exit_code = Rc::new(Cell::new(0u8));
+    {
+        let (main_loop, exit_code) = (main_loop.clone(), exit_code.clone());
+        display.connect_closed(move |_, is_error| {
+            tracing::error!("the compositor went away (display closed): exiting");
+            tracing::debug!("display closed, error: {is_error}");
+            exit_code.set(1);
+            main_loop.quit();
+        });
+    }
+    let app = app::App::new(startup, main_loop.clone());
 
     if is_wayland(&display) && gtk4_layer_shell::is_supported() {
         app.follow_monitors(&display);
@@ -130,16 +140,12 @@ pub fn run() -> ExitCode {
             tracing::warn!("cannot write {}: {err}", lock.path().display());
         }
     }
-    {
-        let (main_loop, exit_code) = (main_loop.clone(), exit_code.clone());
-        display.connect_closed(move |_, is_error| {
-            tracing::error!("the compositor went away (display closed): exiting");
-            tracing::debug!("display closed, error: {is_error}");
-            exit_code.set(1);
-            main_loop.quit();
-        });
-    }
     app.start();
+    // A quit() before run() is lost: a display that closed during start-up ends it here.
+    if exit_code.get() != 0 || display.is_closed() {
+        tracing::error!("the compositor went away during start-up: exiting");
+        return ExitCode::FAILURE;
+    }
     main_loop.run();
     ExitCode::from(exit_code.get())
 }

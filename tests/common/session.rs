@@ -508,7 +508,8 @@ impl RunningBar {
             }
             assert!(
                 started.elapsed() < timeout,
-                "ringbar still runs after {timeout:?}"
+                "ringbar still runs after {timeout:?}; its log:\n{}",
+                self.log_text()
             );
             std::thread::sleep(Duration::from_millis(50));
         }
