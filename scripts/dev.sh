@@ -3,6 +3,7 @@
 #
 #   scripts/dev.sh run    install what is missing, build, run the main job
 #   scripts/dev.sh test   install what is missing, build, run every test
+#   scripts/dev.sh check  the fast inner loop: fmt, clippy, the core's unit tests
 #   scripts/dev.sh setup  only install what is missing
 #   scripts/dev.sh screenshot  regenerate data/screenshot.png in a headless sway
 #   scripts/dev.sh fuzz [SECONDS]  run every fuzz target SECONDS each (default 60)
@@ -121,18 +122,27 @@ setup() {
 }
 
 # The tests load the real probe and run compositors as a test user: they need root.
+# The test suite builds with the test-support feature: the bar's test hook and the
+# sensor fixtures, which a release build never contains.
 cargo_test_as_root() {
     if [ "$(id -u)" -eq 0 ]; then
-        cargo test --locked "$@"
+        cargo test --locked --features test-support "$@"
     else
-        CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="sudo -E" cargo test --locked "$@"
+        CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="sudo -E" cargo test --locked --features test-support "$@"
     fi
 }
 
-run_tests() {
+# The pure core (model, parsers, writers, modules, config) without GTK and libbpf.
+check_core() {
     cargo fmt --all -- --check
+    cargo clippy --lib --profile test --locked --no-default-features -- -D warnings
+    cargo test --lib --locked --no-default-features
+}
+
+run_tests() {
+    check_core
     cargo fmt --manifest-path fuzz/Cargo.toml -- --check
-    cargo clippy --all-targets --locked -- -D warnings
+    cargo clippy --all-targets --locked --features test-support -- -D warnings
     cargo_test_as_root
     fuzz "${RINGBAR_FUZZ_SECONDS:-10}"
 }
@@ -191,6 +201,10 @@ case "${1:-}" in
         setup
         run_tests
         ;;
+    check)
+        find_cargo
+        check_core
+        ;;
     fuzz)
         setup
         fuzz "${2:-60}"
@@ -212,5 +226,5 @@ case "${1:-}" in
             !skip' README.md >README.md.new && mv README.md.new README.md
         log "README.md updated from target/bench/report.md"
         ;;
-    *) die "usage: scripts/dev.sh run|test|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]|bench" ;;
+    *) die "usage: scripts/dev.sh run|test|check|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]|bench" ;;
 esac

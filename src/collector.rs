@@ -6,7 +6,6 @@
 
 use std::io;
 use std::path::Path;
-use std::time::Instant;
 
 use crate::model::{ExitRecord, Model, Snapshot};
 use crate::probe::{Probe, ProbeError};
@@ -15,11 +14,7 @@ use crate::procwalk::ProcWalk;
 
 enum Source {
     Probe(Probe),
-    Proc {
-        walk: ProcWalk,
-        /// Busy and total CPU ns of the previous sample, from /proc/stat.
-        last_cpu: Option<(u64, u64)>,
-    },
+    Proc(ProcWalk),
 }
 
 pub struct Collector {
@@ -51,13 +46,7 @@ impl Collector {
     /// The /proc collector only: the fallback, and the reference in tests.
     pub fn with_proc(kernel_threads: bool) -> Self {
         let walk = ProcWalk::new(Path::new("/proc"));
-        Collector::from_source(
-            Source::Proc {
-                walk,
-                last_cpu: None,
-            },
-            kernel_threads,
-        )
+        Collector::from_source(Source::Proc(walk), kernel_threads)
     }
 
     fn from_source(source: Source, kernel_threads: bool) -> Self {
@@ -74,7 +63,7 @@ impl Collector {
     pub fn record_capacity(&self) -> Option<usize> {
         match &self.source {
             Source::Probe(probe) => Some(probe.capacity()),
-            Source::Proc { .. } => None,
+            Source::Proc(_) => None,
         }
     }
 
@@ -83,9 +72,8 @@ impl Collector {
         matches!(self.source, Source::Probe(_))
     }
 
-    /// Takes a sample and returns the snapshot it produced.
-    pub fn sample(&mut self) -> io::Result<&Snapshot> {
-        let started = Instant::now();
+    /// Takes a sample: the model's snapshot is then the new one.
+    pub fn sample(&mut self) -> io::Result<()> {
         let memory = self.system.memory();
         let load = self.system.load();
         match &mut self.source {
@@ -96,42 +84,23 @@ impl Collector {
                 self.model
                     .update(now, probe.tasks(), &self.exits, memory, load);
             }
-            Source::Proc { walk, last_cpu } => {
+            Source::Proc(walk) => {
                 // /proc's start times count from boot, suspend included.
                 let now = boottime_ns();
                 walk.read_tasks()?;
                 self.model.update(now, walk.tasks(), &[], memory, load);
-                // Processes that lived and died between two samples never show in a walk;
-                // /proc/stat has the true total.
-                let cpu = walk.cpu_time_ns();
-                let snapshot = self.model.snapshot_mut();
-                snapshot.tasks = walk.threads();
-                if let (Some((busy_then, total_then)), Some((busy, total))) = (*last_cpu, cpu) {
-                    let total_delta = total.saturating_sub(total_then);
-                    if total_delta > 0 && snapshot.interval_ns > 0 {
-                        let share = busy.saturating_sub(busy_then) as f64 / total_delta as f64;
-                        let capacity =
-                            snapshot.interval_ns as f64 * f64::from(snapshot.online_cpus);
-                        snapshot.cpu_busy_ns = (share.min(1.0) * capacity) as u64;
-                    }
-                }
-                *last_cpu = cpu;
+                self.model
+                    .use_system_cpu(walk.cpu_time_ns(), walk.threads());
             }
         }
         self.model.rank(self.kernel_threads);
-        let snapshot = self.model.snapshot_mut();
-        snapshot.sample_us = u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX);
-        Ok(snapshot)
+        Ok(())
     }
 
     /// Includes or excludes kernel threads from the lists, at once (no new sample).
     pub fn set_kernel_threads(&mut self, include: bool) {
         self.kernel_threads = include;
         self.model.rank(include);
-    }
-
-    pub fn kernel_threads(&self) -> bool {
-        self.kernel_threads
     }
 
     pub fn snapshot(&self) -> &Snapshot {

@@ -1,18 +1,46 @@
 //! ringbar: a GTK4 Wayland status bar whose system monitor is an eBPF probe.
 //!
-//! [`model`] is the pure core; [`probe`] loads the BPF program; [`procfs`] reads the few
-//! system-wide files; [`collector`] ties them together for one sample per tick.
+//! The pure core, always built and free of GTK and libbpf: [`model`] (records, processes,
+//! deltas, ranking), [`sample`] (one whole sample), [`render`] (text, markup and JSON
+//! writers), [`modules`] (bar modules as data), [`waybar`] and [`config`]. With the `app`
+//! feature come the edges: [`probe`] loads the BPF program, [`procwalk`] and [`procfs`]
+//! read /proc, [`sensors`] reads sysfs, [`sampler`] ties them into one sample per tick,
+//! [`ui`] is the GTK bar and [`cli`] the command line.
 
-pub mod cli;
-pub mod collector;
 pub mod config;
-pub mod instance;
 pub mod model;
+pub mod modules;
+pub mod render;
+pub mod sample;
+pub mod waybar;
+
+#[cfg(feature = "app")]
+pub mod cli;
+#[cfg(feature = "app")]
+pub mod collector;
+#[cfg(feature = "app")]
+pub mod control;
+#[cfg(feature = "app")]
+pub mod instance;
+#[cfg(feature = "app")]
+pub mod monitor;
+#[cfg(feature = "app")]
 pub mod paths;
+#[cfg(feature = "app")]
 pub mod privileges;
+#[cfg(feature = "app")]
 pub mod probe;
+#[cfg(feature = "app")]
 pub mod procfs;
+#[cfg(feature = "app")]
 pub mod procwalk;
+#[cfg(feature = "app")]
+pub mod sampler;
+#[cfg(feature = "app")]
 pub mod sensors;
+#[cfg(feature = "app")]
+pub mod startup;
+#[cfg(feature = "app")]
 pub mod state;
+#[cfg(feature = "app")]
 pub mod ui;

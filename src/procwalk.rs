@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::model::procstat::{parse_cpu_ticks, parse_io, parse_statm_resident, ProcStat};
 use crate::model::record::{TaskRecord, TASK_IO_UNKNOWN, TASK_KTHREAD};
+use crate::model::SystemCpu;
 
 pub struct ProcWalk {
     root: PathBuf,
@@ -118,13 +119,12 @@ impl ProcWalk {
     }
 
     /// Busy and total CPU time of all CPUs since boot, in ns, from `/proc/stat`.
-    pub fn cpu_time_ns(&mut self) -> Option<(u64, u64)> {
+    pub fn cpu_time_ns(&mut self) -> Option<SystemCpu> {
         let (busy, total) = parse_cpu_ticks(self.read_file(format_args!("stat")).ok()?)?;
-        Some((busy * self.tick_ns, total * self.tick_ns))
-    }
-
-    pub fn root(&self) -> &Path {
-        &self.root
+        Some(SystemCpu {
+            busy: busy.saturating_mul(self.tick_ns),
+            total: total.saturating_mul(self.tick_ns),
+        })
     }
 }
 
@@ -152,8 +152,8 @@ mod tests {
         assert!(record.rss_pages > 0);
         assert_eq!(record.flags & TASK_IO_UNKNOWN, 0, "own io is readable");
         assert!(walk.threads() as usize >= walk.tasks().len());
-        let (busy, total) = walk.cpu_time_ns().expect("/proc/stat parses");
-        assert!(busy <= total && total > 0);
+        let cpu = walk.cpu_time_ns().expect("/proc/stat parses");
+        assert!(cpu.busy <= cpu.total && cpu.total > 0);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::process::Command;
 use std::time::Duration;
 
 use common::session::{Compositor, Session, HEIGHT, WIDTH};
@@ -120,10 +121,11 @@ fn hover_until_tooltip_shows(
     bar: &common::session::RunningBar,
     needle: &str,
 ) {
-    // A click hides the tooltip; GTK shows it again after the pointer moves and rests.
-    let mut x = 300;
+    // Over the CPU module, which clicks also go to. A click hides the tooltip; GTK shows
+    // it again after the pointer moves and rests.
+    let mut x = 40;
     wait_for(&format!("the tooltip to show `{needle}`"), WAIT, || {
-        x = if x == 300 { 305 } else { 300 };
+        x = if x == 40 { 45 } else { 40 };
         pointer.move_to(x, 12);
         std::thread::sleep(Duration::from_millis(1500));
         bar.tooltip_text().contains(needle)
@@ -421,7 +423,7 @@ fn thresholds_set_classes_and_the_user_style_is_reloaded_when_it_changes() {
     // Every CPU reading is past 0 %: the label is always .warning, never .critical.
     session.write_config_file(
         "config.toml",
-        "[thresholds]\ncpu_warning = 0\ncpu_critical = 100\nmemory_warning = 0\nmemory_critical = 0\n",
+        "[cpu]\nwarning = 0\ncritical = 100\n[memory]\nwarning = 0\ncritical = 0\n",
     );
     let bar = session.start_bar(&[]);
     bar.wait_for_log("bar on output HEADLESS-1");
@@ -534,4 +536,50 @@ fn screenshot_for_the_readme() {
     let to = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/screenshot.png");
     session.screenshot_png("0,0 720x400", &to);
     println!("wrote {}", to.display());
+}
+
+#[test]
+fn ringbar_msg_drives_the_running_bar_and_only_for_its_own_user() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let ringbar = session.path().join("ringbar");
+    let msg = |word: &str| {
+        session
+            .as_user(&ringbar)
+            .args(["msg", word])
+            .output()
+            .expect("run ringbar msg")
+    };
+    let out = msg("cycle-interval");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    bar.wait_for_log("interval=1000ms");
+    assert_eq!(msg("toggle-kernel-threads").status.code(), Some(0));
+    bar.wait_for_log("kernel-threads=on");
+    session.write_config_file("config.toml", "modules_left = [\"memory\"]\n");
+    assert_eq!(msg("reload").status.code(), Some(0));
+    bar.wait_for_log("reloading the config");
+    wait_for("the reloaded modules", WAIT, || {
+        bar.bars()
+            .first()
+            .is_some_and(|b| b.get("cpu").is_none() && b["memory"].starts_with("MEM "))
+    });
+
+    // Another user cannot drive it.
+    let other = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(&ringbar)
+        .args(["msg", "cycle-interval"])
+        .env("XDG_RUNTIME_DIR", session.runtime_dir())
+        .output()
+        .expect("run msg as nobody");
+    assert_eq!(other.status.code(), Some(1), "{other:?}");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !bar.log_text().contains("interval=500ms"),
+        "{}",
+        bar.log_text()
+    );
 }

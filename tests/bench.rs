@@ -21,10 +21,10 @@ use common::alloc::{allocations, CountingAllocator};
 use common::session::{Compositor, Session};
 use common::*;
 use ringbar::collector::Collector;
-use ringbar::config;
-use ringbar::model::markup::write_tooltip;
-use ringbar::model::{labels, Hardware};
-use ringbar::sensors::{Roots, Sensors};
+use ringbar::config::{self, Config};
+use ringbar::model::controls::Controls;
+use ringbar::render::Markup;
+use ringbar::sampler::Sampler;
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
@@ -432,48 +432,52 @@ fn whole_bar(report: &mut Report) -> Vec<BarRun> {
 
 fn allocation_counts(report: &mut Report) {
     report.heading("4. Heap allocations (Rust side), once warm");
-    let mut collector = Collector::with_probe(false).expect("the probe loads");
-    let mut hw = Hardware::default();
-    let mut sensors = Sensors::discover(
-        Roots::system(),
-        config::Sensors::default(),
-        None,
-        4096,
-        0,
-        &mut hw,
-    );
-    let (mut label, mut tooltip) = (String::with_capacity(256), String::with_capacity(8192));
-    let mut tick = |t: u64| {
-        collector.sample().expect("sample");
-        sensors.read(t * 100_000_000, &mut hw);
-        label.clear();
-        labels::write_cpu(&mut label, collector.snapshot(), &hw.cpu);
-        labels::write_memory(&mut label, collector.snapshot());
+    let collector = Collector::with_probe(false).expect("the probe loads");
+    let controls = Controls {
+        interval_ms: 100,
+        kernel_threads: false,
     };
-    for t in 1..=10 {
-        tick(t);
+    let mut sampler = Sampler::new(
+        collector,
+        None,
+        &config::Sensors::default(),
+        controls,
+        Vec::new(),
+    );
+    let config = Config::default();
+    let (mut label, mut tooltip) = (String::with_capacity(256), String::with_capacity(8192));
+    let mut tick = || {
+        let sample = sampler.take();
+        for module in config.modules.all() {
+            label.clear();
+            module.text(sample, &mut label);
+        }
+    };
+    for _ in 1..=10 {
+        tick();
     }
     let before = allocations();
-    for t in 11..=510 {
-        tick(t);
+    for _ in 11..=510 {
+        tick();
     }
     let per_tick = (allocations() - before) as f64 / 500.0;
-    let snapshot = *collector.snapshot();
+    let sample = sampler.sample();
+    let cpu = config.modules.left.first().expect("the cpu module");
     for _ in 0..5 {
         tooltip.clear();
-        write_tooltip(&mut tooltip, &snapshot, &hw, 100, &[]);
+        cpu.tooltip(&mut Markup(&mut tooltip), sample);
     }
     let before = allocations();
     for _ in 0..500 {
         tooltip.clear();
-        write_tooltip(&mut tooltip, &snapshot, &hw, 100, &[]);
+        cpu.tooltip(&mut Markup(&mut tooltip), sample);
     }
     let per_tooltip = (allocations() - before) as f64 / 500.0;
     report.table(
         &["", "allocations"],
         &[
             vec![
-                "per tick (probe sample, model, sensors, label text)".into(),
+                "per tick (sampler: probe sample, model, sensors; every module's text)".into(),
                 format!("{per_tick:.2}"),
             ],
             vec![

@@ -53,7 +53,8 @@ against_both_sources!(
 );
 
 fn sample(c: &mut Collector) -> Snapshot {
-    *c.sample().expect("sample")
+    c.sample().expect("sample");
+    *c.snapshot()
 }
 
 fn find<const N: usize>(list: &TopList<N>, tgid: u32) -> Option<&Row> {

@@ -1,15 +1,28 @@
-//! Steady-state sampling allocates nothing on the heap: the real probe and the model,
-//! ticked many times, under an allocator that counts.
+//! Steady-state ticks allocate nothing on the heap: the model, the sensors, the real
+//! probe through the sampler, and every module's text and tooltip, ticked many times
+//! under an allocator that counts.
 
 mod common;
 
 use common::alloc::{allocations, CountingAllocator};
 use ringbar::collector::Collector;
-use ringbar::config;
-use ringbar::model::labels::{write_cpu, write_gpu, write_pressure};
-use ringbar::model::markup::write_tooltip;
-use ringbar::model::{Hardware, Model, Snapshot, TaskRecord};
+use ringbar::config::{self, Config};
+use ringbar::model::controls::Controls;
+use ringbar::model::{Model, TaskRecord};
+use ringbar::render::Markup;
+use ringbar::sample::Sample;
+use ringbar::sampler::Sampler;
 use ringbar::sensors::{fixtures, Roots, Sensors};
+
+/// What the bar does with a sample: every module's text, and its tooltip (shown).
+fn render(config: &Config, sample: &Sample, text: &mut String, tooltip: &mut String) {
+    for module in config.modules.all() {
+        text.clear();
+        module.text(sample, text);
+        tooltip.clear();
+        module.tooltip(&mut Markup(tooltip), sample);
+    }
+}
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
@@ -60,46 +73,70 @@ fn sensors_and_their_text_allocate_nothing_once_warm() {
         sys,
         proc: "/proc".into(),
     };
-    let mut hw = Hardware::default();
+    let mut sample = Sample::default();
     let second = 1_000_000_000;
-    let mut sensors = Sensors::discover(roots, config::Sensors::default(), None, 4096, 0, &mut hw);
-    assert_eq!(hw.gpus.len(), 2);
-    let snapshot = Snapshot::default();
-    let (mut label, mut tooltip) = (String::with_capacity(256), String::with_capacity(4096));
+    let mut sensors = Sensors::discover(
+        roots,
+        config::Sensors::default(),
+        None,
+        4096,
+        0,
+        &mut sample.hardware,
+    );
+    assert_eq!(sample.hardware.gpus.len(), 2);
+    // Every module shown, the pressure module too.
+    let config = config::parse(
+        "modules_left = [\"cpu\", \"memory\", \"gpu\", \"pressure\"]\n[pressure]\nwarning = 0\n",
+        "config.toml".as_ref(),
+    )
+    .expect("valid");
+    let (mut text, mut tooltip) = (String::with_capacity(256), String::with_capacity(4096));
     let mut before = 0;
     for t in 1..=505 {
         if t == 6 {
             assert!(tooltip.contains("card0 i915") && tooltip.contains("card1 amdgpu"));
+            assert!(text.starts_with("PSI"), "{text}");
             before = allocations();
         }
-        sensors.read(t * second / 10, &mut hw);
-        label.clear();
-        write_cpu(&mut label, &snapshot, &hw.cpu);
-        if let Some(gpu) = hw.label_gpu() {
-            write_gpu(&mut label, gpu);
-        }
-        write_pressure(&mut label, &hw.pressure, 0.0);
-        tooltip.clear();
-        write_tooltip(&mut tooltip, &snapshot, &hw, 100, &[]);
+        sensors.read(t * second / 10, &mut sample.hardware);
+        render(&config, &sample, &mut text, &mut tooltip);
     }
     assert_eq!(
         allocations() - before,
         0,
-        "allocations in 500 warm sensor ticks with labels and tooltip"
+        "allocations in 500 warm sensor ticks with module texts and tooltips"
     );
 }
 
 #[test]
 fn real_sampling_allocates_nothing_once_warm() {
     common::require_root();
-    let mut collector = Collector::with_probe(false).expect("the BPF probe loads");
+    let collector = Collector::with_probe(false).expect("the BPF probe loads");
+    let controls = Controls {
+        interval_ms: 100,
+        kernel_threads: false,
+    };
+    let mut sampler = Sampler::new(
+        collector,
+        None,
+        &config::Sensors::default(),
+        controls,
+        Vec::new(),
+    );
+    let config = Config::default();
+    let (mut text, mut tooltip) = (String::with_capacity(256), String::with_capacity(4096));
     for _ in 0..10 {
-        collector.sample().expect("sample");
+        render(&config, sampler.take(), &mut text, &mut tooltip);
     }
     let before = allocations();
     for i in 0..500u32 {
-        collector.sample().expect("sample");
-        collector.set_kernel_threads(i.is_multiple_of(2));
+        render(&config, sampler.take(), &mut text, &mut tooltip);
+        sampler.set_kernel_threads(i.is_multiple_of(2));
     }
-    assert_eq!(allocations() - before, 0, "allocations in 500 warm samples");
+    assert_eq!(
+        allocations() - before,
+        0,
+        "allocations in 500 warm samples with module texts and tooltips"
+    );
+    assert!(tooltip.contains("<b>CPU</b>"), "{tooltip}");
 }

@@ -2,8 +2,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use ringbar::model::hardware::parse_integer;
 use ringbar::model::hardware::IdleSample;
-use ringbar::sensors::parse_integer;
 
 fuzz_target!(|input: (&[u8], [u64; 4])| {
     let (text, [t0, idle0, t1, idle1]) = input;

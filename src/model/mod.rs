@@ -1,15 +1,12 @@
 //! The pure core: decode probe records, aggregate threads into processes, compute deltas
-//! and rates against the previous sample, rank the top processes, format the results.
+//! and rates against the previous sample, rank the top processes.
 //!
 //! Nothing here touches GTK, libbpf or the kernel: it is fed records and text, so every
 //! rule (PID reuse, counters going backwards, zombie persistence, kernel-thread filter)
 //! is unit-tested without root.
 
 pub mod controls;
-pub mod format;
 pub mod hardware;
-pub mod labels;
-pub mod markup;
 pub mod process;
 pub mod procstat;
 pub mod record;
@@ -23,6 +20,6 @@ pub use hardware::{
 };
 pub use process::{Process, ProcessKey, ProcessTable};
 pub use record::{ExitRecord, TaskRecord, TaskState};
-pub use snapshot::{Model, Snapshot, StuckList};
+pub use snapshot::{Model, Snapshot, StuckList, SystemCpu};
 pub use system::{LoadAverage, Memory};
 pub use top::{Row, TopList};

@@ -79,8 +79,6 @@ pub struct Snapshot {
     /// Ranked by bytes read plus written in the interval.
     pub top_io: TopList<TOP_ROWS>,
     pub stuck: StuckList,
-    /// How long taking the sample took, in microseconds (set by the collector).
-    pub sample_us: u32,
 }
 
 impl Snapshot {
@@ -112,6 +110,13 @@ impl Snapshot {
         }
         bytes as f64 * 1e9 / self.interval_ns as f64
     }
+}
+
+/// Cumulative busy and total CPU time of all CPUs, as /proc/stat counts it (any unit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SystemCpu {
+    pub busy: u64,
+    pub total: u64,
 }
 
 /// How many samples a vanished process is remembered for late exit reports.
@@ -185,6 +190,8 @@ pub struct Model {
     window_starts: [Option<u64>; 2],
     samples: u64,
     page_size: u64,
+    /// The previous /proc/stat reading, for [`Model::use_system_cpu`].
+    last_system_cpu: Option<SystemCpu>,
     snapshot: Snapshot,
 }
 
@@ -197,6 +204,7 @@ impl Model {
             window_starts: [None; 2],
             samples: 0,
             page_size,
+            last_system_cpu: None,
             snapshot: Snapshot {
                 online_cpus,
                 ..Default::default()
@@ -354,8 +362,21 @@ impl Model {
         &self.snapshot
     }
 
-    pub fn snapshot_mut(&mut self) -> &mut Snapshot {
-        &mut self.snapshot
+    /// For the /proc walk, after [`Model::update`]: a walk misses processes that lived and
+    /// died between two walks, so the busy share comes from /proc/stat's counters instead
+    /// of the sum over processes, and the task count from the walk's thread count.
+    pub fn use_system_cpu(&mut self, cpu: Option<SystemCpu>, threads: u32) {
+        let snap = &mut self.snapshot;
+        snap.tasks = threads;
+        if let (Some(then), Some(now)) = (self.last_system_cpu, cpu) {
+            let total = now.total.saturating_sub(then.total);
+            if total > 0 && snap.interval_ns > 0 {
+                let share = now.busy.saturating_sub(then.busy) as f64 / total as f64;
+                let capacity = snap.interval_ns as f64 * f64::from(snap.online_cpus);
+                snap.cpu_busy_ns = (share.min(1.0) * capacity) as u64;
+            }
+        }
+        self.last_system_cpu = cpu;
     }
 
     /// Every process of the latest sample.
@@ -365,248 +386,4 @@ impl Model {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::process::tests::{comm, thread};
-    use crate::model::record::TASK_KTHREAD;
-
-    const MS: u64 = 1_000_000;
-
-    fn model() -> Model {
-        Model::new(4096, 2)
-    }
-
-    fn tgids<const N: usize>(list: &TopList<N>) -> Vec<u32> {
-        list.rows().iter().map(|r| r.tgid).collect()
-    }
-
-    #[test]
-    fn first_sample_has_no_rates() {
-        let mut m = model();
-        m.update(1000 * MS, &[thread(10, 10, 0, 5 * MS)], &[], None, None);
-        m.rank(false);
-        assert!(!m.snapshot().has_rates());
-        assert_eq!(m.snapshot().cpu_percent(), None);
-        assert!(m.snapshot().top_cpu.is_empty());
-    }
-
-    #[test]
-    fn cpu_percent_per_core_and_for_the_system() {
-        let mut m = model();
-        m.update(
-            1000 * MS,
-            &[thread(10, 10, 0, 0), thread(20, 20, 0, 0)],
-            &[],
-            None,
-            None,
-        );
-        // 500 ms later: 10 used 500 ms (one full core), 20 used 100 ms.
-        m.update(
-            1500 * MS,
-            &[thread(10, 10, 0, 500 * MS), thread(20, 20, 0, 100 * MS)],
-            &[],
-            None,
-            None,
-        );
-        m.rank(false);
-        let s = m.snapshot();
-        assert_eq!(s.interval_ns, 500 * MS);
-        assert_eq!(tgids(&s.top_cpu), [10, 20]);
-        assert!((s.core_percent(s.top_cpu.rows()[0].value) - 100.0).abs() < 1e-9);
-        // 600 ms of 2 × 500 ms.
-        assert!((s.cpu_percent().expect("rates") - 60.0).abs() < 1e-9);
-    }
-
-    #[test]
-    fn fuzz_regression_counters_at_the_limits_never_overflow() {
-        // Found by fuzz/fuzz_targets/records.rs: rss_pages * page_size overflowed; every
-        // counter sum saturates now.
-        let mut m = model();
-        let mut huge = thread(10, 10, 0, u64::MAX);
-        huge.rss_pages = u64::MAX / 3;
-        huge.group_dead_cpu_ns = u64::MAX;
-        huge.read_bytes = u64::MAX;
-        huge.group_dead_read_bytes = u64::MAX;
-        let mut sibling = huge;
-        sibling.pid = 11;
-        let exit = ExitRecord {
-            tgid: 99,
-            leader_start_ns: 2000 * MS,
-            cpu_ns: u64::MAX,
-            read_bytes: u64::MAX,
-            write_bytes: u64::MAX,
-            ..ExitRecord::default()
-        };
-        m.update(1000 * MS, &[huge, sibling], &[], None, None);
-        m.update(2000 * MS, &[huge, sibling], &[exit], None, None);
-        m.update(3000 * MS, &[huge, sibling], &[exit], None, None);
-        m.rank(true);
-        let s = m.snapshot();
-        assert_eq!(s.top_memory.rows()[0].value, u64::MAX);
-        assert!(s.cpu_percent().is_some_and(|p| p <= 100.0));
-    }
-
-    #[test]
-    fn a_counter_going_backwards_gives_no_rate() {
-        let mut m = model();
-        m.update(1000 * MS, &[thread(10, 10, 0, 900 * MS)], &[], None, None);
-        m.update(2000 * MS, &[thread(10, 10, 0, 100 * MS)], &[], None, None);
-        m.rank(false);
-        assert_eq!(m.snapshot().cpu_busy_ns, 0);
-        assert!(m.snapshot().top_cpu.is_empty());
-    }
-
-    #[test]
-    fn a_reused_pid_does_not_inherit_or_go_negative() {
-        let mut m = model();
-        m.update(1000 * MS, &[thread(10, 10, 0, 900 * MS)], &[], None, None);
-        // Same PID, new process started inside the window, 20 ms of CPU so far.
-        let mut reused = thread(10, 10, 0, 20 * MS);
-        reused.leader_start_ns = 1500 * MS;
-        m.update(2000 * MS, &[reused], &[], None, None);
-        assert_eq!(m.snapshot().cpu_busy_ns, 20 * MS);
-    }
-
-    #[test]
-    fn an_unknown_process_older_than_the_window_counts_nothing() {
-        let mut m = model();
-        m.update(1000 * MS, &[], &[], None, None);
-        m.update(2000 * MS, &[thread(10, 10, 0, 900 * MS)], &[], None, None);
-        assert_eq!(m.snapshot().cpu_busy_ns, 0);
-    }
-
-    fn exit(tgid: u32, start_ns: u64, cpu_ns: u64) -> ExitRecord {
-        ExitRecord {
-            tgid,
-            leader_start_ns: start_ns,
-            cpu_ns,
-            write_bytes: 4096,
-            ..Default::default()
-        }
-    }
-
-    #[test]
-    fn exited_groups_count_what_they_used_after_they_were_last_counted() {
-        let mut m = model();
-        m.update(
-            1000 * MS,
-            &[thread(10, 10, 0, 300 * MS), thread(20, 20, 6, 40 * MS)],
-            &[],
-            None,
-            None,
-        );
-        let exits = [
-            exit(10, 10_000, 350 * MS),   // listed before: 50 ms after that sample
-            exit(10, 10_000, 360 * MS),   // its final report: 10 ms more
-            exit(30, 1200 * MS, 70 * MS), // born and died in the window: all of it
-            exit(40, 500 * MS, 99 * MS),  // never listed, older than the window: unknown
-            exit(20, 20_000, 40 * MS),    // still listed (a zombie): counted from its tasks
-        ];
-        m.update(2000 * MS, &[thread(20, 20, 6, 40 * MS)], &exits, None, None);
-        let s = *m.snapshot();
-        assert_eq!(s.exited_cpu_ns, 130 * MS);
-        assert_eq!(s.exited_groups, 2);
-        assert_eq!(s.cpu_busy_ns, 130 * MS);
-        assert_eq!(s.write_bytes, 8192);
-
-        // Reports a sample late: the final one of 30 adds its tail; 50 lived and died
-        // between the first two samples; 40's final report adds what followed its first.
-        let late = [
-            exit(30, 1200 * MS, 75 * MS),
-            exit(50, 1500 * MS, 8 * MS),
-            exit(40, 500 * MS, 100 * MS),
-        ];
-        m.update(3000 * MS, &[], &late, None, None);
-        let s = m.snapshot();
-        assert_eq!(s.exited_cpu_ns, 14 * MS);
-        assert_eq!(s.exited_groups, 1);
-        // The zombie was reaped: its final report adds nothing.
-        m.update(4000 * MS, &[], &[exit(20, 20_000, 40 * MS)], None, None);
-        assert_eq!(m.snapshot().exited_cpu_ns, 0);
-    }
-
-    fn stuck_rows(m: &Model) -> Vec<(char, u32)> {
-        m.snapshot()
-            .stuck
-            .rows()
-            .map(|(s, r)| (s.letter(), r.tgid))
-            .collect()
-    }
-
-    #[test]
-    fn zombies_show_after_two_samples_and_blocked_tasks_at_once() {
-        let mut m = model();
-        let zombie = thread(30, 30, 6, 0);
-        let blocked = thread(40, 41, 2, 0);
-        m.update(
-            1000 * MS,
-            &[zombie, blocked, thread(40, 40, 1, 0)],
-            &[],
-            None,
-            None,
-        );
-        m.rank(false);
-        assert_eq!(stuck_rows(&m), [('D', 40)]);
-
-        m.update(2000 * MS, &[zombie, blocked], &[], None, None);
-        m.rank(false);
-        assert_eq!(stuck_rows(&m), [('D', 40), ('Z', 30)]);
-    }
-
-    #[test]
-    fn at_most_ten_stuck_rows() {
-        let mut m = model();
-        let tasks: Vec<_> = (100..120).map(|tgid| thread(tgid, tgid, 2, 0)).collect();
-        m.update(1000 * MS, &tasks, &[], None, None);
-        m.rank(false);
-        let rows: Vec<_> = m.snapshot().stuck.rows().map(|(_, r)| r.tgid).collect();
-        assert_eq!(rows, (100..110).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn kernel_threads_are_listed_only_when_included() {
-        let mut m = model();
-        let mut kworker = thread(2, 2, 2, 0);
-        kworker.flags = TASK_KTHREAD;
-        kworker.comm = comm("kworker/0:1");
-        let user = thread(10, 10, 0, 0);
-        m.update(1000 * MS, &[kworker, user], &[], None, None);
-        kworker.cpu_ns = 50 * MS;
-        let mut user2 = user;
-        user2.cpu_ns = 10 * MS;
-        user2.rss_pages = 10;
-        m.update(2000 * MS, &[kworker, user2], &[], None, None);
-
-        m.rank(false);
-        assert_eq!(tgids(&m.snapshot().top_cpu), [10]);
-        assert!(m.snapshot().stuck.is_empty());
-        // The system total always counts kernel threads.
-        assert_eq!(m.snapshot().cpu_busy_ns, 60 * MS);
-
-        m.rank(true);
-        assert_eq!(tgids(&m.snapshot().top_cpu), [2, 10]);
-        assert_eq!(m.snapshot().stuck.len(), 1);
-        assert_eq!(tgids(&m.snapshot().top_memory), [10]);
-        assert_eq!(m.snapshot().top_memory.rows()[0].value, 40960);
-    }
-
-    #[test]
-    fn io_rates_rank_by_read_plus_write() {
-        let mut m = model();
-        let mut a = thread(10, 10, 1, 0);
-        let mut b = thread(20, 20, 1, 0);
-        m.update(1000 * MS, &[a, b], &[], None, None);
-        a.read_bytes = 3000;
-        b.write_bytes = 2000;
-        b.read_bytes = 2000;
-        m.update(3000 * MS, &[a, b], &[], None, None);
-        m.rank(false);
-        let s = m.snapshot();
-        assert_eq!(tgids(&s.top_io), [20, 10]);
-        assert_eq!(
-            (s.top_io.rows()[0].read, s.top_io.rows()[0].write),
-            (2000, 2000)
-        );
-        assert!((s.per_second(s.read_bytes) - 2500.0).abs() < 1e-9);
-    }
-}
+mod tests;

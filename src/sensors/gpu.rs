@@ -12,7 +12,6 @@
 
 use std::path::{Path, PathBuf};
 
-use super::nvidia::{self, Nvidia};
 use super::{read_text, sorted_entries, SensorFile};
 use crate::model::hardware::IdleSample;
 use crate::model::{Gpu, GpuDriver, GpuReading, Throttle, Value};
@@ -139,7 +138,7 @@ impl DrmGpu {
         Gpu::new(&self.card, self.driver, &self.pci_slot)
     }
 
-    fn read(&mut self, now_ns: u64, out: &mut GpuReading) {
+    pub fn read(&mut self, now_ns: u64, out: &mut GpuReading) {
         if let Some(status) = &mut self.runtime_status {
             if status.read_line(&mut self.status) && self.status == "suspended" {
                 *out = GpuReading {
@@ -231,23 +230,6 @@ fn hwmon_input(device: &Path, kind: &str, label: &str) -> Option<SensorFile> {
             })
         })
         .and_then(SensorFile::existing)
-}
-
-/// How one GPU is read each tick.
-pub enum GpuReader {
-    Drm(Box<DrmGpu>),
-    /// The NVML device index.
-    Nvidia(u32),
-}
-
-impl GpuReader {
-    pub fn read(&mut self, now_ns: u64, out: &mut GpuReading, nvidia: Option<&dyn Nvidia>) {
-        match (self, nvidia) {
-            (GpuReader::Drm(gpu), _) => gpu.read(now_ns, out),
-            (GpuReader::Nvidia(index), Some(nvml)) => nvidia::read(nvml, *index, out),
-            (GpuReader::Nvidia(_), None) => *out = GpuReading::default(),
-        }
-    }
 }
 
 #[cfg(test)]

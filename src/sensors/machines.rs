@@ -11,9 +11,9 @@ use super::nvidia::tests::FakeNvidia;
 use super::nvidia::Nvidia;
 use super::{Roots, Sensors};
 use crate::config;
-use crate::model::labels::{write_cpu, write_gpu, write_pressure};
-use crate::model::markup::write_tooltip;
 use crate::model::{Hardware, Snapshot};
+use crate::render::{report, Markup};
+use crate::sample::Sample;
 
 const SECOND: u64 = 1_000_000_000;
 
@@ -78,29 +78,29 @@ fn busy_proc(proc: &Path) {
 /// What the bar shows: the CPU, GPU and pressure labels ("hidden" where hidden) and the
 /// tooltip, at 50 % CPU on 4 CPUs.
 fn render(hw: &Hardware) -> String {
-    let snapshot = Snapshot {
-        interval_ns: SECOND,
-        online_cpus: 4,
-        cpu_busy_ns: 2 * SECOND,
-        ..Snapshot::default()
+    let sample = Sample {
+        processes: Snapshot {
+            interval_ns: SECOND,
+            online_cpus: 4,
+            cpu_busy_ns: 2 * SECOND,
+            ..Snapshot::default()
+        },
+        hardware: hw.clone(),
+        interval_ms: 2000,
+        ..Sample::default()
     };
-    let mut out = String::new();
-    write_cpu(&mut out, &snapshot, &hw.cpu);
-    out.push_str(" | ");
-    match hw.label_gpu() {
-        Some(gpu) => {
-            write_gpu(&mut out, gpu);
+    let config = config::Config::default();
+    let mut labels = Vec::new();
+    for module in config.modules.all().filter(|m| m.name() != "memory") {
+        let mut text = String::new();
+        match module.text(&sample, &mut text) {
+            Some(_) => labels.push(text),
+            None => labels.push(format!("(no {} label)", module.name())),
         }
-        None => out.push_str("(no GPU label)"),
     }
-    out.push_str(" | ");
-    let mut pressure = String::new();
-    match write_pressure(&mut pressure, &hw.pressure, 10.0) {
-        Some(_) => out.push_str(&pressure),
-        None => out.push_str("(no PSI label)"),
-    }
+    let mut out = labels.join(" | ");
     out.push_str("\n---\n");
-    write_tooltip(&mut out, &snapshot, hw, 2000, &[]);
+    report::write(&mut Markup(&mut out), &sample);
     out
 }
 
@@ -148,14 +148,14 @@ fn intel_laptop_with_i915() {
     assert_eq!(
         render(&hw),
         "CPU 50.0% 54°C 2.0GHz | GPU 25.0% | PSI mem 23%\n---\n\
-         <b>CPU</b>  50.0% of 4 CPUs · 54.0°C · 2000 MHz avg, 3000 max of 4700\n\
+         <b>CPU</b>  50.0% of 4 CPUs · per process, 100% = one core · 54.0°C · 2000 MHz avg, 3000 max of 4700\n\
          <b>Memory</b>  – · in 0B/s out 1.0M/s\n\
          <b>IO</b>  read 0B/s · write 0B/s\n\
          <b>GPU</b>\n\
          \x20 card0 i915  25.0% · 350 / 1300 MHz · <b>throttled</b> pl1\n\
          <b>Pressure</b>  cpu 1.5% · mem 23.0% full 4.0% · io 3.1% full 1.0%\n\
          <b>Power</b>  balanced (low-power balanced performance)\n\
-         <small>sampled in 0 µs · every 2000 ms · kernel threads excluded</small>"
+         <small>sampled in 0 µs from the BPF probe · every 2000 ms · kernel threads excluded</small>"
     );
 }
 
@@ -169,13 +169,13 @@ fn intel_desktop_with_xe() {
     sensors.read(2 * SECOND, &mut hw);
     assert_eq!(
         render(&hw),
-        "CPU 50.0% 54°C 2.0GHz | GPU 60.0% 48°C | (no PSI label)\n---\n\
-         <b>CPU</b>  50.0% of 4 CPUs · 54.0°C · 2000 MHz avg, 3000 max of 4700\n\
+        "CPU 50.0% 54°C 2.0GHz | GPU 60.0% 48°C | (no pressure label)\n---\n\
+         <b>CPU</b>  50.0% of 4 CPUs · per process, 100% = one core · 54.0°C · 2000 MHz avg, 3000 max of 4700\n\
          <b>Memory</b>  –\n\
          <b>IO</b>  read 0B/s · write 0B/s\n\
          <b>GPU</b>\n\
          \x20 card0 xe  60.0% · 1950 / 2450 MHz · 48°C\n\
-         <small>sampled in 0 µs · every 2000 ms · kernel threads excluded</small>"
+         <small>sampled in 0 µs from the BPF probe · every 2000 ms · kernel threads excluded</small>"
     );
 }
 
@@ -196,12 +196,12 @@ fn amd_desktop_with_amdgpu_and_an_nvidia_card() {
     assert_eq!(
         render(&hw),
         format!(
-            "CPU 50.0% 61°C | GPU 83.0% 71°C | (no PSI label)\n---\n\
-             <b>CPU</b>  50.0% of 4 CPUs · 61.2°C\n\
+            "CPU 50.0% 61°C | GPU 83.0% 71°C | (no pressure label)\n---\n\
+             <b>CPU</b>  50.0% of 4 CPUs · per process, 100% = one core · 61.2°C\n\
              <b>Memory</b>  –\n\
              <b>IO</b>  read 0B/s · write 0B/s\n\
              {expected_tooltip_gpus}\
-             <small>sampled in 0 µs · every 2000 ms · kernel threads excluded</small>"
+             <small>sampled in 0 µs from the BPF probe · every 2000 ms · kernel threads excluded</small>"
         ),
         "the busiest GPU is on the label"
     );
@@ -248,11 +248,11 @@ fn a_machine_with_nothing_shows_a_clean_bar_and_logs_nothing() {
     });
     assert_eq!(
         text,
-        "CPU 50.0% | (no GPU label) | (no PSI label)\n---\n\
-         <b>CPU</b>  50.0% of 4 CPUs\n\
+        "CPU 50.0% | (no gpu label) | (no pressure label)\n---\n\
+         <b>CPU</b>  50.0% of 4 CPUs · per process, 100% = one core\n\
          <b>Memory</b>  –\n\
          <b>IO</b>  read 0B/s · write 0B/s\n\
-         <small>sampled in 0 µs · every 2000 ms · kernel threads excluded</small>"
+         <small>sampled in 0 µs from the BPF probe · every 2000 ms · kernel threads excluded</small>"
     );
     assert_eq!(log, "", "nothing to say on a machine without sensors");
 }
@@ -285,14 +285,14 @@ fn files_that_vanish_show_dashes_log_once_and_are_rediscovered() {
         sensors.read(7 * SECOND, &mut hw);
         let text = render(&hw);
         // The temperature that reads nothing is dropped too, until it reads again.
-        assert!(text.starts_with("CPU 50.0% | (no GPU label) |"), "{text}");
+        assert!(text.starts_with("CPU 50.0% | (no gpu label) |"), "{text}");
         assert!(!text.contains("<b>GPU</b>"), "{text}");
 
         // The sensors come back (driver reloaded): found again by the slow timer.
         fixtures::amd_desktop_gpu(&sys);
         write(&sys, "class/hwmon/hwmon2/temp1_input", "62000\n");
         sensors.read(8 * SECOND, &mut hw);
-        assert!(render(&hw).starts_with("CPU 50.0% | (no GPU label) |"));
+        assert!(render(&hw).starts_with("CPU 50.0% | (no gpu label) |"));
         sensors.read(68 * SECOND, &mut hw);
         assert!(
             render(&hw).starts_with("CPU 50.0% 62°C | GPU 37.0% 61°C |"),

@@ -5,7 +5,8 @@
 //! timer, sooner while some value is failing; a tick only preads files already open.
 
 pub mod cpu;
-#[doc(hidden)]
+/// Fake sysfs trees, for the test suite only.
+#[cfg(any(test, feature = "test-support"))]
 pub mod fixtures;
 pub mod gpu;
 #[cfg(test)]
@@ -16,11 +17,13 @@ pub mod system;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
+pub use crate::model::hardware::parse_integer;
+
 use crate::config;
-use crate::model::{Gpu, Hardware, Value};
+use crate::model::{Gpu, GpuReading, Hardware, Value};
 use crate::procfs::ProcFile;
 use cpu::CpuSensors;
-use gpu::{DrmGpu, GpuReader};
+use gpu::DrmGpu;
 use nvidia::Nvidia;
 use system::SystemSensors;
 
@@ -33,10 +36,6 @@ const REDISCOVER_FAILING_NS: u64 = 5_000_000_000;
 /// or not a number.
 pub fn read_integer(path: &Path) -> Option<i64> {
     parse_integer(&std::fs::read(path).ok()?)
-}
-
-pub fn parse_integer(text: &[u8]) -> Option<i64> {
-    std::str::from_utf8(text).ok()?.trim().parse().ok()
 }
 
 /// A sysfs file's text, trimmed; `None` if it is missing or not UTF-8.
@@ -132,6 +131,23 @@ impl SensorFile {
                 self.path().display(),
                 String::from_utf8_lossy(text).trim()
             );
+        }
+    }
+}
+
+/// How one GPU is read each tick: through its sysfs files, or through NVML.
+pub enum GpuReader {
+    Drm(Box<DrmGpu>),
+    /// The NVML device index.
+    Nvidia(u32),
+}
+
+impl GpuReader {
+    pub fn read(&mut self, now_ns: u64, out: &mut GpuReading, nvidia: Option<&dyn Nvidia>) {
+        match (self, nvidia) {
+            (GpuReader::Drm(gpu), _) => gpu.read(now_ns, out),
+            (GpuReader::Nvidia(index), Some(nvml)) => nvidia::read(nvml, *index, out),
+            (GpuReader::Nvidia(_), None) => *out = GpuReading::default(),
         }
     }
 }
@@ -237,7 +253,8 @@ impl Sensors {
             .map(|drm: DrmGpu| (drm.describe(), GpuReader::Drm(Box::new(drm))))
             .collect();
         if let Some(nvidia) = &self.nvidia {
-            found.extend(nvidia::discover(nvidia.as_ref()));
+            let nvidia_gpus = nvidia::discover(nvidia.as_ref()).into_iter();
+            found.extend(nvidia_gpus.map(|(gpu, index)| (gpu, GpuReader::Nvidia(index))));
         }
         found
     }

@@ -7,7 +7,6 @@ use std::ffi::OsStr;
 use nvml_wrapper::enum_wrappers::device::{Clock, TemperatureSensor};
 use nvml_wrapper::error::NvmlError;
 
-use super::gpu::GpuReader;
 use crate::model::{Gpu, GpuDriver, GpuReading, Value};
 
 /// The library the NVIDIA driver installs (the unversioned name is only in -dev packages).
@@ -32,14 +31,15 @@ pub trait Nvidia {
     fn sample(&self, index: u32) -> NvidiaSample;
 }
 
-/// The GPUs NVML reports, named `nvidia0`, `nvidia1`… like their device nodes.
-pub fn discover(nvidia: &dyn Nvidia) -> Vec<(Gpu, GpuReader)> {
+/// The GPUs NVML reports, named `nvidia0`, `nvidia1`… like their device nodes, with
+/// their NVML device index.
+pub fn discover(nvidia: &dyn Nvidia) -> Vec<(Gpu, u32)> {
     (0..nvidia.device_count())
         .map(|index| {
             let (model, pci_slot) = nvidia.describe(index).unwrap_or_default();
             let mut gpu = Gpu::new(&format!("nvidia{index}"), GpuDriver::Nvidia, &pci_slot);
             gpu.model = model;
-            (gpu, GpuReader::Nvidia(index))
+            (gpu, index)
         })
         .collect()
 }

@@ -5,7 +5,10 @@
 
 mod app;
 mod bar;
+mod outputs;
+mod slot;
 mod style;
+#[cfg(feature = "test-support")]
 mod test_hook;
 
 use std::cell::Cell;
@@ -16,10 +19,9 @@ use gtk4 as gtk;
 use gtk4::prelude::*;
 use gtk4::{gdk, gio, glib};
 
-use crate::collector::Collector;
+use crate::control;
 use crate::instance::{self, Claim};
-use crate::model::controls::Controls;
-use crate::{config, paths, privileges, state};
+use crate::{paths, startup};
 
 /// Runs the bar until the compositor goes away (exit 1) or a SIGTERM/SIGINT (exit 0).
 pub fn run() -> ExitCode {
@@ -42,45 +44,20 @@ pub fn run() -> ExitCode {
         },
     };
 
-    let mut config_notices = Vec::new();
-    let config_file = paths::config_file();
-    let (config, config_error) = match &config_file {
-        Some(path) => config::load(path),
-        None => (config::Config::default(), None),
-    };
-    if let Some(err) = config_error {
-        tracing::error!("config: {err}");
-        config_notices.push(("config".to_owned(), err.to_string()));
-    }
-    let state_file = paths::state_file();
-    let defaults = Controls {
-        interval_ms: config.interval_ms,
-        kernel_threads: config.kernel_threads,
-    };
-    let controls = state_file
-        .as_deref()
-        .map_or(defaults, |path| state::load(path, defaults));
-
-    let (collector, probe_error) = Collector::new(controls.kernel_threads);
-    let probe_notice = probe_error.map(|err| {
-        tracing::warn!("BPF probe off, reading /proc instead: {err}");
-        (
-            "BPF probe off".to_owned(),
-            format!("{err} Until then the numbers come from /proc."),
-        )
-    });
-
-    match privileges::drop_all() {
-        Ok(dropped) => tracing::debug!("capabilities dropped: {dropped:?}"),
+    let started = match startup::start() {
+        Ok(started) => started,
         Err(err) => {
             // Never run the UI with privileges it should not have.
-            tracing::error!("cannot drop privileges: {err}");
+            tracing::error!("{err}");
             return ExitCode::FAILURE;
         }
+    };
+    if let Some(err) = &started.probe_error {
+        tracing::warn!("BPF probe off, reading /proc instead: {err}");
     }
 
-    // The cairo renderer costs a sixth of the memory of GL on software rendering
-    // (FACTS.md); a user's explicit GSK_RENDERER wins. No threads exist yet.
+    // On software rendering the cairo renderer needs about 26 MB of RSS where GL needs
+    // about 150 MB; a user's explicit GSK_RENDERER wins. No threads exist yet.
     if std::env::var_os("GSK_RENDERER").is_none() {
         std::env::set_var("GSK_RENDERER", "cairo");
     }
@@ -96,33 +73,22 @@ pub fn run() -> ExitCode {
     };
     let style = Rc::new(style::install(&display, paths::style_file()));
 
-    tracing::info!(
-        "{} {}",
-        controls.interval_line(),
-        controls.kernel_threads_line()
-    );
     let main_loop = glib::MainLoop::new(None, false);
-    let startup = app::Startup {
-        collector,
-        controls,
-        config,
-        config_file,
-        config_notices,
-        probe_notice,
-        state_file,
-    };
     // Watch the connection before the bars are made: the compositor may die while they are.
     let exit_code = Rc::new(Cell::new(0u8));
-    {
-        let (main_loop, exit_code) = (main_loop.clone(), exit_code.clone());
-        display.connect_closed(move |_, is_error| {
+    display.connect_closed(glib::clone!(
+        #[strong]
+        main_loop,
+        #[strong]
+        exit_code,
+        move |_, is_error| {
             tracing::error!("the compositor went away (display closed): exiting");
             tracing::debug!("display closed, error: {is_error}");
             exit_code.set(1);
             main_loop.quit();
-        });
-    }
-    let app = app::App::new(startup, main_loop.clone());
+        }
+    ));
+    let app = app::App::new(started, main_loop.clone());
 
     if is_wayland(&display) && gtk4_layer_shell::is_supported() {
         app.follow_monitors(&display);
@@ -134,6 +100,19 @@ pub fn run() -> ExitCode {
         app.add_fallback();
     }
     handle_signals(&app, &style, &main_loop);
+    let _server = paths::runtime_dir().and_then(|dir| {
+        let (app, style) = (Rc::downgrade(&app), Rc::clone(&style));
+        control::Server::start(&dir, "bar", move |command| {
+            if let Some(app) = app.upgrade() {
+                if command == control::Command::Reload {
+                    style.reload();
+                }
+                app.obey(command);
+            }
+        })
+        .map_err(|err| tracing::warn!("`ringbar msg` cannot reach this bar: {err}"))
+        .ok()
+    });
     // Only now can a second start's SIGUSR1 be taken: publish the pid.
     if let Some(lock) = &mut lock {
         if let Err(err) = lock.publish_pid() {
@@ -178,14 +157,22 @@ fn handle_signals(app: &Rc<app::App>, style: &Rc<style::Style>, main_loop: &glib
         });
     }
     for signal in [libc::SIGUSR1, libc::SIGHUP] {
-        let (app, style) = (Rc::downgrade(app), Rc::clone(style));
-        glib_unix::unix_signal_add_local(signal, move || {
-            if let Some(app) = app.upgrade() {
-                app.reload();
-                style.reload();
-            }
-            glib::ControlFlow::Continue
-        });
+        glib_unix::unix_signal_add_local(
+            signal,
+            glib::clone!(
+                #[weak]
+                app,
+                #[strong]
+                style,
+                #[upgrade_or]
+                glib::ControlFlow::Continue,
+                move || {
+                    app.reload();
+                    style.reload();
+                    glib::ControlFlow::Continue
+                }
+            ),
+        );
     }
 }
 

@@ -1,16 +1,23 @@
-//! For the compositor tests: with `RINGBAR_TEST_HOOK=DIR`, the bar writes what GTK holds
-//! in its widgets (label text, CSS classes, the tooltip label's markup and parsed text)
-//! to files in DIR after every change. Nothing is written without the variable.
+//! For the compositor tests only (feature `test-support`, never in a release build): with
+//! `RINGBAR_TEST_HOOK=DIR`, the bar writes what GTK holds in its widgets (module label
+//! text, CSS classes, a tooltip label's markup and parsed text) to files in DIR after
+//! every change.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use gtk4 as gtk;
 use gtk4::prelude::*;
 
 use super::bar::Bar;
 
 pub struct TestHook {
     dir: PathBuf,
+}
+
+fn classes(widget: &impl IsA<gtk::Widget>) -> String {
+    let classes: Vec<String> = widget.css_classes().iter().map(|c| c.to_string()).collect();
+    classes.join(",")
 }
 
 impl TestHook {
@@ -20,38 +27,35 @@ impl TestHook {
         Some(TestHook { dir })
     }
 
-    /// One line per bar, tab-separated: `output=… mapped=… cpu=… cpu.classes=… …`.
+    /// One line per bar, tab-separated: `output=… mapped=… cpu=… cpu.visible=…
+    /// cpu.classes=… …`, a module listed twice by its first place.
     pub fn write_bars(&self, bars: &[Bar]) {
         let mut out = String::new();
         for bar in bars {
-            let window_classes: Vec<String> = bar
-                .window
-                .css_classes()
-                .iter()
-                .map(|c| c.to_string())
-                .collect();
             let _ = write!(
                 out,
                 "output={}\tmapped={}\twindow.classes={}",
                 bar.output_name(),
                 bar.window.is_mapped(),
-                window_classes.join(",")
+                classes(&bar.window)
             );
-            for (name, label) in [
-                ("cpu", &bar.cpu.label),
-                ("memory", &bar.memory.label),
-                ("gpu", &bar.gpu.label),
-                ("pressure", &bar.pressure.label),
-                ("notice", &bar.notice),
-            ] {
-                let classes: Vec<String> =
-                    label.css_classes().iter().map(|c| c.to_string()).collect();
+            let mut written: Vec<&str> = Vec::new();
+            let labels = bar
+                .slots
+                .iter()
+                .map(|slot| (slot.module.name(), &slot.label))
+                .chain([("notice", &bar.notice)]);
+            for (name, label) in labels {
+                if written.contains(&name) {
+                    continue;
+                }
+                written.push(name);
                 let _ = write!(
                     out,
                     "\t{name}={}\t{name}.visible={}\t{name}.classes={}",
                     label.text(),
                     label.is_visible(),
-                    classes.join(",")
+                    classes(label)
                 );
             }
             out.push('\n');
@@ -61,7 +65,7 @@ impl TestHook {
 
     /// Writes `first-frame` once the window's first frame is painted (the start-up
     /// benchmark waits for it).
-    pub fn on_first_frame(&self, window: &gtk4::Window) {
+    pub fn on_first_frame(&self, window: &gtk::Window) {
         let path = self.dir.join("first-frame");
         window.connect_realize(move |window| {
             let Some(clock) = window.frame_clock() else {
@@ -82,17 +86,17 @@ impl TestHook {
         });
     }
 
-    /// The tooltip label's markup and the text Pango parsed from it, read back from GTK.
-    pub fn write_tooltip(&self, bar: &Bar) {
-        self.write("tooltip.markup", &bar.tooltip.label());
-        self.write("tooltip.text", &bar.tooltip.text());
+    /// A tooltip label's markup and the text Pango parsed from it, read back from GTK.
+    pub fn write_tooltip(&self, tooltip: &gtk::Label) {
+        self.write("tooltip.markup", &tooltip.label());
+        self.write("tooltip.text", &tooltip.text());
     }
 
     fn write(&self, name: &str, text: &str) {
         let path = self.dir.join(name);
         let tmp = self.dir.join(format!(".{name}.tmp"));
         if let Err(err) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, &path)) {
-            tracing::warn!("test hook: writing {}: {err}", Path::new(&path).display());
+            tracing::warn!("test hook: writing {}: {err}", path.display());
         }
     }
 }

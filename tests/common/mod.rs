@@ -2,6 +2,12 @@
 
 #![allow(dead_code)] // each test binary uses a different part
 
+#[cfg(not(feature = "test-support"))]
+compile_error!(
+    "the integration tests need the bar's test hook and the sensor fixtures: \
+     cargo test --features test-support (scripts/dev.sh test passes it)"
+);
+
 pub mod alloc;
 pub mod session;
 

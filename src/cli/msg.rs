@@ -1,0 +1,28 @@
+//! `ringbar msg WORD`: tells every running bar and `--waybar` instance of this user to
+//! act, for Waybar's `on-click` and compositor key bindings.
+
+use std::process::ExitCode;
+
+use crate::control::{self, Command};
+use crate::paths;
+
+pub fn send(command: Command) -> ExitCode {
+    let Some(runtime_dir) = paths::runtime_dir() else {
+        eprintln!("ringbar: XDG_RUNTIME_DIR is not set, so no running ringbar can be found");
+        return ExitCode::FAILURE;
+    };
+    match control::send(&runtime_dir, command) {
+        Ok(0) => {
+            eprintln!(
+                "ringbar: no ringbar is running for this user (no instance answered in {})",
+                runtime_dir.join("ringbar").display()
+            );
+            ExitCode::FAILURE
+        }
+        Ok(_) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("ringbar: cannot reach the running ringbar: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! `ringbar --once [--json]`: two samples, then every configured module's text and the
+//! tooltips the bar would show, or the same as one JSON object.
+
+use std::time::Duration;
+
+use super::{print, report_probe_error, Failure};
+use crate::render::{json, Plain};
+use crate::startup;
+
+pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), Failure> {
+    let started = startup::start().map_err(Failure::Message)?;
+    report_probe_error(started.probe_error.as_deref());
+    let mut sampler = started.sampler;
+    let interval_ms = u32::try_from(interval_ms).unwrap_or(u32::MAX);
+    sampler.set_interval_ms(interval_ms);
+    sampler.set_kernel_threads(kernel_threads);
+    sampler.take();
+    std::thread::sleep(Duration::from_millis(u64::from(interval_ms)));
+    let sample = sampler.take();
+    let modules: Vec<_> = started.config.modules.all().cloned().collect();
+
+    if as_json {
+        let document = json::document(sample, &modules);
+        let text = serde_json::to_string_pretty(&document)
+            .map_err(|err| Failure::Message(format!("cannot write JSON: {err}")))?;
+        return print(&(text + "\n"));
+    }
+    // The modules' texts on one line, as the bar shows them…
+    let (mut out, mut text) = (String::new(), String::new());
+    let mut tooltips: Vec<String> = Vec::new();
+    for module in &modules {
+        text.clear();
+        if module.text(sample, &mut text).is_none() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("  ");
+        }
+        out.push_str(&text);
+        // …then each distinct tooltip (the monitor modules share theirs).
+        let mut tooltip = String::new();
+        module.tooltip(&mut Plain(&mut tooltip), sample);
+        if !tooltips.contains(&tooltip) {
+            tooltips.push(tooltip);
+        }
+    }
+    out.push('\n');
+    for tooltip in tooltips {
+        out.push_str(&tooltip);
+        out.push('\n');
+    }
+    print(&out)
+}

@@ -1,0 +1,158 @@
+//! `ringbar --waybar`: the monitor inside Waybar. One JSON line per sample on stdout, in
+//! Waybar's custom-module protocol, on a glib main loop that also serves `ringbar msg`
+//! and the reload signals. It ends when Waybar closes the pipe, or on SIGTERM/SIGINT.
+
+use std::cell::{Cell, RefCell};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::rc::Rc;
+use std::time::Duration;
+
+use gtk4::glib;
+
+use crate::control::{self, Command};
+use crate::modules::{Action, Module};
+use crate::monitor::Monitor;
+use crate::{paths, startup};
+
+/// The first line with rates comes this soon after start.
+const FIRST_TICK_MS: u32 = 250;
+
+struct Stream {
+    monitor: RefCell<Monitor>,
+    modules: RefCell<Vec<Rc<dyn Module>>>,
+    config_file: Option<PathBuf>,
+    main_loop: glib::MainLoop,
+    timeout: RefCell<Option<glib::SourceId>>,
+    armed_ms: Cell<u32>,
+}
+
+pub fn run() -> ExitCode {
+    let started = match startup::start() {
+        Ok(started) => started,
+        Err(err) => {
+            tracing::error!("{err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(err) = &started.probe_error {
+        tracing::warn!("BPF probe off, reading /proc instead: {err}");
+    }
+    let stream = Rc::new(Stream {
+        monitor: RefCell::new(Monitor::new(
+            started.sampler,
+            started.controls,
+            started.state_file,
+        )),
+        modules: RefCell::new(started.config.modules.all().cloned().collect()),
+        config_file: started.config_file,
+        main_loop: glib::MainLoop::new(None, false),
+        timeout: RefCell::new(None),
+        armed_ms: Cell::new(0),
+    });
+
+    let _server = paths::runtime_dir().and_then(|dir| {
+        let weak = Rc::downgrade(&stream);
+        control::Server::start(&dir, "waybar", move |command| {
+            if let Some(stream) = weak.upgrade() {
+                stream.obey(command);
+            }
+        })
+        .map_err(|err| tracing::warn!("`ringbar msg` cannot reach this instance: {err}"))
+        .ok()
+    });
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let main_loop = stream.main_loop.clone();
+        glib_unix::unix_signal_add_local(signal, move || {
+            main_loop.quit();
+            glib::ControlFlow::Continue
+        });
+    }
+    for signal in [libc::SIGUSR1, libc::SIGHUP] {
+        let weak = Rc::downgrade(&stream);
+        glib_unix::unix_signal_add_local(signal, move || {
+            if let Some(stream) = weak.upgrade() {
+                stream.obey(Command::Reload);
+            }
+            glib::ControlFlow::Continue
+        });
+    }
+
+    stream.tick();
+    let first = FIRST_TICK_MS.min(stream.monitor.borrow().interval_ms());
+    stream.arm(first);
+    stream.main_loop.run();
+    ExitCode::SUCCESS
+}
+
+impl Stream {
+    fn obey(self: &Rc<Self>, command: Command) {
+        match command {
+            Command::CycleInterval => {
+                self.monitor.borrow_mut().apply(Action::CycleInterval);
+                self.tick();
+                let ms = self.monitor.borrow().interval_ms();
+                self.arm(ms);
+            }
+            Command::ToggleKernelThreads => {
+                self.monitor.borrow_mut().apply(Action::ToggleKernelThreads);
+                self.emit();
+            }
+            Command::Reload => {
+                tracing::info!("reloading the config");
+                let (config, notices) = startup::load_config(self.config_file.as_deref());
+                self.monitor
+                    .borrow_mut()
+                    .sampler
+                    .reconfigure(&config.sensors, notices);
+                self.modules
+                    .replace(config.modules.all().cloned().collect());
+                self.emit();
+            }
+        }
+    }
+
+    /// (Re)arms the single timeout at `ms`.
+    fn arm(self: &Rc<Self>, ms: u32) {
+        if let Some(source) = self.timeout.take() {
+            source.remove();
+        }
+        let weak = Rc::downgrade(self);
+        let source = glib::timeout_add_local(Duration::from_millis(u64::from(ms)), move || {
+            let Some(stream) = weak.upgrade() else {
+                return glib::ControlFlow::Break;
+            };
+            stream.tick();
+            let wanted = stream.monitor.borrow().interval_ms();
+            if stream.armed_ms.get() == wanted {
+                return glib::ControlFlow::Continue;
+            }
+            // This source ends by returning Break: forget it so arm() does not remove it.
+            stream.timeout.take();
+            stream.arm(wanted);
+            glib::ControlFlow::Break
+        });
+        self.timeout.replace(Some(source));
+        self.armed_ms.set(ms);
+    }
+
+    fn tick(&self) {
+        self.monitor.borrow_mut().sampler.take();
+        self.emit();
+    }
+
+    /// Writes the latest sample's line. Waybar gone (EPIPE) ends the stream.
+    fn emit(&self) {
+        let line = crate::waybar::line(
+            self.monitor.borrow().sampler.sample(),
+            &self.modules.borrow(),
+        );
+        let mut stdout = std::io::stdout().lock();
+        let written = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
+        if let Err(err) = written {
+            tracing::info!("stdout closed ({err}): exiting");
+            self.main_loop.quit();
+        }
+    }
+}

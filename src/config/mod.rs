@@ -1,0 +1,280 @@
+//! The user's configuration: `$XDG_CONFIG_HOME/ringbar/config.toml`.
+//!
+//! The bar's own keys sit at the top level; each module reads its settings from a table
+//! of its name (`[cpu]`). A broken file never stops the bar: [`load`] returns the defaults
+//! together with one precise message (file, line, the offending line, what is wrong) for
+//! the bar to show.
+
+mod error;
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+use std::rc::Rc;
+
+use serde::de;
+use serde::Deserialize;
+use toml::de::{DeTable, Deserializer, ValueDeserializer};
+use toml::Spanned;
+
+pub use error::ConfigError;
+
+use crate::modules::{self, Layout, Module};
+
+/// Where the bar sits on its monitor.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Position {
+    #[default]
+    Top,
+    Bottom,
+}
+
+/// The layer-shell layer of the bar.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layer {
+    Background,
+    Bottom,
+    #[default]
+    Top,
+    Overlay,
+}
+
+/// A temperature sensor named by its hwmon driver name and, optionally, its label.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SensorName {
+    pub hwmon: String,
+    pub label: Option<String>,
+}
+
+/// Overrides for sensor discovery; by default everything is found automatically.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Sensors {
+    /// `{ hwmon = "k10temp", label = "Tccd1" }`.
+    pub cpu_temperature: Option<SensorName>,
+    /// The GPU on the label: a card (`card1`) or PCI address (`0000:03:00.0`).
+    pub gpu: Option<String>,
+}
+
+pub const MIN_INTERVAL_MS: u32 = 50;
+pub const MAX_INTERVAL_MS: u32 = 60_000;
+
+/// Modules on the bar when the config names none.
+const DEFAULT_LEFT: [&str; 4] = ["cpu", "memory", "gpu", "pressure"];
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub position: Position,
+    pub layer: Layer,
+    /// Bar height in pixels; the content's natural height wins if it is taller.
+    pub height: u32,
+    pub margin_top: u32,
+    pub margin_bottom: u32,
+    pub margin_left: u32,
+    pub margin_right: u32,
+    /// `modules_left`, `modules_center` and `modules_right`, each module made from its
+    /// table.
+    pub modules: Layout,
+    /// The sample interval at first start; clicks change it and the choice is remembered.
+    pub interval_ms: u32,
+    /// Whether kernel threads are counted at first start; middle click toggles it.
+    pub kernel_threads: bool,
+    pub sensors: Sensors,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        parse("", Path::new("")).unwrap_or_else(|err| unreachable!("bad defaults: {err}"))
+    }
+}
+
+/// The bar-wide keys as written; module tables are taken out before these are read.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Settings {
+    position: Position,
+    layer: Layer,
+    #[serde(deserialize_with = "height")]
+    height: u32,
+    margin_top: u32,
+    margin_bottom: u32,
+    margin_left: u32,
+    margin_right: u32,
+    modules_left: Vec<Spanned<String>>,
+    modules_center: Vec<Spanned<String>>,
+    modules_right: Vec<Spanned<String>>,
+    #[serde(deserialize_with = "interval")]
+    interval_ms: u32,
+    kernel_threads: bool,
+    sensors: Sensors,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            position: Position::Top,
+            layer: Layer::Top,
+            height: 26,
+            margin_top: 0,
+            margin_bottom: 0,
+            margin_left: 0,
+            margin_right: 0,
+            modules_left: DEFAULT_LEFT
+                .iter()
+                .map(|name| Spanned::new(0..0, (*name).to_owned()))
+                .collect(),
+            modules_center: Vec::new(),
+            modules_right: Vec::new(),
+            interval_ms: 2000,
+            kernel_threads: false,
+            sensors: Sensors::default(),
+        }
+    }
+}
+
+/// Keys of earlier versions, and what to write instead.
+const REPLACED: [(&str, &str); 2] = [
+    (
+        "labels",
+        "`labels` is now `modules_left` (same names, same order); `modules_center` and \
+         `modules_right` place modules in the middle and on the right",
+    ),
+    (
+        "thresholds",
+        "`[thresholds]` is gone: each module's table holds its own, e.g. `[cpu]` with \
+         `warning = 70.0` and `critical = 90.0`; likewise `[memory]`, `[gpu]` and `[pressure]`",
+    ),
+];
+
+fn height<'de, D: de::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let value = u32::deserialize(d)?;
+    if (1..=500).contains(&value) {
+        Ok(value)
+    } else {
+        Err(de::Error::custom(format!(
+            "height {value} is not between 1 and 500 pixels"
+        )))
+    }
+}
+
+fn interval<'de, D: de::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let value = u32::deserialize(d)?;
+    if (MIN_INTERVAL_MS..=MAX_INTERVAL_MS).contains(&value) {
+        Ok(value)
+    } else {
+        Err(de::Error::custom(format!(
+            "interval_ms {value} is not between {MIN_INTERVAL_MS} and {MAX_INTERVAL_MS}"
+        )))
+    }
+}
+
+/// Parses config text; `path` is only used in messages.
+pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+    let located = |err: toml::de::Error| ConfigError::located(path, text, err);
+    let document = DeTable::parse(text).map_err(located)?;
+    let span = document.span();
+    let mut table = document.into_inner();
+    for (old, instead) in REPLACED {
+        if let Some((key, _)) = table.get_key_value(old) {
+            return Err(ConfigError::at(path, text, key.span(), instead.to_owned()));
+        }
+    }
+
+    // Each module reads its own table; what remains are the bar's keys.
+    let module_keys: Vec<String> = table
+        .keys()
+        .map(|key| key.get_ref().to_string())
+        .filter(|key| modules::is_module(key))
+        .collect();
+    let mut made: Vec<(String, Rc<dyn Module>)> = Vec::new();
+    for name in module_keys {
+        let Some(value) = table.remove(name.as_str()) else {
+            continue;
+        };
+        if let Some(module) = modules::make(&name, Some(ValueDeserializer::from(value))) {
+            made.push((name, module.map_err(located)?));
+        }
+    }
+    let settings =
+        Settings::deserialize(Deserializer::from(Spanned::new(span, table))).map_err(|err| {
+            let mut err = located(err);
+            if err.message.starts_with("unknown field") {
+                let tables: Vec<String> = modules::names().map(|n| format!("`[{n}]`")).collect();
+                err.message = format!("{}, or a module table: {}", err.message, tables.join(", "));
+            }
+            err
+        })?;
+
+    let mut part = |list: Vec<Spanned<String>>| -> Result<Vec<Rc<dyn Module>>, ConfigError> {
+        let mut part = Vec::new();
+        for entry in list {
+            let name = entry.get_ref();
+            if let Some((_, module)) = made.iter().find(|(n, _)| n == name) {
+                part.push(Rc::clone(module));
+                continue;
+            }
+            let Some(module) = modules::make(name, None) else {
+                let known: Vec<&str> = modules::names().collect();
+                let message = format!(
+                    "no module is called {name:?}; modules: {}",
+                    known.join(", ")
+                );
+                return Err(ConfigError::at(path, text, entry.span(), message));
+            };
+            let module = module.map_err(located)?;
+            made.push((name.clone(), Rc::clone(&module)));
+            part.push(module);
+        }
+        Ok(part)
+    };
+    let modules = Layout {
+        left: part(settings.modules_left)?,
+        center: part(settings.modules_center)?,
+        right: part(settings.modules_right)?,
+    };
+    Ok(Config {
+        position: settings.position,
+        layer: settings.layer,
+        height: settings.height,
+        margin_top: settings.margin_top,
+        margin_bottom: settings.margin_bottom,
+        margin_left: settings.margin_left,
+        margin_right: settings.margin_right,
+        modules,
+        interval_ms: settings.interval_ms,
+        kernel_threads: settings.kernel_threads,
+        sensors: settings.sensors,
+    })
+}
+
+/// Reads the config file. A missing file is not an error; anything else that is wrong
+/// yields the defaults and the reason.
+pub fn load(path: &Path) -> (Config, Option<ConfigError>) {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            return (Config::default(), None);
+        }
+        Err(err) => {
+            let error = ConfigError::whole_file(path, format!("cannot read: {err}"));
+            return (Config::default(), Some(error));
+        }
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => {
+            let valid = err.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(err.as_bytes());
+            let mut error = ConfigError::whole_file(path, "not UTF-8 text".to_owned());
+            error.line = Some(lossy[..valid.min(lossy.len())].matches('\n').count() + 1);
+            return (Config::default(), Some(error));
+        }
+    };
+    match parse(&text, path) {
+        Ok(config) => (config, None),
+        Err(err) => (Config::default(), Some(err)),
+    }
+}

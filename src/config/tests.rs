@@ -1,0 +1,212 @@
+use std::path::Path;
+
+use super::*;
+
+fn parse_str(text: &str) -> Result<Config, String> {
+    parse(text, Path::new("/home/u/.config/ringbar/config.toml")).map_err(|e| e.to_string())
+}
+
+fn names(part: &[Rc<dyn Module>]) -> Vec<&str> {
+    part.iter().map(|m| m.name()).collect()
+}
+
+#[test]
+fn empty_file_is_the_defaults() {
+    let config = parse_str("").expect("valid");
+    assert_eq!(names(&config.modules.left), DEFAULT_LEFT);
+    assert!(config.modules.center.is_empty() && config.modules.right.is_empty());
+    assert_eq!((config.height, config.interval_ms), (26, 2000));
+}
+
+#[test]
+fn the_documented_example_parses_to_the_defaults() {
+    let example = include_str!("../../data/config.toml");
+    let config = parse_str(example).expect("data/config.toml must parse");
+    let defaults = Config::default();
+    assert_eq!(names(&config.modules.left), names(&defaults.modules.left));
+    assert_eq!(config.position, defaults.position);
+    assert_eq!(config.layer, defaults.layer);
+    assert_eq!(config.height, defaults.height);
+    assert_eq!(config.interval_ms, defaults.interval_ms);
+    assert_eq!(config.kernel_threads, defaults.kernel_threads);
+    assert_eq!(config.sensors, defaults.sensors);
+}
+
+#[test]
+fn every_key_is_read() {
+    let config = parse_str(
+        "position = \"bottom\"\nlayer = \"overlay\"\nheight = 40\nmargin_top = 1\n\
+         margin_bottom = 2\nmargin_left = 3\nmargin_right = 4\n\
+         modules_left = [\"memory\"]\nmodules_center = [\"cpu\"]\nmodules_right = [\"gpu\", \"cpu\"]\n\
+         interval_ms = 500\nkernel_threads = true\n[cpu]\nwarning = 50\ncritical = 60.5\n\
+         [sensors]\ncpu_temperature = { hwmon = \"k10temp\", label = \"Tccd1\" }\ngpu = \"card1\"\n",
+    )
+    .expect("valid");
+    assert_eq!(config.position, Position::Bottom);
+    assert_eq!(config.layer, Layer::Overlay);
+    assert_eq!(config.height, 40);
+    assert_eq!(
+        (
+            config.margin_top,
+            config.margin_bottom,
+            config.margin_left,
+            config.margin_right
+        ),
+        (1, 2, 3, 4)
+    );
+    assert_eq!(names(&config.modules.left), ["memory"]);
+    assert_eq!(names(&config.modules.center), ["cpu"]);
+    assert_eq!(names(&config.modules.right), ["gpu", "cpu"]);
+    assert!(
+        Rc::ptr_eq(&config.modules.center[0], &config.modules.right[1]),
+        "one module made from its table, wherever it is listed"
+    );
+    assert_eq!(config.interval_ms, 500);
+    assert!(config.kernel_threads);
+    assert_eq!(
+        config.sensors.cpu_temperature,
+        Some(SensorName {
+            hwmon: "k10temp".to_owned(),
+            label: Some("Tccd1".to_owned())
+        })
+    );
+    assert_eq!(config.sensors.gpu.as_deref(), Some("card1"));
+    let unlabelled = parse_str("[sensors]\ncpu_temperature = { hwmon = \"zenpower\" }\n")
+        .expect("label is optional");
+    assert_eq!(
+        unlabelled.sensors.cpu_temperature.map(|s| s.label),
+        Some(None)
+    );
+    let typo = parse_str("[sensors]\ncpu_temperature = { hwmon = \"x\", lable = \"y\" }\n")
+        .expect_err("unknown key");
+    assert!(
+        typo.contains(":2:") && typo.contains("unknown field `lable`"),
+        "{typo}"
+    );
+}
+
+#[test]
+fn module_tables_set_the_thresholds() {
+    use crate::modules::Level;
+    use crate::sample::Sample;
+
+    let config =
+        parse_str("[cpu]\nwarning = 10\ncritical = 20\n[memory]\ncritical = 50\n").expect("valid");
+    let mut sample = Sample::default();
+    let s = &mut sample.processes;
+    (s.interval_ns, s.online_cpus, s.cpu_busy_ns) = (1_000_000_000, 1, 150_000_000);
+    s.memory = Some(crate::model::Memory {
+        total: 100,
+        available: 40,
+        swap_total: 0,
+        swap_free: 0,
+    });
+    let level = |module: &Rc<dyn Module>| {
+        let mut out = String::new();
+        module.text(&sample, &mut out).expect("shown").level
+    };
+    assert_eq!(
+        level(&config.modules.left[0]),
+        Level::Warning,
+        "15 % ≥ 10 %"
+    );
+    assert_eq!(
+        level(&config.modules.left[1]),
+        Level::Critical,
+        "60 % ≥ 50 %"
+    );
+    let defaults = Config::default();
+    assert_eq!(level(&defaults.modules.left[0]), Level::Normal);
+}
+
+#[test]
+fn errors_name_file_line_and_key() {
+    assert_eq!(
+        parse_str("height = 30\nheigth = 30\n").expect_err("typo"),
+        ("/home/u/.config/ringbar/config.toml:2: `heigth = 30`: unknown field `heigth`, \
+             expected one of `position`, `layer`, `height`, `margin_top`, `margin_bottom`, \
+             `margin_left`, `margin_right`, `modules_left`, `modules_center`, `modules_right`, \
+             `interval_ms`, `kernel_threads`, `sensors`, or a module table: `[cpu]`, \
+             `[memory]`, `[gpu]`, `[pressure]` (using the defaults)")
+    );
+    let wrong_type = parse_str("\n\nheight = \"tall\"\n").expect_err("wrong type");
+    assert!(
+        wrong_type.starts_with(
+            "/home/u/.config/ringbar/config.toml:3: `height = \"tall\"`: invalid type: \
+             string \"tall\", expected u32"
+        ),
+        "{wrong_type}"
+    );
+    let bad_toml = parse_str("position = top\n").expect_err("bad toml");
+    assert!(
+        bad_toml.contains("config.toml:1: `position = top`"),
+        "{bad_toml}"
+    );
+    let nested = parse_str("[cpu]\nwarning = 150\n").expect_err("range");
+    assert!(
+        nested.contains(":2: `warning = 150`: 150 is not a percentage between 0 and 100"),
+        "{nested}"
+    );
+    let unknown_in_module = parse_str("[gpu]\nwarning = 1\ncolour = 2\n").expect_err("key");
+    assert!(
+        unknown_in_module.contains(":3: `colour = 2`: unknown field `colour`"),
+        "{unknown_in_module}"
+    );
+    let bad_value = parse_str("position = \"left\"\n").expect_err("variant");
+    assert!(
+        bad_value.contains(":1: `position = \"left\"`: unknown variant `left`"),
+        "{bad_value}"
+    );
+    assert!(parse_str("interval_ms = 10\n")
+        .expect_err("too fast")
+        .contains("interval_ms 10 is not between 50 and 60000"));
+    let unknown_module = parse_str("modules_left = [\"cpu\",\n  \"cpux\"]\n").expect_err("name");
+    assert!(
+        unknown_module.contains(
+            ":2: `\"cpux\"]`: no module is called \"cpux\"; modules: cpu, memory, gpu, pressure"
+        ),
+        "{unknown_module}"
+    );
+}
+
+#[test]
+fn keys_of_earlier_versions_say_what_to_write_instead() {
+    let labels = parse_str("labels = [\"cpu\"]\n").expect_err("replaced");
+    assert!(
+        labels.contains(":1: `labels = [\"cpu\"]`: `labels` is now `modules_left`"),
+        "{labels}"
+    );
+    let thresholds = parse_str("\n[thresholds]\ncpu_warning = 50\n").expect_err("replaced");
+    assert!(
+        thresholds.contains(":2: `[thresholds]`: `[thresholds]` is gone")
+            && thresholds.contains("`[cpu]` with `warning = 70.0`"),
+        "{thresholds}"
+    );
+}
+
+#[test]
+fn load_survives_missing_garbage_and_unreadable_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("config.toml");
+    let (config, error) = load(&path);
+    assert_eq!((config.height, error), (26, None));
+
+    std::fs::write(&path, b"height = 30\n\xff\xfe\x00garbage").expect("write");
+    let (config, error) = load(&path);
+    assert_eq!(config.height, 26);
+    let error = error.expect("garbage is reported");
+    assert_eq!(error.line, Some(2));
+    assert!(error.to_string().contains("not UTF-8"), "{error}");
+
+    std::fs::write(&path, "height = 30\n").expect("write");
+    assert_eq!(load(&path).0.height, 30);
+
+    // A directory where the file should be: a read error, not a panic.
+    let dir_path = dir.path().join("dir.toml");
+    std::fs::create_dir(&dir_path).expect("mkdir");
+    let (config, error) = load(&dir_path);
+    assert_eq!(config.height, 26);
+    assert!(error.expect("reported").message.starts_with("cannot read"));
+    let as_error: &dyn std::error::Error = &ConfigError::whole_file(&path, "x".to_owned());
+    assert!(as_error.to_string().ends_with("x (using the defaults)"));
+}

@@ -1,0 +1,64 @@
+//! `gpu`: `GPU 37.0% 61°C` for the GPU named by `[sensors] gpu`, else the busiest;
+//! hidden on machines without a GPU.
+
+use std::rc::Rc;
+
+use super::thresholds::Thresholds;
+use super::{Module, Status, Table};
+use crate::render::{number, write_percent, write_value};
+use crate::sample::Sample;
+
+const DEFAULTS: Thresholds = Thresholds {
+    warning: 70.0,
+    critical: 90.0,
+};
+
+struct Gpu {
+    thresholds: Thresholds,
+}
+
+pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let thresholds = Thresholds::from_table(table, DEFAULTS)?;
+    Ok(Rc::new(Gpu { thresholds }))
+}
+
+impl Module for Gpu {
+    fn name(&self) -> &str {
+        "gpu"
+    }
+
+    fn text(&self, sample: &Sample, out: &mut String) -> Option<Status> {
+        let gpu = sample.hardware.label_gpu()?;
+        out.push_str("GPU ");
+        let busy = gpu.reading.busy_percent.known();
+        match busy {
+            Some(p) => write_percent(out, p),
+            None => out.push('–'),
+        }
+        write_value(out, " ", gpu.reading.celsius, "°C", number(0));
+        let t = self.thresholds;
+        Some(Status::of(busy, t.warning, t.critical))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{Gpu, GpuDriver, Value};
+    use crate::modules::tests::text_of;
+    use crate::modules::Level;
+    use crate::sample::Sample;
+
+    #[test]
+    fn text_and_level_or_hidden() {
+        let mut sample = Sample::default();
+        assert_eq!(text_of("gpu", &sample), (String::new(), None));
+        sample.hardware.gpus = vec![Gpu::new("card1", GpuDriver::Amdgpu, "0000:03:00.0")];
+        assert_eq!(text_of("gpu", &sample).0, "GPU –");
+        let reading = &mut sample.hardware.gpus[0].reading;
+        reading.busy_percent = Value::Known(97.0);
+        reading.celsius = Value::Known(61.4);
+        let (text, status) = text_of("gpu", &sample);
+        assert_eq!(text, "GPU 97.0% 61°C");
+        assert_eq!(status.map(|s| s.level), Some(Level::Critical));
+    }
+}

@@ -1,0 +1,209 @@
+//! Bar modules as data. A module has a name, its own config table (`[cpu]`), an update
+//! source, a text, a tooltip, CSS classes and click actions. The bar, `--once`, `--json`
+//! and `--waybar` all render the same modules from the same [`Sample`].
+//!
+//! Adding a module: one file in this folder, and one line in [`REGISTRY`].
+
+mod cpu;
+mod gpu;
+mod memory;
+mod pressure;
+mod thresholds;
+
+use std::fmt;
+use std::rc::Rc;
+
+use toml::de::ValueDeserializer;
+
+use crate::render::{report, Sink};
+use crate::sample::Sample;
+
+/// A module's config table, if the file has one; spans point into the config text.
+pub type Table<'a> = Option<ValueDeserializer<'a>>;
+
+type Make = fn(Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error>;
+
+/// Every module ringbar has, by the name the config's module lists use.
+const REGISTRY: [(&str, Make); 4] = [
+    ("cpu", cpu::make),
+    ("memory", memory::make),
+    ("gpu", gpu::make),
+    ("pressure", pressure::make),
+];
+
+/// The names of all modules, for messages.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    REGISTRY.iter().map(|(name, _)| *name)
+}
+
+pub fn is_module(name: &str) -> bool {
+    names().any(|n| n == name)
+}
+
+/// Makes the module `name` from its table; `None` for a name no module has.
+pub fn make(name: &str, table: Table<'_>) -> Option<Result<Rc<dyn Module>, toml::de::Error>> {
+    let (_, make) = REGISTRY.iter().find(|(n, _)| *n == name)?;
+    Some(make(table))
+}
+
+/// What makes a module change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Update {
+    /// Every sample of the monitor (the interval the user clicks through).
+    Sample,
+}
+
+/// How alarming a value is; becomes the `.warning` or `.critical` CSS class.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    #[default]
+    Normal,
+    Warning,
+    Critical,
+}
+
+impl Level {
+    pub fn of(percent: f64, warning: f64, critical: f64) -> Level {
+        if percent >= critical {
+            Level::Critical
+        } else if percent >= warning {
+            Level::Warning
+        } else {
+            Level::Normal
+        }
+    }
+
+    pub fn css_class(self) -> Option<&'static str> {
+        match self {
+            Level::Normal => None,
+            Level::Warning => Some("warning"),
+            Level::Critical => Some("critical"),
+        }
+    }
+}
+
+/// A shown module's state besides its text.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Status {
+    pub level: Level,
+    /// The share the module shows, 0–100, where it has one (Waybar's `percentage`).
+    pub percentage: Option<f64>,
+}
+
+impl Status {
+    /// The level of `percent` against the thresholds, with `percent` as the percentage.
+    pub fn of(percent: Option<f64>, warning: f64, critical: f64) -> Status {
+        Status {
+            level: percent.map_or(Level::Normal, |p| Level::of(p, warning, critical)),
+            percentage: percent,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Button {
+    Left,
+    Middle,
+    Right,
+}
+
+/// What a click on a module asks the bar to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// 2000 → 1000 → 500 → 250 → 100 ms, and around.
+    CycleInterval,
+    /// Include or exclude kernel threads in the process lists.
+    ToggleKernelThreads,
+}
+
+pub trait Module {
+    /// The name in the config's module lists, and the module's CSS class.
+    fn name(&self) -> &str;
+
+    fn update(&self) -> Update {
+        Update::Sample
+    }
+
+    /// Writes the module's text into `out` (empty on entry). `None` hides the module.
+    fn text(&self, sample: &Sample, out: &mut String) -> Option<Status>;
+
+    /// Writes the tooltip; the monitor's whole report unless the module has its own.
+    fn tooltip(&self, sink: &mut dyn Sink, sample: &Sample) {
+        report::write(sink, sample);
+    }
+
+    /// What a click does; the monitor modules share theirs.
+    fn action(&self, button: Button) -> Option<Action> {
+        match button {
+            Button::Left => Some(Action::CycleInterval),
+            Button::Middle => Some(Action::ToggleKernelThreads),
+            Button::Right => None,
+        }
+    }
+}
+
+impl fmt::Debug for dyn Module {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "module {}", self.name())
+    }
+}
+
+/// The modules of a bar, in the config's order, left to right in each part.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    pub left: Vec<Rc<dyn Module>>,
+    pub center: Vec<Rc<dyn Module>>,
+    pub right: Vec<Rc<dyn Module>>,
+}
+
+impl Layout {
+    pub fn all(&self) -> impl Iterator<Item = &Rc<dyn Module>> {
+        self.left.iter().chain(&self.center).chain(&self.right)
+    }
+
+    pub fn names(&self, part: &[Rc<dyn Module>]) -> Vec<String> {
+        part.iter().map(|m| m.name().to_owned()).collect()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// The module `name` with its defaults.
+    pub fn default_module(name: &str) -> Rc<dyn Module> {
+        make(name, None)
+            .expect("a registered module")
+            .expect("defaults are valid")
+    }
+
+    /// The module's text and status for `sample`.
+    pub fn text_of(name: &str, sample: &Sample) -> (String, Option<Status>) {
+        let mut out = String::new();
+        let status = default_module(name).text(sample, &mut out);
+        (out, status)
+    }
+
+    #[test]
+    fn levels() {
+        assert_eq!(Level::of(75.0, 70.0, 90.0), Level::Warning);
+        assert_eq!(Level::of(90.0, 70.0, 90.0), Level::Critical);
+        assert_eq!(Level::of(10.0, 70.0, 90.0).css_class(), None);
+    }
+
+    #[test]
+    fn monitor_clicks() {
+        let cpu = default_module("cpu");
+        assert_eq!(cpu.action(Button::Left), Some(Action::CycleInterval));
+        assert_eq!(
+            cpu.action(Button::Middle),
+            Some(Action::ToggleKernelThreads)
+        );
+        assert_eq!(cpu.action(Button::Right), None);
+        assert!(make("cpux", None).is_none());
+        assert_eq!(
+            names().collect::<Vec<_>>(),
+            ["cpu", "memory", "gpu", "pressure"]
+        );
+    }
+}

@@ -1,0 +1,49 @@
+//! The IO section: storage read and write rates, the top processes with their split.
+
+use std::fmt::Write;
+
+use serde_json::{json, Value as Json};
+
+use super::{header, name, pad_left, write_rate, Sink};
+use crate::sample::Sample;
+
+pub fn write(sink: &mut dyn Sink, sample: &Sample) {
+    let s = &sample.processes;
+    header(sink, "IO");
+    let out = sink.out();
+    out.push_str("read ");
+    write_rate(out, s.per_second(s.read_bytes));
+    out.push_str(" · write ");
+    write_rate(out, s.per_second(s.write_bytes));
+    // Not 0: /proc would not tell.
+    if s.io_unknown > 0 {
+        let _ = write!(out, " · n/a for {} processes of other users", s.io_unknown);
+    }
+    out.push('\n');
+    for top in s.top_io.rows() {
+        let out = sink.out();
+        out.push_str("  r ");
+        pad_left(out, 8, |o| write_rate(o, s.per_second(top.read)));
+        out.push_str("  w ");
+        pad_left(out, 8, |o| write_rate(o, s.per_second(top.write)));
+        out.push_str("  ");
+        name(sink, &top.comm);
+        sink.out().push('\n');
+    }
+}
+
+/// `"io"`: bytes per second.
+pub fn json(sample: &Sample) -> Json {
+    let s = &sample.processes;
+    json!({
+        "read_bytes_per_second": s.per_second(s.read_bytes),
+        "write_bytes_per_second": s.per_second(s.write_bytes),
+        "unknown_processes": s.io_unknown,
+        "top": s.top_io.rows().iter().map(|row| json!({
+            "pid": row.tgid,
+            "name": super::name_string(&row.comm),
+            "read_bytes_per_second": s.per_second(row.read),
+            "write_bytes_per_second": s.per_second(row.write),
+        })).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,127 @@
+//! The monitor's whole report: what its tooltip shows and `--once` prints.
+
+use super::{cpu, footer, gpu, io, memory, pressure, Sink};
+use crate::sample::Sample;
+
+/// Notices, CPU (D/Z rows first), Memory, IO, GPUs, pressure and power profile where the
+/// machine has them, and the footer.
+pub fn write(sink: &mut dyn Sink, sample: &Sample) {
+    footer::write_notices(sink, sample);
+    cpu::write(sink, sample);
+    memory::write(sink, sample);
+    io::write(sink, sample);
+    gpu::write(sink, sample);
+    pressure::write(sink, sample);
+    footer::write(sink, sample);
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::model::process::tests::{comm, thread};
+    use crate::model::{CpuReading, LoadAverage, Memory, Model, Value};
+    use crate::render::{Markup, Plain};
+    use crate::sample::{Notice, Source};
+
+    /// A sample with a spinner, a hog writing 6 MiB/s, a D task and a zombie (in its
+    /// second sample) whose names are hostile to markup.
+    pub(crate) fn sample() -> Sample {
+        let mut m = Model::new(4096, 2);
+        let mut spin = thread(100, 100, 0, 0);
+        spin.comm = comm("<b>&amp;");
+        let mut hog = thread(200, 200, 1, 0);
+        hog.comm[..5].copy_from_slice(b"x\xffy\"'");
+        hog.rss_pages = 100 * 256; // 100 MiB
+        let mut stuck = thread(300, 300, 2, 0);
+        stuck.comm = comm("stuck");
+        let mut zombie = thread(400, 400, 6, 0);
+        zombie.comm = comm("z(1) </span>");
+        let tasks = |spin, hog| [spin, hog, stuck, zombie];
+        m.update(1_000_000_000, &tasks(spin, hog), &[], None, None);
+        spin.cpu_ns = 500_000_000;
+        hog.read_bytes = 1024 * 1024;
+        hog.write_bytes = 3 * 1024 * 1024;
+        let memory = Memory {
+            total: 8 << 30,
+            available: 6 << 30,
+            swap_total: 1 << 30,
+            swap_free: 1 << 29,
+        };
+        let load = Some(LoadAverage([1.0, 0.5, 0.25]));
+        m.update(1_500_000_000, &tasks(spin, hog), &[], Some(memory), load);
+        m.rank(false);
+        let mut sample = Sample {
+            processes: *m.snapshot(),
+            source: Source::Proc,
+            interval_ms: 500,
+            sample_us: 42,
+            ..Sample::default()
+        };
+        sample.hardware.cpu = CpuReading {
+            celsius: Value::Known(61.25),
+            average_mhz: Value::Known(2000.0),
+            highest_mhz: Value::Known(3000.0),
+            hardware_max_mhz: Some(4700.0),
+        };
+        sample
+            .notices
+            .push(Notice::new("config", "c.toml:2: `a = <1>`: bad"));
+        sample
+    }
+
+    #[test]
+    fn plain_golden_text() {
+        let mut out = String::new();
+        write(&mut Plain(&mut out), &sample());
+        assert_eq!(
+            out,
+            "⚠ config  c.toml:2: `a = <1>`: bad\n\
+             CPU  50.0% of 2 CPUs · load 1.00 0.50 0.25 · per process, 100% = one core · 61.2°C · 2000 MHz avg, 3000 max of 4700\n\
+             \x20       D  stuck\n\
+             \x20       Z  z(1) </span>\n\
+             \x20  100.0%  <b>&amp;\n\
+             Memory  2.0G / 8.0G · swap 512M / 1.0G\n\
+             \x20    100M  x\u{fffd}y\"'\n\
+             IO  read 2.0M/s · write 6.0M/s\n\
+             \x20 r   2.0M/s  w   6.0M/s  x\u{fffd}y\"'\n\
+             sampled in 42 µs from /proc · every 500 ms · kernel threads excluded"
+        );
+    }
+
+    #[test]
+    fn markup_golden_text_is_the_same_with_names_escaped() {
+        let mut out = String::new();
+        write(&mut Markup(&mut out), &sample());
+        assert_eq!(
+            out,
+            "<b>⚠ config</b>  c.toml:2: `a = &lt;1&gt;`: bad\n\
+             <b>CPU</b>  50.0% of 2 CPUs · load 1.00 0.50 0.25 · per process, 100% = one core · 61.2°C · 2000 MHz avg, 3000 max of 4700\n\
+             \x20       D  stuck\n\
+             \x20       Z  z(1) &lt;/span&gt;\n\
+             \x20  100.0%  &lt;b&gt;&amp;amp;\n\
+             <b>Memory</b>  2.0G / 8.0G · swap 512M / 1.0G\n\
+             \x20    100M  x\u{fffd}y&quot;&#39;\n\
+             <b>IO</b>  read 2.0M/s · write 6.0M/s\n\
+             \x20 r   2.0M/s  w   6.0M/s  x\u{fffd}y&quot;&#39;\n\
+             <small>sampled in 42 µs from /proc · every 500 ms · kernel threads excluded</small>"
+        );
+    }
+
+    #[test]
+    fn zombies_show_from_their_second_sample() {
+        let mut m = Model::new(4096, 2);
+        let mut zombie = thread(400, 400, 6, 0);
+        zombie.comm = comm("zombie");
+        for time in [1, 2, 3] {
+            m.update(time * 1_000_000_000, &[zombie], &[], None, None);
+        }
+        m.rank(false);
+        let sample = Sample {
+            processes: *m.snapshot(),
+            ..Sample::default()
+        };
+        let mut out = String::new();
+        write(&mut Plain(&mut out), &sample);
+        assert!(out.contains("\n        Z  zombie\n"), "{out}");
+    }
+}

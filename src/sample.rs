@@ -1,0 +1,64 @@
+//! One whole sample: the process snapshot, the hardware sensors (pressure, swap and the
+//! power profile among them), the settings it was taken with and what the user should
+//! know about the bar itself. Every output renders from this one value: the bar's labels
+//! and tooltips, `--once`, `--json` and `--waybar`.
+
+use crate::model::{Hardware, Snapshot};
+
+/// Where the process data came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Source {
+    /// The BPF probe in the kernel.
+    #[default]
+    Probe,
+    /// The /proc walk, when the probe could not load.
+    Proc,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Probe => "bpf",
+            Source::Proc => "proc",
+        }
+    }
+}
+
+/// Something the user should know about the bar itself (a config error, the probe being
+/// off): a `⚠` marker on the bar, a line above the tooltip's sections.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// A word or two: `config`, `BPF probe off`.
+    pub title: String,
+    pub detail: String,
+}
+
+impl Notice {
+    pub fn new(title: &str, detail: impl Into<String>) -> Notice {
+        Notice {
+            title: title.to_owned(),
+            detail: detail.into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Sample {
+    pub processes: Snapshot,
+    pub hardware: Hardware,
+    pub source: Source,
+    /// The interval the sampler runs at (what the user chose, not the measured one).
+    pub interval_ms: u32,
+    /// How long taking the sample took, in microseconds.
+    pub sample_us: u32,
+    /// Wall-clock time of the sample, ms since the Unix epoch.
+    pub unix_ms: u64,
+    pub notices: Vec<Notice>,
+}
+
+impl Sample {
+    /// Whether kernel threads are listed (they always count in the totals).
+    pub fn kernel_threads(&self) -> bool {
+        self.processes.kernel_threads
+    }
+}

@@ -1,0 +1,138 @@
+//! One sample per tick, whoever asks (the bar, `--once`, `--json`, `--waybar`,
+//! `--bench`): the collector's process snapshot and the sensors' readings, timed and
+//! stamped, in one [`Sample`].
+
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use crate::collector::{self, Collector};
+use crate::config;
+use crate::model::controls::Controls;
+use crate::probe::ProbeError;
+use crate::sample::{Notice, Sample, Source};
+use crate::sensors::nvidia::Nvml;
+use crate::sensors::{Roots, Sensors};
+
+pub struct Sampler {
+    collector: Collector,
+    sensors: Sensors,
+    sample: Sample,
+    /// Why the probe is off, shown for the life of the process.
+    probe_notice: Option<Notice>,
+    sample_failed: bool,
+}
+
+impl Sampler {
+    /// Discovers the sensors and prepares the first sample. `collector` was made while
+    /// the process was still privileged; `probe_error` says why it reads /proc, if it does;
+    /// `config_notices` are the config's problems.
+    pub fn new(
+        mut collector: Collector,
+        probe_error: Option<&ProbeError>,
+        sensors: &config::Sensors,
+        controls: Controls,
+        config_notices: Vec<Notice>,
+    ) -> Sampler {
+        collector.set_kernel_threads(controls.kernel_threads);
+        let mut sample = Sample {
+            source: if collector.uses_probe() {
+                Source::Probe
+            } else {
+                Source::Proc
+            },
+            interval_ms: controls.interval_ms,
+            ..Sample::default()
+        };
+        let sensors = Sensors::discover(
+            Roots::system(),
+            sensors.clone(),
+            Nvml::load_logged(),
+            collector::page_size(),
+            collector::monotonic_ns(),
+            &mut sample.hardware,
+        );
+        let probe_notice = probe_error.map(|err| {
+            Notice::new(
+                "BPF probe off",
+                format!("{err} Until then the numbers come from /proc."),
+            )
+        });
+        let mut sampler = Sampler {
+            collector,
+            sensors,
+            sample,
+            probe_notice,
+            sample_failed: false,
+        };
+        sampler.set_config_notices(config_notices);
+        sampler
+    }
+
+    /// Takes a sample. A failure is logged once (until sampling works again) and leaves
+    /// the previous process figures in place.
+    pub fn take(&mut self) -> &Sample {
+        let started = Instant::now();
+        self.sensors
+            .read(collector::monotonic_ns(), &mut self.sample.hardware);
+        match self.collector.sample() {
+            Ok(()) => self.sample_failed = false,
+            Err(err) => {
+                if !self.sample_failed {
+                    tracing::warn!("sampling failed: {err}");
+                }
+                self.sample_failed = true;
+            }
+        }
+        let sample = &mut self.sample;
+        sample.processes = *self.collector.snapshot();
+        sample.sample_us = u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX);
+        sample.unix_ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        sample
+    }
+
+    /// The latest sample.
+    pub fn sample(&self) -> &Sample {
+        &self.sample
+    }
+
+    /// Includes or excludes kernel threads in the lists at once, without a new sample.
+    pub fn set_kernel_threads(&mut self, include: bool) {
+        self.collector.set_kernel_threads(include);
+        self.sample.processes = *self.collector.snapshot();
+    }
+
+    pub fn set_interval_ms(&mut self, interval_ms: u32) {
+        self.sample.interval_ms = interval_ms;
+    }
+
+    /// Rediscovers the sensors for a changed `[sensors]` table; `config_notices` are the
+    /// config's problems, to which the sensor choices that fail are added.
+    pub fn reconfigure(&mut self, sensors: &config::Sensors, config_notices: Vec<Notice>) {
+        self.sensors.reconfigure(
+            sensors.clone(),
+            collector::monotonic_ns(),
+            &mut self.sample.hardware,
+        );
+        self.set_config_notices(config_notices);
+    }
+
+    fn set_config_notices(&mut self, config_notices: Vec<Notice>) {
+        let problems = self.sensors.config_problems(&self.sample.hardware);
+        for problem in &problems {
+            tracing::warn!("{problem}");
+        }
+        let sensor_notices = problems.into_iter().map(|p| Notice::new("config", p));
+        self.sample.notices = self
+            .probe_notice
+            .iter()
+            .cloned()
+            .chain(config_notices)
+            .chain(sensor_notices)
+            .collect();
+    }
+
+    pub fn collector(&self) -> &Collector {
+        &self.collector
+    }
+}

@@ -1,0 +1,74 @@
+//! What the bar and `--waybar` do before their main loop, in the order privacy needs:
+//! load the probe while the process holds CAP_BPF/CAP_PERFMON, drop every capability, and
+//! only then read what the user controls (config, state).
+
+use std::path::PathBuf;
+
+use crate::collector::Collector;
+use crate::config::{self, Config};
+use crate::model::controls::Controls;
+use crate::sample::Notice;
+use crate::sampler::Sampler;
+use crate::{paths, privileges, state};
+
+pub struct Started {
+    pub sampler: Sampler,
+    /// Why the probe did not load (the numbers come from /proc), for the caller to report.
+    pub probe_error: Option<String>,
+    pub config: Config,
+    pub config_file: Option<PathBuf>,
+    pub controls: Controls,
+    pub state_file: Option<PathBuf>,
+}
+
+/// Loads the probe (or falls back to /proc), drops privileges, reads config and state.
+/// Fails only when privileges cannot be dropped: nothing must run with them.
+pub fn start() -> Result<Started, String> {
+    let (collector, probe_error) = Collector::new(false);
+    match privileges::drop_all() {
+        Ok(dropped) => tracing::debug!("capabilities dropped: {dropped:?}"),
+        Err(err) => return Err(format!("cannot drop privileges: {err}")),
+    }
+
+    let config_file = paths::config_file();
+    let (config, config_notices) = load_config(config_file.as_deref());
+    let state_file = paths::state_file();
+    let defaults = Controls {
+        interval_ms: config.interval_ms,
+        kernel_threads: config.kernel_threads,
+    };
+    let controls = state_file
+        .as_deref()
+        .map_or(defaults, |path| state::load(path, defaults));
+    let sampler = Sampler::new(
+        collector,
+        probe_error.as_ref(),
+        &config.sensors,
+        controls,
+        config_notices,
+    );
+    Ok(Started {
+        sampler,
+        probe_error: probe_error.map(|err| err.to_string()),
+        config,
+        config_file,
+        controls,
+        state_file,
+    })
+}
+
+/// The config (the defaults if there is none or it is broken) and its problem as a notice.
+pub fn load_config(path: Option<&std::path::Path>) -> (Config, Vec<Notice>) {
+    let (config, error) = match path {
+        Some(path) => config::load(path),
+        None => (Config::default(), None),
+    };
+    let notices = error
+        .map(|err| {
+            tracing::error!("config: {err}");
+            Notice::new("config", err.to_string())
+        })
+        .into_iter()
+        .collect();
+    (config, notices)
+}

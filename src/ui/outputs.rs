@@ -1,0 +1,146 @@
+//! Bars on outputs: one layer-shell bar per monitor, following hotplug, or one plain
+//! window; each module's clicks and tooltip wired to the app.
+
+use std::rc::Rc;
+
+use gtk4 as gtk;
+use gtk4::prelude::*;
+use gtk4::{gdk, gio, glib};
+
+use super::app::App;
+use super::bar::Bar;
+use crate::modules::Button;
+
+/// Logs the output a bar was put on; GDK may learn a new output's name a moment later.
+fn log_new_bar(monitor: &gdk::Monitor) {
+    match monitor.connector() {
+        Some(name) => tracing::info!("bar on output {name}"),
+        None => {
+            monitor.connect_connector_notify(|monitor| {
+                if let Some(name) = monitor.connector() {
+                    tracing::info!("bar on output {name}");
+                }
+            });
+        }
+    }
+}
+
+impl App {
+    /// One layer-shell bar per monitor, following hotplug.
+    pub fn follow_monitors(self: &Rc<Self>, display: &gdk::Display) {
+        let monitors = display.monitors();
+        self.monitors.replace(Some(monitors.clone()));
+        monitors.connect_items_changed(glib::clone!(
+            #[weak(rename_to = app)]
+            self,
+            move |list, _, _, _| app.sync_monitors(list)
+        ));
+        self.sync_monitors(&monitors);
+    }
+
+    pub(super) fn sync_monitors(self: &Rc<Self>, list: &gio::ListModel) {
+        let monitors: Vec<gdk::Monitor> = (0..list.n_items())
+            .filter_map(|i| list.item(i).and_downcast::<gdk::Monitor>())
+            .collect();
+        let mut added = Vec::new();
+        {
+            let mut bars = self.bars.borrow_mut();
+            bars.retain(|bar| {
+                let keep = bar.monitor.as_ref().is_none_or(|m| monitors.contains(m));
+                if !keep {
+                    tracing::info!("output {} removed: its bar is gone", bar.output_name());
+                    bar.window.destroy();
+                }
+                keep
+            });
+            for monitor in &monitors {
+                if !bars.iter().any(|b| b.monitor.as_ref() == Some(monitor)) {
+                    log_new_bar(monitor);
+                    added.push(Bar::layer(&self.config.borrow(), monitor));
+                }
+            }
+        }
+        for bar in added {
+            self.add_bar(bar);
+        }
+        self.render();
+    }
+
+    /// The plain-window fallback: one bar, not tied to a monitor. Closing it quits.
+    pub fn add_fallback(self: &Rc<Self>) {
+        let bar = Bar::fallback(&self.config.borrow());
+        let main_loop = self.main_loop.clone();
+        bar.window.connect_close_request(move |_| {
+            main_loop.quit();
+            glib::Propagation::Proceed
+        });
+        self.add_bar(bar);
+        self.render();
+    }
+
+    fn add_bar(self: &Rc<Self>, bar: Bar) {
+        let titles = self.notice_titles();
+        bar.set_notice(&titles.iter().map(String::as_str).collect::<Vec<_>>());
+        if self.probe_off() {
+            bar.window.add_css_class("probe-off");
+        }
+        for (index, slot) in bar.slots.iter().enumerate() {
+            let click = gtk::GestureClick::new();
+            click.set_button(0);
+            let module = slot.module.clone();
+            click.connect_pressed(glib::clone!(
+                #[weak(rename_to = app)]
+                self,
+                move |gesture, _, _, _| {
+                    let button = match gesture.current_button() {
+                        gdk::BUTTON_PRIMARY => Button::Left,
+                        gdk::BUTTON_MIDDLE => Button::Middle,
+                        gdk::BUTTON_SECONDARY => Button::Right,
+                        _ => return,
+                    };
+                    if let Some(action) = module.action(button) {
+                        app.perform(action);
+                    }
+                }
+            ));
+            slot.label.add_controller(click);
+
+            let tooltip_label = slot.tooltip.clone();
+            slot.label.connect_query_tooltip(glib::clone!(
+                #[weak(rename_to = app)]
+                self,
+                #[weak(rename_to = window)]
+                bar.window,
+                #[upgrade_or]
+                false,
+                move |_, _, _, _, tooltip| {
+                    app.fill_tooltip(&window, index);
+                    tooltip.set_custom(Some(&tooltip_label));
+                    true
+                }
+            ));
+        }
+
+        let tooltip_label = bar.notice_tooltip.clone();
+        bar.notice.connect_query_tooltip(glib::clone!(
+            #[weak(rename_to = app)]
+            self,
+            #[weak(rename_to = window)]
+            bar.window,
+            #[upgrade_or]
+            false,
+            move |_, _, _, _, tooltip| {
+                app.fill_notice_tooltip(&window);
+                tooltip.set_custom(Some(&tooltip_label));
+                true
+            }
+        ));
+
+        #[cfg(feature = "test-support")]
+        if let Some(hook) = &self.test_hook {
+            hook.on_first_frame(&bar.window);
+        }
+        bar.window.present();
+        self.bars.borrow_mut().push(bar);
+    }
+}

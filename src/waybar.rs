@@ -1,0 +1,93 @@
+//! Waybar's custom-module protocol, for `ringbar --waybar`: one JSON object per line with
+//! `text`, `tooltip`, `class` and `percentage`, which Waybar reads from a module whose
+//! `exec` runs continuously with `"return-type": "json"`. Both texts are Pango markup
+//! in Waybar, so everything from outside is escaped.
+
+use std::rc::Rc;
+
+use serde_json::json;
+
+use crate::modules::{Level, Module};
+use crate::render::{push_escaped, Markup};
+use crate::sample::{Sample, Source};
+
+/// The line for one sample (no newline): the shown modules' texts, the tooltip, the
+/// worst level as class (plus `probe-off` when the numbers come from /proc) and the
+/// first module's percentage, rounded (Waybar reads it as an integer).
+pub fn line(sample: &Sample, modules: &[Rc<dyn Module>]) -> String {
+    let (mut text, mut one) = (String::new(), String::new());
+    let mut tooltips: Vec<String> = Vec::new();
+    let mut worst = Level::Normal;
+    let mut percentage = None;
+    for module in modules {
+        one.clear();
+        let Some(status) = module.text(sample, &mut one) else {
+            continue;
+        };
+        if !text.is_empty() {
+            text.push_str("  ");
+        }
+        push_escaped(&mut text, &one);
+        worst = worst.max(status.level);
+        percentage = percentage.or(status.percentage);
+        let mut tooltip = String::new();
+        module.tooltip(&mut Markup(&mut tooltip), sample);
+        if !tooltips.contains(&tooltip) {
+            tooltips.push(tooltip);
+        }
+    }
+    let mut class: Vec<&str> = worst.css_class().into_iter().collect();
+    if sample.source == Source::Proc {
+        class.push("probe-off");
+    }
+    if !sample.notices.is_empty() {
+        class.push("notice");
+    }
+    let line = json!({
+        "text": text,
+        "tooltip": tooltips.join("\n\n"),
+        "class": class,
+        "percentage": percentage.map(|p: f64| p.round().clamp(0.0, 100.0) as u8),
+    });
+    line.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config;
+    use crate::model::Memory;
+    use crate::sample::Notice;
+
+    #[test]
+    fn a_line_waybar_reads() {
+        let config = config::Config::default();
+        let modules: Vec<_> = config.modules.all().cloned().collect();
+        let mut sample = Sample::default();
+        let s = &mut sample.processes;
+        (s.interval_ns, s.online_cpus, s.cpu_busy_ns) = (1_000_000_000, 2, 1_500_000_000);
+        s.memory = Some(Memory {
+            total: 8 << 30,
+            available: 6 << 30,
+            swap_total: 0,
+            swap_free: 0,
+        });
+        sample.source = Source::Proc;
+        sample
+            .notices
+            .push(Notice::new("config", "c.toml:1: <bad> & worse"));
+        let line = line(&sample, &modules);
+        assert!(!line.contains('\n'), "one line: {line}");
+        let parsed: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+        assert_eq!(parsed["text"], "CPU 75.0%  MEM 2.0G/8.0G");
+        assert_eq!(parsed["class"], json!(["warning", "probe-off", "notice"]));
+        assert_eq!(parsed["percentage"], 75);
+        let tooltip = parsed["tooltip"].as_str().expect("tooltip");
+        assert!(tooltip.starts_with("<b>⚠ config</b>  c.toml:1: &lt;bad&gt; &amp; worse\n<b>CPU</b>  75.0% of 2 CPUs · per process"), "{tooltip}");
+        assert_eq!(
+            tooltip.matches("<b>CPU</b>").count(),
+            1,
+            "one report for the monitor modules"
+        );
+    }
+}

@@ -1,0 +1,138 @@
+//! `ringbar msg` against a real `ringbar --waybar` (the bar's own test is in bar.rs): it
+//! acts, it fails cleanly with nothing running, and another user cannot use it.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Lines};
+use std::os::unix::fs::PermissionsExt;
+use std::process::{Child, ChildStdout, Command, Output, Stdio};
+
+use common::*;
+use serde_json::Value as Json;
+
+const RINGBAR: &str = env!("CARGO_BIN_EXE_ringbar");
+
+struct Stream {
+    child: Child,
+    lines: Lines<BufReader<ChildStdout>>,
+}
+
+impl Stream {
+    fn start(home: &std::path::Path) -> Stream {
+        let mut child = Command::new(RINGBAR)
+            .arg("--waybar")
+            .env("HOME", home)
+            .env("XDG_RUNTIME_DIR", home.join("run"))
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_STATE_HOME", home.join("state"))
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start --waybar");
+        let lines = BufReader::new(child.stdout.take().expect("piped")).lines();
+        Stream { child, lines }
+    }
+
+    /// Reads lines until one's tooltip contains `needle` (at most 8 lines).
+    fn wait_for(&mut self, needle: &str) -> Json {
+        for _ in 0..8 {
+            let line = self.lines.next().expect("a line").expect("readable");
+            let json: Json = serde_json::from_str(&line).expect("JSON");
+            let tooltip = json["tooltip"].as_str().unwrap_or_default();
+            let text = json["text"].as_str().unwrap_or_default();
+            if tooltip.contains(needle) || text.contains(needle) {
+                return json;
+            }
+        }
+        panic!("no line with `{needle}`");
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn msg(home: &std::path::Path, word: &str) -> Output {
+    Command::new(RINGBAR)
+        .args(["msg", word])
+        .env("XDG_RUNTIME_DIR", home.join("run"))
+        .output()
+        .expect("run msg")
+}
+
+#[test]
+fn msg_drives_a_running_waybar_stream_and_fails_cleanly_without_one() {
+    require_root();
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(home.path().join("run")).expect("mkdir");
+    std::fs::set_permissions(
+        home.path().join("run"),
+        std::fs::Permissions::from_mode(0o700),
+    )
+    .expect("chmod");
+
+    let none = msg(home.path(), "reload");
+    assert_eq!(none.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&none.stderr);
+    assert!(
+        stderr.starts_with("ringbar: no ringbar is running"),
+        "{stderr}"
+    );
+
+    let mut stream = Stream::start(home.path());
+    stream.wait_for("every 2000 ms · kernel threads excluded");
+    let ok = msg(home.path(), "cycle-interval");
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert_eq!(ok.stdout, b"");
+    stream.wait_for("every 1000 ms");
+    assert_eq!(
+        msg(home.path(), "toggle-kernel-threads").status.code(),
+        Some(0)
+    );
+    stream.wait_for("kernel threads included");
+
+    // The running instance keeps its own settings: reload reads its config.
+    let config = home.path().join("config/ringbar/config.toml");
+    std::fs::create_dir_all(config.parent().expect("dir")).expect("mkdir");
+    std::fs::write(&config, "modules_left = [\"memory\"]\n").expect("write");
+    assert_eq!(msg(home.path(), "reload").status.code(), Some(0));
+    let line = stream.wait_for("MEM ");
+    assert!(
+        line["text"].as_str().expect("text").starts_with("MEM "),
+        "{line}"
+    );
+    let state = std::fs::read_to_string(home.path().join("state/ringbar/state.toml"))
+        .expect("the choices are remembered");
+    assert!(state.contains("interval_ms = 1000") && state.contains("kernel_threads = true"));
+
+    // Another user cannot reach it: the directory is the owner's alone.
+    let exe_dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(exe_dir.path(), std::fs::Permissions::from_mode(0o755))
+        .expect("chmod");
+    let exe = exe_dir.path().join("ringbar");
+    std::fs::copy(RINGBAR, &exe).expect("copy");
+    let other = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(&exe)
+        .args(["msg", "cycle-interval"])
+        .env("XDG_RUNTIME_DIR", home.path().join("run"))
+        .output()
+        .expect("run msg as nobody");
+    assert_eq!(other.status.code(), Some(1));
+    stream.wait_for("every 1000 ms");
+
+    // Killed: its socket is left behind, found stale, and removed.
+    drop(stream);
+    assert_eq!(msg(home.path(), "cycle-interval").status.code(), Some(1));
+    let left: Vec<_> = std::fs::read_dir(home.path().join("run/ringbar"))
+        .expect("dir")
+        .collect();
+    assert!(left.is_empty(), "stale sockets are swept: {left:?}");
+}
