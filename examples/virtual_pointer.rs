@@ -1,5 +1,5 @@
 //! Test helper: one `zwlr_virtual_pointer_v1` held for the helper's whole life (a pointer
-//! created per click loses its clicks; FACTS.md). Commands on stdin, one per line, each
+//! created per click loses its clicks: sway drops them with the device). Commands on stdin, one per line, each
 //! answered with `ok` once the compositor has processed it:
 //!
 //!   move X Y W H      absolute motion to (X, Y) in a W×H output layout

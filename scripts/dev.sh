@@ -43,6 +43,7 @@ apt_packages=(
     meson ninja-build libwayland-dev wayland-protocols            # gtk4-layer-shell from source
     sway grim weston libcap2-bin                                  # compositor tests (setcap)
     bpftool linux-perf procps util-linux                          # tests and benchmarks
+    waybar tesseract-ocr                                          # --waybar in Waybar, read by OCR
 )
 
 install_apt_packages() {
@@ -215,7 +216,7 @@ case "${1:-}" in
         ;;
     bench)
         setup
-        # Waybar is the comparison, not a dependency: installed for the benchmark only.
+        # Waybar is the comparison (setup installs it already, for tests/waybar.rs).
         apt_packages=(waybar)
         install_apt_packages
         cargo_test_as_root --release --test bench -- --ignored --exact benchmark --nocapture

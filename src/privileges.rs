@@ -1,7 +1,8 @@
 //! Dropping every capability once the probe is loaded, before GTK runs.
 //!
 //! `ringbar` gets CAP_BPF and CAP_PERFMON from file capabilities to load its probe. The
-//! attached links, maps and ring buffer keep working without them (FACTS.md), so the UI
+//! attached links, maps and ring buffer keep working without them (checked on Linux 6.18:
+//! new iterator instances, map lookups and ring-buffer reads all work), so the UI
 //! runs with nothing: empty effective/permitted/inheritable/ambient sets, no-new-privs,
 //! and an empty bounding set where that is possible.
 

@@ -53,14 +53,14 @@ pub fn run() -> ExitCode {
     });
 
     let _server = paths::runtime_dir().and_then(|dir| {
-        let weak = Rc::downgrade(&stream);
-        control::Server::start(&dir, "waybar", move |command| {
-            if let Some(stream) = weak.upgrade() {
-                stream.obey(command);
-            }
-        })
-        .map_err(|err| tracing::warn!("`ringbar msg` cannot reach this instance: {err}"))
-        .ok()
+        let obey = glib::clone!(
+            #[weak]
+            stream,
+            move |command| stream.obey(command)
+        );
+        control::Server::start(&dir, "waybar", obey)
+            .map_err(|err| tracing::warn!("`ringbar msg` cannot reach this instance: {err}"))
+            .ok()
     });
     for signal in [libc::SIGTERM, libc::SIGINT] {
         let main_loop = stream.main_loop.clone();
@@ -70,13 +70,19 @@ pub fn run() -> ExitCode {
         });
     }
     for signal in [libc::SIGUSR1, libc::SIGHUP] {
-        let weak = Rc::downgrade(&stream);
-        glib_unix::unix_signal_add_local(signal, move || {
-            if let Some(stream) = weak.upgrade() {
-                stream.obey(Command::Reload);
-            }
-            glib::ControlFlow::Continue
-        });
+        glib_unix::unix_signal_add_local(
+            signal,
+            glib::clone!(
+                #[weak]
+                stream,
+                #[upgrade_or]
+                glib::ControlFlow::Continue,
+                move || {
+                    stream.obey(Command::Reload);
+                    glib::ControlFlow::Continue
+                }
+            ),
+        );
     }
 
     stream.tick();
@@ -118,21 +124,24 @@ impl Stream {
         if let Some(source) = self.timeout.take() {
             source.remove();
         }
-        let weak = Rc::downgrade(self);
-        let source = glib::timeout_add_local(Duration::from_millis(u64::from(ms)), move || {
-            let Some(stream) = weak.upgrade() else {
-                return glib::ControlFlow::Break;
-            };
-            stream.tick();
-            let wanted = stream.monitor.borrow().interval_ms();
-            if stream.armed_ms.get() == wanted {
-                return glib::ControlFlow::Continue;
+        let on_timeout = glib::clone!(
+            #[weak(rename_to = stream)]
+            self,
+            #[upgrade_or]
+            glib::ControlFlow::Break,
+            move || {
+                stream.tick();
+                let wanted = stream.monitor.borrow().interval_ms();
+                if stream.armed_ms.get() == wanted {
+                    return glib::ControlFlow::Continue;
+                }
+                // This source ends by returning Break: forget it so arm() does not remove it.
+                stream.timeout.take();
+                stream.arm(wanted);
+                glib::ControlFlow::Break
             }
-            // This source ends by returning Break: forget it so arm() does not remove it.
-            stream.timeout.take();
-            stream.arm(wanted);
-            glib::ControlFlow::Break
-        });
+        );
+        let source = glib::timeout_add_local(Duration::from_millis(u64::from(ms)), on_timeout);
         self.timeout.replace(Some(source));
         self.armed_ms.set(ms);
     }

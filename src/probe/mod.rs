@@ -7,11 +7,10 @@ mod error;
 use std::cell::RefCell;
 use std::io::{self, Read};
 use std::mem::MaybeUninit;
-use std::os::fd::{AsFd, AsRawFd};
 use std::rc::Rc;
 
 use libbpf_rs::skel::{OpenSkel, SkelBuilder};
-use libbpf_rs::{Iter, Link, MapHandle, RingBuffer, RingBufferBuilder};
+use libbpf_rs::{Iter, Link, MapCore, MapFlags, MapHandle, RingBuffer, RingBufferBuilder};
 
 pub use error::{preflight, ProbeError};
 
@@ -202,21 +201,15 @@ impl Probe {
 
     /// Exit reports the kernel had to drop because the ring buffer was full.
     pub fn lost_exits(&self) -> u64 {
-        let key = 0u32;
-        let mut value = 0u64;
-        // SAFETY: the map is an array of one u64 (bpf/ringbar.bpf.c `exits_lost`); key and
-        // value point to live locals of exactly the key and value sizes.
-        let ret = unsafe {
-            libbpf_sys::bpf_map_lookup_elem(
-                self.exits_lost.as_fd().as_raw_fd(),
-                (&raw const key).cast(),
-                (&raw mut value).cast(),
-            )
-        };
-        if ret == 0 {
-            value
-        } else {
-            0
+        // `exits_lost` in bpf/ringbar.bpf.c: an array of one u64. lookup_into reads into
+        // our buffer, so a tick allocates nothing.
+        let mut value = [0u8; 8];
+        match self
+            .exits_lost
+            .lookup_into(&0u32.to_ne_bytes(), &mut value, MapFlags::ANY)
+        {
+            Ok(true) => u64::from_ne_bytes(value),
+            Ok(false) | Err(_) => 0,
         }
     }
 

@@ -101,17 +101,21 @@ pub fn run() -> ExitCode {
     }
     handle_signals(&app, &style, &main_loop);
     let _server = paths::runtime_dir().and_then(|dir| {
-        let (app, style) = (Rc::downgrade(&app), Rc::clone(&style));
-        control::Server::start(&dir, "bar", move |command| {
-            if let Some(app) = app.upgrade() {
+        let obey = glib::clone!(
+            #[weak]
+            app,
+            #[strong]
+            style,
+            move |command| {
                 if command == control::Command::Reload {
                     style.reload();
                 }
                 app.obey(command);
             }
-        })
-        .map_err(|err| tracing::warn!("`ringbar msg` cannot reach this bar: {err}"))
-        .ok()
+        );
+        control::Server::start(&dir, "bar", obey)
+            .map_err(|err| tracing::warn!("`ringbar msg` cannot reach this bar: {err}"))
+            .ok()
     });
     // Only now can a second start's SIGUSR1 be taken: publish the pid.
     if let Some(lock) = &mut lock {

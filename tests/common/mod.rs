@@ -9,7 +9,9 @@ compile_error!(
 );
 
 pub mod alloc;
+pub mod ocr;
 pub mod session;
+pub mod waybar;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};

@@ -200,9 +200,23 @@ impl Session {
 
     /// Writes a file into the user's `~/.config/ringbar/`.
     pub fn write_config_file(&self, name: &str, text: &str) {
-        let path = self.home().join(".config/ringbar").join(name);
-        fs::write(&path, text).expect("write config file");
+        self.write_home_file(&format!(".config/ringbar/{name}"), text);
+    }
+
+    /// Writes a file under the user's home, making its folders; all owned by the user.
+    pub fn write_home_file(&self, relative: &str, text: &str) -> PathBuf {
+        let path = self.home().join(relative);
+        let parent = path.parent().expect("a file in a folder");
+        fs::create_dir_all(parent).expect("mkdir");
+        for dir in parent
+            .ancestors()
+            .take_while(|d| d.starts_with(self.home()))
+        {
+            chown(dir, self.uid, self.gid);
+        }
+        fs::write(&path, text).expect("write a file in the home");
         chown(&path, self.uid, self.gid);
+        path
     }
 
     pub fn remove_config_file(&self, name: &str) {
@@ -346,13 +360,13 @@ impl Session {
         self.launch_bar("ringbar-nocaps", false, true, &[])
     }
 
-    fn launch_bar(
-        &self,
-        name: &str,
-        capabilities: bool,
-        hooked: bool,
-        extra_env: &[(&str, &str)],
-    ) -> RunningBar {
+    /// The session's copy of ringbar with CAP_BPF + CAP_PERFMON, as a user would install
+    /// it (made on first use): for running it other than as the bar, e.g. from Waybar.
+    pub fn installed_bar(&self) -> PathBuf {
+        self.install_bar("ringbar", true)
+    }
+
+    fn install_bar(&self, name: &str, capabilities: bool) -> PathBuf {
         let binary = self.path().join(name);
         if !binary.exists() {
             fs::copy(env!("CARGO_BIN_EXE_ringbar"), &binary).expect("copy ringbar");
@@ -366,6 +380,17 @@ impl Session {
                 assert!(status.success(), "setcap failed");
             }
         }
+        binary
+    }
+
+    fn launch_bar(
+        &self,
+        name: &str,
+        capabilities: bool,
+        hooked: bool,
+        extra_env: &[(&str, &str)],
+    ) -> RunningBar {
+        let binary = self.install_bar(name, capabilities);
         for name in ["bars", "tooltip.markup", "tooltip.text"] {
             let _ = fs::remove_file(self.hook_dir().join(name));
         }
