@@ -160,10 +160,6 @@ impl Layout {
     pub fn all(&self) -> impl Iterator<Item = &Rc<dyn Module>> {
         self.left.iter().chain(&self.center).chain(&self.right)
     }
-
-    pub fn names(&self, part: &[Rc<dyn Module>]) -> Vec<String> {
-        part.iter().map(|m| m.name().to_owned()).collect()
-    }
 }
 
 #[cfg(test)]
