@@ -59,6 +59,37 @@ struct mm_struct {
 	struct percpu_counter rss_stat[4];
 };
 
+/* Linux >= 6.18: mm->flags is a bitmap (mm_flags_t). */
+struct mm_flags_bitmap {
+	unsigned long __mm_flags[1];
+};
+
+struct mm_struct___flags_bitmap {
+	struct mm_flags_bitmap flags;
+};
+
+/* Linux < 6.18: mm->flags is an unsigned long. */
+struct mm_struct___flags_long {
+	unsigned long flags;
+};
+
+typedef struct {
+	unsigned int val;
+} kuid_t;
+
+typedef struct {
+	unsigned int val;
+} kgid_t;
+
+struct cred {
+	kuid_t uid;
+	kgid_t gid;
+	kuid_t suid;
+	kgid_t sgid;
+	kuid_t euid;
+	kgid_t egid;
+};
+
 /* Linux < 6.2: mm->rss_stat is a struct of atomics. */
 struct mm_rss_stat {
 	atomic_long_t count[4];
@@ -84,6 +115,7 @@ struct task_struct {
 	char comm[16];
 	struct sched_entity se;
 	struct mm_struct *mm;
+	const struct cred *cred;
 	struct task_struct *group_leader;
 	struct signal_struct *signal;
 	struct task_io_accounting ioac;

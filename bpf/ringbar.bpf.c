@@ -113,6 +113,33 @@ static __always_inline __u32 task_flags(struct task_struct *t)
 	return (t->flags & PF_KTHREAD) ? RINGBAR_TASK_KTHREAD : 0;
 }
 
+#define MMF_DUMPABLE_MASK 3ul
+#define SUID_DUMP_USER 1ul
+
+static __always_inline unsigned long mm_flags(struct mm_struct *mm)
+{
+	if (bpf_core_field_exists(((struct mm_struct___flags_bitmap *)mm)->flags.__mm_flags))
+		return ((struct mm_struct___flags_bitmap *)mm)->flags.__mm_flags[0];
+	return ((struct mm_struct___flags_long *)mm)->flags;
+}
+
+/*
+ * Whether the reader (the process reading the iterator: ringbar) may not read this task's
+ * /proc/PID/io. The kernel's rule (ptrace_may_access, PTRACE_MODE_READ_FSCREDS): all of
+ * the task's uids and gids equal the caller's, and a task with an mm is dumpable.
+ */
+static __always_inline bool task_private(struct task_struct *t, __u32 reader_uid, __u32 reader_gid)
+{
+	const struct cred *cred = t->cred;
+	struct mm_struct *mm = t->mm;
+
+	if (cred->uid.val != reader_uid || cred->euid.val != reader_uid ||
+	    cred->suid.val != reader_uid || cred->gid.val != reader_gid ||
+	    cred->egid.val != reader_gid || cred->sgid.val != reader_gid)
+		return true;
+	return mm && (mm_flags(mm) & MMF_DUMPABLE_MASK) != SUID_DUMP_USER;
+}
+
 SEC("iter/task")
 int dump_task(struct bpf_iter__task *ctx)
 {
@@ -121,6 +148,7 @@ int dump_task(struct bpf_iter__task *ctx)
 	struct task_struct *leader;
 	struct signal_struct *sig;
 	struct ringbar_task rec = {};
+	__u64 reader;
 
 	/* The iterator calls once more at the end without a task. */
 	if (!t)
@@ -133,6 +161,10 @@ int dump_task(struct bpf_iter__task *ctx)
 	rec.pid = t->pid;
 	rec.leader_start_ns = leader->start_time;
 	rec.flags = task_flags(t);
+	/* The iterator runs in the reading process: its ids are the reader's. */
+	reader = bpf_get_current_uid_gid();
+	if (task_private(t, (__u32)reader, (__u32)(reader >> 32)))
+		rec.flags |= RINGBAR_TASK_PRIVATE;
 	rec.state = task_state(t);
 	rec.cpu_ns = t->se.sum_exec_runtime;
 	rec.group_dead_cpu_ns = sig->sum_sched_runtime;

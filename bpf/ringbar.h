@@ -10,6 +10,13 @@
 
 /* ringbar_task.flags */
 #define RINGBAR_TASK_KTHREAD 1u
+/*
+ * The task's IO is the reader's business only by the kernel's ptrace read rule, as far as
+ * the probe can evaluate it: the task's real, effective and saved uids and gids all equal
+ * the reading process's, and its mm (if any) is dumpable. Not set means /proc/PID/io would
+ * let the reader in; root and CAP_SYS_PTRACE are exempted in user space.
+ */
+#define RINGBAR_TASK_PRIVATE 4u
 
 /*
  * One record per task (thread), written by the task iterator on every sample.

@@ -7,7 +7,7 @@
 use std::io;
 use std::path::Path;
 
-use crate::model::{ExitRecord, Model, Snapshot};
+use crate::model::{ExitRecord, Model, Privacy, Snapshot};
 use crate::probe::{Probe, ProbeError};
 use crate::procfs::SystemFiles;
 use crate::procwalk::ProcWalk;
@@ -95,6 +95,12 @@ impl Collector {
         }
         self.model.rank(self.kernel_threads);
         Ok(())
+    }
+
+    /// What the reader may see (see [`Privacy`]); applies from the next ranking.
+    pub fn set_privacy(&mut self, privacy: Privacy) {
+        self.model.set_privacy(privacy);
+        self.model.rank(self.kernel_threads);
     }
 
     /// Includes or excludes kernel threads from the lists, at once (no new sample).

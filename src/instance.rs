@@ -1,6 +1,7 @@
 //! One ringbar per display: an exclusive lock on
 //! `$XDG_RUNTIME_DIR/ringbar-<display>.lock`, which holds the running bar's pid. A second
-//! start finds the lock taken, asks the running bar to reload (SIGUSR1) and exits.
+//! start finds the lock taken, asks the running bar to reload (through the control
+//! socket) and exits.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Read, Seek, Write};
@@ -81,8 +82,8 @@ fn published_pid(mut file: File) -> Option<i32> {
 }
 
 impl InstanceLock {
-    /// Writes this process's pid: from now on a second start will signal it, so call
-    /// this only once the SIGUSR1 handler is installed (its default action kills).
+    /// Writes this process's pid: from now on a second start will ask this process to
+    /// reload, so call this only once the control socket listens.
     pub fn publish_pid(&mut self) -> io::Result<()> {
         self.file.set_len(0)?;
         self.file.rewind()?;
@@ -92,17 +93,6 @@ impl InstanceLock {
 
     pub fn path(&self) -> &Path {
         &self.path
-    }
-}
-
-/// Asks the running bar to reload its config and style.
-pub fn ask_to_reload(pid: i32) -> io::Result<()> {
-    // SAFETY: kill has no memory-safety preconditions; the pid comes from the lock file
-    // of a process that holds the lock, so it is alive and ours.
-    if unsafe { libc::kill(pid, libc::SIGUSR1) } == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
     }
 }
 

@@ -8,6 +8,8 @@
 
 use caps::{CapSet, Capability};
 
+use crate::model::{HidePid, Privacy};
+
 /// What [`drop_all`] achieved.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Dropped {
@@ -15,6 +17,31 @@ pub struct Dropped {
     /// `cap_bpf,cap_perfmon` does not). Without it no-new-privs makes the bounding set
     /// moot: no execve can grant anything.
     pub bounding_cleared: bool,
+}
+
+/// What this process may see in /proc, found before the capabilities go: root and a holder
+/// of CAP_SYS_PTRACE see everything; a /proc mounted with `hidepid` hides what the reader
+/// may not read, unless the reader is in its `gid=` group.
+pub fn reader_privacy() -> Privacy {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let ptrace =
+        caps::has_cap(None, CapSet::Effective, Capability::CAP_SYS_PTRACE).unwrap_or(false);
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    let hidepid = HidePid::from_mountinfo(&mountinfo);
+    Privacy::of_reader(root || ptrace, hidepid, in_group)
+}
+
+/// Whether `gid` is this process's effective or a supplementary group.
+fn in_group(gid: u32) -> bool {
+    // SAFETY: getegid has no preconditions.
+    if unsafe { libc::getegid() } == gid {
+        return true;
+    }
+    let mut groups = [0 as libc::gid_t; 256];
+    // SAFETY: the buffer holds `groups.len()` gids; getgroups writes at most that many.
+    let n = unsafe { libc::getgroups(groups.len() as libc::c_int, groups.as_mut_ptr()) };
+    usize::try_from(n).is_ok_and(|n| groups[..n.min(groups.len())].contains(&gid))
 }
 
 pub fn drop_all() -> Result<Dropped, String> {

@@ -24,7 +24,9 @@ pub struct Started {
 /// Loads the probe (or falls back to /proc), drops privileges, reads config and state.
 /// Fails only when privileges cannot be dropped: nothing must run with them.
 pub fn start() -> Result<Started, String> {
-    let (collector, probe_error) = Collector::new(false);
+    let (mut collector, probe_error) = Collector::new(false);
+    // Who reads, judged with the powers the process started with.
+    collector.set_privacy(privileges::reader_privacy());
     match privileges::drop_all() {
         Ok(dropped) => tracing::debug!("capabilities dropped: {dropped:?}"),
         Err(err) => return Err(format!("cannot drop privileges: {err}")),

@@ -7,6 +7,7 @@
 
 pub mod controls;
 pub mod hardware;
+pub mod privacy;
 pub mod process;
 pub mod procstat;
 pub mod record;
@@ -18,8 +19,9 @@ mod snapshot;
 pub use hardware::{
     CpuReading, Gpu, GpuDriver, GpuReading, Hardware, Pressure, Stall, Throttle, Value,
 };
+pub use privacy::{HidePid, Privacy};
 pub use process::{Process, ProcessKey, ProcessTable};
 pub use record::{ExitRecord, TaskRecord, TaskState};
-pub use snapshot::{Model, Snapshot, StuckList, SystemCpu};
+pub use snapshot::{Model, OthersIo, Snapshot, StuckList, SystemCpu};
 pub use system::{LoadAverage, Memory};
 pub use top::{Row, TopList};

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::record::{TaskRecord, TaskState, COMM_LEN, TASK_IO_UNKNOWN};
+use super::record::{TaskRecord, TaskState, COMM_LEN, TASK_IO_UNKNOWN, TASK_PRIVATE};
 
 /// A process is its thread group id plus the group leader's start time: a PID reused
 /// between two samples gets a new key, so it never inherits the old process's counters.
@@ -22,6 +22,8 @@ pub struct Process {
     pub kthread: bool,
     /// The fallback collector could not read this process's IO counters.
     pub io_unknown: bool,
+    /// A thread of it is private to the reader ([`TASK_PRIVATE`]).
+    pub private: bool,
     pub leader_state: TaskState,
     pub threads: u32,
     /// Threads that have not exited (not zombie, not dead).
@@ -59,6 +61,7 @@ impl Process {
     fn add_thread(&mut self, rec: &TaskRecord) {
         let state = rec.state();
         self.threads += 1;
+        self.private |= rec.flags & TASK_PRIVATE != 0;
         if !state.has_exited() {
             self.live_threads += 1;
         }

@@ -10,6 +10,10 @@ pub const TASK_KTHREAD: u32 = 1;
 /// Set by the /proc fallback, never by the probe: /proc refused this process's `io`
 /// (another user's process), so its IO is unknown rather than zero.
 pub const TASK_IO_UNKNOWN: u32 = 1 << 1;
+/// `ringbar_task.flags`: by the kernel's ptrace read rule, /proc would not show the
+/// reading process this task's IO (another user's, or not dumpable). See
+/// [`Privacy`](super::privacy::Privacy).
+pub const TASK_PRIVATE: u32 = 1 << 2;
 
 /// One task (thread) as the task iterator reports it: `struct ringbar_task`.
 #[repr(C)]

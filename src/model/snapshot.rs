@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::privacy::Privacy;
 use super::process::{Process, ProcessKey, ProcessTable};
 use super::record::{ExitRecord, TaskRecord, TaskState};
 use super::system::{LoadAverage, Memory};
@@ -78,6 +79,9 @@ pub struct Snapshot {
     pub top_memory: TopList<TOP_ROWS>,
     /// Ranked by bytes read plus written in the interval.
     pub top_io: TopList<TOP_ROWS>,
+    /// IO in the interval of processes whose IO /proc would not show the reader: in the
+    /// totals, never in a row of its own.
+    pub others_io: OthersIo,
     pub stuck: StuckList,
 }
 
@@ -110,6 +114,15 @@ impl Snapshot {
         }
         bytes as f64 * 1e9 / self.interval_ns as f64
     }
+}
+
+/// IO summed over the processes the reader may not see it of.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OthersIo {
+    /// How many of them did IO in the interval.
+    pub processes: u32,
+    pub read: u64,
+    pub write: u64,
 }
 
 /// Cumulative busy and total CPU time of all CPUs, as /proc/stat counts it (any unit).
@@ -192,6 +205,7 @@ pub struct Model {
     page_size: u64,
     /// The previous /proc/stat reading, for [`Model::use_system_cpu`].
     last_system_cpu: Option<SystemCpu>,
+    privacy: Privacy,
     snapshot: Snapshot,
 }
 
@@ -205,6 +219,7 @@ impl Model {
             samples: 0,
             page_size,
             last_system_cpu: None,
+            privacy: Privacy::default(),
             snapshot: Snapshot {
                 online_cpus,
                 ..Default::default()
@@ -334,9 +349,23 @@ impl Model {
         snap.top_io.clear();
         snap.stuck = StuckList::default();
         snap.io_unknown = 0;
+        snap.others_io = OthersIo::default();
+        let privacy = self.privacy;
         for p in self.current.iter() {
             if p.kthread && !kernel_threads {
                 continue;
+            }
+            let private = p.private && !privacy.sees_all;
+            if private {
+                if p.io_delta() > 0 {
+                    let others = &mut snap.others_io;
+                    others.processes += 1;
+                    others.read = others.read.saturating_add(p.read_delta);
+                    others.write = others.write.saturating_add(p.write_delta);
+                }
+                if privacy.hide_private {
+                    continue; // /proc hides it from this reader altogether
+                }
             }
             snap.io_unknown += u32::from(p.io_unknown);
             if p.cpu_delta_ns > 0 {
@@ -346,7 +375,7 @@ impl Model {
                 snap.top_memory
                     .offer(Row::new(p, p.rss_pages.saturating_mul(self.page_size)));
             }
-            if p.io_delta() > 0 {
+            if p.io_delta() > 0 && !private {
                 snap.top_io.offer(Row::new(p, p.io_delta()));
             }
             if p.is_blocked() {
@@ -360,6 +389,11 @@ impl Model {
 
     pub fn snapshot(&self) -> &Snapshot {
         &self.snapshot
+    }
+
+    /// What the reader may see; applies from the next [`Model::rank`].
+    pub fn set_privacy(&mut self, privacy: Privacy) {
+        self.privacy = privacy;
     }
 
     /// For the /proc walk, after [`Model::update`]: a walk misses processes that lived and

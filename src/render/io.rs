@@ -1,4 +1,5 @@
-//! The IO section: storage read and write rates, the top processes with their split.
+//! The IO section: storage read and write rates, the top processes with their split, and
+//! one row for the IO of processes /proc would not show the reader.
 
 use std::fmt::Write;
 
@@ -30,6 +31,16 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
         name(sink, &top.comm);
         sink.out().push('\n');
     }
+    // IO /proc would not attribute for this reader: one row for all of it.
+    let others = s.others_io;
+    if others.processes > 0 {
+        let out = sink.out();
+        out.push_str("  r ");
+        pad_left(out, 8, |o| write_rate(o, s.per_second(others.read)));
+        out.push_str("  w ");
+        pad_left(out, 8, |o| write_rate(o, s.per_second(others.write)));
+        let _ = writeln!(out, "  other users ({})", others.processes);
+    }
 }
 
 /// `"io"`: bytes per second.
@@ -39,6 +50,11 @@ pub fn json(sample: &Sample) -> Json {
         "read_bytes_per_second": s.per_second(s.read_bytes),
         "write_bytes_per_second": s.per_second(s.write_bytes),
         "unknown_processes": s.io_unknown,
+        "other_users": {
+            "processes": s.others_io.processes,
+            "read_bytes_per_second": s.per_second(s.others_io.read),
+            "write_bytes_per_second": s.per_second(s.others_io.write),
+        },
         "top": s.top_io.rows().iter().map(|row| json!({
             "pid": row.tgid,
             "name": super::name_string(&row.comm),

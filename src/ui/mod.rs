@@ -25,6 +25,9 @@ use crate::{paths, startup};
 
 /// Runs the bar until the compositor goes away (exit 1) or a SIGTERM/SIGINT (exit 0).
 pub fn run() -> ExitCode {
+    // The lock comes before the probe loads, so that a second start, which only asks the
+    // first to reload, loads nothing. It reads two variables and creates a file in the
+    // user's own runtime directory; CAP_BPF and CAP_PERFMON give no power over files.
     let display_name = instance::display_name();
     let mut lock = match paths::runtime_dir().map(|dir| instance::lock_path(&dir, &display_name)) {
         None => {
@@ -117,7 +120,7 @@ pub fn run() -> ExitCode {
             .map_err(|err| tracing::warn!("`ringbar msg` cannot reach this bar: {err}"))
             .ok()
     });
-    // Only now can a second start's SIGUSR1 be taken: publish the pid.
+    // Only now can a second start's request be taken: publish the pid.
     if let Some(lock) = &mut lock {
         if let Err(err) = lock.publish_pid() {
             tracing::warn!("cannot write {}: {err}", lock.path().display());
@@ -133,18 +136,23 @@ pub fn run() -> ExitCode {
     ExitCode::from(exit_code.get())
 }
 
-/// Another ringbar runs on this display: ask it to reload, and step aside.
+/// Another ringbar runs on this display: ask it to reload, and step aside. The request
+/// goes through the control socket, which only this user's instances serve and which
+/// checks who asks (SO_PEERCRED); the pid is only for the message.
 fn defer_to_running(display_name: &str, pid: Option<i32>) -> ExitCode {
-    match pid.map(|pid| (pid, instance::ask_to_reload(pid))) {
-        Some((pid, Ok(()))) => tracing::info!(
-            "ringbar already runs on {display_name} (pid {pid}): asked it to reload its config \
-             and style"
-        ),
-        Some((pid, Err(err))) => tracing::warn!(
-            "ringbar already runs on {display_name} (pid {pid}), but cannot be asked to \
-             reload: {err}"
-        ),
-        None => tracing::info!("ringbar is already starting on {display_name}"),
+    let asked = paths::runtime_dir()
+        .ok_or_else(|| "XDG_RUNTIME_DIR is not set".to_owned())
+        .and_then(|dir| {
+            control::send(&dir, control::Command::Reload).map_err(|err| err.to_string())
+        });
+    let who = match pid {
+        Some(pid) => format!("ringbar already runs on {display_name} (pid {pid})"),
+        None => format!("ringbar is already starting on {display_name}"),
+    };
+    match asked {
+        Ok(0) => tracing::info!("{who}, but does not answer yet"),
+        Ok(_) => tracing::info!("{who}: asked it to reload its config and style"),
+        Err(err) => tracing::warn!("{who}, but cannot be asked to reload: {err}"),
     }
     ExitCode::SUCCESS
 }

@@ -270,3 +270,56 @@ fn io_rates_rank_by_read_plus_write() {
     );
     assert!((s.per_second(s.read_bytes) - 2500.0).abs() < 1e-9);
 }
+
+#[test]
+fn private_io_is_summed_into_others_and_hidden_processes_leave_every_list() {
+    use crate::model::record::TASK_PRIVATE;
+    let mut m = model();
+    let mut mine = thread(10, 10, 2, 0);
+    let mut theirs = thread(20, 20, 2, 0);
+    theirs.flags |= TASK_PRIVATE;
+    theirs.rss_pages = 100;
+    m.update(1000 * MS, &[mine, theirs], &[], None, None);
+    mine.write_bytes = 1000;
+    theirs.write_bytes = 5000;
+    theirs.read_bytes = 700;
+    theirs.cpu_ns = 10 * MS;
+    m.update(2000 * MS, &[mine, theirs], &[], None, None);
+
+    m.rank(false);
+    let s = *m.snapshot();
+    assert_eq!(tgids(&s.top_io), [10], "no row for a private process's IO");
+    assert_eq!(
+        s.others_io,
+        OthersIo {
+            processes: 1,
+            read: 700,
+            write: 5000
+        }
+    );
+    assert_eq!(s.write_bytes, 6000, "the totals count it");
+    assert_eq!(tgids(&s.top_cpu), [20], "its CPU is public");
+    assert_eq!(s.stuck.len(), 2);
+
+    m.set_privacy(Privacy {
+        sees_all: false,
+        hide_private: true,
+    });
+    m.rank(false);
+    let s = *m.snapshot();
+    assert!(
+        s.top_cpu.is_empty() && s.top_memory.is_empty(),
+        "hidepid hides it"
+    );
+    assert_eq!(s.stuck.len(), 1);
+    assert_eq!(s.others_io.write, 5000);
+
+    m.set_privacy(Privacy {
+        sees_all: true,
+        hide_private: false,
+    });
+    m.rank(false);
+    let s = *m.snapshot();
+    assert_eq!(tgids(&s.top_io), [20, 10], "root sees every row");
+    assert_eq!(s.others_io, OthersIo::default());
+}
