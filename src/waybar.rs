@@ -12,13 +12,15 @@ use crate::render::{push_escaped, Markup};
 use crate::sample::{Sample, Source};
 
 /// The line for one sample (no newline): the shown modules' texts, the tooltip, the
-/// worst level as class (plus `probe-off` when the numbers come from /proc) and the
-/// first module's percentage, rounded (Waybar reads it as an integer).
+/// worst level and the modules' state classes (`charging`) as class, plus `probe-off`
+/// when the numbers come from /proc, and the first module's percentage, rounded (Waybar
+/// reads it as an integer).
 pub fn line(sample: &Sample, modules: &[Rc<dyn Module>]) -> String {
     let (mut text, mut one) = (String::new(), String::new());
     let mut tooltips: Vec<String> = Vec::new();
     let mut worst = Level::Normal;
     let mut percentage = None;
+    let mut states: Vec<&str> = Vec::new();
     for module in modules {
         one.clear();
         let Some(status) = module.text(sample, &mut one) else {
@@ -29,6 +31,7 @@ pub fn line(sample: &Sample, modules: &[Rc<dyn Module>]) -> String {
         }
         push_escaped(&mut text, &one);
         worst = worst.max(status.level);
+        states.extend(status.class);
         percentage = percentage.or(status.percentage);
         let mut tooltip = String::new();
         module.tooltip(&mut Markup(&mut tooltip), sample);
@@ -37,6 +40,7 @@ pub fn line(sample: &Sample, modules: &[Rc<dyn Module>]) -> String {
         }
     }
     let mut class: Vec<&str> = worst.css_class().into_iter().collect();
+    class.extend(states);
     if sample.source == Source::Proc {
         class.push("probe-off");
     }

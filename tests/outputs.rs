@@ -21,7 +21,8 @@ const RINGBAR: &str = env!("CARGO_BIN_EXE_ringbar");
 enum Machine {
     /// k10temp, an amdgpu card, a platform profile.
     AmdDesktop,
-    /// coretemp, cpufreq, i915 with RC6 and throttle reasons, a platform profile.
+    /// coretemp, cpufreq, i915 with RC6 and throttle reasons, a platform profile, a battery
+    /// half full and discharging at 12 W (beside its charger and a mouse's battery).
     IntelLaptop,
     /// No sensor at all.
     Bare,
@@ -39,7 +40,18 @@ fn build(machine: Machine, sys: &Path) {
                 "low-power balanced performance\n",
             );
         }
-        Machine::IntelLaptop => fixtures::intel_i915_laptop(sys),
+        Machine::IntelLaptop => {
+            fixtures::intel_i915_laptop(sys);
+            fixtures::battery(
+                sys,
+                "BAT0",
+                "Discharging",
+                30_000_000,
+                60_000_000,
+                12_000_000,
+            );
+            fixtures::charger_and_mouse(sys, false);
+        }
         Machine::Bare => {}
     }
 }
@@ -178,6 +190,11 @@ fn an_intel_laptop_shows_its_sensors_in_every_output() {
     );
     assert!(first.contains("  GPU "), "{text}");
     assert!(text.contains("\n  card0 i915  "), "{text}");
+    assert!(first.ends_with("  BAT 50% 2:30"), "{text}");
+    assert!(
+        text.contains("\nBattery  50% · discharging · 12.0 W · 2:30 left\n  BAT0  50% · 30.0 / 60.0 Wh · health 90%\n"),
+        "{text}"
+    );
     assert!(
         text.contains("\nPower  balanced (low-power balanced performance)\n"),
         "{text}"
@@ -192,10 +209,24 @@ fn an_intel_laptop_shows_its_sensors_in_every_output() {
     );
     assert!(gpu["throttle"].is_array(), "{gpu}");
     assert!(doc["cpu"]["average_mhz"].is_f64(), "{doc}");
+    assert_eq!(doc["battery"]["capacity_percent"], 50.0);
+    assert_eq!(doc["battery"]["seconds_left"], 9000);
+    assert_eq!(
+        doc["batteries"].as_array().map(Vec::len),
+        Some(1),
+        "not the mouse"
+    );
+    assert_eq!(doc["batteries"][0]["power_w"], 12.0);
+    assert_eq!(doc["modules"][4]["text"], "BAT 50% 2:30");
 
     let lines = waybar_on(Machine::IntelLaptop);
     let tooltip = lines[1]["tooltip"].as_str().expect("tooltip");
     assert!(tooltip.contains("card0 i915"), "{tooltip}");
+    assert!(tooltip.contains("<b>Battery</b>  50%"), "{tooltip}");
+    assert!(lines[1]["text"]
+        .as_str()
+        .expect("text")
+        .ends_with("BAT 50% 2:30"));
 }
 
 #[test]
@@ -212,6 +243,11 @@ fn a_machine_without_sensors_shows_none_and_no_dashes() {
     assert!(doc["cpu"].get("temperature_celsius").is_none(), "{doc}");
     assert!(doc["power_profile"].is_null());
     assert_eq!(doc["modules"][2]["visible"], false);
+    assert_eq!(
+        doc["modules"][4]["visible"], false,
+        "no battery, no battery module"
+    );
+    assert_eq!(doc["battery"], Json::Null);
     let lines = waybar_on(Machine::Bare);
     assert!(!lines[1]["text"].as_str().expect("text").contains("GPU"));
 }

@@ -14,12 +14,13 @@ use ringbar::sample::Sample;
 use ringbar::sampler::Sampler;
 use ringbar::sensors::{fixtures, Roots, Sensors};
 
-/// What the bar does with a sample: every module's text, and its tooltip (shown).
+/// What the bar does with a sample: every module's text, and its tooltip (shown); the
+/// tooltips end up one after the other in `tooltip`.
 fn render(config: &Config, sample: &Sample, text: &mut String, tooltip: &mut String) {
+    tooltip.clear();
     for module in config.modules.all() {
         text.clear();
         module.text(sample, text);
-        tooltip.clear();
         module.tooltip(&mut Markup(tooltip), sample);
     }
 }
@@ -69,6 +70,15 @@ fn sensors_and_their_text_allocate_nothing_once_warm() {
     // hwmon, platform profile; pressure and vmstat from this machine's /proc.
     fixtures::intel_i915_laptop(&sys);
     fixtures::amd_desktop_gpu(&sys);
+    fixtures::battery(
+        &sys,
+        "BAT0",
+        "Discharging",
+        30_000_000,
+        60_000_000,
+        12_000_000,
+    );
+    fixtures::charge_battery(&sys, "BAT1", "Charging", 2_000_000, 4_000_000, 500_000);
     let roots = Roots {
         sys,
         proc: "/proc".into(),
@@ -86,16 +96,17 @@ fn sensors_and_their_text_allocate_nothing_once_warm() {
     assert_eq!(sample.hardware.gpus.len(), 2);
     // Every module shown, the pressure module too.
     let config = config::parse(
-        "modules_left = [\"cpu\", \"memory\", \"gpu\", \"pressure\"]\n[pressure]\nwarning = 0\n",
+        "modules_left = [\"cpu\", \"memory\", \"gpu\", \"pressure\", \"battery\"]\n[pressure]\nwarning = 0\n",
         "config.toml".as_ref(),
     )
     .expect("valid");
-    let (mut text, mut tooltip) = (String::with_capacity(256), String::with_capacity(4096));
+    let (mut text, mut tooltip) = (String::with_capacity(256), String::with_capacity(16384));
     let mut before = 0;
     for t in 1..=505 {
         if t == 6 {
             assert!(tooltip.contains("card0 i915") && tooltip.contains("card1 amdgpu"));
-            assert!(text.starts_with("PSI"), "{text}");
+            assert!(text.starts_with("BAT "), "{text}");
+            assert!(tooltip.contains("BAT1"), "{tooltip}");
             before = allocations();
         }
         sensors.read(t * second / 10, &mut sample.hardware);
@@ -124,7 +135,7 @@ fn real_sampling_allocates_nothing_once_warm() {
         Vec::new(),
     );
     let config = Config::default();
-    let (mut text, mut tooltip) = (String::with_capacity(256), String::with_capacity(4096));
+    let (mut text, mut tooltip) = (String::with_capacity(256), String::with_capacity(16384));
     for _ in 0..10 {
         render(&config, sampler.take(), &mut text, &mut tooltip);
     }

@@ -63,7 +63,7 @@ pub const MIN_INTERVAL_MS: u32 = 50;
 pub const MAX_INTERVAL_MS: u32 = 60_000;
 
 /// Modules on the bar when the config names none.
-const DEFAULT_LEFT: [&str; 4] = ["cpu", "memory", "gpu", "pressure"];
+const DEFAULT_LEFT: [&str; 5] = ["cpu", "memory", "gpu", "pressure", "battery"];
 
 #[derive(Clone, Debug)]
 pub struct Config {

@@ -127,7 +127,7 @@ fn errors_name_file_line_and_key() {
              expected one of `position`, `layer`, `height`, `margin_top`, `margin_bottom`, \
              `margin_left`, `margin_right`, `modules_left`, `modules_center`, `modules_right`, \
              `interval_ms`, `kernel_threads`, `sensors`, or a module table: `[cpu]`, \
-             `[memory]`, `[gpu]`, `[pressure]` (using the defaults)")
+             `[memory]`, `[gpu]`, `[pressure]`, `[battery]` (using the defaults)")
     );
     let wrong_type = parse_str("\n\nheight = \"tall\"\n").expect_err("wrong type");
     assert!(
@@ -163,7 +163,7 @@ fn errors_name_file_line_and_key() {
     let unknown_module = parse_str("modules_left = [\"cpu\",\n  \"cpux\"]\n").expect_err("name");
     assert!(
         unknown_module.contains(
-            ":2: `\"cpux\"]`: no module is called \"cpux\"; modules: cpu, memory, gpu, pressure"
+            ":2: `\"cpux\"]`: no module is called \"cpux\"; modules: cpu, memory, gpu, pressure, battery"
         ),
         "{unknown_module}"
     );

@@ -293,6 +293,8 @@ pub struct Hardware {
     pub power_profile: String,
     /// Its choices, space-separated as the kernel lists them.
     pub power_profile_choices: String,
+    /// System batteries (not a mouse's or a phone's); empty on a desktop.
+    pub batteries: Vec<super::battery::Battery>,
 }
 
 impl Hardware {

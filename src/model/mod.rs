@@ -5,6 +5,7 @@
 //! rule (PID reuse, counters going backwards, zombie persistence, kernel-thread filter)
 //! is unit-tested without root.
 
+pub mod battery;
 pub mod controls;
 pub mod hardware;
 pub mod privacy;
@@ -16,6 +17,7 @@ pub mod top;
 
 mod snapshot;
 
+pub use battery::{Battery, BatteryStatus, BatteryTotal};
 pub use hardware::{
     CpuReading, Gpu, GpuDriver, GpuReading, Hardware, Pressure, Stall, Throttle, Value,
 };

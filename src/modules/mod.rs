@@ -4,6 +4,7 @@
 //!
 //! Adding a module: one file in this folder, and one line in [`REGISTRY`].
 
+mod battery;
 mod cpu;
 mod gpu;
 mod memory;
@@ -24,11 +25,12 @@ pub type Table<'a> = Option<ValueDeserializer<'a>>;
 type Make = fn(Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error>;
 
 /// Every module ringbar has, by the name the config's module lists use.
-const REGISTRY: [(&str, Make); 4] = [
+const REGISTRY: [(&str, Make); 5] = [
     ("cpu", cpu::make),
     ("memory", memory::make),
     ("gpu", gpu::make),
     ("pressure", pressure::make),
+    ("battery", battery::make),
 ];
 
 /// The names of all modules, for messages.
@@ -88,6 +90,8 @@ pub struct Status {
     pub level: Level,
     /// The share the module shows, 0–100, where it has one (Waybar's `percentage`).
     pub percentage: Option<f64>,
+    /// A CSS class for the module's state besides its level (`charging`).
+    pub class: Option<&'static str>,
 }
 
 impl Status {
@@ -96,6 +100,7 @@ impl Status {
         Status {
             level: percent.map_or(Level::Normal, |p| Level::of(p, warning, critical)),
             percentage: percent,
+            class: None,
         }
     }
 }
@@ -199,7 +204,7 @@ pub(crate) mod tests {
         assert!(make("cpux", None).is_none());
         assert_eq!(
             names().collect::<Vec<_>>(),
-            ["cpu", "memory", "gpu", "pressure"]
+            ["cpu", "memory", "gpu", "pressure", "battery"]
         );
     }
 }

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use serde_json::{json, Value as Json};
 
-use super::{cpu, gpu, io, memory, pressure};
+use super::{battery, cpu, gpu, io, memory, pressure};
 use crate::modules::Module;
 use crate::sample::Sample;
 
@@ -25,10 +25,12 @@ pub fn document(sample: &Sample, modules: &[Rc<dyn Module>]) -> Json {
                 "visible": status.is_some(),
                 "text": status.map(|_| text.as_str()),
                 "level": status.and_then(|s| s.level.css_class()).unwrap_or("normal"),
+                "class": status.and_then(|s| s.class),
                 "percentage": status.and_then(|s| s.percentage),
             })
         })
         .collect();
+    let (batteries, battery) = battery::json(sample);
     json!({
         "version": SCHEMA_VERSION,
         "time_unix_ms": sample.unix_ms,
@@ -46,6 +48,8 @@ pub fn document(sample: &Sample, modules: &[Rc<dyn Module>]) -> Json {
         "gpus": gpu::json(sample),
         "pressure": pressure::json(sample),
         "power_profile": pressure::power_json(sample),
+        "batteries": batteries,
+        "battery": battery,
         "notices": sample.notices.iter().map(|n| json!({
             "title": n.title,
             "detail": n.detail,
@@ -114,7 +118,9 @@ mod tests {
             .iter()
             .map(|m| m["name"].as_str().expect("name"))
             .collect();
-        assert_eq!(names, ["cpu", "memory", "gpu", "pressure"]);
+        assert_eq!(names, ["cpu", "memory", "gpu", "pressure", "battery"]);
+        assert_eq!(doc["batteries"], json!([]));
+        assert_eq!(doc["battery"], Json::Null);
         assert_eq!(doc["modules"][0]["text"], "CPU 50.0% 61°C 2.0GHz");
         assert_eq!(doc["modules"][2]["text"], "GPU 37.0% –°C");
         assert_eq!(doc["modules"][3]["visible"], false);

@@ -3,6 +3,7 @@
 //! renders into a [`Sink`]: plain text for `--once` or Pango markup for tooltips, and its
 //! JSON form for `--json`. Nothing here reads a file or touches GTK.
 
+pub mod battery;
 pub mod cpu;
 pub mod footer;
 pub mod gpu;

@@ -1,10 +1,10 @@
 //! The monitor's whole report: what its tooltip shows and `--once` prints.
 
-use super::{cpu, footer, gpu, io, memory, pressure, Sink};
+use super::{battery, cpu, footer, gpu, io, memory, pressure, Sink};
 use crate::sample::Sample;
 
-/// Notices, CPU (D/Z rows first), Memory, IO, GPUs, pressure and power profile where the
-/// machine has them, and the footer.
+/// Notices, CPU (D/Z rows first), Memory, IO, GPUs, pressure, power profile and batteries
+/// where the machine has them, and the footer.
 pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     footer::write_notices(sink, sample);
     cpu::write(sink, sample);
@@ -12,6 +12,7 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     io::write(sink, sample);
     gpu::write(sink, sample);
     pressure::write(sink, sample);
+    battery::write(sink, sample);
     footer::write(sink, sample);
 }
 

@@ -234,3 +234,73 @@ pub fn virtual_gpu(sys: &Path) {
         "card0",
     );
 }
+
+/// A battery as the kernel's power_supply class shows it, reporting energy (µWh) and power
+/// (µW): `class/power_supply/NAME` linked into an ACPI device.
+pub fn battery(
+    sys: &Path,
+    name: &str,
+    status: &str,
+    energy_now: u64,
+    energy_full: u64,
+    power: u64,
+) {
+    let device = format!("devices/LNXSYSTM:00/LNXSYBUS:00/PNP0C0A:00/power_supply/{name}");
+    for (file, value) in [
+        ("type", "Battery".to_owned()),
+        ("present", "1".to_owned()),
+        ("status", status.to_owned()),
+        ("capacity", (energy_now * 100 / energy_full).to_string()),
+        ("energy_now", energy_now.to_string()),
+        ("energy_full", energy_full.to_string()),
+        ("energy_full_design", (energy_full * 10 / 9).to_string()),
+        ("power_now", power.to_string()),
+        ("voltage_now", "12000000".to_owned()),
+    ] {
+        write(sys, &format!("{device}/{file}"), &format!("{value}\n"));
+    }
+    link(
+        sys,
+        &format!("../../{device}"),
+        &format!("class/power_supply/{name}"),
+    );
+}
+
+/// A battery reporting charge (µAh) and current (µA) instead, as some drivers do.
+pub fn charge_battery(
+    sys: &Path,
+    name: &str,
+    status: &str,
+    charge_now: u64,
+    charge_full: u64,
+    current: i64,
+) {
+    let dir = format!("class/power_supply/{name}");
+    for (file, value) in [
+        ("type", "Battery".to_owned()),
+        ("status", status.to_owned()),
+        ("capacity", (charge_now * 100 / charge_full).to_string()),
+        ("charge_now", charge_now.to_string()),
+        ("charge_full", charge_full.to_string()),
+        ("current_now", current.to_string()),
+        ("voltage_now", "11100000".to_owned()),
+    ] {
+        write(sys, &format!("{dir}/{file}"), &format!("{value}\n"));
+    }
+}
+
+/// What a laptop has besides its battery: the charger, and a wireless mouse's battery
+/// (scope Device), neither of which is a system battery.
+pub fn charger_and_mouse(sys: &Path, online: bool) {
+    write(sys, "class/power_supply/AC/type", "Mains\n");
+    write(
+        sys,
+        "class/power_supply/AC/online",
+        if online { "1\n" } else { "0\n" },
+    );
+    let mouse = "class/power_supply/hidpp_battery_0";
+    write(sys, &format!("{mouse}/type"), "Battery\n");
+    write(sys, &format!("{mouse}/scope"), "Device\n");
+    write(sys, &format!("{mouse}/capacity"), "5\n");
+    write(sys, &format!("{mouse}/status"), "Discharging\n");
+}

@@ -91,7 +91,8 @@ fn render(hw: &Hardware) -> String {
     };
     let config = config::Config::default();
     let mut labels = Vec::new();
-    for module in config.modules.all().filter(|m| m.name() != "memory") {
+    let shown = |name: &str| !matches!(name, "memory" | "battery");
+    for module in config.modules.all().filter(|m| shown(m.name())) {
         let mut text = String::new();
         match module.text(&sample, &mut text) {
             Some(_) => labels.push(text),

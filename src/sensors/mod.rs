@@ -4,6 +4,7 @@
 //! Discovery (directory scans, symlink reads) happens at start-up and again on a slow
 //! timer, sooner while some value is failing; a tick only preads files already open.
 
+pub mod battery;
 pub mod cpu;
 /// Fake sysfs trees, for the test suite only.
 #[cfg(any(test, feature = "test-support"))]
@@ -177,6 +178,8 @@ pub struct Sensors {
     /// Parallel to `Hardware::gpus`.
     gpus: Vec<GpuReader>,
     nvidia: Option<Box<dyn Nvidia>>,
+    /// Parallel to `Hardware::batteries`.
+    batteries: Vec<battery::BatteryReader>,
     system: SystemSensors,
     discovered_ns: u64,
 }
@@ -204,10 +207,12 @@ impl Sensors {
             cpu,
             gpus: Vec::new(),
             nvidia,
+            batteries: Vec::new(),
             system,
             discovered_ns: now_ns,
         };
         sensors.set_gpus(sensors.find_gpus(), hw);
+        sensors.set_batteries(hw);
         sensors
     }
 
@@ -280,6 +285,20 @@ impl Sensors {
             .and_then(|wanted| hw.gpus.iter().position(|g| g.is_named(wanted)));
     }
 
+    /// Finds the batteries again (one may have been inserted or removed).
+    fn set_batteries(&mut self, hw: &mut Hardware) {
+        let (batteries, readers): (Vec<_>, Vec<_>) =
+            battery::discover(&self.roots.sys).into_iter().unzip();
+        let names = |list: &[crate::model::Battery]| -> Vec<String> {
+            list.iter().map(|b| b.name.clone()).collect()
+        };
+        if names(&batteries) != names(&hw.batteries) {
+            tracing::info!("batteries: {:?}", names(&batteries));
+        }
+        hw.batteries = batteries;
+        self.batteries = readers;
+    }
+
     /// Reads every sensor into `hw`, rediscovering first when it is time.
     pub fn read(&mut self, now_ns: u64, hw: &mut Hardware) {
         let since = now_ns.saturating_sub(self.discovered_ns);
@@ -294,6 +313,9 @@ impl Sensors {
         hw.cpu = self.cpu.read();
         for (gpu, reader) in hw.gpus.iter_mut().zip(&mut self.gpus) {
             reader.read(now_ns, &mut gpu.reading, self.nvidia.as_deref());
+        }
+        for (battery, reader) in hw.batteries.iter_mut().zip(&mut self.batteries) {
+            reader.read(battery);
         }
         self.system.read(now_ns, hw);
     }
@@ -324,6 +346,7 @@ impl Sensors {
         if self.system.failed(hw) {
             self.system = SystemSensors::discover(&self.roots, self.page_size);
         }
+        self.set_batteries(hw);
     }
 }
 
@@ -350,6 +373,10 @@ fn cpu_failed(hw: &Hardware) -> bool {
     failed(hw.cpu.celsius) || failed(hw.cpu.average_mhz)
 }
 
+fn battery_failed(battery: &crate::model::Battery) -> bool {
+    failed(battery.capacity) || failed(battery.energy_now_wh) || failed(battery.power_w)
+}
+
 fn any_failed(hw: &Hardware) -> bool {
-    cpu_failed(hw) || hw.gpus.iter().any(gpu_failed)
+    cpu_failed(hw) || hw.gpus.iter().any(gpu_failed) || hw.batteries.iter().any(battery_failed)
 }

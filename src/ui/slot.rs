@@ -17,6 +17,8 @@ pub struct Slot {
     pub tooltip: gtk::Label,
     text: String,
     level: Level,
+    /// The state class shown besides the level (`charging`).
+    class: Option<&'static str>,
 }
 
 impl Slot {
@@ -36,6 +38,7 @@ impl Slot {
             tooltip,
             text: String::new(),
             level: Level::Normal,
+            class: None,
         }
     }
 
@@ -63,6 +66,15 @@ impl Slot {
                 self.label.add_css_class(class);
             }
             self.level = status.level;
+        }
+        if self.class != status.class {
+            if let Some(class) = self.class {
+                self.label.remove_css_class(class);
+            }
+            if let Some(class) = status.class {
+                self.label.add_css_class(class);
+            }
+            self.class = status.class;
         }
     }
 

@@ -1,0 +1,85 @@
+//! The battery section: all batteries together (charge, status, power, time left), then
+//! one row per battery with its energy and wear. Nothing on a machine without one.
+
+use std::fmt::Write;
+
+use serde_json::{json, Value as Json};
+
+use super::{header, json_value, number, untrusted, write_value, Sink};
+use crate::model::battery::combine;
+use crate::sample::Sample;
+
+/// `2:35`, hours and minutes.
+pub fn write_duration(out: &mut String, seconds: u64) {
+    let minutes = seconds / 60;
+    let _ = write!(out, "{}:{:02}", minutes / 60, minutes % 60);
+}
+
+pub fn write(sink: &mut dyn Sink, sample: &Sample) {
+    let batteries = &sample.hardware.batteries;
+    let Some(total) = combine(batteries) else {
+        return;
+    };
+    header(sink, "Battery");
+    let out = sink.out();
+    let _ = write!(out, "{:.0}% · {}", total.capacity, total.status.name());
+    if let Some(watts) = total.power_w {
+        let _ = write!(out, " · {watts:.1} W");
+    }
+    if let Some(seconds) = total.seconds_left {
+        out.push_str(" · ");
+        write_duration(out, seconds);
+        out.push_str(match total.status {
+            crate::model::BatteryStatus::Charging => " to full",
+            _ => " left",
+        });
+    }
+    out.push('\n');
+    for battery in batteries {
+        sink.out().push_str("  ");
+        untrusted(sink, &battery.name);
+        let out = sink.out();
+        write_value(out, "  ", battery.capacity, "%", number(0));
+        write_value(out, " · ", battery.energy_now_wh, "", number(1));
+        write_value(out, " / ", battery.energy_full_wh, " Wh", number(1));
+        if let (Some(full), Some(design)) = (
+            battery.energy_full_wh.known(),
+            battery.energy_full_design_wh.known(),
+        ) {
+            if design > 0.0 {
+                let _ = write!(out, " · health {:.0}%", full / design * 100.0);
+            }
+        }
+        out.push('\n');
+    }
+}
+
+/// `"batteries"`: each battery, and `"battery"`: them all together (`null` without any).
+pub fn json(sample: &Sample) -> (Json, Json) {
+    let batteries = &sample.hardware.batteries;
+    let each = batteries
+        .iter()
+        .map(|b| {
+            let mut object = json!({ "name": b.name, "status": b.status.name() });
+            json_value(&mut object, "capacity_percent", b.capacity);
+            json_value(&mut object, "energy_now_wh", b.energy_now_wh);
+            json_value(&mut object, "energy_full_wh", b.energy_full_wh);
+            json_value(
+                &mut object,
+                "energy_full_design_wh",
+                b.energy_full_design_wh,
+            );
+            json_value(&mut object, "power_w", b.power_w);
+            object
+        })
+        .collect();
+    let total = combine(batteries).map_or(Json::Null, |t| {
+        json!({
+            "capacity_percent": t.capacity,
+            "status": t.status.name(),
+            "power_w": t.power_w,
+            "seconds_left": t.seconds_left,
+        })
+    });
+    (Json::Array(each), total)
+}
