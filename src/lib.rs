@@ -44,3 +44,5 @@ pub mod startup;
 pub mod state;
 #[cfg(feature = "app")]
 pub mod ui;
+#[cfg(feature = "app")]
+pub mod wallclock;

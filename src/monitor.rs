@@ -46,6 +46,8 @@ impl Monitor {
                 self.sampler.set_kernel_threads(controls.kernel_threads);
                 controls.kernel_threads_line()
             }
+            // A module's own state, nothing of the monitor's.
+            Action::Redraw => return,
         };
         if let Some(path) = &self.state_file {
             if let Err(err) = crate::state::save(path, self.controls) {

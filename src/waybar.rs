@@ -7,15 +7,16 @@ use std::rc::Rc;
 
 use serde_json::json;
 
-use crate::modules::{Level, Module};
+use crate::modules::{Input, Level, Module};
 use crate::render::{push_escaped, Markup};
-use crate::sample::{Sample, Source};
+use crate::sample::Source;
 
 /// The line for one sample (no newline): the shown modules' texts, the tooltip, the
 /// worst level and the modules' state classes (`charging`) as class, plus `probe-off`
 /// when the numbers come from /proc, and the first module's percentage, rounded (Waybar
 /// reads it as an integer).
-pub fn line(sample: &Sample, modules: &[Rc<dyn Module>]) -> String {
+pub fn line(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> String {
+    let sample = input.sample;
     let (mut text, mut one) = (String::new(), String::new());
     let mut tooltips: Vec<String> = Vec::new();
     let mut worst = Level::Normal;
@@ -23,7 +24,7 @@ pub fn line(sample: &Sample, modules: &[Rc<dyn Module>]) -> String {
     let mut states: Vec<&str> = Vec::new();
     for module in modules {
         one.clear();
-        let Some(status) = module.text(sample, &mut one) else {
+        let Some(status) = module.text(input, &mut one) else {
             continue;
         };
         if !text.is_empty() {
@@ -34,7 +35,7 @@ pub fn line(sample: &Sample, modules: &[Rc<dyn Module>]) -> String {
         states.extend(status.class);
         percentage = percentage.or(status.percentage);
         let mut tooltip = String::new();
-        module.tooltip(&mut Markup(&mut tooltip), sample);
+        module.tooltip(&mut Markup(&mut tooltip), input);
         if !tooltips.contains(&tooltip) {
             tooltips.push(tooltip);
         }
@@ -61,7 +62,7 @@ mod tests {
     use super::*;
     use crate::config;
     use crate::model::Memory;
-    use crate::sample::Notice;
+    use crate::sample::{Notice, Sample};
 
     #[test]
     fn a_line_waybar_reads() {
@@ -80,7 +81,11 @@ mod tests {
         sample
             .notices
             .push(Notice::new("config", "c.toml:1: <bad> & worse"));
-        let line = line(&sample, &modules);
+        let input = Input {
+            sample: &sample,
+            clock: &crate::modules::tests::CLOCK,
+        };
+        let line = line(&input, &modules);
         assert!(!line.contains('\n'), "one line: {line}");
         let parsed: serde_json::Value = serde_json::from_str(&line).expect("JSON");
         assert_eq!(parsed["text"], "CPU 75.0%  MEM 2.0G/8.0G");

@@ -583,3 +583,60 @@ fn ringbar_msg_drives_the_running_bar_and_only_for_its_own_user() {
         bar.log_text()
     );
 }
+
+/// `date +FORMAT` now, in the machine's time zone (the bar's too).
+fn date(format: &str) -> String {
+    let out = Command::new("date")
+        .arg(format!("+{format}"))
+        .output()
+        .expect("run date");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+#[test]
+fn the_clock_ticks_on_its_own_timer_and_shows_its_calendar() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = [\"clock\", \"cpu\"]\n[clock]\nformat = \"%H:%M:%S\"\n\
+         format_alt = \"day %d of %B\"\n",
+    );
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let clock = || {
+        bar.bars()
+            .first()
+            .map(|b| b["clock"].clone())
+            .unwrap_or_default()
+    };
+    // The sample interval is 2 s; the clock shows seconds, so its own timer must tick
+    // every second and agree with the system clock.
+    wait_for("the clock to show the time", WAIT, || {
+        clock() == date("%H:%M:%S")
+    });
+    let first = clock();
+    wait_for("the next second", Duration::from_millis(1500), || {
+        clock() != first
+    });
+
+    let mut pointer = session.pointer();
+    pointer.move_to(30, 12);
+    pointer.click("left");
+    wait_for("the alternative format", WAIT, || {
+        clock() == date("day %d of %B")
+    });
+    wait_for("the calendar tooltip", WAIT, || {
+        pointer.move_to(32, 12);
+        std::thread::sleep(Duration::from_millis(1500));
+        let text = bar.tooltip_text();
+        text.contains(&date("%B %Y")) && text.contains("Mo Tu We Th Fr Sa Su")
+    });
+    let markup = bar.tooltip_markup();
+    let today = date("%-d");
+    assert!(
+        markup.contains(&format!("<b>{today:>2}</b>")),
+        "today in bold: {markup}"
+    );
+}

@@ -23,8 +23,18 @@ use common::*;
 use ringbar::collector::Collector;
 use ringbar::config::{self, Config};
 use ringbar::model::controls::Controls;
+use ringbar::modules::{FixedClock, Input};
 use ringbar::render::Markup;
+use ringbar::sample::Sample;
 use ringbar::sampler::Sampler;
+
+/// What modules render from; the sample-driven ones never read the clock.
+fn input(sample: &Sample) -> Input<'_> {
+    Input {
+        sample,
+        clock: &FixedClock { unix_ms: 0 },
+    }
+}
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
@@ -450,7 +460,7 @@ fn allocation_counts(report: &mut Report) {
         let sample = sampler.take();
         for module in config.modules.all() {
             label.clear();
-            module.text(sample, &mut label);
+            module.text(&input(sample), &mut label);
         }
     };
     for _ in 1..=10 {
@@ -465,12 +475,12 @@ fn allocation_counts(report: &mut Report) {
     let cpu = config.modules.left.first().expect("the cpu module");
     for _ in 0..5 {
         tooltip.clear();
-        cpu.tooltip(&mut Markup(&mut tooltip), sample);
+        cpu.tooltip(&mut Markup(&mut tooltip), &input(sample));
     }
     let before = allocations();
     for _ in 0..500 {
         tooltip.clear();
-        cpu.tooltip(&mut Markup(&mut tooltip), sample);
+        cpu.tooltip(&mut Markup(&mut tooltip), &input(sample));
     }
     let per_tooltip = (allocations() - before) as f64 / 500.0;
     report.table(

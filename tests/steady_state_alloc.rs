@@ -9,6 +9,7 @@ use ringbar::collector::Collector;
 use ringbar::config::{self, Config};
 use ringbar::model::controls::Controls;
 use ringbar::model::{Model, TaskRecord};
+use ringbar::modules::{FixedClock, Input};
 use ringbar::render::Markup;
 use ringbar::sample::Sample;
 use ringbar::sampler::Sampler;
@@ -20,8 +21,16 @@ fn render(config: &Config, sample: &Sample, text: &mut String, tooltip: &mut Str
     tooltip.clear();
     for module in config.modules.all() {
         text.clear();
-        module.text(sample, text);
-        module.tooltip(&mut Markup(tooltip), sample);
+        module.text(&input(sample), text);
+        module.tooltip(&mut Markup(tooltip), &input(sample));
+    }
+}
+
+/// What modules render from; the sample-driven ones never read the clock.
+fn input(sample: &Sample) -> Input<'_> {
+    Input {
+        sample,
+        clock: &FixedClock { unix_ms: 0 },
     }
 }
 

@@ -4,8 +4,10 @@
 use std::time::Duration;
 
 use super::{print, report_probe_error, Failure};
+use crate::modules::Input;
 use crate::render::{json, Plain};
 use crate::startup;
+use crate::wallclock::LocalClock;
 
 pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), Failure> {
     let started = startup::start().map_err(Failure::Message)?;
@@ -16,11 +18,14 @@ pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), 
     sampler.set_kernel_threads(kernel_threads);
     sampler.take();
     std::thread::sleep(Duration::from_millis(u64::from(interval_ms)));
-    let sample = sampler.take();
+    let input = Input {
+        sample: sampler.take(),
+        clock: &LocalClock,
+    };
     let modules: Vec<_> = started.config.modules.all().cloned().collect();
 
     if as_json {
-        let document = json::document(sample, &modules);
+        let document = json::document(&input, &modules);
         let text = serde_json::to_string_pretty(&document)
             .map_err(|err| Failure::Message(format!("cannot write JSON: {err}")))?;
         return print(&(text + "\n"));
@@ -30,7 +35,7 @@ pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), 
     let mut tooltips: Vec<String> = Vec::new();
     for module in &modules {
         text.clear();
-        if module.text(sample, &mut text).is_none() {
+        if module.text(&input, &mut text).is_none() {
             continue;
         }
         if !out.is_empty() {
@@ -39,7 +44,7 @@ pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), 
         out.push_str(&text);
         // …then each distinct tooltip (the monitor modules share theirs).
         let mut tooltip = String::new();
-        module.tooltip(&mut Plain(&mut tooltip), sample);
+        module.tooltip(&mut Plain(&mut tooltip), &input);
         if !tooltips.contains(&tooltip) {
             tooltips.push(tooltip);
         }

@@ -12,8 +12,9 @@ use std::time::Duration;
 use gtk4::glib;
 
 use crate::control::{self, Command};
-use crate::modules::{Action, Module};
+use crate::modules::{Action, Input, Module};
 use crate::monitor::Monitor;
+use crate::wallclock::LocalClock;
 use crate::{paths, startup};
 
 /// The first line with rates comes this soon after start.
@@ -153,10 +154,12 @@ impl Stream {
 
     /// Writes the latest sample's line. Waybar gone (EPIPE) ends the stream.
     fn emit(&self) {
-        let line = crate::waybar::line(
-            self.monitor.borrow().sampler.sample(),
-            &self.modules.borrow(),
-        );
+        let monitor = self.monitor.borrow();
+        let input = Input {
+            sample: monitor.sampler.sample(),
+            clock: &LocalClock,
+        };
+        let line = crate::waybar::line(&input, &self.modules.borrow());
         let mut stdout = std::io::stdout().lock();
         let written = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
         if let Err(err) = written {

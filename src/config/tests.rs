@@ -101,9 +101,13 @@ fn module_tables_set_the_thresholds() {
         swap_total: 0,
         swap_free: 0,
     });
+    let input = crate::modules::Input {
+        sample: &sample,
+        clock: &crate::modules::tests::CLOCK,
+    };
     let level = |module: &Rc<dyn Module>| {
         let mut out = String::new();
-        module.text(&sample, &mut out).expect("shown").level
+        module.text(&input, &mut out).expect("shown").level
     };
     assert_eq!(
         level(&config.modules.left[0]),
@@ -127,7 +131,7 @@ fn errors_name_file_line_and_key() {
              expected one of `position`, `layer`, `height`, `margin_top`, `margin_bottom`, \
              `margin_left`, `margin_right`, `modules_left`, `modules_center`, `modules_right`, \
              `interval_ms`, `kernel_threads`, `sensors`, or a module table: `[cpu]`, \
-             `[memory]`, `[gpu]`, `[pressure]`, `[battery]` (using the defaults)")
+             `[memory]`, `[gpu]`, `[pressure]`, `[battery]`, `[clock]` (using the defaults)")
     );
     let wrong_type = parse_str("\n\nheight = \"tall\"\n").expect_err("wrong type");
     assert!(
@@ -163,7 +167,7 @@ fn errors_name_file_line_and_key() {
     let unknown_module = parse_str("modules_left = [\"cpu\",\n  \"cpux\"]\n").expect_err("name");
     assert!(
         unknown_module.contains(
-            ":2: `\"cpux\"]`: no module is called \"cpux\"; modules: cpu, memory, gpu, pressure, battery"
+            ":2: `\"cpux\"]`: no module is called \"cpux\"; modules: cpu, memory, gpu, pressure, battery, clock"
         ),
         "{unknown_module}"
     );

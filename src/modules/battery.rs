@@ -6,12 +6,11 @@
 use std::rc::Rc;
 
 use super::thresholds::Thresholds;
-use super::{Level, Module, Status, Table};
+use super::{Input, Level, Module, Status, Table};
 use crate::model::battery::combine;
 use crate::model::BatteryStatus;
 use crate::render::battery::{write as write_section, write_duration};
 use crate::render::Sink;
-use crate::sample::Sample;
 
 const DEFAULTS: Thresholds = Thresholds {
     warning: 30.0,
@@ -32,7 +31,8 @@ impl Module for Battery {
         "battery"
     }
 
-    fn text(&self, sample: &Sample, out: &mut String) -> Option<Status> {
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let sample = input.sample;
         let total = combine(&sample.hardware.batteries)?;
         let _ = std::fmt::Write::write_fmt(out, format_args!("BAT {:.0}%", total.capacity));
         match (total.status, total.seconds_left) {
@@ -62,8 +62,8 @@ impl Module for Battery {
         })
     }
 
-    fn tooltip(&self, sink: &mut dyn Sink, sample: &Sample) {
-        write_section(sink, sample);
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        write_section(sink, input.sample);
     }
 
     fn action(&self, _button: super::Button) -> Option<super::Action> {
@@ -126,7 +126,11 @@ mod tests {
     fn the_tooltip_is_the_battery_section() {
         let sample = sample(BatteryStatus::Discharging, 40.0, 10.0);
         let mut out = String::new();
-        default_module("battery").tooltip(&mut Plain(&mut out), &sample);
+        let input = crate::modules::Input {
+            sample: &sample,
+            clock: &crate::modules::tests::CLOCK,
+        };
+        default_module("battery").tooltip(&mut Plain(&mut out), &input);
         assert_eq!(
             out,
             "Battery  80% · discharging · 10.0 W · 4:00 left\n  BAT0  80% · 40.0 / 50.0 Wh · health 80%\n"

@@ -4,9 +4,8 @@
 use std::rc::Rc;
 
 use super::thresholds::Thresholds;
-use super::{Module, Status, Table};
+use super::{Input, Module, Status, Table};
 use crate::render::{number, write_percent, write_value};
-use crate::sample::Sample;
 
 const DEFAULTS: Thresholds = Thresholds {
     warning: 70.0,
@@ -28,7 +27,8 @@ impl Module for Cpu {
     }
 
     /// `CPU –` until there is an interval to measure.
-    fn text(&self, sample: &Sample, out: &mut String) -> Option<Status> {
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let sample = input.sample;
         out.push_str("CPU ");
         let percent = sample.processes.cpu_percent();
         match percent {

@@ -4,9 +4,8 @@
 use std::rc::Rc;
 
 use super::thresholds::Thresholds;
-use super::{Module, Status, Table};
+use super::{Input, Module, Status, Table};
 use crate::render::{number, write_percent, write_value};
-use crate::sample::Sample;
 
 const DEFAULTS: Thresholds = Thresholds {
     warning: 70.0,
@@ -27,7 +26,8 @@ impl Module for Gpu {
         "gpu"
     }
 
-    fn text(&self, sample: &Sample, out: &mut String) -> Option<Status> {
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let sample = input.sample;
         let gpu = sample.hardware.label_gpu()?;
         out.push_str("GPU ");
         let busy = gpu.reading.busy_percent.known();

@@ -4,9 +4,8 @@
 use std::rc::Rc;
 
 use super::thresholds::Thresholds;
-use super::{Module, Status, Table};
+use super::{Input, Module, Status, Table};
 use crate::render::write_bytes;
-use crate::sample::Sample;
 
 const DEFAULTS: Thresholds = Thresholds {
     warning: 80.0,
@@ -27,7 +26,8 @@ impl Module for Memory {
         "memory"
     }
 
-    fn text(&self, sample: &Sample, out: &mut String) -> Option<Status> {
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let sample = input.sample;
         out.push_str("MEM ");
         let percent = match sample.processes.memory {
             Some(m) if m.total > 0 => {

@@ -5,11 +5,15 @@
 //! Adding a module: one file in this folder, and one line in [`REGISTRY`].
 
 mod battery;
+mod clock;
 mod cpu;
 mod gpu;
+mod input;
 mod memory;
 mod pressure;
 mod thresholds;
+
+pub use input::{Date, FixedClock, Input, WallClock};
 
 use std::fmt;
 use std::rc::Rc;
@@ -17,7 +21,6 @@ use std::rc::Rc;
 use toml::de::ValueDeserializer;
 
 use crate::render::{report, Sink};
-use crate::sample::Sample;
 
 /// A module's config table, if the file has one; spans point into the config text.
 pub type Table<'a> = Option<ValueDeserializer<'a>>;
@@ -25,12 +28,13 @@ pub type Table<'a> = Option<ValueDeserializer<'a>>;
 type Make = fn(Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error>;
 
 /// Every module ringbar has, by the name the config's module lists use.
-const REGISTRY: [(&str, Make); 5] = [
+const REGISTRY: [(&str, Make); 6] = [
     ("cpu", cpu::make),
     ("memory", memory::make),
     ("gpu", gpu::make),
     ("pressure", pressure::make),
     ("battery", battery::make),
+    ("clock", clock::make),
 ];
 
 /// The names of all modules, for messages.
@@ -53,6 +57,9 @@ pub fn make(name: &str, table: Table<'_>) -> Option<Result<Rc<dyn Module>, toml:
 pub enum Update {
     /// Every sample of the monitor (the interval the user clicks through).
     Sample,
+    /// Its own timer, at the instants [`Module::next_update_ms`] names; never the sample
+    /// tick.
+    Timer,
 }
 
 /// How alarming a value is; becomes the `.warning` or `.critical` CSS class.
@@ -119,6 +126,8 @@ pub enum Action {
     CycleInterval,
     /// Include or exclude kernel threads in the process lists.
     ToggleKernelThreads,
+    /// The module changed its own state (the clock's alternative format): draw it again.
+    Redraw,
 }
 
 pub trait Module {
@@ -129,12 +138,17 @@ pub trait Module {
         Update::Sample
     }
 
+    /// For [`Update::Timer`] modules: milliseconds from `unix_ms` until the text changes.
+    fn next_update_ms(&self, _unix_ms: u64) -> Option<u64> {
+        None
+    }
+
     /// Writes the module's text into `out` (empty on entry). `None` hides the module.
-    fn text(&self, sample: &Sample, out: &mut String) -> Option<Status>;
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status>;
 
     /// Writes the tooltip; the monitor's whole report unless the module has its own.
-    fn tooltip(&self, sink: &mut dyn Sink, sample: &Sample) {
-        report::write(sink, sample);
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        report::write(sink, input.sample);
     }
 
     /// What a click does; the monitor modules share theirs.
@@ -170,6 +184,7 @@ impl Layout {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::sample::Sample;
 
     /// The module `name` with its defaults.
     pub fn default_module(name: &str) -> Rc<dyn Module> {
@@ -178,10 +193,19 @@ pub(crate) mod tests {
             .expect("defaults are valid")
     }
 
+    /// A clock stopped at 2026-11-23 14:28:14 UTC.
+    pub const CLOCK: FixedClock = FixedClock {
+        unix_ms: 1_795_444_094_000,
+    };
+
     /// The module's text and status for `sample`.
     pub fn text_of(name: &str, sample: &Sample) -> (String, Option<Status>) {
         let mut out = String::new();
-        let status = default_module(name).text(sample, &mut out);
+        let input = Input {
+            sample,
+            clock: &CLOCK,
+        };
+        let status = default_module(name).text(&input, &mut out);
         (out, status)
     }
 
@@ -204,7 +228,7 @@ pub(crate) mod tests {
         assert!(make("cpux", None).is_none());
         assert_eq!(
             names().collect::<Vec<_>>(),
-            ["cpu", "memory", "gpu", "pressure", "battery"]
+            ["cpu", "memory", "gpu", "pressure", "battery", "clock"]
         );
     }
 }

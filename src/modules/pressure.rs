@@ -5,8 +5,7 @@ use std::fmt::Write;
 use std::rc::Rc;
 
 use super::thresholds::Thresholds;
-use super::{Module, Status, Table};
-use crate::sample::Sample;
+use super::{Input, Module, Status, Table};
 
 const DEFAULTS: Thresholds = Thresholds {
     warning: 10.0,
@@ -27,7 +26,8 @@ impl Module for Pressure {
         "pressure"
     }
 
-    fn text(&self, sample: &Sample, out: &mut String) -> Option<Status> {
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let sample = input.sample;
         let t = self.thresholds;
         let mut worst: Option<f64> = None;
         out.push_str("PSI");

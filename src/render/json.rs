@@ -7,19 +7,19 @@ use std::rc::Rc;
 use serde_json::{json, Value as Json};
 
 use super::{battery, cpu, gpu, io, memory, pressure};
-use crate::modules::Module;
-use crate::sample::Sample;
+use crate::modules::{Input, Module};
 
 /// Bumped when a key changes meaning or goes away; new keys may appear at any time.
 pub const SCHEMA_VERSION: u32 = 1;
 
-pub fn document(sample: &Sample, modules: &[Rc<dyn Module>]) -> Json {
+pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
+    let sample = input.sample;
     let mut text = String::new();
     let modules: Vec<Json> = modules
         .iter()
         .map(|module| {
             text.clear();
-            let status = module.text(sample, &mut text);
+            let status = module.text(input, &mut text);
             json!({
                 "name": module.name(),
                 "visible": status.is_some(),
@@ -72,7 +72,11 @@ mod tests {
         gpu.reading.vram_total = Value::Known(8 << 30);
         sample.hardware.gpus.push(gpu);
         let modules: Vec<_> = Config::default().modules.all().cloned().collect();
-        let text = document(&sample, &modules).to_string();
+        let input = Input {
+            sample: &sample,
+            clock: &crate::modules::tests::CLOCK,
+        };
+        let text = document(&input, &modules).to_string();
         let doc: Json = serde_json::from_str(&text).expect("valid JSON");
         assert_eq!(doc["version"], 1);
         assert_eq!(doc["source"], "proc");
@@ -119,6 +123,7 @@ mod tests {
             .map(|m| m["name"].as_str().expect("name"))
             .collect();
         assert_eq!(names, ["cpu", "memory", "gpu", "pressure", "battery"]);
+        assert_eq!(doc["time_unix_ms"], 0, "the sample's own time");
         assert_eq!(doc["batteries"], json!([]));
         assert_eq!(doc["battery"], Json::Null);
         assert_eq!(doc["modules"][0]["text"], "CPU 50.0% 61°C 2.0GHz");

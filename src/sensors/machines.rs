@@ -94,7 +94,11 @@ fn render(hw: &Hardware) -> String {
     let shown = |name: &str| !matches!(name, "memory" | "battery");
     for module in config.modules.all().filter(|m| shown(m.name())) {
         let mut text = String::new();
-        match module.text(&sample, &mut text) {
+        let input = crate::modules::Input {
+            sample: &sample,
+            clock: &crate::modules::tests::CLOCK,
+        };
+        match module.text(&input, &mut text) {
             Some(_) => labels.push(text),
             None => labels.push(format!("(no {} label)", module.name())),
         }

@@ -16,11 +16,12 @@ use super::bar::Bar;
 use super::test_hook::TestHook;
 use crate::config::Config;
 use crate::control::Command;
-use crate::modules::Action;
+use crate::modules::{Action, Input, Update};
 use crate::monitor::Monitor;
 use crate::render::{report, Markup};
 use crate::sample::{Sample, Source};
 use crate::startup::{self, Started};
+use crate::wallclock::{LocalClock, WallTimer};
 
 /// Sets `label` to the monitor's report as markup. `scratch` is a reused buffer.
 fn fill_report(label: &gtk4::Label, sample: &Sample, scratch: &mut String) {
@@ -48,6 +49,8 @@ pub struct App {
     pub(super) test_hook: Option<TestHook>,
     /// A reused buffer: steady ticks do not allocate for text.
     text: RefCell<String>,
+    /// Wakes the modules with their own timer (the clock) at wall-clock instants.
+    wall_timer: RefCell<Option<WallTimer>>,
 }
 
 impl App {
@@ -68,11 +71,24 @@ impl App {
             #[cfg(feature = "test-support")]
             test_hook: TestHook::from_env(),
             text: RefCell::new(String::with_capacity(4096)),
+            wall_timer: RefCell::new(None),
         })
     }
 
-    /// Takes the first sample and arms the timeout.
+    /// Takes the first sample and arms the timeouts.
     pub fn start(self: &Rc<Self>) {
+        let timer = WallTimer::new(glib::clone!(
+            #[weak(rename_to = app)]
+            self,
+            move || app.render_timed()
+        ));
+        match timer {
+            Ok(timer) => {
+                self.wall_timer.replace(Some(timer));
+            }
+            Err(err) => tracing::warn!("no wall-clock timer, the clock will not advance: {err}"),
+        }
+        self.render_all();
         self.tick();
         let interval_ms = self.monitor.borrow().interval_ms();
         self.arm(FIRST_TICK_MS.min(interval_ms));
@@ -97,6 +113,7 @@ impl App {
                 self.arm(interval_ms);
             }
             Action::ToggleKernelThreads => self.render(),
+            Action::Redraw => self.render_all(),
         }
     }
 
@@ -160,16 +177,54 @@ impl App {
         self.render();
     }
 
-    /// Sets every bar's modules from the latest sample, and the tooltips that are shown.
+    /// Sets every bar's sample-driven modules from the latest sample, and the tooltips
+    /// that are shown.
     pub(super) fn render(&self) {
+        self.render_where(|update| update == Update::Sample);
+    }
+
+    /// The modules with their own timer, then the timer for their next change.
+    fn render_timed(&self) {
+        self.render_where(|update| update == Update::Timer);
+        let clock = LocalClock;
+        let now = crate::modules::WallClock::unix_ms(&clock);
+        let next = self
+            .config
+            .borrow()
+            .modules
+            .all()
+            .filter(|m| m.update() == Update::Timer)
+            .filter_map(|m| m.next_update_ms(now))
+            .min();
+        if let (Some(delay), Some(timer)) = (next, self.wall_timer.borrow().as_ref()) {
+            if let Err(err) = timer.arm_at(now + delay) {
+                tracing::warn!("cannot arm the wall-clock timer: {err}");
+            }
+        }
+    }
+
+    /// Every module, whatever drives it (new bars, a click that changed a module).
+    pub(super) fn render_all(&self) {
+        self.render();
+        self.render_timed();
+    }
+
+    fn render_where(&self, wanted: impl Fn(Update) -> bool) {
         let monitor = self.monitor.borrow();
-        let sample = monitor.sampler.sample();
+        let input = Input {
+            sample: monitor.sampler.sample(),
+            clock: &LocalClock,
+        };
+        let sample = input.sample;
         let mut text = self.text.borrow_mut();
         for bar in self.bars.borrow_mut().iter_mut() {
             for slot in &mut bar.slots {
-                slot.render(sample, &mut text);
+                if !wanted(slot.module.update()) {
+                    continue;
+                }
+                slot.render(&input, &mut text);
                 if slot.tooltip.is_mapped() {
-                    slot.fill_tooltip(sample, &mut text);
+                    slot.fill_tooltip(&input, &mut text);
                     #[cfg(feature = "test-support")]
                     if let Some(hook) = &self.test_hook {
                         hook.write_tooltip(&slot.tooltip);
@@ -216,7 +271,11 @@ impl App {
         else {
             return;
         };
-        slot.fill_tooltip(monitor.sampler.sample(), &mut self.text.borrow_mut());
+        let input = Input {
+            sample: monitor.sampler.sample(),
+            clock: &LocalClock,
+        };
+        slot.fill_tooltip(&input, &mut self.text.borrow_mut());
         #[cfg(feature = "test-support")]
         if let Some(hook) = &self.test_hook {
             hook.write_tooltip(&slot.tooltip);

@@ -63,7 +63,7 @@ impl App {
         for bar in added {
             self.add_bar(bar);
         }
-        self.render();
+        self.render_all();
     }
 
     /// The plain-window fallback: one bar, not tied to a monitor. Closing it quits.
@@ -75,7 +75,7 @@ impl App {
             glib::Propagation::Proceed
         });
         self.add_bar(bar);
-        self.render();
+        self.render_all();
     }
 
     fn add_bar(self: &Rc<Self>, bar: Bar) {

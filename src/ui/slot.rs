@@ -6,9 +6,8 @@ use std::rc::Rc;
 use gtk4 as gtk;
 use gtk4::prelude::*;
 
-use crate::modules::{Level, Module};
+use crate::modules::{Input, Level, Module};
 use crate::render::Markup;
-use crate::sample::Sample;
 
 pub struct Slot {
     pub module: Rc<dyn Module>,
@@ -42,10 +41,10 @@ impl Slot {
         }
     }
 
-    /// Shows the module's text for `sample`, or hides it. `scratch` is a reused buffer.
-    pub fn render(&mut self, sample: &Sample, scratch: &mut String) {
+    /// Shows the module's text for `input`, or hides it. `scratch` is a reused buffer.
+    pub fn render(&mut self, input: &Input<'_>, scratch: &mut String) {
         scratch.clear();
-        let status = self.module.text(sample, scratch);
+        let status = self.module.text(input, scratch);
         let visible = status.is_some();
         if self.label.is_visible() != visible {
             self.label.set_visible(visible);
@@ -78,10 +77,10 @@ impl Slot {
         }
     }
 
-    /// Rebuilds the tooltip's markup for `sample`. `scratch` is a reused buffer.
-    pub fn fill_tooltip(&self, sample: &Sample, scratch: &mut String) {
+    /// Rebuilds the tooltip's markup for `input`. `scratch` is a reused buffer.
+    pub fn fill_tooltip(&self, input: &Input<'_>, scratch: &mut String) {
         scratch.clear();
-        self.module.tooltip(&mut Markup(scratch), sample);
+        self.module.tooltip(&mut Markup(scratch), input);
         if self.tooltip.label() != scratch.as_str() {
             self.tooltip.set_markup(scratch);
         }

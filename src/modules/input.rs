@@ -1,0 +1,114 @@
+//! What modules render from: the latest sample, and the wall clock.
+
+use crate::sample::Sample;
+
+/// A calendar date, in the local time zone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Date {
+    pub year: i32,
+    /// 1–12.
+    pub month: u32,
+    /// 1–31.
+    pub day: u32,
+}
+
+/// The local wall clock. The bar's is glib's (time zone changes included); tests use a
+/// fixed one.
+pub trait WallClock {
+    /// Milliseconds since the Unix epoch.
+    fn unix_ms(&self) -> u64;
+    /// Appends the local time formatted with strftime-style `%` codes.
+    fn format(&self, format: &str, out: &mut String);
+    fn today(&self) -> Date;
+}
+
+pub struct Input<'a> {
+    pub sample: &'a Sample,
+    pub clock: &'a dyn WallClock,
+}
+
+/// A clock stopped at one instant, in UTC, for tests and for outputs that have no
+/// local time to show.
+#[derive(Clone, Copy, Debug)]
+pub struct FixedClock {
+    pub unix_ms: u64,
+}
+
+impl FixedClock {
+    fn civil(&self) -> (Date, u64) {
+        let days = (self.unix_ms / 86_400_000) as i64;
+        let seconds_of_day = (self.unix_ms / 1000) % 86_400;
+        // Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's method).
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+        let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
+        (Date { year, month, day }, seconds_of_day)
+    }
+}
+
+impl WallClock for FixedClock {
+    fn unix_ms(&self) -> u64 {
+        self.unix_ms
+    }
+
+    /// `%Y %m %d %H %M %S %%`; other codes are written as they are.
+    fn format(&self, format: &str, out: &mut String) {
+        use std::fmt::Write;
+        let (date, seconds) = self.civil();
+        let mut chars = format.chars();
+        while let Some(c) = chars.next() {
+            if c != '%' {
+                out.push(c);
+                continue;
+            }
+            let _ = match chars.next() {
+                Some('Y') => write!(out, "{}", date.year),
+                Some('m') => write!(out, "{:02}", date.month),
+                Some('d') => write!(out, "{:02}", date.day),
+                Some('H') => write!(out, "{:02}", seconds / 3600),
+                Some('M') => write!(out, "{:02}", seconds / 60 % 60),
+                Some('S') => write!(out, "{:02}", seconds % 60),
+                Some('%') => write!(out, "%"),
+                Some(other) => write!(out, "%{other}"),
+                None => write!(out, "%"),
+            };
+        }
+    }
+
+    fn today(&self) -> Date {
+        self.civil().0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fixed_clock_knows_its_calendar() {
+        // 2026-11-23 14:28:14 UTC.
+        let clock = FixedClock {
+            unix_ms: 1_795_444_094_000,
+        };
+        let mut out = String::new();
+        clock.format("%Y-%m-%d %H:%M:%S %% %q", &mut out);
+        assert_eq!(out, "2026-11-23 14:28:14 % %q");
+        assert_eq!(
+            FixedClock {
+                unix_ms: 951_782_400_000
+            }
+            .today(),
+            Date {
+                year: 2000,
+                month: 2,
+                day: 29
+            }
+        );
+    }
+}
