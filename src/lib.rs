@@ -7,11 +7,13 @@
 //! read /proc, [`sensors`] reads sysfs, [`sampler`] ties them into one sample per tick,
 //! [`ui`] is the GTK bar and [`cli`] the command line.
 
+pub mod compositor;
 pub mod config;
 pub mod model;
 pub mod modules;
 pub mod render;
 pub mod sample;
+pub mod script;
 pub mod waybar;
 
 #[cfg(feature = "app")]

@@ -47,7 +47,7 @@ impl Monitor {
                 controls.kernel_threads_line()
             }
             // A module's own state, nothing of the monitor's.
-            Action::Redraw => return,
+            Action::Redraw | Action::Script(_) => return,
         };
         if let Some(path) = &self.state_file {
             if let Err(err) = crate::state::save(path, self.controls) {

@@ -67,7 +67,7 @@ mod tests {
     #[test]
     fn a_line_waybar_reads() {
         let config = config::Config::default();
-        let modules: Vec<_> = config.modules.all().cloned().collect();
+        let modules: Vec<_> = config.modules.right;
         let mut sample = Sample::default();
         let s = &mut sample.processes;
         (s.interval_ns, s.online_cpus, s.cpu_busy_ns) = (1_000_000_000, 2, 1_500_000_000);
@@ -84,6 +84,9 @@ mod tests {
         let input = Input {
             sample: &sample,
             clock: &crate::modules::tests::CLOCK,
+            compositor: &crate::modules::NO_COMPOSITOR,
+            output: "",
+            scripts: &crate::modules::NO_SCRIPTS,
         };
         let line = line(&input, &modules);
         assert!(!line.contains('\n'), "one line: {line}");

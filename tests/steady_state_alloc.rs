@@ -31,6 +31,9 @@ fn input(sample: &Sample) -> Input<'_> {
     Input {
         sample,
         clock: &FixedClock { unix_ms: 0 },
+        compositor: &ringbar::modules::NO_COMPOSITOR,
+        output: "",
+        scripts: &ringbar::modules::NO_SCRIPTS,
     }
 }
 

@@ -21,6 +21,9 @@ pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), 
     let input = Input {
         sample: sampler.take(),
         clock: &LocalClock,
+        compositor: &crate::modules::NO_COMPOSITOR,
+        output: "",
+        scripts: &crate::modules::NO_SCRIPTS,
     };
     let modules: Vec<_> = started.config.modules.all().cloned().collect();
 

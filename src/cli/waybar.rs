@@ -12,7 +12,7 @@ use std::time::Duration;
 use gtk4::glib;
 
 use crate::control::{self, Command};
-use crate::modules::{Action, Input, Module};
+use crate::modules::{Action, Input, Module, Update};
 use crate::monitor::Monitor;
 use crate::wallclock::LocalClock;
 use crate::{paths, startup};
@@ -46,7 +46,7 @@ pub fn run() -> ExitCode {
             started.controls,
             started.state_file,
         )),
-        modules: RefCell::new(started.config.modules.all().cloned().collect()),
+        modules: RefCell::new(monitor_modules(&started.config)),
         config_file: started.config_file,
         main_loop: glib::MainLoop::new(None, false),
         timeout: RefCell::new(None),
@@ -93,6 +93,16 @@ pub fn run() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The configured modules Waybar shows from ringbar: those of the sample tick. Waybar
+/// has its own clock and workspaces.
+fn monitor_modules(config: &crate::config::Config) -> Vec<Rc<dyn Module>> {
+    let modules = config.modules.all();
+    modules
+        .filter(|m| m.update() == Update::Sample)
+        .cloned()
+        .collect()
+}
+
 impl Stream {
     fn obey(self: &Rc<Self>, command: Command) {
         match command {
@@ -113,8 +123,7 @@ impl Stream {
                     .borrow_mut()
                     .sampler
                     .reconfigure(&config.sensors, notices);
-                self.modules
-                    .replace(config.modules.all().cloned().collect());
+                self.modules.replace(monitor_modules(&config));
                 self.emit();
             }
         }
@@ -158,6 +167,9 @@ impl Stream {
         let input = Input {
             sample: monitor.sampler.sample(),
             clock: &LocalClock,
+            compositor: &crate::modules::NO_COMPOSITOR,
+            output: "",
+            scripts: &crate::modules::NO_SCRIPTS,
         };
         let line = crate::waybar::line(&input, &self.modules.borrow());
         let mut stdout = std::io::stdout().lock();

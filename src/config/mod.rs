@@ -62,8 +62,10 @@ pub struct Sensors {
 pub const MIN_INTERVAL_MS: u32 = 50;
 pub const MAX_INTERVAL_MS: u32 = 60_000;
 
-/// Modules on the bar when the config names none.
-const DEFAULT_LEFT: [&str; 5] = ["cpu", "memory", "gpu", "pressure", "battery"];
+/// Modules on the bar when the config names none: left, centre, right.
+const DEFAULT_LEFT: [&str; 2] = ["workspaces", "window"];
+const DEFAULT_CENTER: [&str; 1] = ["clock"];
+const DEFAULT_RIGHT: [&str; 5] = ["cpu", "memory", "gpu", "pressure", "battery"];
 
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -122,17 +124,21 @@ impl Default for Settings {
             margin_bottom: 0,
             margin_left: 0,
             margin_right: 0,
-            modules_left: DEFAULT_LEFT
-                .iter()
-                .map(|name| Spanned::new(0..0, (*name).to_owned()))
-                .collect(),
-            modules_center: Vec::new(),
-            modules_right: Vec::new(),
+            modules_left: spanned(&DEFAULT_LEFT),
+            modules_center: spanned(&DEFAULT_CENTER),
+            modules_right: spanned(&DEFAULT_RIGHT),
             interval_ms: 2000,
             kernel_threads: false,
             sensors: Sensors::default(),
         }
     }
+}
+
+fn spanned(names: &[&str]) -> Vec<Spanned<String>> {
+    names
+        .iter()
+        .map(|name| Spanned::new(0..0, (*name).to_owned()))
+        .collect()
 }
 
 /// Keys of earlier versions, and what to write instead.
@@ -190,6 +196,24 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         .filter(|key| modules::is_module(key))
         .collect();
     let mut made: Vec<(String, Rc<dyn Module>)> = Vec::new();
+    // `[custom.NAME]`: the script modules' tables, each made into `custom/NAME`.
+    if let Some(custom) = table.remove("custom") {
+        let span = custom.span();
+        let toml::de::DeValue::Table(scripts) = custom.into_inner() else {
+            let message = "`custom` holds one table per script module: [custom.NAME]".to_owned();
+            return Err(ConfigError::at(path, text, span, message));
+        };
+        for (key, value) in scripts {
+            let name = format!("custom/{}", key.get_ref());
+            if !modules::is_custom(&name) {
+                let message =
+                    format!("{name:?}: a script module's name is letters, digits, `-` and `_`");
+                return Err(ConfigError::at(path, text, key.span(), message));
+            }
+            let module = modules::custom::make(&name, ValueDeserializer::from(value));
+            made.push((name, module.map_err(located)?));
+        }
+    }
     for name in module_keys {
         let Some(value) = table.remove(name.as_str()) else {
             continue;
@@ -216,10 +240,17 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 part.push(Rc::clone(module));
                 continue;
             }
+            if modules::is_custom(name) {
+                let message = format!(
+                    "{name} has no table: add [custom.{}] with at least `exec`",
+                    &name["custom/".len()..]
+                );
+                return Err(ConfigError::at(path, text, entry.span(), message));
+            }
             let Some(module) = modules::make(name, None) else {
                 let known: Vec<&str> = modules::names().collect();
                 let message = format!(
-                    "no module is called {name:?}; modules: {}",
+                    "no module is called {name:?}; modules: {}, and custom/NAME for a script",
                     known.join(", ")
                 );
                 return Err(ConfigError::at(path, text, entry.span(), message));

@@ -14,7 +14,8 @@ fn names(part: &[Rc<dyn Module>]) -> Vec<&str> {
 fn empty_file_is_the_defaults() {
     let config = parse_str("").expect("valid");
     assert_eq!(names(&config.modules.left), DEFAULT_LEFT);
-    assert!(config.modules.center.is_empty() && config.modules.right.is_empty());
+    assert_eq!(names(&config.modules.center), DEFAULT_CENTER);
+    assert_eq!(names(&config.modules.right), DEFAULT_RIGHT);
     assert_eq!((config.height, config.interval_ms), (26, 2000));
 }
 
@@ -24,6 +25,11 @@ fn the_documented_example_parses_to_the_defaults() {
     let config = parse_str(example).expect("data/config.toml must parse");
     let defaults = Config::default();
     assert_eq!(names(&config.modules.left), names(&defaults.modules.left));
+    assert_eq!(
+        names(&config.modules.center),
+        names(&defaults.modules.center)
+    );
+    assert_eq!(names(&config.modules.right), names(&defaults.modules.right));
     assert_eq!(config.position, defaults.position);
     assert_eq!(config.layer, defaults.layer);
     assert_eq!(config.height, defaults.height);
@@ -90,8 +96,11 @@ fn module_tables_set_the_thresholds() {
     use crate::modules::Level;
     use crate::sample::Sample;
 
-    let config =
-        parse_str("[cpu]\nwarning = 10\ncritical = 20\n[memory]\ncritical = 50\n").expect("valid");
+    let config = parse_str(
+        "modules_left = [\"cpu\", \"memory\"]\n[cpu]\nwarning = 10\ncritical = 20\n\
+         [memory]\ncritical = 50\n",
+    )
+    .expect("valid");
     let mut sample = Sample::default();
     let s = &mut sample.processes;
     (s.interval_ns, s.online_cpus, s.cpu_busy_ns) = (1_000_000_000, 1, 150_000_000);
@@ -104,6 +113,9 @@ fn module_tables_set_the_thresholds() {
     let input = crate::modules::Input {
         sample: &sample,
         clock: &crate::modules::tests::CLOCK,
+        compositor: &crate::modules::NO_COMPOSITOR,
+        output: "",
+        scripts: &crate::modules::NO_SCRIPTS,
     };
     let level = |module: &Rc<dyn Module>| {
         let mut out = String::new();
@@ -120,18 +132,20 @@ fn module_tables_set_the_thresholds() {
         "60 % ≥ 50 %"
     );
     let defaults = Config::default();
-    assert_eq!(level(&defaults.modules.left[0]), Level::Normal);
+    assert_eq!(level(&defaults.modules.right[0]), Level::Normal);
 }
 
 #[test]
 fn errors_name_file_line_and_key() {
-    assert_eq!(
-        parse_str("height = 30\nheigth = 30\n").expect_err("typo"),
-        ("/home/u/.config/ringbar/config.toml:2: `heigth = 30`: unknown field `heigth`, \
+    let typo = parse_str("height = 30\nheigth = 30\n").expect_err("typo");
+    assert!(
+        typo.starts_with(
+            "/home/u/.config/ringbar/config.toml:2: `heigth = 30`: unknown field `heigth`, \
              expected one of `position`, `layer`, `height`, `margin_top`, `margin_bottom`, \
              `margin_left`, `margin_right`, `modules_left`, `modules_center`, `modules_right`, \
-             `interval_ms`, `kernel_threads`, `sensors`, or a module table: `[cpu]`, \
-             `[memory]`, `[gpu]`, `[pressure]`, `[battery]`, `[clock]` (using the defaults)")
+             `interval_ms`, `kernel_threads`, `sensors`, or a module table: `[cpu]`, `[memory]`"
+        ) && typo.ends_with("`[window]` (using the defaults)"),
+        "{typo}"
     );
     let wrong_type = parse_str("\n\nheight = \"tall\"\n").expect_err("wrong type");
     assert!(
@@ -167,7 +181,7 @@ fn errors_name_file_line_and_key() {
     let unknown_module = parse_str("modules_left = [\"cpu\",\n  \"cpux\"]\n").expect_err("name");
     assert!(
         unknown_module.contains(
-            ":2: `\"cpux\"]`: no module is called \"cpux\"; modules: cpu, memory, gpu, pressure, battery, clock"
+            ":2: `\"cpux\"]`: no module is called \"cpux\"; modules: cpu, memory, gpu, pressure, battery, clock, workspaces, window"
         ),
         "{unknown_module}"
     );

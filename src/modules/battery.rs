@@ -59,6 +59,7 @@ impl Module for Battery {
             level,
             percentage: Some(total.capacity),
             class: (total.status == BatteryStatus::Charging).then_some("charging"),
+            ..Status::default()
         })
     }
 
@@ -129,6 +130,9 @@ mod tests {
         let input = crate::modules::Input {
             sample: &sample,
             clock: &crate::modules::tests::CLOCK,
+            compositor: &crate::modules::NO_COMPOSITOR,
+            output: "",
+            scripts: &crate::modules::NO_SCRIPTS,
         };
         default_module("battery").tooltip(&mut Plain(&mut out), &input);
         assert_eq!(

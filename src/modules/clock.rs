@@ -189,6 +189,9 @@ mod tests {
         let input = Input {
             sample: &sample,
             clock: &CLOCK,
+            compositor: &crate::modules::NO_COMPOSITOR,
+            output: "",
+            scripts: &crate::modules::NO_SCRIPTS,
         };
         let config = config::parse(
             "modules_center = [\"clock\"]\n[clock]\nformat = \"%H:%M\"\nformat_alt = \"%Y-%m-%d %H:%M:%S\"\n",

@@ -1,5 +1,6 @@
 //! What modules render from: the latest sample, and the wall clock.
 
+use crate::compositor::CompositorState;
 use crate::sample::Sample;
 
 /// A calendar date, in the local time zone.
@@ -25,7 +26,26 @@ pub trait WallClock {
 pub struct Input<'a> {
     pub sample: &'a Sample,
     pub clock: &'a dyn WallClock,
+    /// Workspaces and the focused window; empty where no compositor is followed.
+    pub compositor: &'a CompositorState,
+    /// The connector of the bar's output (`DP-2`); empty for a window or a text output.
+    pub output: &'a str,
+    /// What each script module's script last said, by module name.
+    pub scripts: &'a Scripts,
 }
+
+/// Script states by module name (`custom/NAME`).
+pub type Scripts = std::collections::BTreeMap<String, crate::script::ScriptState>;
+
+/// No scripts: for outputs and tests that run none.
+pub static NO_SCRIPTS: Scripts = Scripts::new();
+
+/// No compositor: for outputs and tests that have none.
+pub static NO_COMPOSITOR: CompositorState = CompositorState {
+    workspaces: Vec::new(),
+    window_title: None,
+    window_app_id: None,
+};
 
 /// A clock stopped at one instant, in UTC, for tests and for outputs that have no
 /// local time to show.

@@ -7,13 +7,16 @@
 mod battery;
 mod clock;
 mod cpu;
+pub mod custom;
 mod gpu;
 mod input;
 mod memory;
 mod pressure;
 mod thresholds;
+mod window;
+mod workspaces;
 
-pub use input::{Date, FixedClock, Input, WallClock};
+pub use input::{Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS};
 
 use std::fmt;
 use std::rc::Rc;
@@ -28,13 +31,15 @@ pub type Table<'a> = Option<ValueDeserializer<'a>>;
 type Make = fn(Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error>;
 
 /// Every module ringbar has, by the name the config's module lists use.
-const REGISTRY: [(&str, Make); 6] = [
+const REGISTRY: [(&str, Make); 8] = [
     ("cpu", cpu::make),
     ("memory", memory::make),
     ("gpu", gpu::make),
     ("pressure", pressure::make),
     ("battery", battery::make),
     ("clock", clock::make),
+    ("workspaces", workspaces::make),
+    ("window", window::make),
 ];
 
 /// The names of all modules, for messages.
@@ -44,6 +49,16 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 
 pub fn is_module(name: &str) -> bool {
     names().any(|n| n == name)
+}
+
+/// Whether `name` is a script module, `custom/NAME`.
+pub fn is_custom(name: &str) -> bool {
+    name.strip_prefix("custom/").is_some_and(|rest| {
+        !rest.is_empty()
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    })
 }
 
 /// Makes the module `name` from its table; `None` for a name no module has.
@@ -60,6 +75,20 @@ pub enum Update {
     /// Its own timer, at the instants [`Module::next_update_ms`] names; never the sample
     /// tick.
     Timer,
+    /// The compositor's events (workspaces, the focused window), never polled.
+    Compositor,
+    /// Its script's output (`custom/NAME`).
+    Script,
+}
+
+/// One workspace button of the `workspaces` module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkspaceButton {
+    pub label: String,
+    /// `focused`, `visible`, `urgent`, `empty` or `occupied`, `special`.
+    pub classes: Vec<&'static str>,
+    /// What a click switches to.
+    pub workspace: crate::compositor::Workspace,
 }
 
 /// How alarming a value is; becomes the `.warning` or `.critical` CSS class.
@@ -92,13 +121,17 @@ impl Level {
 }
 
 /// A shown module's state besides its text.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Status {
     pub level: Level,
     /// The share the module shows, 0–100, where it has one (Waybar's `percentage`).
     pub percentage: Option<f64>,
-    /// A CSS class for the module's state besides its level (`charging`).
+    /// A CSS class for the module's state besides its level (`charging`, `failed`).
     pub class: Option<&'static str>,
+    /// Classes a script gave (`custom/NAME`), already checked to be CSS names.
+    pub classes: Vec<String>,
+    /// The text is Pango markup (checked safe), not plain text.
+    pub markup: bool,
 }
 
 impl Status {
@@ -107,7 +140,7 @@ impl Status {
         Status {
             level: percent.map_or(Level::Normal, |p| Level::of(p, warning, critical)),
             percentage: percent,
-            class: None,
+            ..Status::default()
         }
     }
 }
@@ -117,6 +150,8 @@ pub enum Button {
     Left,
     Middle,
     Right,
+    ScrollUp,
+    ScrollDown,
 }
 
 /// What a click on a module asks the bar to do.
@@ -128,11 +163,23 @@ pub enum Action {
     ToggleKernelThreads,
     /// The module changed its own state (the clock's alternative format): draw it again.
     Redraw,
+    /// Run the script module's command for this button (`on-click`…).
+    Script(Button),
 }
 
 pub trait Module {
-    /// The name in the config's module lists, and the module's CSS class.
+    /// The name in the config's module lists.
     fn name(&self) -> &str;
+
+    /// The module's CSS class: its name, unless that is no CSS name (`custom/x`).
+    fn css_class(&self) -> &str {
+        self.name()
+    }
+
+    /// A script module's settings, for the runner that feeds it.
+    fn script(&self) -> Option<&crate::script::ScriptConfig> {
+        None
+    }
 
     fn update(&self) -> Update {
         Update::Sample
@@ -151,12 +198,18 @@ pub trait Module {
         report::write(sink, input.sample);
     }
 
+    /// For a module made of workspace buttons instead of one label: fills `out` and says
+    /// so. The others keep the default, `false`.
+    fn workspace_buttons(&self, _input: &Input<'_>, _out: &mut Vec<WorkspaceButton>) -> bool {
+        false
+    }
+
     /// What a click does; the monitor modules share theirs.
     fn action(&self, button: Button) -> Option<Action> {
         match button {
             Button::Left => Some(Action::CycleInterval),
             Button::Middle => Some(Action::ToggleKernelThreads),
-            Button::Right => None,
+            Button::Right | Button::ScrollUp | Button::ScrollDown => None,
         }
     }
 }
@@ -204,6 +257,9 @@ pub(crate) mod tests {
         let input = Input {
             sample,
             clock: &CLOCK,
+            compositor: &NO_COMPOSITOR,
+            output: "",
+            scripts: &crate::modules::NO_SCRIPTS,
         };
         let status = default_module(name).text(&input, &mut out);
         (out, status)
@@ -228,7 +284,16 @@ pub(crate) mod tests {
         assert!(make("cpux", None).is_none());
         assert_eq!(
             names().collect::<Vec<_>>(),
-            ["cpu", "memory", "gpu", "pressure", "battery", "clock"]
+            [
+                "cpu",
+                "memory",
+                "gpu",
+                "pressure",
+                "battery",
+                "clock",
+                "workspaces",
+                "window"
+            ]
         );
     }
 }

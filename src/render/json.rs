@@ -23,10 +23,12 @@ pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
             json!({
                 "name": module.name(),
                 "visible": status.is_some(),
-                "text": status.map(|_| text.as_str()),
-                "level": status.and_then(|s| s.level.css_class()).unwrap_or("normal"),
-                "class": status.and_then(|s| s.class),
-                "percentage": status.and_then(|s| s.percentage),
+                "text": status.as_ref().map(|_| text.as_str()),
+                "level": status.as_ref().and_then(|s| s.level.css_class()).unwrap_or("normal"),
+                "class": status.as_ref().and_then(|s| s.class),
+                "classes": status.as_ref().map_or(&[][..], |s| &s.classes[..]),
+                "markup": status.as_ref().is_some_and(|s| s.markup),
+                "percentage": status.as_ref().and_then(|s| s.percentage),
             })
         })
         .collect();
@@ -71,10 +73,13 @@ mod tests {
         gpu.reading.celsius = Value::Failed;
         gpu.reading.vram_total = Value::Known(8 << 30);
         sample.hardware.gpus.push(gpu);
-        let modules: Vec<_> = Config::default().modules.all().cloned().collect();
+        let modules: Vec<_> = Config::default().modules.right;
         let input = Input {
             sample: &sample,
             clock: &crate::modules::tests::CLOCK,
+            compositor: &crate::modules::NO_COMPOSITOR,
+            output: "",
+            scripts: &crate::modules::NO_SCRIPTS,
         };
         let text = document(&input, &modules).to_string();
         let doc: Json = serde_json::from_str(&text).expect("valid JSON");

@@ -89,14 +89,20 @@ fn render(hw: &Hardware) -> String {
         interval_ms: 2000,
         ..Sample::default()
     };
-    let config = config::Config::default();
+    let config = config::parse(
+        "modules_left = [\"cpu\", \"gpu\", \"pressure\"]\nmodules_center = []\nmodules_right = []\n",
+        "c.toml".as_ref(),
+    )
+    .expect("valid");
     let mut labels = Vec::new();
-    let shown = |name: &str| !matches!(name, "memory" | "battery");
-    for module in config.modules.all().filter(|m| shown(m.name())) {
+    for module in config.modules.all() {
         let mut text = String::new();
         let input = crate::modules::Input {
             sample: &sample,
             clock: &crate::modules::tests::CLOCK,
+            compositor: &crate::modules::NO_COMPOSITOR,
+            output: "",
+            scripts: &crate::modules::NO_SCRIPTS,
         };
         match module.text(&input, &mut text) {
             Some(_) => labels.push(text),

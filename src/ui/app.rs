@@ -14,12 +14,14 @@ use gtk4::{gio, glib};
 use super::bar::Bar;
 #[cfg(feature = "test-support")]
 use super::test_hook::TestHook;
+use crate::compositor::Compositor;
 use crate::config::Config;
 use crate::control::Command;
-use crate::modules::{Action, Input, Update};
+use crate::modules::{Action, Input, Scripts, Update};
 use crate::monitor::Monitor;
 use crate::render::{report, Markup};
 use crate::sample::{Sample, Source};
+use crate::script::runner::ScriptRunner;
 use crate::startup::{self, Started};
 use crate::wallclock::{LocalClock, WallTimer};
 
@@ -51,6 +53,11 @@ pub struct App {
     text: RefCell<String>,
     /// Wakes the modules with their own timer (the clock) at wall-clock instants.
     wall_timer: RefCell<Option<WallTimer>>,
+    /// The compositor's IPC, when a module needs it and the session has one.
+    pub(super) compositor: RefCell<Option<Rc<Compositor>>>,
+    /// One runner per script module, and what each script last said.
+    pub(super) runners: RefCell<Vec<Rc<ScriptRunner>>>,
+    pub(super) script_states: RefCell<Scripts>,
 }
 
 impl App {
@@ -72,6 +79,9 @@ impl App {
             test_hook: TestHook::from_env(),
             text: RefCell::new(String::with_capacity(4096)),
             wall_timer: RefCell::new(None),
+            compositor: RefCell::new(None),
+            runners: RefCell::new(Vec::new()),
+            script_states: RefCell::new(Scripts::new()),
         })
     }
 
@@ -88,6 +98,8 @@ impl App {
             }
             Err(err) => tracing::warn!("no wall-clock timer, the clock will not advance: {err}"),
         }
+        self.follow_compositor();
+        self.start_scripts();
         self.render_all();
         self.tick();
         let interval_ms = self.monitor.borrow().interval_ms();
@@ -114,6 +126,8 @@ impl App {
             }
             Action::ToggleKernelThreads => self.render(),
             Action::Redraw => self.render_all(),
+            // Routed by the module's name: see `run_script_action`.
+            Action::Script(_) => {}
         }
     }
 
@@ -127,6 +141,8 @@ impl App {
             .sampler
             .reconfigure(&config.sensors, notices);
         self.config.replace(config);
+        self.follow_compositor();
+        self.start_scripts();
 
         let old: Vec<Bar> = self.bars.borrow_mut().drain(..).collect();
         for bar in &old {
@@ -207,17 +223,39 @@ impl App {
     pub(super) fn render_all(&self) {
         self.render();
         self.render_timed();
+        self.render_compositor();
+        self.render_where(|update| update == Update::Script);
     }
 
-    fn render_where(&self, wanted: impl Fn(Update) -> bool) {
+    /// The modules the compositor's events drive.
+    pub(super) fn render_compositor(&self) {
+        self.render_where(|update| update == Update::Compositor);
+    }
+
+    pub(super) fn render_where(&self, wanted: impl Fn(Update) -> bool) {
         let monitor = self.monitor.borrow();
-        let input = Input {
-            sample: monitor.sampler.sample(),
-            clock: &LocalClock,
-        };
-        let sample = input.sample;
+        // The compositor's state only when its modules are drawn: a sample tick copies
+        // nothing.
+        let state = wanted(Update::Compositor)
+            .then(|| self.compositor_state())
+            .flatten();
+        let compositor = state.as_ref().unwrap_or(&crate::modules::NO_COMPOSITOR);
+        let sample = monitor.sampler.sample();
+        let scripts = self.script_states.borrow();
         let mut text = self.text.borrow_mut();
         for bar in self.bars.borrow_mut().iter_mut() {
+            let output = if state.is_some() {
+                bar.connector()
+            } else {
+                String::new()
+            };
+            let input = Input {
+                sample,
+                clock: &LocalClock,
+                compositor,
+                output: &output,
+                scripts: &scripts,
+            };
             for slot in &mut bar.slots {
                 if !wanted(slot.module.update()) {
                     continue;
@@ -271,9 +309,13 @@ impl App {
         else {
             return;
         };
+        let state = self.compositor_state();
         let input = Input {
             sample: monitor.sampler.sample(),
             clock: &LocalClock,
+            compositor: state.as_ref().unwrap_or(&crate::modules::NO_COMPOSITOR),
+            output: "",
+            scripts: &crate::modules::NO_SCRIPTS,
         };
         slot.fill_tooltip(&input, &mut self.text.borrow_mut());
         #[cfg(feature = "test-support")]

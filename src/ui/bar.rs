@@ -7,6 +7,7 @@ use gtk4::{gdk, glib};
 use gtk4_layer_shell::{Edge, LayerShell};
 
 use super::slot::Slot;
+use super::workspace_row::WorkspaceRow;
 use crate::config::{Config, Layer, Position};
 
 pub struct Bar {
@@ -28,7 +29,8 @@ fn object<T: IsA<glib::Object>>(builder: &gtk::Builder, id: &str) -> T {
 }
 
 impl Bar {
-    fn build(config: &Config) -> Bar {
+    /// `row` makes the button row of a workspaces module.
+    fn build(config: &Config, row: &dyn Fn() -> WorkspaceRow) -> Bar {
         let builder = gtk::Builder::from_resource("/dev/ringbar/bar.ui");
         let content: gtk::CenterBox = object(&builder, "bar");
         let notice: gtk::Label = object(&builder, "notice");
@@ -41,8 +43,8 @@ impl Bar {
         ] {
             let group: gtk::Box = object(&builder, group);
             for module in part {
-                let slot = Slot::new(module.clone());
-                group.append(&slot.label);
+                let slot = Slot::new(module.clone(), row);
+                group.append(&slot.widget());
                 slots.push(slot);
             }
         }
@@ -67,8 +69,8 @@ impl Bar {
     }
 
     /// A layer-shell bar on `monitor`.
-    pub fn layer(config: &Config, monitor: &gdk::Monitor) -> Bar {
-        let mut bar = Bar::build(config);
+    pub fn layer(config: &Config, monitor: &gdk::Monitor, row: &dyn Fn() -> WorkspaceRow) -> Bar {
+        let mut bar = Bar::build(config, row);
         let window = &bar.window;
         window.init_layer_shell();
         window.set_namespace(Some("ringbar"));
@@ -100,11 +102,20 @@ impl Bar {
     }
 
     /// A plain undecorated window, for compositors without layer-shell and for X11.
-    pub fn fallback(config: &Config) -> Bar {
-        let bar = Bar::build(config);
+    pub fn fallback(config: &Config, row: &dyn Fn() -> WorkspaceRow) -> Bar {
+        let bar = Bar::build(config, row);
         bar.window.set_title(Some("ringbar"));
         bar.window.set_default_size(900, config.height as i32);
         bar
+    }
+
+    /// The output's connector (`HEADLESS-1`), empty for the fallback window.
+    pub fn connector(&self) -> String {
+        self.monitor
+            .as_ref()
+            .and_then(|m| m.connector())
+            .map(|c| c.to_string())
+            .unwrap_or_default()
     }
 
     /// The output's name (`HEADLESS-1`, `DP-2`), for logs.

@@ -5,11 +5,14 @@
 
 mod app;
 mod bar;
+mod compositor_link;
 mod outputs;
+mod scripts_link;
 mod slot;
 mod style;
 #[cfg(feature = "test-support")]
 mod test_hook;
+mod workspace_row;
 
 use std::cell::Cell;
 use std::process::ExitCode;

@@ -9,7 +9,9 @@ use gtk4::{gdk, gio, glib};
 
 use super::app::App;
 use super::bar::Bar;
-use crate::modules::Button;
+use super::workspace_row::WorkspaceRow;
+use crate::compositor::Workspace;
+use crate::modules::{Action, Button};
 
 /// Logs the output a bar was put on; GDK may learn a new output's name a moment later.
 fn log_new_bar(monitor: &gdk::Monitor) {
@@ -56,7 +58,8 @@ impl App {
             for monitor in &monitors {
                 if !bars.iter().any(|b| b.monitor.as_ref() == Some(monitor)) {
                     log_new_bar(monitor);
-                    added.push(Bar::layer(&self.config.borrow(), monitor));
+                    let row = || self.workspace_row();
+                    added.push(Bar::layer(&self.config.borrow(), monitor, &row));
                 }
             }
         }
@@ -68,7 +71,8 @@ impl App {
 
     /// The plain-window fallback: one bar, not tied to a monitor. Closing it quits.
     pub fn add_fallback(self: &Rc<Self>) {
-        let bar = Bar::fallback(&self.config.borrow());
+        let row = || self.workspace_row();
+        let bar = Bar::fallback(&self.config.borrow(), &row);
         let main_loop = self.main_loop.clone();
         bar.window.connect_close_request(move |_| {
             main_loop.quit();
@@ -76,6 +80,30 @@ impl App {
         });
         self.add_bar(bar);
         self.render_all();
+    }
+
+    /// A click or scroll on `module`.
+    fn clicked(self: &Rc<Self>, module: &dyn crate::modules::Module, button: Button) {
+        match module.action(button) {
+            Some(Action::Script(button)) => self.run_script_action(module.name(), button),
+            Some(action) => self.perform(action),
+            None => {}
+        }
+    }
+
+    /// A button row whose clicks and scrolls go to the compositor.
+    fn workspace_row(self: &Rc<Self>) -> WorkspaceRow {
+        let on_click = glib::clone!(
+            #[weak(rename_to = app)]
+            self,
+            move |workspace: &Workspace| app.focus_workspace(workspace)
+        );
+        let on_scroll = glib::clone!(
+            #[weak(rename_to = app)]
+            self,
+            move |forward: bool| app.step_workspace(forward)
+        );
+        WorkspaceRow::new(Rc::new(on_click), Rc::new(on_scroll))
     }
 
     fn add_bar(self: &Rc<Self>, bar: Bar) {
@@ -98,12 +126,35 @@ impl App {
                         gdk::BUTTON_SECONDARY => Button::Right,
                         _ => return,
                     };
-                    if let Some(action) = module.action(button) {
-                        app.perform(action);
-                    }
+                    app.clicked(module.as_ref(), button);
                 }
             ));
             slot.label.add_controller(click);
+            if slot.module.action(Button::ScrollUp).is_some()
+                || slot.module.action(Button::ScrollDown).is_some()
+            {
+                let scroll = gtk::EventControllerScroll::new(
+                    gtk::EventControllerScrollFlags::VERTICAL
+                        | gtk::EventControllerScrollFlags::DISCRETE,
+                );
+                let module = slot.module.clone();
+                scroll.connect_scroll(glib::clone!(
+                    #[weak(rename_to = app)]
+                    self,
+                    #[upgrade_or]
+                    glib::Propagation::Proceed,
+                    move |_, _, dy| {
+                        let button = if dy < 0.0 {
+                            Button::ScrollUp
+                        } else {
+                            Button::ScrollDown
+                        };
+                        app.clicked(module.as_ref(), button);
+                        glib::Propagation::Stop
+                    }
+                ));
+                slot.label.add_controller(scroll);
+            }
 
             let tooltip_label = slot.tooltip.clone();
             slot.label.connect_query_tooltip(glib::clone!(

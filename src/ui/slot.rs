@@ -6,43 +6,76 @@ use std::rc::Rc;
 use gtk4 as gtk;
 use gtk4::prelude::*;
 
-use crate::modules::{Input, Level, Module};
+use super::workspace_row::WorkspaceRow;
+use crate::modules::{Input, Level, Module, WorkspaceButton};
 use crate::render::Markup;
 
 pub struct Slot {
     pub module: Rc<dyn Module>,
     pub label: gtk::Label,
+    /// Instead of the label, for a module of workspace buttons.
+    pub row: Option<WorkspaceRow>,
+    /// Reused for the row's buttons.
+    buttons: Vec<WorkspaceButton>,
     /// The tooltip's content; mapped exactly while the tooltip is on screen.
     pub tooltip: gtk::Label,
     text: String,
     level: Level,
     /// The state class shown besides the level (`charging`).
     class: Option<&'static str>,
+    /// The classes a script gave.
+    classes: Vec<String>,
 }
 
 impl Slot {
-    pub fn new(module: Rc<dyn Module>) -> Slot {
+    /// The slot of `module`; `row` makes a button row for a module of workspace buttons.
+    pub fn new(module: Rc<dyn Module>, row: impl FnOnce() -> WorkspaceRow) -> Slot {
         let label = gtk::Label::new(None);
         label.add_css_class("module");
-        label.add_css_class(module.name());
+        label.add_css_class(module.css_class());
         label.set_visible(false);
         label.set_has_tooltip(true);
         let builder = gtk::Builder::from_resource("/dev/ringbar/tooltip.ui");
         let tooltip: gtk::Label = builder
             .object("tooltip")
             .unwrap_or_else(|| unreachable!("ui/tooltip.ui defines `tooltip`"));
+        let probe = Input {
+            sample: &crate::sample::Sample::default(),
+            clock: &crate::modules::FixedClock { unix_ms: 0 },
+            compositor: &crate::modules::NO_COMPOSITOR,
+            output: "",
+            scripts: &crate::modules::NO_SCRIPTS,
+        };
+        let mut buttons = Vec::new();
+        let row = module.workspace_buttons(&probe, &mut buttons).then(row);
         Slot {
             module,
             label,
+            row,
+            buttons,
             tooltip,
             text: String::new(),
             level: Level::Normal,
             class: None,
+            classes: Vec::new(),
+        }
+    }
+
+    /// The widget on the bar: the label, or the row of buttons.
+    pub fn widget(&self) -> gtk::Widget {
+        match &self.row {
+            Some(row) => row.widget.clone().upcast(),
+            None => self.label.clone().upcast(),
         }
     }
 
     /// Shows the module's text for `input`, or hides it. `scratch` is a reused buffer.
     pub fn render(&mut self, input: &Input<'_>, scratch: &mut String) {
+        if let Some(row) = &mut self.row {
+            self.module.workspace_buttons(input, &mut self.buttons);
+            row.show(&self.buttons);
+            return;
+        }
         scratch.clear();
         let status = self.module.text(input, scratch);
         let visible = status.is_some();
@@ -53,9 +86,23 @@ impl Slot {
             return;
         };
         if self.text != *scratch {
-            self.label.set_text(scratch);
+            if status.markup {
+                // A script's text, checked to be markup Pango takes.
+                self.label.set_markup(scratch);
+            } else {
+                self.label.set_text(scratch);
+            }
             self.text.clear();
             self.text.push_str(scratch);
+        }
+        if self.classes != status.classes {
+            for class in &self.classes {
+                self.label.remove_css_class(class);
+            }
+            for class in &status.classes {
+                self.label.add_css_class(class);
+            }
+            self.classes.clone_from(&status.classes);
         }
         if self.level != status.level {
             if let Some(class) = self.level.css_class() {

@@ -27,19 +27,32 @@ impl TestHook {
         Some(TestHook { dir })
     }
 
-    /// One line per bar, tab-separated: `output=… mapped=… cpu=… cpu.visible=…
+    /// One line per bar, tab-separated: `output=… mapped=… bar.classes=… cpu=… cpu.visible=…
     /// cpu.classes=… …`, a module listed twice by its first place.
     pub fn write_bars(&self, bars: &[Bar]) {
         let mut out = String::new();
         for bar in bars {
             let _ = write!(
                 out,
-                "output={}\tmapped={}\twindow.classes={}",
+                "output={}\tmapped={}\tbar.classes={}",
                 bar.output_name(),
                 bar.window.is_mapped(),
                 classes(&bar.window)
             );
             let mut written: Vec<&str> = Vec::new();
+            for slot in &bar.slots {
+                if let (Some(row), false) = (&slot.row, written.contains(&slot.module.name())) {
+                    written.push(slot.module.name());
+                    let _ = write!(
+                        out,
+                        "\t{}={}\t{}.visible={}",
+                        slot.module.name(),
+                        row.describe(),
+                        slot.module.name(),
+                        row.widget.is_visible()
+                    );
+                }
+            }
             let labels = bar
                 .slots
                 .iter()

@@ -269,6 +269,14 @@ impl Session {
         path.exists().then_some(path)
     }
 
+    /// The IPC socket of the sway the bar runs in, as sway exports it to what it starts.
+    pub fn swaysock(&self) -> String {
+        let socket = self
+            .sway_socket(self.client_compositor())
+            .expect("sway IPC socket");
+        socket.display().to_string()
+    }
+
     /// `swaymsg ARGS` as the test user, to the sway the bar runs in; its stdout.
     pub fn swaymsg(&self, args: &[&str]) -> String {
         self.swaymsg_to(self.client_compositor(), args)

@@ -1,0 +1,218 @@
+//! Socket plumbing for the compositor clients, all on the thread-default glib main
+//! context: non-blocking connects, fd watches, timers, reads with a cap, and the
+//! reconnect backoff with its once-per-outage log.
+
+use std::cell::Cell;
+use std::io::{self, ErrorKind, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::time::Duration;
+
+use gtk4::glib::{self, thread_guard::ThreadGuard, ControlFlow, IOCondition, Priority};
+
+/// The first delay before a reconnect, doubled after each failure up to [`MAX_BACKOFF`].
+pub const MIN_BACKOFF: Duration = Duration::from_millis(500);
+pub const MAX_BACKOFF: Duration = Duration::from_secs(10);
+
+/// Connects to the Unix socket at `path` without ever waiting: a compositor whose
+/// listen queue is full (hung) gives `WouldBlock` instead of stalling the bar. The
+/// stream is non-blocking and close-on-exec.
+pub fn connect(path: &Path) -> io::Result<UnixStream> {
+    // SAFETY: sockaddr_un is plain old data; all zeroes is a valid (empty) address.
+    let mut addr: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    addr.sun_family = libc::AF_UNIX as libc::sa_family_t;
+    let bytes = path.as_os_str().as_bytes();
+    if bytes.len() >= addr.sun_path.len() || bytes.contains(&0) {
+        let message = format!("{}: not a usable socket path", path.display());
+        return Err(io::Error::new(ErrorKind::InvalidInput, message));
+    }
+    for (dst, &src) in addr.sun_path.iter_mut().zip(bytes) {
+        *dst = src as libc::c_char;
+    }
+    let flags = libc::SOCK_STREAM | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC;
+    // SAFETY: socket takes no pointers; a negative result is an error, checked below.
+    let fd = unsafe { libc::socket(libc::AF_UNIX, flags, 0) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` is a fresh socket that nothing else owns.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    let len = std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t;
+    // SAFETY: `addr` is a valid, NUL-terminated sockaddr_un of `len` bytes that lives
+    // across the call; `fd` is an open socket.
+    let rc = unsafe { libc::connect(fd.as_raw_fd(), (&raw const addr).cast(), len) };
+    if rc < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(UnixStream::from(fd))
+}
+
+/// Reads what has arrived into `sink`, at most `budget` bytes in this call (so one
+/// chatty peer cannot hold the main loop). `Ok(true)` at the end of the stream.
+pub fn read_available(
+    stream: &mut UnixStream,
+    budget: usize,
+    mut sink: impl FnMut(&[u8]),
+) -> io::Result<bool> {
+    let mut chunk = [0; 16 << 10];
+    let mut total = 0;
+    while total < budget {
+        match stream.read(&mut chunk) {
+            Ok(0) => return Ok(true),
+            Ok(n) => {
+                total += n;
+                sink(&chunk[..n]);
+            }
+            Err(err) if err.kind() == ErrorKind::Interrupted => {}
+            Err(err) if err.kind() == ErrorKind::WouldBlock => return Ok(false),
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(false)
+}
+
+/// Writes as much of `out` as the socket takes now and removes it from `out`.
+pub fn write_available(stream: &mut UnixStream, out: &mut Vec<u8>) -> io::Result<()> {
+    let mut written = 0;
+    while written < out.len() {
+        match stream.write(&out[written..]) {
+            Ok(0) => return Err(ErrorKind::WriteZero.into()),
+            Ok(n) => written += n,
+            Err(err) if err.kind() == ErrorKind::Interrupted => {}
+            Err(err) if err.kind() == ErrorKind::WouldBlock => break,
+            Err(err) => return Err(err),
+        }
+    }
+    out.drain(..written);
+    Ok(())
+}
+
+/// Makes a main-thread closure acceptable to the `Send`-bound source constructors: the
+/// sources are attached to this thread's context, so it only ever runs (and drops) here.
+fn guarded(func: impl FnMut() -> ControlFlow + 'static) -> impl FnMut() -> ControlFlow + Send {
+    let mut func = ThreadGuard::new(func);
+    move || (func.get_mut())()
+}
+
+/// Calls `func` whenever `fd` is ready for `condition` (or hung up, or failed).
+pub fn watch(
+    fd: &impl AsRawFd,
+    condition: IOCondition,
+    func: impl FnMut() -> ControlFlow + 'static,
+) -> glib::Source {
+    let mut func = guarded(func);
+    let condition = condition | IOCondition::HUP | IOCondition::ERR;
+    let source = glib_unix::fd_source_new(
+        fd.as_raw_fd(),
+        condition,
+        None,
+        Priority::DEFAULT,
+        move |_, _| func(),
+    );
+    source.attach(Some(&glib::MainContext::ref_thread_default()));
+    source
+}
+
+/// Calls `func` once after `delay`.
+pub fn after(delay: Duration, func: impl FnOnce() + 'static) -> glib::Source {
+    let mut func = Some(func);
+    let once = guarded(move || {
+        if let Some(func) = func.take() {
+            func();
+        }
+        ControlFlow::Break
+    });
+    let source = glib::timeout_source_new(delay, None, Priority::DEFAULT, once);
+    source.attach(Some(&glib::MainContext::ref_thread_default()));
+    source
+}
+
+/// The reconnect delay, and whether the current outage was logged.
+#[derive(Debug)]
+pub struct Backoff {
+    next: Cell<Duration>,
+    down: Cell<bool>,
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Backoff {
+            next: Cell::new(MIN_BACKOFF),
+            down: Cell::new(false),
+        }
+    }
+}
+
+impl Backoff {
+    /// The delay before the next attempt; the one after it is twice as long.
+    pub fn next_delay(&self) -> Duration {
+        let delay = self.next.get();
+        self.next.set((delay * 2).min(MAX_BACKOFF));
+        delay
+    }
+
+    /// A failure: logged at warn level once per outage.
+    pub fn failed(&self, what: &str, why: &str) {
+        if !self.down.replace(true) {
+            tracing::warn!("{what}: {why}; retrying in the background");
+        }
+    }
+
+    /// It works (again): the delay starts over, and the end of an outage is logged.
+    pub fn succeeded(&self, what: &str) {
+        self.next.set(MIN_BACKOFF);
+        if self.down.replace(false) {
+            tracing::info!("{what}: connected again");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backoff_doubles_to_its_cap_and_starts_over_after_success() {
+        let backoff = Backoff::default();
+        let delays: Vec<u64> = (0..8)
+            .map(|_| backoff.next_delay().as_millis() as u64)
+            .collect();
+        assert_eq!(
+            delays,
+            [500, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000]
+        );
+        backoff.failed("test", "down");
+        assert!(backoff.down.get());
+        backoff.succeeded("test");
+        assert!(!backoff.down.get());
+        assert_eq!(backoff.next_delay(), MIN_BACKOFF);
+    }
+
+    #[test]
+    fn connect_fails_at_once_without_a_listener_and_reaches_one() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("sock");
+        let err = connect(&path).expect_err("nothing listens");
+        assert_eq!(err.kind(), ErrorKind::NotFound);
+        let long = dir.path().join("x".repeat(200));
+        assert_eq!(
+            connect(&long).expect_err("too long").kind(),
+            ErrorKind::InvalidInput
+        );
+        let listener = std::os::unix::net::UnixListener::bind(&path).expect("bind");
+        let mut stream = connect(&path).expect("connect");
+        let (mut peer, _) = listener.accept().expect("accept");
+        peer.write_all(b"hello").expect("write");
+        drop(peer);
+        let mut got = Vec::new();
+        // Non-blocking: poll until the bytes and the end of the stream are there.
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while !read_available(&mut stream, 1 << 20, |b| got.extend_from_slice(b)).expect("read") {
+            assert!(std::time::Instant::now() < deadline);
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(got, b"hello");
+    }
+}

@@ -1,0 +1,186 @@
+//! What the compositor says about workspaces and the focused window, for the `workspaces`
+//! and `window` modules.
+//!
+//! The core half (this file, [`sway`] and [`hyprland`]) is pure: the i3-ipc framing, the
+//! JSON and event parsers and the requests that switch workspaces, all from bytes and
+//! strings to [`CompositorState`]. With the `app` feature, `Compositor` talks to the
+//! running compositor on the glib main loop (`client.rs` and the backends beside it).
+//!
+//! Names and titles come from other programs: they stay data here (never markup, never
+//! escaped), are cut at [`MAX_TEXT`] characters where they are shown, and odd bytes are
+//! replaced, never a panic.
+
+pub mod hyprland;
+pub mod sway;
+
+#[cfg(feature = "app")]
+mod client;
+#[cfg(feature = "app")]
+mod hyprland_client;
+#[cfg(feature = "app")]
+mod io;
+#[cfg(feature = "app")]
+mod oneshot;
+#[cfg(feature = "app")]
+mod sway_client;
+
+#[cfg(feature = "app")]
+pub use client::Compositor;
+
+/// The longest window title or app id kept, in characters.
+pub const MAX_TEXT: usize = 1024;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Workspace {
+    /// Sway: the workspace's `num` (-1 for a name without a number). Hyprland: its id
+    /// (-99..=-2 for special workspaces, below -1337 for named ones); 0.57 gives named
+    /// and special workspaces no id, and they get -1 and -99 here.
+    pub id: i64,
+    pub name: String,
+    /// The output's connector name, e.g. "HEADLESS-1", "DP-2".
+    pub output: String,
+    pub focused: bool,
+    pub visible: bool,
+    pub urgent: bool,
+    /// How many windows it holds (floating ones too); 0 = empty.
+    pub windows: u32,
+    /// A Hyprland special workspace (named "special:…").
+    pub special: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompositorState {
+    /// In display order: see [`sort_workspaces`].
+    pub workspaces: Vec<Workspace>,
+    /// The focused window's title; `None` when no window has the focus.
+    pub window_title: Option<String>,
+    pub window_app_id: Option<String>,
+}
+
+impl CompositorState {
+    pub fn focused_workspace(&self) -> Option<&Workspace> {
+        self.workspaces.iter().find(|w| w.focused)
+    }
+}
+
+/// Display order: numbered workspaces by number, then named ones by name, then special
+/// ones by name. (Sway's unnumbered workspaces have num -1; Hyprland's named ones have
+/// ids below -1337.)
+pub fn sort_workspaces(workspaces: &mut [Workspace]) {
+    workspaces.sort_by(|a, b| {
+        let key = |w: &Workspace| match (w.special, w.id >= 0) {
+            (true, _) => (2, 0),
+            (false, true) => (0, w.id),
+            (false, false) => (1, 0),
+        };
+        key(a).cmp(&key(b)).then_with(|| a.name.cmp(&b.name))
+    });
+}
+
+/// The workspace a scroll step goes to: the next (or previous) non-special workspace on
+/// the focused output, wrapping around at the ends like sway's `next_on_output`. `None`
+/// when there is nowhere else to go.
+pub fn step_target(state: &CompositorState, forward: bool) -> Option<&Workspace> {
+    let focused = state.focused_workspace()?;
+    let on_output: Vec<&Workspace> = state
+        .workspaces
+        .iter()
+        .filter(|w| !w.special && w.output == focused.output)
+        .collect();
+    // From a special workspace, step from the regular one shown under it.
+    let current = on_output
+        .iter()
+        .position(|w| w.name == focused.name)
+        .or_else(|| on_output.iter().position(|w| w.visible))?;
+    let len = on_output.len();
+    if len < 2 {
+        return None;
+    }
+    let next = if forward {
+        (current + 1) % len
+    } else {
+        (current + len - 1) % len
+    };
+    Some(on_output[next])
+}
+
+/// `text` cut to [`MAX_TEXT`] characters.
+pub fn cap_text(text: &str) -> String {
+    match text.char_indices().nth(MAX_TEXT) {
+        Some((end, _)) => text[..end].to_owned(),
+        None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ws(id: i64, name: &str, output: &str) -> Workspace {
+        Workspace {
+            id,
+            name: name.into(),
+            output: output.into(),
+            special: name.starts_with("special:"),
+            ..Workspace::default()
+        }
+    }
+
+    #[test]
+    fn display_order_is_numbers_then_names_then_special() {
+        let mut list = vec![
+            ws(-1, "mail", "A"),
+            ws(-98, "special:scratch", "A"),
+            ws(10, "10", "A"),
+            ws(-1338, "chat", "A"),
+            ws(2, "2:web", "A"),
+            ws(2, "2", "A"),
+        ];
+        sort_workspaces(&mut list);
+        let names: Vec<&str> = list.iter().map(|w| w.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["2", "2:web", "10", "chat", "mail", "special:scratch"]
+        );
+    }
+
+    #[test]
+    fn steps_wrap_on_the_focused_output_and_skip_special_and_other_outputs() {
+        let mut state = CompositorState {
+            workspaces: vec![
+                ws(1, "1", "A"),
+                ws(2, "2", "B"),
+                ws(3, "3", "A"),
+                ws(-98, "special:s", "A"),
+                ws(5, "5", "A"),
+            ],
+            ..CompositorState::default()
+        };
+        state.workspaces[2].focused = true;
+        state.workspaces[2].visible = true;
+        let name = |w: Option<&Workspace>| w.map(|w| w.name.clone());
+        assert_eq!(name(step_target(&state, true)), Some("5".into()));
+        assert_eq!(name(step_target(&state, false)), Some("1".into()));
+        state.workspaces[2].focused = false;
+        state.workspaces[4].focused = true;
+        assert_eq!(name(step_target(&state, true)), Some("1".into()));
+        // A special workspace has the focus: step from the regular one it covers.
+        state.workspaces[4].focused = false;
+        state.workspaces[3].focused = true;
+        assert_eq!(name(step_target(&state, true)), Some("5".into()));
+        // Alone on its output, or nothing focused: nowhere to go.
+        state.workspaces[3].focused = false;
+        state.workspaces[1].focused = true;
+        assert_eq!(step_target(&state, true), None);
+        state.workspaces[1].focused = false;
+        assert_eq!(step_target(&state, true), None);
+    }
+
+    #[test]
+    fn text_is_capped_on_a_character_boundary() {
+        let long = "é".repeat(MAX_TEXT + 10);
+        let capped = cap_text(&long);
+        assert_eq!(capped.chars().count(), MAX_TEXT);
+        assert_eq!(cap_text("short"), "short");
+    }
+}

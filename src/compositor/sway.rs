@@ -1,0 +1,376 @@
+//! Sway's IPC (the i3-ipc protocol): the message framing, the replies to GET_WORKSPACES
+//! and GET_TREE, what each event means for the state, and the `workspace` command.
+//!
+//! A message is the magic `i3-ipc`, the payload's length and the message type (both u32
+//! in the machine's byte order), then the payload (JSON). Events have the high bit of
+//! the type set.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+
+use super::{cap_text, sort_workspaces, CompositorState, Workspace};
+
+pub const MAGIC: &[u8; 6] = b"i3-ipc";
+/// Magic, length and type.
+pub const HEADER_LEN: usize = 14;
+/// The longest payload accepted: a tree of thousands of windows is a few MiB.
+pub const MAX_PAYLOAD: usize = 16 << 20;
+
+pub const RUN_COMMAND: u32 = 0;
+pub const GET_WORKSPACES: u32 = 1;
+pub const SUBSCRIBE: u32 = 2;
+pub const GET_TREE: u32 = 4;
+
+pub const EVENT_WORKSPACE: u32 = 0x8000_0000;
+pub const EVENT_OUTPUT: u32 = 0x8000_0001;
+pub const EVENT_MODE: u32 = 0x8000_0002;
+pub const EVENT_WINDOW: u32 = 0x8000_0003;
+pub const EVENT_SHUTDOWN: u32 = 0x8000_0006;
+
+/// The events the client subscribes to, and the same without `output`, which sway
+/// before 1.10 refuses (the whole subscription fails): outputs coming and going there
+/// still show in workspace events.
+pub const SUBSCRIPTIONS: [&str; 2] = [
+    r#"["workspace","output","window","mode"]"#,
+    r#"["workspace","window","mode"]"#,
+];
+
+/// One framed message.
+pub fn encode(kind: u32, payload: &[u8]) -> Vec<u8> {
+    let mut message = Vec::with_capacity(HEADER_LEN + payload.len());
+    message.extend_from_slice(MAGIC);
+    // A payload never comes near 4 GiB: ours are commands and subscriptions.
+    let len = u32::try_from(payload.len()).unwrap_or(u32::MAX);
+    message.extend_from_slice(&len.to_ne_bytes());
+    message.extend_from_slice(&kind.to_ne_bytes());
+    message.extend_from_slice(payload);
+    message
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// The bytes do not start with `i3-ipc`: not sway, or out of step.
+    BadMagic,
+    /// A payload longer than [`MAX_PAYLOAD`].
+    TooLong(usize),
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeError::BadMagic => write!(f, "not an i3-ipc message"),
+            DecodeError::TooLong(len) => write!(f, "a message of {len} bytes is too long"),
+        }
+    }
+}
+
+/// Takes bytes as they arrive and yields whole messages. After an error the stream is
+/// out of step for good: drop the connection (the decoder keeps failing).
+#[derive(Debug, Default)]
+pub struct Decoder {
+    buf: Vec<u8>,
+    /// Where the next message starts in `buf`.
+    at: usize,
+    failed: Option<DecodeError>,
+}
+
+impl Decoder {
+    pub fn new() -> Decoder {
+        Decoder::default()
+    }
+
+    pub fn push(&mut self, bytes: &[u8]) {
+        if self.failed.is_none() {
+            self.buf.extend_from_slice(bytes);
+        }
+    }
+
+    /// Bytes held for messages not yet complete.
+    pub fn buffered(&self) -> usize {
+        self.buf.len() - self.at
+    }
+
+    /// The next complete message, `Ok(None)` until one has arrived whole.
+    pub fn next_message(&mut self) -> Result<Option<(u32, Vec<u8>)>, DecodeError> {
+        if let Some(err) = &self.failed {
+            return Err(err.clone());
+        }
+        let rest = &self.buf[self.at..];
+        // Check the magic as soon as its bytes are there, not only with a whole header.
+        let seen = rest.len().min(MAGIC.len());
+        if rest[..seen] != MAGIC[..seen] {
+            return Err(self.fail(DecodeError::BadMagic));
+        }
+        let Some(header) = rest.get(..HEADER_LEN) else {
+            return Ok(None);
+        };
+        let word = |range: std::ops::Range<usize>| {
+            let mut bytes = [0; 4];
+            bytes.copy_from_slice(&header[range]);
+            u32::from_ne_bytes(bytes)
+        };
+        let len = word(6..10) as usize;
+        let kind = word(10..14);
+        if len > MAX_PAYLOAD {
+            return Err(self.fail(DecodeError::TooLong(len)));
+        }
+        let Some(payload) = rest.get(HEADER_LEN..HEADER_LEN + len) else {
+            return Ok(None);
+        };
+        let payload = payload.to_vec();
+        self.at += HEADER_LEN + len;
+        if self.at == self.buf.len() {
+            self.buf.clear();
+            self.at = 0;
+        } else if self.at > 64 << 10 {
+            self.buf.drain(..self.at);
+            self.at = 0;
+        }
+        Ok(Some((kind, payload)))
+    }
+
+    fn fail(&mut self, err: DecodeError) -> DecodeError {
+        self.buf = Vec::new();
+        self.at = 0;
+        self.failed = Some(err.clone());
+        err
+    }
+}
+
+/// Bytes as text: odd bytes become U+FFFD instead of failing the whole reply.
+fn text(json: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(json)
+}
+
+#[derive(Deserialize)]
+struct WorkspaceReply {
+    #[serde(default = "no_num")]
+    num: i64,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    output: String,
+    #[serde(default)]
+    focused: bool,
+    #[serde(default)]
+    visible: bool,
+    #[serde(default)]
+    urgent: bool,
+}
+
+fn no_num() -> i64 {
+    -1
+}
+
+/// The workspaces of a GET_WORKSPACES reply, in display order, with no window counts
+/// (those come from the tree: [`apply_tree`]).
+pub fn parse_workspaces(json: &[u8]) -> Result<Vec<Workspace>, String> {
+    let replies: Vec<WorkspaceReply> =
+        serde_json::from_str(&text(json)).map_err(|e| format!("GET_WORKSPACES: {e}"))?;
+    let mut workspaces: Vec<Workspace> = replies
+        .into_iter()
+        .map(|w| Workspace {
+            id: w.num,
+            name: w.name,
+            output: w.output,
+            focused: w.focused,
+            visible: w.visible,
+            urgent: w.urgent,
+            windows: 0,
+            special: false,
+        })
+        .collect();
+    sort_workspaces(&mut workspaces);
+    Ok(workspaces)
+}
+
+#[derive(Deserialize)]
+struct Node {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    focused: bool,
+    #[serde(default)]
+    nodes: Vec<Node>,
+    #[serde(default)]
+    floating_nodes: Vec<Node>,
+    #[serde(default)]
+    app_id: Option<String>,
+    #[serde(default)]
+    window_properties: Option<WindowProperties>,
+}
+
+#[derive(Deserialize)]
+struct WindowProperties {
+    #[serde(default)]
+    class: Option<String>,
+}
+
+impl Node {
+    fn children(&self) -> impl Iterator<Item = &Node> {
+        self.nodes.iter().chain(&self.floating_nodes)
+    }
+
+    /// A window: a container with nothing inside.
+    fn is_window(&self) -> bool {
+        matches!(self.kind.as_str(), "con" | "floating_con")
+            && self.nodes.is_empty()
+            && self.floating_nodes.is_empty()
+    }
+
+    fn windows(&self) -> u32 {
+        if self.is_window() {
+            return 1;
+        }
+        self.children().map(Node::windows).sum()
+    }
+
+    fn focused_window(&self) -> Option<&Node> {
+        if self.focused {
+            return self.is_window().then_some(self);
+        }
+        self.children().find_map(Node::focused_window)
+    }
+
+    fn app_id(&self) -> Option<String> {
+        let class = self
+            .window_properties
+            .as_ref()
+            .and_then(|p| p.class.clone());
+        self.app_id.clone().or(class).map(|id| cap_text(&id))
+    }
+}
+
+/// Takes the window counts of `state`'s workspaces and the focused window's title and
+/// app id (or X11 class) from a GET_TREE reply. The scratchpad does not count.
+pub fn apply_tree(json: &[u8], state: &mut CompositorState) -> Result<(), String> {
+    let root: Node = serde_json::from_str(&text(json)).map_err(|e| format!("GET_TREE: {e}"))?;
+    let mut counts = HashMap::new();
+    for output in root
+        .nodes
+        .iter()
+        .filter(|o| o.name.as_deref() != Some("__i3"))
+    {
+        for workspace in output.nodes.iter().filter(|w| w.kind == "workspace") {
+            if let Some(name) = &workspace.name {
+                counts.insert(name.as_str(), workspace.windows());
+            }
+        }
+    }
+    for workspace in &mut state.workspaces {
+        workspace.windows = counts.get(workspace.name.as_str()).copied().unwrap_or(0);
+    }
+    let focused = root.focused_window();
+    state.window_title = focused.and_then(|w| w.name.as_deref()).map(cap_text);
+    state.window_app_id = focused.and_then(Node::app_id);
+    Ok(())
+}
+
+/// What an event means for the state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventAction {
+    /// Ask for the workspaces and the tree again.
+    Requery,
+    /// Only the focused window's title changed (its app id with it, if it has one).
+    Title {
+        title: Option<String>,
+        app_id: Option<String>,
+    },
+    /// Nothing that the state holds.
+    Ignore,
+}
+
+#[derive(Deserialize)]
+struct WindowEvent {
+    #[serde(default)]
+    change: String,
+    container: Option<Node>,
+}
+
+/// What the event `kind` with `payload` calls for.
+pub fn event_action(kind: u32, payload: &[u8]) -> EventAction {
+    match kind {
+        EVENT_WORKSPACE | EVENT_OUTPUT => EventAction::Requery,
+        EVENT_WINDOW => {
+            let Ok(event) = serde_json::from_str::<WindowEvent>(&text(payload)) else {
+                return EventAction::Requery;
+            };
+            match (event.change.as_str(), event.container) {
+                ("title", Some(window)) if window.focused => EventAction::Title {
+                    title: window.name.as_deref().map(cap_text),
+                    app_id: window.app_id(),
+                },
+                ("title" | "mark", _) => EventAction::Ignore,
+                _ => EventAction::Requery,
+            }
+        }
+        _ => EventAction::Ignore,
+    }
+}
+
+/// Words the `workspace` command reads as keywords even when quoted (sway strips the
+/// quotes before it looks).
+const RESERVED: [&str; 10] = [
+    "next",
+    "prev",
+    "next_on_output",
+    "prev_on_output",
+    "current",
+    "back_and_forth",
+    "number",
+    "output",
+    "gaps",
+    "--no-auto-back-and-forth",
+];
+
+/// The command that switches to `workspace`, for RUN_COMMAND: by name in double quotes,
+/// and without sway's back-and-forth (a click on the focused workspace stays there).
+/// Sway keeps backslashes in quoted arguments, so a name with `"` or `\` (or control
+/// characters, or a keyword's spelling) cannot be written exactly: those go by number,
+/// and a name without a number that cannot be written gives `None`.
+pub fn workspace_command(workspace: &Workspace) -> Option<String> {
+    let name = &workspace.name;
+    let writable = !name.is_empty()
+        && !name
+            .chars()
+            .any(|c| c == '"' || c == '\\' || c.is_control())
+        && !RESERVED.iter().any(|r| r.eq_ignore_ascii_case(name.trim()));
+    if writable {
+        // `$` starts a config variable; `$$` is a literal one.
+        let name = name.replace('$', "$$");
+        Some(format!("workspace --no-auto-back-and-forth \"{name}\""))
+    } else if workspace.id >= 0 {
+        let id = workspace.id;
+        Some(format!("workspace --no-auto-back-and-forth number {id}"))
+    } else {
+        None
+    }
+}
+
+#[derive(Deserialize)]
+struct CommandResult {
+    #[serde(default)]
+    success: bool,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+/// The reply to RUN_COMMAND or SUBSCRIBE: `Err` with sway's message when it failed.
+pub fn check_reply(payload: &[u8]) -> Result<(), String> {
+    let text = text(payload);
+    let results: Vec<CommandResult> = match serde_json::from_str::<CommandResult>(&text) {
+        Ok(one) => vec![one],
+        Err(_) => serde_json::from_str(&text).map_err(|e| format!("reply: {e}"))?,
+    };
+    match results.into_iter().find(|r| !r.success) {
+        Some(failed) => Err(cap_text(&failed.error.unwrap_or_else(|| "failed".into()))),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+#[path = "sway_tests.rs"]
+mod tests;

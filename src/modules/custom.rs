@@ -1,0 +1,120 @@
+//! `custom/NAME`: a script, as in Waybar's custom module, with its settings in
+//! `[custom.NAME]` under Waybar's own (hyphenated) keys, so scripts come over unchanged.
+//! The script runs beside the bar (`src/script/runner.rs`); this module shows what it
+//! last said: its text (Pango markup, checked safe), its tooltip and classes, a `⚠`
+//! marker with the reason while it fails, nothing while it is hidden or starting.
+
+use std::rc::Rc;
+
+use serde::Deserialize;
+
+use toml::de::ValueDeserializer;
+
+use super::{Action, Button, Input, Level, Module, Status, Update};
+use crate::render::{untrusted, Sink};
+use crate::script::{self, ScriptConfig, ScriptState};
+
+struct Custom {
+    /// `custom/NAME`.
+    name: String,
+    /// `custom-NAME`, as Waybar names it.
+    css: String,
+    config: ScriptConfig,
+}
+
+/// `custom/NAME` from its table `[custom.NAME]`, which needs at least `exec`.
+pub fn make(name: &str, table: ValueDeserializer<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let config = ScriptConfig::deserialize(table)?;
+    let short = name.trim_start_matches("custom/");
+    Ok(Rc::new(Custom {
+        name: name.to_owned(),
+        css: format!("custom-{}", short),
+        config,
+    }))
+}
+
+impl Module for Custom {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn css_class(&self) -> &str {
+        &self.css
+    }
+
+    fn update(&self) -> Update {
+        Update::Script
+    }
+
+    fn script(&self) -> Option<&ScriptConfig> {
+        Some(&self.config)
+    }
+
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        match input.scripts.get(&self.name)? {
+            ScriptState::Starting | ScriptState::Hidden => None,
+            ScriptState::Output(output) => {
+                script::format(&self.config, output, out);
+                if out.is_empty() {
+                    return None;
+                }
+                Some(Status {
+                    markup: true,
+                    classes: output.classes.clone(),
+                    percentage: output.percentage,
+                    ..Status::default()
+                })
+            }
+            ScriptState::Failed { .. } => {
+                out.push('⚠');
+                Some(Status {
+                    level: Level::Warning,
+                    class: Some("failed"),
+                    ..Status::default()
+                })
+            }
+        }
+    }
+
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        match input.scripts.get(&self.name) {
+            Some(ScriptState::Output(output)) => {
+                // Checked markup; a plain-text output takes it as it is.
+                let mut markup = String::new();
+                if script::tooltip_markup(&self.config, output, &mut markup) {
+                    sink.out().push_str(&markup);
+                }
+            }
+            Some(ScriptState::Failed { reason }) => {
+                untrusted(sink, &self.name);
+                sink.out().push_str(": ");
+                untrusted(sink, reason);
+            }
+            _ => {}
+        }
+    }
+
+    fn action(&self, button: Button) -> Option<Action> {
+        let c = &self.config;
+        let command = match button {
+            Button::Left => &c.on_click,
+            Button::Middle => &c.on_click_middle,
+            Button::Right => &c.on_click_right,
+            Button::ScrollUp => &c.on_scroll_up,
+            Button::ScrollDown => &c.on_scroll_down,
+        };
+        command.as_ref().map(|_| Action::Script(button))
+    }
+}
+
+/// The command a click runs, for the runner.
+pub fn command(config: &ScriptConfig, button: Button) -> Option<&str> {
+    let c = config;
+    match button {
+        Button::Left => c.on_click.as_deref(),
+        Button::Middle => c.on_click_middle.as_deref(),
+        Button::Right => c.on_click_right.as_deref(),
+        Button::ScrollUp => c.on_scroll_up.as_deref(),
+        Button::ScrollDown => c.on_scroll_down.as_deref(),
+    }
+}

@@ -1,0 +1,172 @@
+//! `window`: the focused window's title (`{title}`, or `{app_id}` or both through
+//! `format`), cut to `max_length` characters with `…`. Titles come from any program: the
+//! text is data, escaped by every markup output, and any bytes are safe. Hidden while no
+//! window has the focus.
+
+use std::rc::Rc;
+
+use serde::Deserialize;
+
+use super::{Action, Button, Input, Module, Status, Table, Update};
+use crate::render::{untrusted, Sink};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Settings {
+    format: String,
+    max_length: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            format: "{title}".to_owned(),
+            max_length: 60,
+        }
+    }
+}
+
+struct Window {
+    settings: Settings,
+}
+
+pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        None => Settings::default(),
+    };
+    Ok(Rc::new(Window { settings }))
+}
+
+/// Appends `text` with control characters as spaces, at most `room` characters of it
+/// (the last one `…` when it was cut); returns the room left.
+fn push_capped(out: &mut String, text: &str, room: usize) -> usize {
+    let mut left = room;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if left == 0 {
+            break;
+        }
+        if left == 1 && chars.peek().is_some() {
+            out.push('…');
+            return 0;
+        }
+        out.push(if c.is_control() { ' ' } else { c });
+        left -= 1;
+    }
+    left
+}
+
+impl Module for Window {
+    fn name(&self) -> &str {
+        "window"
+    }
+
+    fn update(&self) -> Update {
+        Update::Compositor
+    }
+
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let title = input.compositor.window_title.as_deref()?;
+        let app_id = input.compositor.window_app_id.as_deref().unwrap_or("");
+        let mut room = self.settings.max_length.max(1);
+        let mut rest = self.settings.format.as_str();
+        while !rest.is_empty() && room > 0 {
+            let (literal, field, after) = match rest.find('{') {
+                Some(at) => match rest[at..].find('}') {
+                    Some(end) => (&rest[..at], &rest[at..=at + end], &rest[at + end + 1..]),
+                    None => (rest, "", ""),
+                },
+                None => (rest, "", ""),
+            };
+            room = push_capped(out, literal, room);
+            room = match field {
+                "{title}" => push_capped(out, title, room),
+                "{app_id}" => push_capped(out, app_id, room),
+                other => push_capped(out, other, room),
+            };
+            rest = after;
+        }
+        Some(Status::default())
+    }
+
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        if let Some(title) = &input.compositor.window_title {
+            untrusted(sink, title);
+        }
+        if let Some(app_id) = &input.compositor.window_app_id {
+            sink.out().push('\n');
+            untrusted(sink, app_id);
+        }
+    }
+
+    fn action(&self, _button: Button) -> Option<Action> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compositor::CompositorState;
+    use crate::config;
+    use crate::modules::tests::CLOCK;
+    use crate::modules::Input;
+    use crate::render::Markup;
+    use crate::sample::Sample;
+
+    fn text(config_text: &str, title: Option<&str>) -> Option<String> {
+        let config = config::parse(config_text, "c.toml".as_ref()).expect("valid");
+        let state = CompositorState {
+            window_title: title.map(str::to_owned),
+            window_app_id: Some("org.gnome.Weather".to_owned()),
+            ..CompositorState::default()
+        };
+        let sample = Sample::default();
+        let input = Input {
+            sample: &sample,
+            clock: &CLOCK,
+            compositor: &state,
+            output: "",
+            scripts: &crate::modules::NO_SCRIPTS,
+        };
+        let mut out = String::new();
+        config.modules.left[0].text(&input, &mut out).map(|_| out)
+    }
+
+    #[test]
+    fn titles_are_capped_and_any_bytes_are_safe() {
+        let plain = "modules_left = [\"window\"]\n";
+        assert_eq!(text(plain, None), None, "hidden without a focused window");
+        assert_eq!(text(plain, Some("Flower")), Some("Flower".to_owned()));
+        let long = "x".repeat(100);
+        assert_eq!(
+            text(plain, Some(&long)),
+            Some(format!("{}…", "x".repeat(59))),
+            "60 characters, the last one …"
+        );
+        assert_eq!(
+            text(plain, Some("tab\there\nnew <b>&")),
+            Some("tab here new <b>&".to_owned()),
+            "control characters become spaces; markup is escaped where it is shown"
+        );
+        let both = "modules_left = [\"window\"]\n[window]\nformat = \"{app_id}: {title}\"\nmax_length = 12\n";
+        assert_eq!(text(both, Some("Flower")), Some("org.gnome.W…".to_owned()));
+        let unknown = "modules_left = [\"window\"]\n[window]\nformat = \"[{nope}] {title}\"\n";
+        assert_eq!(text(unknown, Some("a")), Some("[{nope}] a".to_owned()));
+        let mut markup = String::new();
+        let state = CompositorState {
+            window_title: Some("<i>&".to_owned()),
+            ..CompositorState::default()
+        };
+        let sample = Sample::default();
+        let input = Input {
+            sample: &sample,
+            clock: &CLOCK,
+            compositor: &state,
+            output: "",
+            scripts: &crate::modules::NO_SCRIPTS,
+        };
+        crate::modules::tests::default_module("window").tooltip(&mut Markup(&mut markup), &input);
+        assert_eq!(markup, "&lt;i&gt;&amp;");
+    }
+}

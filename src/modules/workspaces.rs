@@ -1,0 +1,254 @@
+//! `workspaces`: one button per workspace of the bar's own output, with the classes
+//! `focused`, `visible`, `urgent`, `empty` or `occupied`, and `special` (Hyprland's special
+//! workspaces, hidden unless `show_special`). A click switches to the workspace, scrolling
+//! steps through them. `format` takes `{name}`, `{id}` and `{icon}` (from `icons`, by
+//! workspace name, then `urgent`, `focused` and `default`).
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use serde::Deserialize;
+
+use super::{Action, Button, Input, Module, Status, Table, Update, WorkspaceButton};
+use crate::compositor::Workspace;
+use crate::render::Sink;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Settings {
+    format: String,
+    icons: BTreeMap<String, String>,
+    show_special: bool,
+    /// Every output's workspaces on every bar, not just the bar's own.
+    all_outputs: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            format: "{name}".to_owned(),
+            icons: BTreeMap::new(),
+            show_special: false,
+            all_outputs: false,
+        }
+    }
+}
+
+struct Workspaces {
+    settings: Settings,
+}
+
+pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        None => Settings::default(),
+    };
+    Ok(Rc::new(Workspaces { settings }))
+}
+
+impl Workspaces {
+    fn shown<'a>(&'a self, input: &'a Input<'_>) -> impl Iterator<Item = &'a Workspace> {
+        input.compositor.workspaces.iter().filter(move |w| {
+            (self.settings.show_special || !w.special)
+                && (self.settings.all_outputs
+                    || input.output.is_empty()
+                    || w.output == input.output)
+        })
+    }
+
+    fn icon<'a>(&'a self, w: &'a Workspace) -> &'a str {
+        let icons = &self.settings.icons;
+        let by_state = |key: &str, when: bool| when.then(|| icons.get(key)).flatten();
+        icons
+            .get(&w.name)
+            .or_else(|| by_state("urgent", w.urgent))
+            .or_else(|| by_state("focused", w.focused))
+            .or_else(|| icons.get("default"))
+            .map_or(w.name.as_str(), String::as_str)
+    }
+
+    fn label(&self, w: &Workspace, out: &mut String) {
+        let name = w.name.strip_prefix("special:").unwrap_or(&w.name);
+        let format = &self.settings.format;
+        let mut rest = format.as_str();
+        while let Some(at) = rest.find('{') {
+            out.push_str(&rest[..at]);
+            let after = &rest[at..];
+            let (field, len) = if after.starts_with("{name}") {
+                (Some(name.to_owned()), 6)
+            } else if after.starts_with("{id}") {
+                (Some(w.id.to_string()), 4)
+            } else if after.starts_with("{icon}") {
+                (Some(self.icon(w).to_owned()), 6)
+            } else {
+                (None, 1)
+            };
+            match field {
+                Some(text) => {
+                    out.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }))
+                }
+                None => out.push('{'),
+            }
+            rest = &after[len..];
+        }
+        out.push_str(rest);
+    }
+}
+
+impl Module for Workspaces {
+    fn name(&self) -> &str {
+        "workspaces"
+    }
+
+    fn update(&self) -> Update {
+        Update::Compositor
+    }
+
+    /// For text outputs: the labels, the focused one in brackets; hidden without any.
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let mut any = false;
+        for w in self.shown(input) {
+            if any {
+                out.push(' ');
+            }
+            any = true;
+            if w.focused {
+                out.push('[');
+            }
+            self.label(w, out);
+            if w.focused {
+                out.push(']');
+            }
+        }
+        any.then(Status::default)
+    }
+
+    fn tooltip(&self, _sink: &mut dyn Sink, _input: &Input<'_>) {}
+
+    fn workspace_buttons(&self, input: &Input<'_>, out: &mut Vec<WorkspaceButton>) -> bool {
+        out.clear();
+        for w in self.shown(input) {
+            let mut label = String::new();
+            self.label(w, &mut label);
+            let mut classes = Vec::new();
+            for (class, on) in [
+                ("focused", w.focused),
+                ("visible", w.visible),
+                ("urgent", w.urgent),
+                ("special", w.special),
+            ] {
+                if on {
+                    classes.push(class);
+                }
+            }
+            classes.push(if w.windows == 0 { "empty" } else { "occupied" });
+            out.push(WorkspaceButton {
+                label,
+                classes,
+                workspace: w.clone(),
+            });
+        }
+        true
+    }
+
+    /// Clicks go to the buttons (switch) and scrolling to the module (step); the module
+    /// as a whole does nothing else.
+    fn action(&self, _button: Button) -> Option<Action> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compositor::CompositorState;
+    use crate::config;
+    use crate::modules::tests::CLOCK;
+    use crate::sample::Sample;
+
+    fn workspace(id: i64, name: &str, output: &str) -> Workspace {
+        Workspace {
+            id,
+            name: name.to_owned(),
+            output: output.to_owned(),
+            ..Workspace::default()
+        }
+    }
+
+    fn state() -> CompositorState {
+        let mut one = workspace(1, "1", "DP-1");
+        one.focused = true;
+        one.visible = true;
+        one.windows = 2;
+        let mut mail = workspace(-1, "mail", "DP-1");
+        mail.urgent = true;
+        mail.windows = 1;
+        let mut two = workspace(2, "2", "HDMI-A-1");
+        two.visible = true;
+        let mut scratch = workspace(-98, "special:scratch", "DP-1");
+        scratch.special = true;
+        CompositorState {
+            workspaces: vec![one, mail, two, scratch],
+            ..CompositorState::default()
+        }
+    }
+
+    fn buttons(config_text: &str, output: &str) -> Vec<(String, Vec<&'static str>)> {
+        let config = config::parse(config_text, "c.toml".as_ref()).expect("valid");
+        let state = state();
+        let sample = Sample::default();
+        let input = Input {
+            sample: &sample,
+            clock: &CLOCK,
+            compositor: &state,
+            output,
+            scripts: &crate::modules::NO_SCRIPTS,
+        };
+        let mut out = Vec::new();
+        assert!(config.modules.left[0].workspace_buttons(&input, &mut out));
+        out.into_iter().map(|b| (b.label, b.classes)).collect()
+    }
+
+    #[test]
+    fn the_bars_own_output_with_classes() {
+        let plain = "modules_left = [\"workspaces\"]\n";
+        assert_eq!(
+            buttons(plain, "DP-1"),
+            [
+                ("1".to_owned(), vec!["focused", "visible", "occupied"]),
+                ("mail".to_owned(), vec!["urgent", "occupied"]),
+            ]
+        );
+        assert_eq!(
+            buttons(plain, "HDMI-A-1"),
+            [("2".to_owned(), vec!["visible", "empty"])]
+        );
+        let all = "modules_left = [\"workspaces\"]\n[workspaces]\nall_outputs = true\nshow_special = true\n";
+        let labels: Vec<String> = buttons(all, "DP-1").into_iter().map(|(l, _)| l).collect();
+        assert_eq!(labels, ["1", "mail", "2", "scratch"]);
+    }
+
+    #[test]
+    fn formats_and_icons() {
+        let icons = "modules_left = [\"workspaces\"]\n[workspaces]\nformat = \"{id}:{icon}\"\n\
+                     icons = { \"1\" = \"web\", urgent = \"!\", default = \"·\" }\n";
+        let labels: Vec<String> = buttons(icons, "DP-1").into_iter().map(|(l, _)| l).collect();
+        assert_eq!(labels, ["1:web", "-1:!"]);
+        let config =
+            config::parse("modules_left = [\"workspaces\"]\n", "c.toml".as_ref()).expect("valid");
+        let state = state();
+        let sample = Sample::default();
+        let input = Input {
+            sample: &sample,
+            clock: &CLOCK,
+            compositor: &state,
+            output: "",
+            scripts: &crate::modules::NO_SCRIPTS,
+        };
+        let mut out = String::new();
+        config.modules.left[0].text(&input, &mut out);
+        assert_eq!(out, "[1] mail 2", "every output's in a text output");
+        let typo = config::parse("[workspaces]\nshow_specail = true\n", "c.toml".as_ref());
+        assert!(typo.is_err());
+    }
+}
