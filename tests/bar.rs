@@ -119,17 +119,27 @@ fn the_bar_reserves_its_height_draws_real_numbers_and_runs_unprivileged() {
 /// The monitor modules at the left edge, where the tests hover and click.
 const LEFT_MONITOR: &str = "modules_left = [\"cpu\", \"memory\"]\n";
 
-/// Waits until the tooltip, opened by hovering, shows `needle`.
+/// Waits until the tooltip, opened by hovering over the left edge's first module, shows
+/// `needle`.
 fn hover_until_tooltip_shows(
     pointer: &mut common::session::Pointer,
     bar: &common::session::RunningBar,
     needle: &str,
 ) {
-    // Over the CPU module, which clicks also go to. A click hides the tooltip; GTK shows
-    // it again after the pointer moves and rests.
-    let mut x = 40;
+    hover_at_until_tooltip_shows(pointer, bar, 40, needle);
+}
+
+/// Waits until the tooltip, opened by hovering at `x` on the bar, shows `needle`.
+fn hover_at_until_tooltip_shows(
+    pointer: &mut common::session::Pointer,
+    bar: &common::session::RunningBar,
+    at: u32,
+    needle: &str,
+) {
+    // A click hides the tooltip; GTK shows it again after the pointer moves and rests.
+    let mut x = at;
     wait_for(&format!("the tooltip to show `{needle}`"), WAIT, || {
-        x = if x == 40 { 45 } else { 40 };
+        x = if x == at { at + 5 } else { at };
         pointer.move_to(x, 12);
         std::thread::sleep(Duration::from_millis(1500));
         bar.tooltip_text().contains(needle)
@@ -533,14 +543,18 @@ fn screenshot_for_the_readme() {
     let _serial = serial();
     require_root();
     let session = Session::start(Compositor::Sway);
-    let bar = session.start_bar(&[]);
+    // The default layout, as sway's `exec` starts it, with a window open.
+    let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
     bar.wait_for_log("bar on output HEADLESS-1");
+    session.swaymsg(&["rename", "workspace", "to", "web"]);
+    let _flower = session.as_user("weston-flower").spawn();
     let mut pointer = session.pointer();
-    hover_until_tooltip_shows(&mut pointer, &bar, "sampled in");
-    // One more tick so the tooltip shows rates, then park the pointer off the tooltip.
+    // The CPU module is the first of the right edge's.
+    hover_at_until_tooltip_shows(&mut pointer, &bar, WIDTH - 210, "sampled in");
+    // One more tick so the tooltip shows rates.
     std::thread::sleep(Duration::from_millis(2500));
     let to = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/screenshot.png");
-    session.screenshot_png("0,0 720x400", &to);
+    session.screenshot_png(&format!("0,0 {WIDTH}x420"), &to);
     println!("wrote {}", to.display());
 }
 

@@ -1,6 +1,10 @@
+//! The model fed synthetic samples: rates, counters going backwards, PID reuse, exited
+//! groups, stuck rows, kernel threads, the /proc walk's busy share, IO and privacy.
+
 use super::*;
+use crate::model::privacy::Privacy;
 use crate::model::process::tests::{comm, thread};
-use crate::model::record::TASK_KTHREAD;
+use crate::model::record::{ExitRecord, TASK_KTHREAD};
 
 const MS: u64 = 1_000_000;
 

@@ -1,0 +1,94 @@
+//! Splits the byte stream of `.socket2.sock` into event lines, with a bound on their length.
+
+/// The longest event line kept: Hyprland cuts an event's data at 1024 bytes.
+pub const MAX_LINE: usize = 8 << 10;
+
+/// Splits the bytes of `.socket2.sock` into lines. A line longer than [`MAX_LINE`] is
+/// dropped whole (the reader skips to its newline), so garbage cannot grow the buffer;
+/// odd bytes become U+FFFD.
+#[derive(Debug, Default)]
+pub struct LineReader {
+    buf: Vec<u8>,
+    /// Inside a line that was too long: drop bytes up to the next newline.
+    skipping: bool,
+}
+
+impl LineReader {
+    pub fn new() -> LineReader {
+        LineReader::default()
+    }
+
+    /// Takes `bytes` and calls `line` with each complete line, without its newline.
+    pub fn push(&mut self, mut bytes: &[u8], mut line: impl FnMut(&str)) {
+        while let Some(end) = bytes.iter().position(|&b| b == b'\n') {
+            if !std::mem::take(&mut self.skipping) && self.buf.len() + end <= MAX_LINE {
+                self.buf.extend_from_slice(&bytes[..end]);
+                line(&String::from_utf8_lossy(&self.buf));
+            }
+            self.buf.clear();
+            bytes = &bytes[end + 1..];
+        }
+        if self.skipping {
+            return;
+        }
+        if self.buf.len() + bytes.len() > MAX_LINE {
+            self.buf.clear();
+            self.skipping = true;
+        } else {
+            self.buf.extend_from_slice(bytes);
+        }
+    }
+
+    /// Bytes held for a line not yet complete.
+    pub fn buffered(&self) -> usize {
+        self.buf.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_split_in_any_pieces_and_overlong_ones_dropped() {
+        let stream =
+            b"workspacev2>>2,2\nactivewindowv2>>abc\nwindowtitlev2>>abc,t\xffx\n".as_slice();
+        for piece in [1, 2, 7, 100] {
+            let mut reader = LineReader::new();
+            let mut lines = Vec::new();
+            for chunk in stream.chunks(piece) {
+                reader.push(chunk, |l| lines.push(l.to_owned()));
+            }
+            assert_eq!(
+                lines,
+                [
+                    "workspacev2>>2,2",
+                    "activewindowv2>>abc",
+                    "windowtitlev2>>abc,t\u{fffd}x"
+                ],
+                "pieces of {piece}"
+            );
+            assert_eq!(reader.buffered(), 0);
+        }
+        // Endless garbage without a newline stays bounded, and the next line is read again.
+        let mut reader = LineReader::new();
+        let mut lines = Vec::new();
+        for _ in 0..100 {
+            reader.push(&[b'x'; 1000], |l| lines.push(l.to_owned()));
+            assert!(reader.buffered() <= MAX_LINE);
+        }
+        reader.push(b"yyy\nurgent>>abc\n", |l| lines.push(l.to_owned()));
+        assert_eq!(lines, ["urgent>>abc"]);
+        // A line of exactly the limit is kept; one byte more is not.
+        let mut lines = Vec::new();
+        let exact = [
+            vec![b'a'; MAX_LINE],
+            b"\n".to_vec(),
+            vec![b'b'; MAX_LINE + 1],
+            b"\nend\n".to_vec(),
+        ]
+        .concat();
+        reader.push(&exact, |l| lines.push(l.len()));
+        assert_eq!(lines, [MAX_LINE, 3]);
+    }
+}

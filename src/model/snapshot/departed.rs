@@ -1,0 +1,64 @@
+//! What was counted for processes that are gone, so that their late exit reports add only
+//! the rest.
+
+use crate::model::process::Process;
+use crate::model::record::ExitRecord;
+
+/// How many samples a vanished process is remembered for late exit reports.
+pub(super) const DEPARTED_SAMPLES: u64 = 50;
+
+/// The cumulative totals already counted for a process that is gone.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Departed {
+    cpu_ns: u64,
+    read_bytes: u64,
+    write_bytes: u64,
+    reported: bool,
+    /// The sample in which it was last seen or reported.
+    pub(super) sample: u64,
+}
+
+impl Departed {
+    /// Last listed with these totals, all of them counted.
+    pub(super) fn seen(p: &Process, sample: u64) -> Self {
+        Departed {
+            cpu_ns: p.cpu_ns(),
+            read_bytes: p.read_bytes(),
+            write_bytes: p.write_bytes(),
+            reported: false,
+            sample,
+        }
+    }
+
+    /// Never listed: nothing counted yet.
+    pub(super) fn unseen(sample: u64) -> Self {
+        Departed {
+            cpu_ns: 0,
+            read_bytes: 0,
+            write_bytes: 0,
+            reported: false,
+            sample,
+        }
+    }
+
+    /// Counts a report: returns what it adds (cpu, read, write) and whether it is the
+    /// group's first report.
+    pub(super) fn count(&mut self, exit: &ExitRecord) -> (u64, u64, u64, bool) {
+        let added = (
+            exit.cpu_ns.saturating_sub(self.cpu_ns),
+            exit.read_bytes.saturating_sub(self.read_bytes),
+            exit.write_bytes.saturating_sub(self.write_bytes),
+            !self.reported,
+        );
+        self.take(exit);
+        added
+    }
+
+    /// Takes a report's totals as counted without counting them (its history is unknown).
+    pub(super) fn take(&mut self, exit: &ExitRecord) {
+        self.cpu_ns = self.cpu_ns.max(exit.cpu_ns);
+        self.read_bytes = self.read_bytes.max(exit.read_bytes);
+        self.write_bytes = self.write_bytes.max(exit.write_bytes);
+        self.reported = true;
+    }
+}

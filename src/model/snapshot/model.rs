@@ -1,0 +1,240 @@
+//! [`Model`]: successive samples turned into snapshots (deltas against the previous sample,
+//! exited groups, system totals) and the ranked lists filled.
+
+use std::collections::HashMap;
+
+use super::departed::{Departed, DEPARTED_SAMPLES};
+use super::{OthersIo, Snapshot, StuckList, SystemCpu};
+use crate::model::privacy::Privacy;
+use crate::model::process::{ProcessKey, ProcessTable};
+use crate::model::record::{ExitRecord, TaskRecord, TaskState};
+use crate::model::system::{LoadAverage, Memory};
+use crate::model::top::Row;
+
+/// Turns successive samples into snapshots. Its tables are reused from sample to sample, so
+/// once they have grown to the machine's process count, sampling allocates nothing.
+#[derive(Debug)]
+pub struct Model {
+    current: ProcessTable,
+    previous: ProcessTable,
+    /// What was counted for processes that vanished recently, by key.
+    departed: HashMap<ProcessKey, Departed>,
+    /// The times of the previous sample and of the one before it.
+    window_starts: [Option<u64>; 2],
+    samples: u64,
+    page_size: u64,
+    /// The previous /proc/stat reading, for [`Model::use_system_cpu`].
+    last_system_cpu: Option<SystemCpu>,
+    privacy: Privacy,
+    snapshot: Snapshot,
+}
+
+impl Model {
+    pub fn new(page_size: u64, online_cpus: u32) -> Self {
+        Model {
+            current: ProcessTable::default(),
+            previous: ProcessTable::default(),
+            departed: HashMap::new(),
+            window_starts: [None; 2],
+            samples: 0,
+            page_size,
+            last_system_cpu: None,
+            privacy: Privacy::default(),
+            snapshot: Snapshot {
+                online_cpus,
+                ..Default::default()
+            },
+        }
+    }
+
+    /// Takes one sample: the task records read at `time_ns` (CLOCK_MONOTONIC), the groups
+    /// that exited since the previous sample, and the system figures. The ranked lists are
+    /// filled by [`Model::rank`].
+    pub fn update(
+        &mut self,
+        time_ns: u64,
+        tasks: &[TaskRecord],
+        exits: &[ExitRecord],
+        memory: Option<Memory>,
+        load: Option<LoadAverage>,
+    ) {
+        std::mem::swap(&mut self.current, &mut self.previous);
+        self.current.clear();
+        for rec in tasks {
+            self.current.add(rec);
+        }
+
+        // Only a process that started after the previous sample may count its whole life.
+        let window_start = self.window_starts[0].filter(|&t| t < time_ns);
+        let started_in_window = |start_ns: u64| window_start.is_some_and(|t| start_ns >= t);
+
+        let snap = &mut self.snapshot;
+        snap.interval_ns = window_start.map_or(0, |t| time_ns - t);
+        snap.cpu_busy_ns = 0;
+        snap.read_bytes = 0;
+        snap.write_bytes = 0;
+        for p in self.current.iter_mut() {
+            match self.previous.get(&p.key()) {
+                Some(old) => {
+                    // A counter that went backwards yields no rate rather than a huge one.
+                    p.cpu_delta_ns = p.cpu_ns().saturating_sub(old.cpu_ns());
+                    p.read_delta = p.read_bytes().saturating_sub(old.read_bytes());
+                    p.write_delta = p.write_bytes().saturating_sub(old.write_bytes());
+                    p.zombie_samples = if p.is_zombie() {
+                        old.zombie_samples + 1
+                    } else {
+                        0
+                    };
+                }
+                None => {
+                    let new = started_in_window(p.start_ns);
+                    p.cpu_delta_ns = if new { p.cpu_ns() } else { 0 };
+                    p.read_delta = if new { p.read_bytes() } else { 0 };
+                    p.write_delta = if new { p.write_bytes() } else { 0 };
+                    p.zombie_samples = u32::from(p.is_zombie());
+                }
+            }
+            // Saturating: counters come from the kernel, or from a file, never trusted.
+            snap.cpu_busy_ns = snap.cpu_busy_ns.saturating_add(p.cpu_delta_ns);
+            snap.read_bytes = snap.read_bytes.saturating_add(p.read_delta);
+            snap.write_bytes = snap.write_bytes.saturating_add(p.write_delta);
+        }
+
+        // Processes that vanished: remember what was counted for them, so that their exit
+        // reports (which may arrive a sample late) add only the rest.
+        for p in self.previous.iter() {
+            if !self.current.contains(&p.key()) {
+                self.departed
+                    .insert(p.key(), Departed::seen(p, self.samples));
+            }
+        }
+
+        // Exit reports are cumulative totals of a dead group, sent when its last thread exits
+        // and again, final, when it is freed. Each counts what it adds to what was counted.
+        snap.exited_cpu_ns = 0;
+        snap.exited_groups = 0;
+        for exit in exits.iter() {
+            let key = ProcessKey {
+                tgid: exit.tgid,
+                start_ns: exit.leader_start_ns,
+            };
+            if self.current.contains(&key) {
+                continue; // still listed (a zombie): its task records count
+            }
+            let added = match self.departed.get_mut(&key) {
+                Some(departed) => Some(departed.count(exit)),
+                None => {
+                    let mut departed = Departed::unseen(self.samples);
+                    // Never listed: it lived entirely between two samples if it started after
+                    // the one before the previous (reports can arrive a sample late).
+                    let floor = self.window_starts[1].or(self.window_starts[0]);
+                    let whole_life = floor.is_some_and(|t| exit.leader_start_ns >= t);
+                    let added = if whole_life {
+                        Some(departed.count(exit))
+                    } else {
+                        departed.take(exit);
+                        None
+                    };
+                    self.departed.insert(key, departed);
+                    added
+                }
+            };
+            if let Some((cpu, read, write, first_report)) = added {
+                snap.exited_cpu_ns = snap.exited_cpu_ns.saturating_add(cpu);
+                snap.exited_groups += u32::from(first_report);
+                snap.read_bytes = snap.read_bytes.saturating_add(read);
+                snap.write_bytes = snap.write_bytes.saturating_add(write);
+            }
+        }
+        let samples = self.samples;
+        self.departed
+            .retain(|_, d| samples - d.sample < DEPARTED_SAMPLES);
+        snap.cpu_busy_ns = snap.cpu_busy_ns.saturating_add(snap.exited_cpu_ns);
+
+        snap.memory = memory;
+        snap.load = load;
+        snap.tasks = self.current.tasks();
+        snap.processes = self.current.len() as u32;
+        self.window_starts = [Some(time_ns), self.window_starts[0]];
+        self.samples += 1;
+    }
+
+    /// Fills the ranked lists from the latest sample; cheap enough to call again at once
+    /// when the kernel-thread toggle changes.
+    pub fn rank(&mut self, kernel_threads: bool) {
+        let snap = &mut self.snapshot;
+        snap.kernel_threads = kernel_threads;
+        snap.top_cpu.clear();
+        snap.top_memory.clear();
+        snap.top_io.clear();
+        snap.stuck = StuckList::default();
+        snap.io_unknown = 0;
+        snap.others_io = OthersIo::default();
+        let privacy = self.privacy;
+        for p in self.current.iter() {
+            if p.kthread && !kernel_threads {
+                continue;
+            }
+            let private = p.private && !privacy.sees_all;
+            if private {
+                if p.io_delta() > 0 {
+                    let others = &mut snap.others_io;
+                    others.processes += 1;
+                    others.read = others.read.saturating_add(p.read_delta);
+                    others.write = others.write.saturating_add(p.write_delta);
+                }
+                if privacy.hide_private {
+                    continue; // /proc hides it from this reader altogether
+                }
+            }
+            snap.io_unknown += u32::from(p.io_unknown);
+            if p.cpu_delta_ns > 0 {
+                snap.top_cpu.offer(Row::new(p, p.cpu_delta_ns));
+            }
+            if p.rss_pages > 0 {
+                snap.top_memory
+                    .offer(Row::new(p, p.rss_pages.saturating_mul(self.page_size)));
+            }
+            if p.io_delta() > 0 && !private {
+                snap.top_io.offer(Row::new(p, p.io_delta()));
+            }
+            if p.is_blocked() {
+                snap.stuck.offer(p, TaskState::DiskSleep);
+            } else if p.zombie_samples >= 2 {
+                // Zombies are shown once they outlive one sample: most are reaped at once.
+                snap.stuck.offer(p, TaskState::Zombie);
+            }
+        }
+    }
+
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
+    }
+
+    /// What the reader may see; applies from the next [`Model::rank`].
+    pub fn set_privacy(&mut self, privacy: Privacy) {
+        self.privacy = privacy;
+    }
+
+    /// For the /proc walk, after [`Model::update`]: a walk misses processes that lived and
+    /// died between two walks, so the busy share comes from /proc/stat's counters instead
+    /// of the sum over processes, and the task count from the walk's thread count.
+    pub fn use_system_cpu(&mut self, cpu: Option<SystemCpu>, threads: u32) {
+        let snap = &mut self.snapshot;
+        snap.tasks = threads;
+        if let (Some(then), Some(now)) = (self.last_system_cpu, cpu) {
+            let total = now.total.saturating_sub(then.total);
+            if total > 0 && snap.interval_ns > 0 {
+                let share = now.busy.saturating_sub(then.busy) as f64 / total as f64;
+                let capacity = snap.interval_ns as f64 * f64::from(snap.online_cpus);
+                snap.cpu_busy_ns = (share.min(1.0) * capacity) as u64;
+            }
+        }
+        self.last_system_cpu = cpu;
+    }
+
+    /// Every process of the latest sample.
+    pub fn processes(&self) -> &ProcessTable {
+        &self.current
+    }
+}

@@ -1,0 +1,196 @@
+//! A custom module's settings ([`ScriptConfig`], Waybar's keys): the interval, and the
+//! icons picked by percentage and `alt`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+use serde::de::{self, Deserializer, Visitor};
+use serde::Deserialize;
+
+/// A custom module's settings: Waybar's keys, hyphenated as in Waybar's config.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ScriptConfig {
+    /// Run with `sh -c`.
+    pub exec: String,
+    /// Seconds between runs, or `"once"`; absent: the script runs continuously and every
+    /// line it prints is an update.
+    pub interval: Option<IntervalSetting>,
+    /// `"json"`: one JSON object per line. Anything else or absent: plain text, the first
+    /// line the text, the second the tooltip, the third a class (Waybar's i3blocks style).
+    pub return_type: Option<String>,
+    /// The label: `{}` (or `{text}`) is the text, `{percentage}`, `{icon}`, `{alt}`;
+    /// `{{` and `}}` are braces. Default `{}`.
+    pub format: Option<String>,
+    /// Icons for `{icon}`: low to high by percentage, or such lists by `alt`.
+    pub format_icons: Option<FormatIcons>,
+    /// Run first; the module shows only while this exits with status 0.
+    pub exec_if: Option<String>,
+    /// SIGRTMIN+N sent to ringbar runs the script again.
+    pub signal: Option<u8>,
+    pub on_click: Option<String>,
+    pub on_click_middle: Option<String>,
+    pub on_click_right: Option<String>,
+    pub on_scroll_up: Option<String>,
+    pub on_scroll_down: Option<String>,
+    /// Run the script again after an `on-*` command (default true; no effect while a
+    /// continuous script runs).
+    pub exec_on_event: Option<bool>,
+    /// Continuous scripts: a script that exits with status 0 is started again after this
+    /// many seconds, and keeps its last output meanwhile.
+    pub restart_interval: Option<IntervalSetting>,
+    /// The most characters the label shows; longer ones end with `…`.
+    pub max_length: Option<usize>,
+    /// Show a tooltip (default true).
+    pub tooltip: Option<bool>,
+    /// Show the script's text literally instead of as Pango markup (default false).
+    pub escape: Option<bool>,
+}
+
+impl ScriptConfig {
+    /// A continuous plain-text module running `exec`, everything else unset.
+    pub fn new(exec: impl Into<String>) -> ScriptConfig {
+        ScriptConfig {
+            exec: exec.into(),
+            interval: None,
+            return_type: None,
+            format: None,
+            format_icons: None,
+            exec_if: None,
+            signal: None,
+            on_click: None,
+            on_click_middle: None,
+            on_click_right: None,
+            on_scroll_up: None,
+            on_scroll_down: None,
+            exec_on_event: None,
+            restart_interval: None,
+            max_length: None,
+            tooltip: None,
+            escape: None,
+        }
+    }
+
+    pub fn is_json(&self) -> bool {
+        self.return_type.as_deref() == Some("json")
+    }
+
+    pub fn escapes(&self) -> bool {
+        self.escape == Some(true)
+    }
+}
+
+/// `interval`: seconds, or `"once"`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum IntervalSetting {
+    Seconds(f64),
+    Once,
+}
+
+/// The shortest interval ringbar accepts.
+pub const MIN_INTERVAL: Duration = Duration::from_millis(100);
+/// The longest: a year; more is a typo.
+pub const MAX_INTERVAL: Duration = Duration::from_secs(365 * 24 * 3600);
+
+impl IntervalSetting {
+    /// The interval, clamped to [`MIN_INTERVAL`]..=[`MAX_INTERVAL`]; `None` for `once`.
+    pub fn duration(self) -> Option<Duration> {
+        match self {
+            IntervalSetting::Once => None,
+            IntervalSetting::Seconds(s) if s.is_nan() => Some(MIN_INTERVAL),
+            IntervalSetting::Seconds(s) => Some(Duration::from_secs_f64(
+                s.clamp(MIN_INTERVAL.as_secs_f64(), MAX_INTERVAL.as_secs_f64()),
+            )),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for IntervalSetting {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Interval;
+
+        impl Visitor<'_> for Interval {
+            type Value = IntervalSetting;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number of seconds (at least 0.1) or \"once\"")
+            }
+
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<IntervalSetting, E> {
+                let min = MIN_INTERVAL.as_secs_f64();
+                if v.is_finite() && v >= min && v <= MAX_INTERVAL.as_secs_f64() {
+                    Ok(IntervalSetting::Seconds(v))
+                } else {
+                    Err(E::invalid_value(de::Unexpected::Float(v), &self))
+                }
+            }
+
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<IntervalSetting, E> {
+                match v {
+                    1.. => self.visit_f64(v as f64),
+                    _ => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
+                }
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<IntervalSetting, E> {
+                self.visit_f64(v as f64)
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<IntervalSetting, E> {
+                match v {
+                    "once" => Ok(IntervalSetting::Once),
+                    _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                }
+            }
+        }
+
+        deserializer.deserialize_any(Interval)
+    }
+}
+
+/// `format-icons`: one icon set, or icon sets by the script's `alt` (with `default`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum FormatIcons {
+    Icons(Icons),
+    ByAlt(BTreeMap<String, Icons>),
+}
+
+/// One icon, or icons from low to high percentage.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Icons {
+    One(String),
+    Ladder(Vec<String>),
+}
+
+impl FormatIcons {
+    /// Waybar's choice: the set for `alt` (else `default`), then the entry for the
+    /// percentage, in steps of `100 / n` (the last one from there up); "" if none.
+    pub fn icon(&self, percentage: Option<f64>, alt: Option<&str>) -> &str {
+        let icons = match self {
+            FormatIcons::Icons(icons) => Some(icons),
+            FormatIcons::ByAlt(by_alt) => alt
+                .filter(|alt| !alt.is_empty())
+                .and_then(|alt| by_alt.get(alt))
+                .or_else(|| by_alt.get("default")),
+        };
+        match icons {
+            None => "",
+            Some(Icons::One(icon)) => icon,
+            Some(Icons::Ladder(ladder)) if ladder.is_empty() => "",
+            Some(Icons::Ladder(ladder)) => {
+                let step = (100 / ladder.len()).max(1);
+                let index = percent_integer(percentage).max(0) as usize / step;
+                &ladder[index.min(ladder.len() - 1)]
+            }
+        }
+    }
+}
+
+/// The percentage as Waybar shows it: rounded, 0 when the script gave none.
+pub(super) fn percent_integer(percentage: Option<f64>) -> i64 {
+    // `as` saturates, and NaN becomes 0.
+    percentage.map_or(0, |p| p.round() as i64)
+}
