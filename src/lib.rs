@@ -45,6 +45,8 @@ pub mod startup;
 #[cfg(feature = "app")]
 pub mod state;
 #[cfg(feature = "app")]
+pub mod ticker;
+#[cfg(feature = "app")]
 pub mod ui;
 #[cfg(feature = "app")]
 pub mod wallclock;

@@ -2,18 +2,18 @@
 //! Waybar's custom-module protocol, on a glib main loop that also serves `ringbar msg`
 //! and the reload signals. It ends when Waybar closes the pipe, or on SIGTERM/SIGINT.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
-use std::time::Duration;
 
 use gtk4::glib;
 
 use crate::control::{self, Command};
 use crate::modules::{Action, Input, Module, Update};
 use crate::monitor::Monitor;
+use crate::ticker::Ticker;
 use crate::wallclock::LocalClock;
 use crate::{paths, startup};
 
@@ -25,8 +25,7 @@ struct Stream {
     modules: RefCell<Vec<Rc<dyn Module>>>,
     config_file: Option<PathBuf>,
     main_loop: glib::MainLoop,
-    timeout: RefCell<Option<glib::SourceId>>,
-    armed_ms: Cell<u32>,
+    ticker: Rc<Ticker>,
 }
 
 pub fn run() -> ExitCode {
@@ -49,8 +48,7 @@ pub fn run() -> ExitCode {
         modules: RefCell::new(monitor_modules(&started.config)),
         config_file: started.config_file,
         main_loop: glib::MainLoop::new(None, false),
-        timeout: RefCell::new(None),
-        armed_ms: Cell::new(0),
+        ticker: Rc::new(Ticker::default()),
     });
 
     let _server = paths::runtime_dir().and_then(|dir| {
@@ -129,31 +127,19 @@ impl Stream {
         }
     }
 
-    /// (Re)arms the single timeout at `ms`.
+    /// (Re)arms the sample tick at `ms`.
     fn arm(self: &Rc<Self>, ms: u32) {
-        if let Some(source) = self.timeout.take() {
-            source.remove();
-        }
-        let on_timeout = glib::clone!(
+        let tick = glib::clone!(
             #[weak(rename_to = stream)]
             self,
             #[upgrade_or]
-            glib::ControlFlow::Break,
+            None,
             move || {
                 stream.tick();
-                let wanted = stream.monitor.borrow().interval_ms();
-                if stream.armed_ms.get() == wanted {
-                    return glib::ControlFlow::Continue;
-                }
-                // This source ends by returning Break: forget it so arm() does not remove it.
-                stream.timeout.take();
-                stream.arm(wanted);
-                glib::ControlFlow::Break
+                Some(stream.monitor.borrow().interval_ms())
             }
         );
-        let source = glib::timeout_add_local(Duration::from_millis(u64::from(ms)), on_timeout);
-        self.timeout.replace(Some(source));
-        self.armed_ms.set(ms);
+        self.ticker.arm(ms, Rc::new(tick));
     }
 
     fn tick(&self) {

@@ -3,10 +3,9 @@
 //! Each tick samples and sets the modules' text on the widgets. A tooltip's markup is
 //! built only when GTK asks for it (it is about to show) or while it is on screen.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
-use std::time::Duration;
 
 use gtk4::prelude::*;
 use gtk4::{gio, glib};
@@ -23,6 +22,7 @@ use crate::render::{report, Markup};
 use crate::sample::{Sample, Source};
 use crate::script::runner::ScriptRunner;
 use crate::startup::{self, Started};
+use crate::ticker::Ticker;
 use crate::wallclock::{LocalClock, WallTimer};
 
 /// Sets `label` to the monitor's report as markup. `scratch` is a reused buffer.
@@ -45,8 +45,7 @@ pub struct App {
     /// The monitors followed, or `None` with the plain-window fallback.
     pub(super) monitors: RefCell<Option<gio::ListModel>>,
     pub(super) main_loop: glib::MainLoop,
-    timeout: RefCell<Option<glib::SourceId>>,
-    armed_ms: Cell<u32>,
+    ticker: Rc<Ticker>,
     #[cfg(feature = "test-support")]
     pub(super) test_hook: Option<TestHook>,
     /// A reused buffer: steady ticks do not allocate for text.
@@ -73,8 +72,7 @@ impl App {
             bars: RefCell::new(Vec::new()),
             monitors: RefCell::new(None),
             main_loop,
-            timeout: RefCell::new(None),
-            armed_ms: Cell::new(0),
+            ticker: Rc::new(Ticker::default()),
             #[cfg(feature = "test-support")]
             test_hook: TestHook::from_env(),
             text: RefCell::new(String::with_capacity(4096)),
@@ -157,35 +155,19 @@ impl App {
         self.tick();
     }
 
-    /// (Re)arms the single timeout source at `ms`.
+    /// (Re)arms the sample tick at `ms`.
     fn arm(self: &Rc<Self>, ms: u32) {
-        if let Some(source) = self.timeout.take() {
-            source.remove();
-        }
-        let source = glib::timeout_add_local(
-            Duration::from_millis(u64::from(ms)),
-            glib::clone!(
-                #[weak(rename_to = app)]
-                self,
-                #[upgrade_or]
-                glib::ControlFlow::Break,
-                move || app.on_timeout()
-            ),
+        let tick = glib::clone!(
+            #[weak(rename_to = app)]
+            self,
+            #[upgrade_or]
+            None,
+            move || {
+                app.tick();
+                Some(app.monitor.borrow().interval_ms())
+            }
         );
-        self.timeout.replace(Some(source));
-        self.armed_ms.set(ms);
-    }
-
-    fn on_timeout(self: &Rc<Self>) -> glib::ControlFlow {
-        self.tick();
-        let wanted = self.monitor.borrow().interval_ms();
-        if self.armed_ms.get() == wanted {
-            return glib::ControlFlow::Continue;
-        }
-        // This source ends by returning Break: forget it so arm() does not remove it too.
-        self.timeout.take();
-        self.arm(wanted);
-        glib::ControlFlow::Break
+        self.ticker.arm(ms, Rc::new(tick));
     }
 
     fn tick(&self) {
