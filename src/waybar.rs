@@ -81,13 +81,7 @@ mod tests {
         sample
             .notices
             .push(Notice::new("config", "c.toml:1: <bad> & worse"));
-        let input = Input {
-            sample: &sample,
-            clock: &crate::modules::tests::CLOCK,
-            compositor: &crate::modules::NO_COMPOSITOR,
-            output: "",
-            scripts: &crate::modules::NO_SCRIPTS,
-        };
+        let input = crate::modules::tests::input(&sample);
         let line = line(&input, &modules);
         assert!(!line.contains('\n'), "one line: {line}");
         let parsed: serde_json::Value = serde_json::from_str(&line).expect("JSON");

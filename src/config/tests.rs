@@ -110,13 +110,7 @@ fn module_tables_set_the_thresholds() {
         swap_total: 0,
         swap_free: 0,
     });
-    let input = crate::modules::Input {
-        sample: &sample,
-        clock: &crate::modules::tests::CLOCK,
-        compositor: &crate::modules::NO_COMPOSITOR,
-        output: "",
-        scripts: &crate::modules::NO_SCRIPTS,
-    };
+    let input = crate::modules::tests::input(&sample);
     let level = |module: &Rc<dyn Module>| {
         let mut out = String::new();
         module.text(&input, &mut out).expect("shown").level

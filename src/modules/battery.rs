@@ -127,13 +127,7 @@ mod tests {
     fn the_tooltip_is_the_battery_section() {
         let sample = sample(BatteryStatus::Discharging, 40.0, 10.0);
         let mut out = String::new();
-        let input = crate::modules::Input {
-            sample: &sample,
-            clock: &crate::modules::tests::CLOCK,
-            compositor: &crate::modules::NO_COMPOSITOR,
-            output: "",
-            scripts: &crate::modules::NO_SCRIPTS,
-        };
+        let input = crate::modules::tests::input(&sample);
         default_module("battery").tooltip(&mut Plain(&mut out), &input);
         assert_eq!(
             out,

@@ -251,17 +251,22 @@ pub(crate) mod tests {
         unix_ms: 1_795_444_094_000,
     };
 
-    /// The module's text and status for `sample`.
-    pub fn text_of(name: &str, sample: &Sample) -> (String, Option<Status>) {
-        let mut out = String::new();
-        let input = Input {
+    /// What a module renders `sample` from in a test: the fixed clock, no compositor,
+    /// no scripts.
+    pub fn input(sample: &Sample) -> Input<'_> {
+        Input {
             sample,
             clock: &CLOCK,
             compositor: &NO_COMPOSITOR,
             output: "",
-            scripts: &crate::modules::NO_SCRIPTS,
-        };
-        let status = default_module(name).text(&input, &mut out);
+            scripts: &NO_SCRIPTS,
+        }
+    }
+
+    /// The module's text and status for `sample`.
+    pub fn text_of(name: &str, sample: &Sample) -> (String, Option<Status>) {
+        let mut out = String::new();
+        let status = default_module(name).text(&input(sample), &mut out);
         (out, status)
     }
 

@@ -74,13 +74,7 @@ mod tests {
         gpu.reading.vram_total = Value::Known(8 << 30);
         sample.hardware.gpus.push(gpu);
         let modules: Vec<_> = Config::default().modules.right;
-        let input = Input {
-            sample: &sample,
-            clock: &crate::modules::tests::CLOCK,
-            compositor: &crate::modules::NO_COMPOSITOR,
-            output: "",
-            scripts: &crate::modules::NO_SCRIPTS,
-        };
+        let input = crate::modules::tests::input(&sample);
         let text = document(&input, &modules).to_string();
         let doc: Json = serde_json::from_str(&text).expect("valid JSON");
         assert_eq!(doc["version"], 1);

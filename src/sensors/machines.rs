@@ -97,13 +97,7 @@ fn render(hw: &Hardware) -> String {
     let mut labels = Vec::new();
     for module in config.modules.all() {
         let mut text = String::new();
-        let input = crate::modules::Input {
-            sample: &sample,
-            clock: &crate::modules::tests::CLOCK,
-            compositor: &crate::modules::NO_COMPOSITOR,
-            output: "",
-            scripts: &crate::modules::NO_SCRIPTS,
-        };
+        let input = crate::modules::tests::input(&sample);
         match module.text(&input, &mut text) {
             Some(_) => labels.push(text),
             None => labels.push(format!("(no {} label)", module.name())),
