@@ -1,8 +1,9 @@
 //! The monitor's settings the user changes with clicks and `ringbar msg`, applied to the
 //! sampler and remembered in the state file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use crate::config::Config;
 use crate::model::controls::Controls;
 use crate::modules::Action;
 use crate::sampler::Sampler;
@@ -25,6 +26,15 @@ impl Monitor {
             controls,
             state_file,
         }
+    }
+
+    /// Reads the config file again and rediscovers the sensors it names; returns it for
+    /// the caller's modules and widgets.
+    pub fn reload_config(&mut self, config_file: Option<&Path>) -> Config {
+        tracing::info!("reloading the config");
+        let (config, notices) = crate::startup::load_config(config_file);
+        self.sampler.reconfigure(&config.sensors, notices);
+        config
     }
 
     pub fn interval_ms(&self) -> u32 {

@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use gtk4::glib;
+
 use crate::collector::Collector;
 use crate::config::{self, Config};
 use crate::model::controls::Controls;
@@ -57,6 +59,26 @@ pub fn start() -> Result<Started, String> {
         controls,
         state_file,
     })
+}
+
+/// SIGTERM and SIGINT end `main_loop` (logged); SIGUSR1 and SIGHUP call `reload`.
+pub fn handle_signals(main_loop: &glib::MainLoop, reload: impl Fn() + 'static) {
+    for (signal, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGINT, "SIGINT")] {
+        let main_loop = main_loop.clone();
+        glib_unix::unix_signal_add_local(signal, move || {
+            tracing::info!("{name}: exiting");
+            main_loop.quit();
+            glib::ControlFlow::Continue
+        });
+    }
+    let reload = std::rc::Rc::new(reload);
+    for signal in [libc::SIGUSR1, libc::SIGHUP] {
+        let reload = reload.clone();
+        glib_unix::unix_signal_add_local(signal, move || {
+            reload();
+            glib::ControlFlow::Continue
+        });
+    }
 }
 
 /// The config (the defaults if there is none or it is broken) and its problem as a notice.

@@ -7,8 +7,7 @@ use std::rc::Rc;
 
 use serde_json::json;
 
-use crate::modules::{Input, Level, Module};
-use crate::render::{push_escaped, Markup};
+use crate::modules::{shown, Input, Level, Module};
 use crate::sample::Source;
 
 /// The line for one sample (no newline): the shown modules' texts, the tooltip, the
@@ -17,29 +16,15 @@ use crate::sample::Source;
 /// reads it as an integer).
 pub fn line(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> String {
     let sample = input.sample;
-    let (mut text, mut one) = (String::new(), String::new());
-    let mut tooltips: Vec<String> = Vec::new();
-    let mut worst = Level::Normal;
-    let mut percentage = None;
-    let mut states: Vec<&str> = Vec::new();
-    for module in modules {
-        one.clear();
-        let Some(status) = module.text(input, &mut one) else {
-            continue;
-        };
-        if !text.is_empty() {
-            text.push_str("  ");
-        }
-        push_escaped(&mut text, &one);
-        worst = worst.max(status.level);
-        states.extend(status.class);
-        percentage = percentage.or(status.percentage);
-        let mut tooltip = String::new();
-        module.tooltip(&mut Markup(&mut tooltip), input);
-        if !tooltips.contains(&tooltip) {
-            tooltips.push(tooltip);
-        }
-    }
+    let shown = shown(input, modules, true);
+    let statuses = &shown.statuses;
+    let worst = statuses
+        .iter()
+        .map(|s| s.level)
+        .max()
+        .unwrap_or(Level::Normal);
+    let states = statuses.iter().filter_map(|s| s.class);
+    let percentage = statuses.iter().find_map(|s| s.percentage);
     let mut class: Vec<&str> = worst.css_class().into_iter().collect();
     class.extend(states);
     if sample.source == Source::Proc {
@@ -49,8 +34,8 @@ pub fn line(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> String {
         class.push("notice");
     }
     let line = json!({
-        "text": text,
-        "tooltip": tooltips.join("\n\n"),
+        "text": shown.text,
+        "tooltip": shown.tooltips.join("\n\n"),
         "class": class,
         "percentage": percentage.map(|p: f64| p.round().clamp(0.0, 100.0) as u8),
     });

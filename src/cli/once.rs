@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use super::{print, report_probe_error, Failure};
-use crate::modules::Input;
-use crate::render::{json, Plain};
+use crate::modules::{shown, Input};
+use crate::render::json;
 use crate::startup;
 use crate::wallclock::LocalClock;
 
@@ -33,27 +33,11 @@ pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), 
             .map_err(|err| Failure::Message(format!("cannot write JSON: {err}")))?;
         return print(&(text + "\n"));
     }
-    // The modules' texts on one line, as the bar shows them…
-    let (mut out, mut text) = (String::new(), String::new());
-    let mut tooltips: Vec<String> = Vec::new();
-    for module in &modules {
-        text.clear();
-        if module.text(&input, &mut text).is_none() {
-            continue;
-        }
-        if !out.is_empty() {
-            out.push_str("  ");
-        }
-        out.push_str(&text);
-        // …then each distinct tooltip (the monitor modules share theirs).
-        let mut tooltip = String::new();
-        module.tooltip(&mut Plain(&mut tooltip), &input);
-        if !tooltips.contains(&tooltip) {
-            tooltips.push(tooltip);
-        }
-    }
+    // The modules' texts on one line, as the bar shows them, then their tooltips.
+    let shown = shown(&input, &modules, false);
+    let mut out = shown.text;
     out.push('\n');
-    for tooltip in tooltips {
+    for tooltip in shown.tooltips {
         out.push_str(&tooltip);
         out.push('\n');
     }

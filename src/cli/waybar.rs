@@ -61,28 +61,14 @@ pub fn run() -> ExitCode {
             .map_err(|err| tracing::warn!("`ringbar msg` cannot reach this instance: {err}"))
             .ok()
     });
-    for signal in [libc::SIGTERM, libc::SIGINT] {
-        let main_loop = stream.main_loop.clone();
-        glib_unix::unix_signal_add_local(signal, move || {
-            main_loop.quit();
-            glib::ControlFlow::Continue
-        });
-    }
-    for signal in [libc::SIGUSR1, libc::SIGHUP] {
-        glib_unix::unix_signal_add_local(
-            signal,
-            glib::clone!(
-                #[weak]
-                stream,
-                #[upgrade_or]
-                glib::ControlFlow::Continue,
-                move || {
-                    stream.obey(Command::Reload);
-                    glib::ControlFlow::Continue
-                }
-            ),
-        );
-    }
+    startup::handle_signals(
+        &stream.main_loop,
+        glib::clone!(
+            #[weak]
+            stream,
+            move || stream.obey(Command::Reload)
+        ),
+    );
 
     stream.tick();
     let first = FIRST_TICK_MS.min(stream.monitor.borrow().interval_ms());
@@ -115,12 +101,10 @@ impl Stream {
                 self.emit();
             }
             Command::Reload => {
-                tracing::info!("reloading the config");
-                let (config, notices) = startup::load_config(self.config_file.as_deref());
-                self.monitor
+                let config = self
+                    .monitor
                     .borrow_mut()
-                    .sampler
-                    .reconfigure(&config.sensors, notices);
+                    .reload_config(self.config_file.as_deref());
                 self.modules.replace(monitor_modules(&config));
                 self.emit();
             }

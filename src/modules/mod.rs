@@ -12,11 +12,13 @@ mod gpu;
 mod input;
 mod memory;
 mod pressure;
+mod shown;
 mod thresholds;
 mod window;
 mod workspaces;
 
 pub use input::{Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS};
+pub use shown::{shown, Shown};
 
 use std::fmt;
 use std::rc::Rc;
@@ -198,11 +200,13 @@ pub trait Module {
         report::write(sink, input.sample);
     }
 
-    /// For a module made of workspace buttons instead of one label: fills `out` and says
-    /// so. The others keep the default, `false`.
-    fn workspace_buttons(&self, _input: &Input<'_>, _out: &mut Vec<WorkspaceButton>) -> bool {
+    /// Whether the module is a row of workspace buttons instead of one label.
+    fn has_workspace_buttons(&self) -> bool {
         false
     }
+
+    /// For a module with [`Module::has_workspace_buttons`]: its buttons for `input`.
+    fn workspace_buttons(&self, _input: &Input<'_>, _out: &mut Vec<WorkspaceButton>) {}
 
     /// What a click does; the monitor modules share theirs.
     fn action(&self, button: Button) -> Option<Action> {

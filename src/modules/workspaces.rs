@@ -125,7 +125,11 @@ impl Module for Workspaces {
 
     fn tooltip(&self, _sink: &mut dyn Sink, _input: &Input<'_>) {}
 
-    fn workspace_buttons(&self, input: &Input<'_>, out: &mut Vec<WorkspaceButton>) -> bool {
+    fn has_workspace_buttons(&self) -> bool {
+        true
+    }
+
+    fn workspace_buttons(&self, input: &Input<'_>, out: &mut Vec<WorkspaceButton>) {
         out.clear();
         for w in self.shown(input) {
             let mut label = String::new();
@@ -148,7 +152,6 @@ impl Module for Workspaces {
                 workspace: w.clone(),
             });
         }
-        true
     }
 
     /// Clicks go to the buttons (switch) and scrolling to the module (step); the module
@@ -205,7 +208,9 @@ mod tests {
             scripts: &crate::modules::NO_SCRIPTS,
         };
         let mut out = Vec::new();
-        assert!(config.modules.left[0].workspace_buttons(&input, &mut out));
+        let module = &config.modules.left[0];
+        assert!(module.has_workspace_buttons());
+        module.workspace_buttons(&input, &mut out);
         out.into_iter().map(|b| (b.label, b.classes)).collect()
     }
 

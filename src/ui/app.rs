@@ -21,7 +21,7 @@ use crate::monitor::Monitor;
 use crate::render::{report, Markup};
 use crate::sample::{Sample, Source};
 use crate::script::runner::ScriptRunner;
-use crate::startup::{self, Started};
+use crate::startup::Started;
 use crate::ticker::Ticker;
 use crate::wallclock::{LocalClock, WallTimer};
 
@@ -132,12 +132,10 @@ impl App {
     /// Reads the config again, rediscovers the sensors it names and rebuilds the bars
     /// (position, height and modules may have changed). The user style reloads apart.
     pub fn reload(self: &Rc<Self>) {
-        tracing::info!("reloading the config");
-        let (config, notices) = startup::load_config(self.config_file.as_deref());
-        self.monitor
+        let config = self
+            .monitor
             .borrow_mut()
-            .sampler
-            .reconfigure(&config.sensors, notices);
+            .reload_config(self.config_file.as_deref());
         self.config.replace(config);
         self.follow_compositor();
         self.start_scripts();

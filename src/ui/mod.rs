@@ -163,32 +163,17 @@ fn defer_to_running(display_name: &str, pid: Option<i32>) -> ExitCode {
 /// SIGTERM and SIGINT end the main loop (the probe is detached as the process exits);
 /// SIGUSR1 and SIGHUP reload the config and the style.
 fn handle_signals(app: &Rc<app::App>, style: &Rc<style::Style>, main_loop: &glib::MainLoop) {
-    for (signal, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGINT, "SIGINT")] {
-        let main_loop = main_loop.clone();
-        glib_unix::unix_signal_add_local(signal, move || {
-            tracing::info!("{name}: exiting");
-            main_loop.quit();
-            glib::ControlFlow::Continue
-        });
-    }
-    for signal in [libc::SIGUSR1, libc::SIGHUP] {
-        glib_unix::unix_signal_add_local(
-            signal,
-            glib::clone!(
-                #[weak]
-                app,
-                #[strong]
-                style,
-                #[upgrade_or]
-                glib::ControlFlow::Continue,
-                move || {
-                    app.reload();
-                    style.reload();
-                    glib::ControlFlow::Continue
-                }
-            ),
-        );
-    }
+    let reload = glib::clone!(
+        #[weak]
+        app,
+        #[strong]
+        style,
+        move || {
+            app.reload();
+            style.reload();
+        }
+    );
+    startup::handle_signals(main_loop, reload);
 }
 
 /// By type name: gdk4's `backend()` panics on backends it does not know.

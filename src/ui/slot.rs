@@ -39,20 +39,12 @@ impl Slot {
         let tooltip: gtk::Label = builder
             .object("tooltip")
             .unwrap_or_else(|| unreachable!("ui/tooltip.ui defines `tooltip`"));
-        let probe = Input {
-            sample: &crate::sample::Sample::default(),
-            clock: &crate::modules::FixedClock { unix_ms: 0 },
-            compositor: &crate::modules::NO_COMPOSITOR,
-            output: "",
-            scripts: &crate::modules::NO_SCRIPTS,
-        };
-        let mut buttons = Vec::new();
-        let row = module.workspace_buttons(&probe, &mut buttons).then(row);
+        let row = module.has_workspace_buttons().then(row);
         Slot {
             module,
             label,
             row,
-            buttons,
+            buttons: Vec::new(),
             tooltip,
             text: String::new(),
             level: Level::Normal,
