@@ -425,7 +425,8 @@ fn a_broken_config_shows_a_marker_and_the_bar_runs_on_defaults() {
             .first()
             .is_some_and(|b| b["notice.visible"] == "true" && b["notice"] == "⚠ config")
     });
-    assert_eq!(session.workspace_y(), 26, "the default height");
+    // sway applies the exclusive zone a moment after the bar maps.
+    wait_for("the default height", WAIT, || session.workspace_y() == 26);
     wait_for("numbers despite the broken config", WAIT, || {
         bar.bars().first().is_some_and(|b| b["cpu"].ends_with('%'))
     });
@@ -782,8 +783,9 @@ fn custom_modules_run_waybar_scripts_and_their_clicks() {
                 .split(',')
                 .any(|c| c == "failed")
     });
+    // Over the weather module first (its tooltip shows), so the click lands on it.
     let mut pointer = session.pointer();
-    pointer.move_to(20, 12);
+    hover_until_tooltip_shows(&mut pointer, &bar, "Bergen & co");
     pointer.click("left");
     wait_for("on-click ran", WAIT, || clicked.exists());
     assert!(bar.try_wait().is_none(), "the bar still runs");

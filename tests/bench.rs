@@ -21,23 +21,8 @@ use common::alloc::{allocations, CountingAllocator};
 use common::session::{Compositor, Session};
 use common::*;
 use ringbar::collector::Collector;
-use ringbar::config::{self, Config};
-use ringbar::model::controls::Controls;
-use ringbar::modules::{FixedClock, Input};
+use ringbar::config::Config;
 use ringbar::render::Markup;
-use ringbar::sample::Sample;
-use ringbar::sampler::Sampler;
-
-/// What modules render from; the sample-driven ones never read the clock.
-fn input(sample: &Sample) -> Input<'_> {
-    Input {
-        sample,
-        clock: &FixedClock { unix_ms: 0 },
-        compositor: &ringbar::modules::NO_COMPOSITOR,
-        output: "",
-        scripts: &ringbar::modules::NO_SCRIPTS,
-    }
-}
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
@@ -445,25 +430,14 @@ fn whole_bar(report: &mut Report) -> Vec<BarRun> {
 
 fn allocation_counts(report: &mut Report) {
     report.heading("4. Heap allocations (Rust side), once warm");
-    let collector = Collector::with_probe(false).expect("the probe loads");
-    let controls = Controls {
-        interval_ms: 100,
-        kernel_threads: false,
-    };
-    let mut sampler = Sampler::new(
-        collector,
-        None,
-        &config::Sensors::default(),
-        controls,
-        Vec::new(),
-    );
+    let mut sampler = common::probe_sampler();
     let config = Config::default();
     let (mut label, mut tooltip) = (String::with_capacity(256), String::with_capacity(8192));
     let mut tick = || {
         let sample = sampler.take();
         for module in config.modules.all() {
             label.clear();
-            module.text(&input(sample), &mut label);
+            module.text(&common::input(sample), &mut label);
         }
     };
     for _ in 1..=10 {
@@ -478,12 +452,12 @@ fn allocation_counts(report: &mut Report) {
     let cpu = config.modules.left.first().expect("the cpu module");
     for _ in 0..5 {
         tooltip.clear();
-        cpu.tooltip(&mut Markup(&mut tooltip), &input(sample));
+        cpu.tooltip(&mut Markup(&mut tooltip), &common::input(sample));
     }
     let before = allocations();
     for _ in 0..500 {
         tooltip.clear();
-        cpu.tooltip(&mut Markup(&mut tooltip), &input(sample));
+        cpu.tooltip(&mut Markup(&mut tooltip), &common::input(sample));
     }
     let per_tooltip = (allocations() - before) as f64 / 500.0;
     report.table(

@@ -77,6 +77,21 @@ fn writer(subjects: &Subjects, place: &Place, name: &str, nobody: bool, dumpable
     }
 }
 
+/// Root's `rb-secretdd`, `nobody`'s `rb-mine`, and `nobody`'s non-dumpable `rb-nodump`,
+/// all writing, in a place with both copies of ringbar.
+fn three_writers() -> (Place, Subjects, [Subject; 3]) {
+    let place = Place::new();
+    let subjects = Subjects::new();
+    fs::set_permissions(subjects.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
+    let writers = [
+        writer(&subjects, &place, "rb-secretdd", false, true),
+        writer(&subjects, &place, "rb-mine", true, true),
+        writer(&subjects, &place, "rb-nodump", true, false),
+    ];
+    std::thread::sleep(Duration::from_millis(300));
+    (place, subjects, writers)
+}
+
 /// `ringbar --once --json` as `nobody`; with `hidepid`, in a mount namespace whose /proc
 /// is mounted `hidepid=invisible`.
 fn once_as_nobody(place: &Place, copy: &str, hidepid: bool) -> Json {
@@ -156,13 +171,7 @@ fn uid_of(pid: u64) -> Option<String> {
 fn io_shows_only_where_proc_would_and_the_rest_is_one_row() {
     require_root();
     let _serial = serial();
-    let place = Place::new();
-    let subjects = Subjects::new();
-    fs::set_permissions(subjects.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
-    let _secret = writer(&subjects, &place, "rb-secretdd", false, true);
-    let _mine = writer(&subjects, &place, "rb-mine", true, true);
-    let _undumpable = writer(&subjects, &place, "rb-nodump", true, false);
-    std::thread::sleep(Duration::from_millis(300));
+    let (place, _subjects, _writers) = three_writers();
 
     for (copy, source) in [("ringbar-caps", "bpf"), ("ringbar-plain", "proc")] {
         let doc = once_as_nobody(&place, copy, false);
@@ -208,13 +217,7 @@ fn io_shows_only_where_proc_would_and_the_rest_is_one_row() {
 fn a_hidepid_proc_hides_other_processes_from_every_list() {
     require_root();
     let _serial = serial();
-    let place = Place::new();
-    let subjects = Subjects::new();
-    fs::set_permissions(subjects.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
-    let _secret = writer(&subjects, &place, "rb-secretdd", false, true);
-    let _mine = writer(&subjects, &place, "rb-mine", true, true);
-    let _undumpable = writer(&subjects, &place, "rb-nodump", true, false);
-    std::thread::sleep(Duration::from_millis(300));
+    let (place, _subjects, _writers) = three_writers();
 
     for copy in ["ringbar-caps", "ringbar-plain"] {
         let doc = once_as_nobody(&place, copy, true);

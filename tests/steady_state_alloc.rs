@@ -5,14 +5,10 @@
 mod common;
 
 use common::alloc::{allocations, CountingAllocator};
-use ringbar::collector::Collector;
 use ringbar::config::{self, Config};
-use ringbar::model::controls::Controls;
 use ringbar::model::{Model, TaskRecord};
-use ringbar::modules::{FixedClock, Input};
 use ringbar::render::Markup;
 use ringbar::sample::Sample;
-use ringbar::sampler::Sampler;
 use ringbar::sensors::{fixtures, Roots, Sensors};
 
 /// What the bar does with a sample: every module's text, and its tooltip (shown); the
@@ -21,19 +17,8 @@ fn render(config: &Config, sample: &Sample, text: &mut String, tooltip: &mut Str
     tooltip.clear();
     for module in config.modules.all() {
         text.clear();
-        module.text(&input(sample), text);
-        module.tooltip(&mut Markup(tooltip), &input(sample));
-    }
-}
-
-/// What modules render from; the sample-driven ones never read the clock.
-fn input(sample: &Sample) -> Input<'_> {
-    Input {
-        sample,
-        clock: &FixedClock { unix_ms: 0 },
-        compositor: &ringbar::modules::NO_COMPOSITOR,
-        output: "",
-        scripts: &ringbar::modules::NO_SCRIPTS,
+        module.text(&common::input(sample), text);
+        module.tooltip(&mut Markup(tooltip), &common::input(sample));
     }
 }
 
@@ -134,18 +119,7 @@ fn sensors_and_their_text_allocate_nothing_once_warm() {
 #[test]
 fn real_sampling_allocates_nothing_once_warm() {
     common::require_root();
-    let collector = Collector::with_probe(false).expect("the BPF probe loads");
-    let controls = Controls {
-        interval_ms: 100,
-        kernel_threads: false,
-    };
-    let mut sampler = Sampler::new(
-        collector,
-        None,
-        &config::Sensors::default(),
-        controls,
-        Vec::new(),
-    );
+    let mut sampler = common::probe_sampler();
     let config = Config::default();
     let (mut text, mut tooltip) = (String::with_capacity(256), String::with_capacity(16384));
     for _ in 0..10 {

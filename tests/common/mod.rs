@@ -204,3 +204,31 @@ pub fn name(comm: &[u8; 16]) -> String {
     let len = comm.iter().position(|&b| b == 0).unwrap_or(16);
     String::from_utf8_lossy(&comm[..len]).into_owned()
 }
+
+/// The sampler the bar runs, on the real probe, at 100 ms with the machine's sensors.
+pub fn probe_sampler() -> ringbar::sampler::Sampler {
+    let collector = ringbar::collector::Collector::with_probe(false).expect("the BPF probe loads");
+    let controls = ringbar::model::controls::Controls {
+        interval_ms: 100,
+        kernel_threads: false,
+    };
+    ringbar::sampler::Sampler::new(
+        collector,
+        None,
+        &ringbar::config::Sensors::default(),
+        controls,
+        Vec::new(),
+    )
+}
+
+/// What modules render `sample` from in a test; the sample-driven ones never read the
+/// clock.
+pub fn input(sample: &ringbar::sample::Sample) -> ringbar::modules::Input<'_> {
+    ringbar::modules::Input {
+        sample,
+        clock: &ringbar::modules::FixedClock { unix_ms: 0 },
+        compositor: &ringbar::modules::NO_COMPOSITOR,
+        output: "",
+        scripts: &ringbar::modules::NO_SCRIPTS,
+    }
+}
