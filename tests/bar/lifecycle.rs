@@ -1,0 +1,203 @@
+//! Starting, reloading and ending: a second start, a broken config, styles, no
+//! capabilities, the compositor going away.
+
+use std::time::Duration;
+
+use crate::common::session::{Compositor, Session, WIDTH};
+use crate::common::{require_root, serial, wait_for};
+use crate::*;
+
+/// The BPF programs loaded in the kernel, as `bpftool prog show` lists them.
+fn loaded_programs() -> String {
+    let out = std::process::Command::new("bpftool")
+        .args(["prog", "show"])
+        .output()
+        .expect("run bpftool");
+    assert!(out.status.success(), "bpftool prog show failed");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_second_start_reloads_the_running_bar_and_sigterm_detaches_the_probe() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.swaymsg(&["create_output"]);
+    let mut bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    bar.wait_for_log("bar on output HEADLESS-2");
+    wait_for("the default height reserved", WAIT, || {
+        session.workspace_y() == 26
+    });
+    let pid = bar.pid();
+    // Loaded by the bar, which runs as the test user (uid 999).
+    let programs = loaded_programs();
+    assert!(
+        programs.contains("name dump_task") && programs.contains("uid 999"),
+        "the probe's programs are loaded by the bar:\n{programs}"
+    );
+
+    // A second start on the same display steps aside and makes the first reload.
+    session.write_config_file("config.toml", "height = 40\n");
+    let mut second = session.start_bar(&[]);
+    let status = second.wait_exit(Duration::from_secs(10));
+    assert!(status.success(), "{}", second.log_text());
+    let message = second.log_text();
+    assert_eq!(message.lines().count(), 1, "one line: {message}");
+    assert!(
+        message.contains(&format!(
+            "ringbar already runs on wayland-1 (pid {pid}): asked it to reload its config and style"
+        )),
+        "{message}"
+    );
+    bar.wait_for_log("reloading the config");
+    wait_for("the new height on every output", WAIT, || {
+        let bars = bar.bars();
+        session.workspace_y() == 40
+            && bars.len() == 2
+            && bars
+                .iter()
+                .all(|b| b["mapped"] == "true" && b["cpu"].ends_with('%'))
+    });
+    assert!(bar.try_wait().is_none(), "the first bar still runs");
+
+    // The config deleted while running, then a reload (SIGUSR1): the defaults, no marker.
+    session.remove_config_file("config.toml");
+    // SAFETY: kill has no memory-safety preconditions; pid is our child.
+    unsafe { libc::kill(pid as i32, libc::SIGUSR1) };
+    bar.wait_for_log("reloading the config");
+    wait_for("the default height again", WAIT, || {
+        session.workspace_y() == 26 && bar.bars().iter().all(|b| b["notice.visible"] == "false")
+    });
+
+    // A broken config on reload: a marker, and the bar keeps running on the defaults.
+    session.write_config_file("config.toml", "\u{0}\u{ff}garbage = [\n");
+    // SAFETY: as above.
+    unsafe { libc::kill(pid as i32, libc::SIGHUP) };
+    bar.wait_for_log("reloading the config");
+    wait_for("the config marker", WAIT, || {
+        let bars = bar.bars();
+        bars.len() == 2 && bars.iter().all(|b| b["notice"] == "⚠ config")
+    });
+    assert_eq!(session.workspace_y(), 26);
+
+    // SIGTERM: a clean exit, and none of the probe's programs stay in the kernel.
+    // SAFETY: kill has no memory-safety preconditions; pid is our child.
+    unsafe { libc::kill(pid as i32, libc::SIGTERM) };
+    let status = bar.wait_exit(Duration::from_secs(10));
+    assert!(
+        status.success(),
+        "exit status {status:?}:\n{}",
+        bar.log_text()
+    );
+    bar.wait_for_log("SIGTERM: exiting");
+    let programs = loaded_programs();
+    assert!(
+        !programs.contains("name dump_task") && !programs.contains("name group_freed"),
+        "programs left behind:\n{programs}"
+    );
+}
+
+#[test]
+fn a_broken_config_shows_a_marker_and_the_bar_runs_on_defaults() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file("config.toml", "height = 40\nheigth = 40\n");
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let log = bar.log_text();
+    assert!(
+        log.contains("config.toml:2: `heigth = 40`: unknown field `heigth`"),
+        "file, line and key in the log: {log}"
+    );
+    wait_for("the error marker", WAIT, || {
+        bar.bars()
+            .first()
+            .is_some_and(|b| b["notice.visible"] == "true" && b["notice"] == "⚠ config")
+    });
+    // sway applies the exclusive zone a moment after the bar maps.
+    wait_for("the default height", WAIT, || session.workspace_y() == 26);
+    wait_for("numbers despite the broken config", WAIT, || {
+        bar.bars().first().is_some_and(|b| b["cpu"].ends_with('%'))
+    });
+}
+
+#[test]
+fn thresholds_set_classes_and_the_user_style_is_reloaded_when_it_changes() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    // Every CPU reading is past 0 %: the label is always .warning, never .critical.
+    session.write_config_file(
+        "config.toml",
+        "[cpu]\nwarning = 0\ncritical = 100\n[memory]\nwarning = 0\ncritical = 0\n",
+    );
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    wait_for("CSS level classes", WAIT, || {
+        bar.bars().first().is_some_and(|b| {
+            b["cpu.classes"].split(',').any(|c| c == "warning")
+                && b["memory.classes"].split(',').any(|c| c == "critical")
+        })
+    });
+
+    let red = |[r, g, b]: [u8; 3]| r > 200 && g < 60 && b < 60;
+    assert_eq!(session.screenshot(0, 0, WIDTH, 26).count(0, 26, red), 0);
+    session.write_config_file("style.css", ".ringbar label.cpu { color: #ff0000; }\n");
+    bar.wait_for_log("style loaded from");
+    wait_for("the CPU label drawn red", WAIT, || {
+        session.screenshot(0, 0, WIDTH, 26).count(0, 26, red) > 30
+    });
+    session.remove_config_file("style.css");
+    wait_for("the default colours back", WAIT, || {
+        session.screenshot(0, 0, WIDTH, 26).count(0, 26, red) == 0
+    });
+}
+
+#[test]
+fn without_capabilities_the_bar_runs_and_says_why_the_probe_is_off() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let mut bar = session.start_bar_without_capabilities();
+    bar.wait_for_log("sudo setcap cap_bpf,cap_perfmon+ep");
+    bar.wait_for_log("bar on output HEADLESS-1");
+    // The /proc fallback supplies the numbers; the window is marked for CSS.
+    wait_for("the probe-off marker and /proc numbers", WAIT, || {
+        bar.bars().first().is_some_and(|b| {
+            b["notice.visible"] == "true"
+                && b["notice"] == "⚠ BPF probe off"
+                && b["cpu"].ends_with('%')
+                && b["bar.classes"].split(',').any(|c| c == "probe-off")
+        })
+    });
+    let mut pointer = session.pointer();
+    hover_until_tooltip_shows(&mut pointer, &bar, "BPF probe off");
+    let tooltip = bar.tooltip_text();
+    assert!(
+        tooltip.contains("setcap cap_bpf,cap_perfmon+ep"),
+        "{tooltip}"
+    );
+    assert!(tooltip.contains("the numbers come from /proc"), "{tooltip}");
+    assert!(
+        tooltip.contains("processes of other users"),
+        "IO n/a: {tooltip}"
+    );
+    assert!(bar.try_wait().is_none(), "still running");
+}
+
+#[test]
+fn the_bar_exits_non_zero_when_the_compositor_goes_away() {
+    let _serial = serial();
+    require_root();
+    let mut session = Session::start(Compositor::Sway);
+    let mut bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    session.kill_compositor();
+    let status = bar.wait_exit(Duration::from_secs(10));
+    assert!(
+        !status.success(),
+        "a supervisor must see a failure: {status:?}"
+    );
+}

@@ -1,0 +1,139 @@
+//! The modules fed by the compositor and by scripts: workspaces, the window title,
+//! custom modules.
+
+use std::os::unix::fs::PermissionsExt;
+
+use crate::common::session::{Compositor, Session};
+use crate::common::{require_root, serial, wait_for};
+use crate::*;
+
+#[test]
+fn workspaces_and_the_window_title_follow_sway_events() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = [\"workspaces\", \"window\"]\nmodules_right = [\"cpu\"]\n",
+    );
+    // As sway's `exec` starts it.
+    let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let field = |key: &str| {
+        bar.bars()
+            .first()
+            .and_then(|b| b.get(key).cloned())
+            .unwrap_or_default()
+    };
+    wait_for("workspace 1", WAIT, || {
+        field("workspaces") == "1:focused+visible+empty"
+    });
+
+    session.swaymsg(&["workspace", "alpha"]);
+    wait_for("workspace alpha, focused", WAIT, || {
+        field("workspaces") == "alpha:focused+visible+empty"
+    });
+    let mut flower = session
+        .as_user("weston-flower")
+        .spawn()
+        .expect("start weston-flower");
+    wait_for("the flower's title and occupancy", WAIT, || {
+        field("window") == "Flower"
+            && field("window.visible") == "true"
+            && field("workspaces") == "alpha:focused+visible+occupied"
+    });
+    session.swaymsg(&["workspace", "beta"]);
+    wait_for("beta focused, alpha occupied, no title", WAIT, || {
+        field("workspaces") == "alpha:occupied|beta:focused+visible+empty"
+            && field("window.visible") == "false"
+    });
+
+    // A click on the first button (alpha) switches sway to it.
+    let mut pointer = session.pointer();
+    pointer.move_to(24, 12);
+    pointer.click("left");
+    wait_for("sway on alpha", WAIT, || {
+        session
+            .swaymsg(&["-t", "get_workspaces", "-r"])
+            .split("\"name\"")
+            .any(|w| w.starts_with(": \"alpha\"") && w.contains("\"focused\": true"))
+    });
+    wait_for("the bar follows", WAIT, || {
+        field("workspaces") == "alpha:focused+visible+occupied" && field("window") == "Flower"
+    });
+    let _ = flower.kill();
+    let _ = flower.wait();
+    wait_for("the window gone", WAIT, || {
+        field("window.visible") == "false"
+    });
+    let log = bar.log_text();
+    assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
+}
+
+#[test]
+fn custom_modules_run_waybar_scripts_and_their_clicks() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let scripts = session.home().join("scripts");
+    std::fs::create_dir_all(&scripts).expect("mkdir");
+    let clicked = session.home().join("clicked");
+    let weather = scripts.join("weather.sh");
+    std::fs::write(
+        &weather,
+        "#!/bin/sh\nwhile :; do echo '{\"text\": \"rain <b>12°</b>\", \"tooltip\": \"Bergen & co\", \
+         \"class\": [\"wet\", \"bad class!\"]}'; sleep 1; done\n",
+    )
+    .expect("write script");
+    let dying = scripts.join("dying.sh");
+    std::fs::write(&dying, "#!/bin/sh\necho 'not json'\nexit 3\n").expect("write script");
+    for file in [&weather, &dying] {
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    session.write_config_file(
+        "config.toml",
+        &format!(
+            "modules_left = [\"custom/weather\", \"custom/dying\"]\nmodules_right = [\"cpu\"]\n\
+             [custom.weather]\nexec = \"{}\"\nreturn-type = \"json\"\non-click = \"touch {}\"\n\
+             [custom.dying]\nexec = \"{}\"\nreturn-type = \"json\"\n",
+            weather.display(),
+            clicked.display(),
+            dying.display()
+        ),
+    );
+    let mut bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let field = |key: &str| {
+        bar.bars()
+            .first()
+            .and_then(|b| b.get(key).cloned())
+            .unwrap_or_default()
+    };
+    wait_for("the script's text and classes", WAIT, || {
+        field("custom/weather") == "rain 12°"
+            && field("custom/weather.classes")
+                .split(',')
+                .any(|c| c == "wet")
+            && !field("custom/weather.classes").contains("bad")
+            && field("custom/weather.classes")
+                .split(',')
+                .any(|c| c == "custom-weather")
+    });
+    wait_for("the dying script's marker", WAIT, || {
+        field("custom/dying") == "⚠"
+            && field("custom/dying.classes")
+                .split(',')
+                .any(|c| c == "failed")
+    });
+    // Over the weather module first (its tooltip shows), so the click lands on it.
+    let mut pointer = session.pointer();
+    hover_until_tooltip_shows(&mut pointer, &bar, "Bergen & co");
+    pointer.click("left");
+    wait_for("on-click ran", WAIT, || clicked.exists());
+    assert!(bar.try_wait().is_none(), "the bar still runs");
+    let log = bar.log_text();
+    assert!(
+        log.contains("custom/dying"),
+        "the script's failure is logged: {log}"
+    );
+}
