@@ -165,6 +165,11 @@ fn the_clock_follows_a_time_zone_change_and_a_clock_step_at_once() {
     wait_for("the clock to show the new zone", soon, || {
         clock() == date("%H:%M %Z")
     });
+    let on_screen = crate::common::ocr::read_text(&session.screenshot(0, 0, 200, 26));
+    assert!(
+        on_screen.contains("IST"),
+        "the zone on screen: {on_screen:?}"
+    );
     drop(zone);
     wait_for("the clock to show the old zone again", soon, || {
         clock() == date("%H:%M %Z")

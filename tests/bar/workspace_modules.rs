@@ -42,10 +42,22 @@ fn workspaces_and_the_window_title_follow_sway_events() {
             && field("window.visible") == "true"
             && field("workspaces") == "alpha:focused+visible+occupied"
     });
+    // What a user sees: the left of the bar, read by OCR.
+    let left_text = || crate::common::ocr::read_text(&session.screenshot(0, 0, 400, 26));
+    wait_for("`alpha` and `Flower` on screen", WAIT, || {
+        let text = left_text();
+        eprintln!("OCR: {text:?}");
+        text.contains("alpha") && text.contains("Flower")
+    });
     session.swaymsg(&["workspace", "beta"]);
     wait_for("beta focused, alpha occupied, no title", WAIT, || {
         field("workspaces") == "alpha:occupied|beta:focused+visible+empty"
             && field("window.visible") == "false"
+    });
+    wait_for("`alpha beta` and no title on screen", WAIT, || {
+        let text = left_text();
+        eprintln!("OCR: {text:?}");
+        text.contains("alpha") && text.contains("beta") && !text.contains("Flower")
     });
 
     // A click on the first button (alpha) switches sway to it.
