@@ -1,0 +1,79 @@
+//! The probe and the /proc walk side by side.
+
+use std::time::Duration;
+
+use crate::common::*;
+use crate::*;
+
+/// The /proc walk is the reference: sampled side by side, both collectors list the same
+/// processes with the same names, states and memory.
+#[test]
+fn the_probe_agrees_with_the_proc_walk() {
+    let _serial = serial();
+    let subjects = Subjects::new();
+    let _spin = Subject::spawn(
+        &subjects.program("rb-spin", "/bin/sh"),
+        &["-c", "while :; do :; done"],
+    );
+    let mut probe = collector(Source::Probe, true);
+    let mut walk = collector(Source::Proc, true);
+    sample(&mut probe);
+    sample(&mut walk);
+    std::thread::sleep(Duration::from_secs(1));
+    let by_probe = sample(&mut probe);
+    let by_walk = sample(&mut walk);
+
+    let probe_table = probe.model().processes();
+    let walk_table = walk.model().processes();
+    let (mut matched, mut missing) = (0, Vec::new());
+    for p in walk_table.iter() {
+        let Some(q) = probe_table.by_tgid(p.tgid) else {
+            missing.push((p.tgid, name(&p.comm)));
+            continue;
+        };
+        matched += 1;
+        // /proc names a kworker with its current workqueue: `kworker/0:0H-kblockd`.
+        if p.kthread && name(&p.comm).starts_with(&name(&q.comm)) {
+            continue;
+        }
+        if p.comm != q.comm {
+            // Only an exec between the two reads may change a name.
+            assert_eq!(
+                comm_of(p.tgid),
+                None,
+                "{} vs {}",
+                name(&p.comm),
+                name(&q.comm)
+            );
+            continue;
+        }
+        assert_eq!(p.kthread, q.kthread, "{}", name(&p.comm));
+        assert_eq!(p.is_zombie(), q.is_zombie(), "{}", name(&p.comm));
+        let (a, b) = (p.rss_pages as f64, q.rss_pages as f64);
+        // The probe reads RSS from per-CPU counters' shared part: off by a batch at most.
+        assert!(
+            (a - b).abs() <= (a * 0.05).max(256.0),
+            "{} RSS: /proc {a} pages, probe {b}",
+            name(&p.comm)
+        );
+    }
+    // Processes may start or end between the two walks, but hardly any.
+    assert!(
+        missing.len() <= 3 && matched >= 20,
+        "matched {matched}; /proc lists but the probe does not: {missing:?}"
+    );
+    assert!(
+        probe_table.len().abs_diff(walk_table.len()) <= 3,
+        "{} vs {} processes",
+        probe_table.len(),
+        walk_table.len()
+    );
+    let (a, b) = (
+        by_probe.cpu_percent().expect("rates"),
+        by_walk.cpu_percent().expect("rates"),
+    );
+    assert!(
+        (a - b).abs() <= 5.0,
+        "total CPU: probe {a:.1}%, /proc {b:.1}%"
+    );
+}

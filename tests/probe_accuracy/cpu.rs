@@ -1,0 +1,128 @@
+//! CPU time: a spinning thread, and short-lived children counted in the total.
+
+use std::time::Duration;
+
+use crate::common::*;
+use crate::*;
+
+pub(crate) fn a_spinning_thread_matches_its_schedstat_and_the_total_matches_proc_stat(
+    source: Source,
+) {
+    let _serial = serial();
+    let subjects = Subjects::new();
+    let spin = Subject::spawn(
+        &subjects.program("rb-spin", "/bin/sh"),
+        &["-c", "while :; do :; done"],
+    );
+    let mut c = collector(source, false);
+    std::thread::sleep(Duration::from_millis(200));
+
+    // The truth for the spinner is its own runtime from /proc/PID/schedstat (ns), over the
+    // same window: on a busy machine it gets less than a core, and the sample must say so.
+    let runtime_ns = |pid: u32| -> u64 {
+        read_proc(pid, "schedstat")
+            .and_then(|s| s.split_whitespace().next()?.parse().ok())
+            .expect("schedstat")
+    };
+    let before = cpu_jiffies();
+    let spun_before = runtime_ns(spin.pid());
+    let started = std::time::Instant::now();
+    sample(&mut c);
+    std::thread::sleep(Duration::from_secs(2));
+    let s = sample(&mut c);
+    let spun = runtime_ns(spin.pid()) - spun_before;
+    let elapsed = started.elapsed();
+    let after = cpu_jiffies();
+
+    let row = find(&s.top_cpu, spin.pid()).expect("the spinner is in the CPU top 5");
+    assert_eq!(name(&row.comm), "rb-spin");
+    let percent = s.core_percent(row.value);
+    let spun_percent = spun as f64 * 100.0 / elapsed.as_nanos() as f64;
+    assert!(
+        (percent - spun_percent).abs() <= 3.0 && percent > 50.0,
+        "spinner at {percent:.1}% of a core, /proc/PID/schedstat says {spun_percent:.1}%"
+    );
+
+    let total = s.cpu_percent().expect("rates");
+    let truth = busy_percent(before, after);
+    assert!(
+        (total - truth).abs() <= 3.0,
+        "total CPU {total:.1}% vs /proc/stat {truth:.1}%"
+    );
+}
+
+/// Children from fork() burning about 10 ms of CPU each, reaped at once. Prints "done".
+const BURST: &str = "$| = 1; <STDIN>; for (1 .. 200) { my $pid = fork(); \
+    if ($pid == 0) { my $x = 0; $x += $_ for 1 .. 150000; exit 0 } waitpid($pid, 0) } print qq(done\\n); sleep 600";
+
+/// cutime + cstime of a process, in nanoseconds (USER_HZ is 100).
+fn children_cpu_ns(pid: u32) -> u64 {
+    let fields = stat_fields(pid).expect("stat");
+    // Fields 16 and 17 of /proc/PID/stat; `fields` starts at field 3.
+    let ticks: u64 =
+        fields[13].parse::<u64>().expect("cutime") + fields[14].parse::<u64>().expect("cstime");
+    ticks * 10_000_000
+}
+
+pub(crate) fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies(source: Source) {
+    let _serial = serial();
+    let subjects = Subjects::new();
+    let mut burst = Subject::spawn(
+        &subjects.program("rb-burst", "/usr/bin/perl"),
+        &["-e", BURST],
+    );
+    // One collector only before and after the burst: every child is born and dies in
+    // between, so all their CPU time arrives through the exit hook.
+    let mut bracket = collector(source, false);
+    // Another samples every 100 ms, looking for zombie rows.
+    let mut watcher = collector(source, false);
+    std::thread::sleep(Duration::from_millis(100));
+
+    let before = cpu_jiffies();
+    sample(&mut bracket);
+    sample(&mut watcher);
+    burst.send_line("go");
+    let waiter = std::thread::spawn(move || {
+        let line = burst.read_line();
+        (burst, line)
+    });
+    while !waiter.is_finished() {
+        std::thread::sleep(Duration::from_millis(100));
+        let s = sample(&mut watcher);
+        let zombies = zombie_rows(&s);
+        assert!(
+            !zombies.iter().any(|(_, n)| n == "rb-burst"),
+            "reaped children shown as zombies: {zombies:?}"
+        );
+    }
+    let (burst, line) = waiter.join().expect("burst");
+    assert_eq!(line, "done");
+    let s = sample(&mut bracket);
+    let after = cpu_jiffies();
+
+    let children = children_cpu_ns(burst.pid());
+    assert!(
+        children >= 500_000_000,
+        "the children used only {children} ns"
+    );
+    // Only the probe sees each exit; the /proc walk gets the total from /proc/stat.
+    if source == Source::Probe {
+        assert!(
+            s.exited_groups >= 200,
+            "{} exited groups reported",
+            s.exited_groups
+        );
+        let ratio = s.exited_cpu_ns as f64 / children as f64;
+        assert!(
+            (0.9..=1.15).contains(&ratio),
+            "exit hook reported {} ns for children that used {children} ns",
+            s.exited_cpu_ns
+        );
+    }
+    let total = s.cpu_percent().expect("rates");
+    let truth = busy_percent(before, after);
+    assert!(
+        (total - truth).abs() <= 3.0,
+        "total CPU {total:.1}% vs /proc/stat {truth:.1}%"
+    );
+}

@@ -1,0 +1,89 @@
+//! Names and states: an exec, a zombie, a hostile name.
+
+use std::time::Duration;
+
+use ringbar::collector::Collector;
+
+use crate::common::*;
+use crate::*;
+
+pub(crate) fn an_exec_shows_the_new_name_in_the_next_sample(source: Source) {
+    let _serial = serial();
+    let subjects = Subjects::new();
+    let after = subjects.program("rb-after", "/bin/sleep");
+    let script = format!("read line; exec {} 600", after.display());
+    let mut subject = Subject::spawn(&subjects.program("rb-before", "/bin/sh"), &["-c", &script]);
+    let pid = subject.pid();
+    wait_for("rb-before to start", Duration::from_secs(5), || {
+        comm_of(pid).as_deref() == Some("rb-before")
+    });
+    let mut c = collector(source, false);
+    sample(&mut c);
+    assert_eq!(listed_name(&c, pid), "rb-before");
+
+    subject.send_line("go");
+    wait_for("the exec", Duration::from_secs(5), || {
+        comm_of(pid).as_deref() == Some("rb-after")
+    });
+    sample(&mut c);
+    assert_eq!(listed_name(&c, pid), "rb-after");
+}
+
+/// The name the latest sample gives the process `pid`.
+fn listed_name(c: &Collector, pid: u32) -> String {
+    let process = c.model().processes().by_tgid(pid);
+    name(&process.expect("the subject is listed").comm)
+}
+
+pub(crate) fn an_unreaped_child_is_a_zombie_row_after_two_samples(source: Source) {
+    let _serial = serial();
+    let subjects = Subjects::new();
+    let mut parent = Subject::spawn(
+        &subjects.program("rb-zombie", "/usr/bin/perl"),
+        &[
+            "-e",
+            "$| = 1; my $pid = fork(); exit 0 if $pid == 0; print qq($pid\\n); sleep 600",
+        ],
+    );
+    let child: u32 = parent.read_line().parse().expect("child pid");
+    wait_for(
+        "the child to become a zombie",
+        Duration::from_secs(5),
+        || state_of(child) == Some('Z'),
+    );
+
+    let mut c = collector(source, false);
+    let first = sample(&mut c);
+    assert!(
+        !zombie_rows(&first).iter().any(|(pid, _)| *pid == child),
+        "a zombie is shown only once it persists"
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    let second = sample(&mut c);
+    assert!(
+        zombie_rows(&second).contains(&(child, "rb-zombie".to_owned())),
+        "Z row expected: {:?}",
+        zombie_rows(&second)
+    );
+    assert!(!zombie_rows(&second)
+        .iter()
+        .any(|(pid, _)| *pid == parent.pid()));
+}
+
+/// A name with spaces, parentheses, markup characters and more than 15 bytes: the kernel
+/// keeps 15, and both sources must report exactly those (/proc's stat line has a `)`
+/// inside the name to trip up naive parsers).
+pub(crate) fn a_hostile_name_is_cut_to_15_bytes_and_kept_intact(source: Source) {
+    let _serial = serial();
+    let subjects = Subjects::new();
+    let program = subjects.program("a b) (<c>&d'e\"f-long", "/bin/sleep");
+    let sleeper = Subject::spawn(&program, &["600"]);
+    let pid = sleeper.pid();
+    wait_for("the exec", Duration::from_secs(5), || {
+        comm_of(pid).is_some_and(|c| c.starts_with("a b)"))
+    });
+    let mut c = collector(source, false);
+    sample(&mut c);
+    assert_eq!(listed_name(&c, pid), "a b) (<c>&d'e\"f");
+    assert_eq!(comm_of(pid).as_deref(), Some("a b) (<c>&d'e\"f"));
+}
