@@ -67,8 +67,11 @@ fn once_prints_the_three_sections_with_the_busy_process() {
     let value = row_value(&lines[cpu + 1..memory], "rb-cli-spin")
         .unwrap_or_else(|| panic!("no spinner row:\n{stdout}"));
     let percent: f64 = value.trim_end_matches('%').parse().expect("a percentage");
+    // Only the row's form here: its accuracy against the process's own runtime, over the
+    // exact sampled window, is tests/probe_accuracy's (a busy machine gives it less than
+    // a core, and this test cannot see when --once samples).
     assert!(
-        (90.0..=105.0).contains(&percent),
+        percent > 0.0 && percent <= 105.0,
         "spinner at {percent}%:\n{stdout}"
     );
     let modules = lines[0];

@@ -232,3 +232,33 @@ pub fn input(sample: &ringbar::sample::Sample) -> ringbar::modules::Input<'_> {
         scripts: &ringbar::modules::NO_SCRIPTS,
     }
 }
+
+/// How much of a core a process used from `start` until `percent` is called, from its
+/// runtime in /proc/PID/schedstat (ns): the truth to hold a sampled CPU figure to on a
+/// machine where other work competes with the process.
+pub struct CpuShare {
+    pid: u32,
+    runtime_ns: u64,
+    started: Instant,
+}
+
+impl CpuShare {
+    pub fn start(pid: u32) -> CpuShare {
+        CpuShare {
+            pid,
+            runtime_ns: runtime_ns(pid),
+            started: Instant::now(),
+        }
+    }
+
+    pub fn percent(&self) -> f64 {
+        let used = runtime_ns(self.pid) - self.runtime_ns;
+        used as f64 * 100.0 / self.started.elapsed().as_nanos() as f64
+    }
+}
+
+fn runtime_ns(pid: u32) -> u64 {
+    read_proc(pid, "schedstat")
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .expect("schedstat")
+}

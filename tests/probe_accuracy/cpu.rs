@@ -19,25 +19,17 @@ pub(crate) fn a_spinning_thread_matches_its_schedstat_and_the_total_matches_proc
 
     // The truth for the spinner is its own runtime from /proc/PID/schedstat (ns), over the
     // same window: on a busy machine it gets less than a core, and the sample must say so.
-    let runtime_ns = |pid: u32| -> u64 {
-        read_proc(pid, "schedstat")
-            .and_then(|s| s.split_whitespace().next()?.parse().ok())
-            .expect("schedstat")
-    };
     let before = cpu_jiffies();
-    let spun_before = runtime_ns(spin.pid());
-    let started = std::time::Instant::now();
+    let spun = CpuShare::start(spin.pid());
     sample(&mut c);
     std::thread::sleep(Duration::from_secs(2));
     let s = sample(&mut c);
-    let spun = runtime_ns(spin.pid()) - spun_before;
-    let elapsed = started.elapsed();
+    let spun_percent = spun.percent();
     let after = cpu_jiffies();
 
     let row = find(&s.top_cpu, spin.pid()).expect("the spinner is in the CPU top 5");
     assert_eq!(name(&row.comm), "rb-spin");
     let percent = s.core_percent(row.value);
-    let spun_percent = spun as f64 * 100.0 / elapsed.as_nanos() as f64;
     assert!(
         (percent - spun_percent).abs() <= 3.0 && percent > 50.0,
         "spinner at {percent:.1}% of a core, /proc/PID/schedstat says {spun_percent:.1}%"
