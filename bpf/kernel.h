@@ -26,8 +26,12 @@ typedef _Bool bool;
 #define true 1
 #define false 0
 
+/* bpf_map_update_elem() flags */
+#define BPF_ANY 0
+
 enum bpf_map_type {
 	BPF_MAP_TYPE_ARRAY = 2,
+	BPF_MAP_TYPE_LRU_HASH = 9,
 	BPF_MAP_TYPE_RINGBUF = 27,
 };
 

@@ -30,6 +30,9 @@ _Static_assert(sizeof(struct ringbar_exit) == RINGBAR_EXIT_SIZE, "ringbar_exit s
 #define MM_ANONPAGES 1
 #define MM_SHMEMPAGES 3
 
+/* Set by the probe service before loading: see RINGBAR_TASK_IO_HIDDEN. */
+const volatile __u32 hide_private_io = 0;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);
@@ -39,6 +42,17 @@ struct {
  * which src/probe checks the model's mirror against at compile time. */
 struct ringbar_task ringbar_task_format = {};
 struct ringbar_exit ringbar_exit_format = {};
+
+/*
+ * Groups whose exit report was private though their ids were not mixed (not dumpable):
+ * when the group is freed its mm is gone, so its final report looks it up here.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u8);
+} undumpable_groups SEC(".maps");
 
 /* Exit reports that did not fit in the ring buffer; userspace logs when it grows. */
 struct {
@@ -165,11 +179,14 @@ int dump_task(struct bpf_iter__task *ctx)
 	reader = bpf_get_current_uid_gid();
 	if (task_private(t, (__u32)reader, (__u32)(reader >> 32)))
 		rec.flags |= RINGBAR_TASK_PRIVATE;
+	/* Root may read every task's io; nobody else learns a private task's here. */
+	if (hide_private_io && (rec.flags & RINGBAR_TASK_PRIVATE) && (__u32)reader != 0)
+		rec.flags |= RINGBAR_TASK_IO_HIDDEN;
 	rec.state = task_state(t);
 	rec.cpu_ns = t->se.sum_exec_runtime;
 	rec.group_dead_cpu_ns = sig->sum_sched_runtime;
 	rec.rss_pages = rss_pages(t);
-	if (bpf_core_field_exists(t->ioac)) {
+	if (bpf_core_field_exists(t->ioac) && !(rec.flags & RINGBAR_TASK_IO_HIDDEN)) {
 		rec.read_bytes = t->ioac.read_bytes;
 		rec.write_bytes = t->ioac.write_bytes;
 		rec.group_dead_read_bytes = sig->ioac.read_bytes;
@@ -197,6 +214,23 @@ static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u
 	}
 	e->tgid = t->tgid;
 	e->flags = task_flags(t);
+	e->uid = t->cred->uid.val;
+	e->gid = t->cred->gid.val;
+	if (task_private(t, e->uid, e->gid)) {
+		__u32 tgid = t->tgid;
+		__u8 yes = 1;
+
+		e->flags |= RINGBAR_TASK_PRIVATE;
+		if (t->mm)
+			bpf_map_update_elem(&undumpable_groups, &tgid, &yes, BPF_ANY);
+	} else if (!t->mm) {
+		__u32 tgid = t->tgid;
+
+		if (bpf_map_lookup_elem(&undumpable_groups, &tgid)) {
+			e->flags |= RINGBAR_TASK_PRIVATE;
+			bpf_map_delete_elem(&undumpable_groups, &tgid);
+		}
+	}
 	e->leader_start_ns = leader->start_time;
 	e->cpu_ns = cpu_ns;
 	e->read_bytes = read_bytes;

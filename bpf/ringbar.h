@@ -17,6 +17,13 @@
  * let the reader in; root and CAP_SYS_PTRACE are exempted in user space.
  */
 #define RINGBAR_TASK_PRIVATE 4u
+/*
+ * With hide_private_io set (the probe service, which any local user may read through),
+ * the iterator leaves a private task's IO out of its record altogether and sets this
+ * flag: the reader gets no number to misuse. Same bit as the /proc fallback's "/proc
+ * refused this task's io".
+ */
+#define RINGBAR_TASK_IO_HIDDEN 2u
 
 /*
  * One record per task (thread), written by the task iterator on every sample.
@@ -40,7 +47,12 @@ struct ringbar_task {
 	char comm[RINGBAR_COMM_LEN];  /* the thread group leader's comm */
 };
 
-/* One record per thread group that died, sent through the ring buffer by the exit hook. */
+/*
+ * One record per thread group that died, sent through the ring buffer by the exit hook.
+ * The hook runs in the dying task, not in a reader, so it records the task's own uid and
+ * gid, and RINGBAR_TASK_PRIVATE when its ids are mixed or it was not dumpable: the probe
+ * service applies the ptrace read rule for each of its readers from these.
+ */
 struct ringbar_exit {
 	__u64 leader_start_ns;
 	__u64 cpu_ns;                 /* whole group, final */
@@ -49,9 +61,11 @@ struct ringbar_exit {
 	__u32 tgid;
 	__u32 flags;
 	char comm[RINGBAR_COMM_LEN];
+	__u32 uid;
+	__u32 gid;
 };
 
 #define RINGBAR_TASK_SIZE 96
-#define RINGBAR_EXIT_SIZE 56
+#define RINGBAR_EXIT_SIZE 64
 
 #endif

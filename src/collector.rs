@@ -1,8 +1,8 @@
 //! One sample per tick: task records, the system files and the model, together.
 //!
-//! The records come from the BPF probe when it loads, and otherwise from a walk of
-//! `/proc` ([`ProcWalk`]), behind the same interface: the bar, `--once` and `--bench`
-//! work either way, and say which.
+//! The records come from the probe service when it runs, else from the BPF probe when it
+//! loads in this process, and otherwise from a walk of `/proc` ([`ProcWalk`]), behind the
+//! same interface: the bar, `--once` and `--bench` work any way, and say which.
 
 use std::io;
 use std::path::Path;
@@ -11,9 +11,12 @@ use crate::model::{ExitRecord, Model, Privacy, Snapshot};
 use crate::probe::{Probe, ProbeError};
 use crate::procfs::SystemFiles;
 use crate::procwalk::ProcWalk;
+use crate::sample;
+use crate::service::{self, client::RemoteProbe};
 
 enum Source {
     Probe(Probe),
+    Service(RemoteProbe),
     Proc(ProcWalk),
 }
 
@@ -26,9 +29,16 @@ pub struct Collector {
 }
 
 impl Collector {
-    /// The BPF collector if the probe loads (call while still privileged), else the
-    /// /proc one together with the reason the probe did not load.
+    /// The first source that works: the probe service's socket, the probe loaded by this
+    /// process (call while still privileged), the /proc walk; with the latter, the reason
+    /// the probe did not load.
     pub fn new(kernel_threads: bool) -> (Self, Option<ProbeError>) {
+        if let Some(remote) = connect_service() {
+            return (
+                Collector::from_source(Source::Service(remote), kernel_threads),
+                None,
+            );
+        }
         match Collector::with_probe(kernel_threads) {
             Ok(collector) => (collector, None),
             Err(err) => (Collector::with_proc(kernel_threads), Some(err)),
@@ -59,17 +69,26 @@ impl Collector {
         }
     }
 
-    /// The probe's task record buffer size (`None` for the /proc walk).
+    /// The probe's task record buffer size (`None` for the service and the /proc walk).
     pub fn record_capacity(&self) -> Option<usize> {
         match &self.source {
             Source::Probe(probe) => Some(probe.capacity()),
-            Source::Proc(_) => None,
+            Source::Service(_) | Source::Proc(_) => None,
         }
     }
 
-    /// Whether the records come from the BPF probe (else from /proc).
+    /// Whether the records come from the BPF probe, in this process or the service's.
     pub fn uses_probe(&self) -> bool {
-        matches!(self.source, Source::Probe(_))
+        !matches!(self.source, Source::Proc(_))
+    }
+
+    /// Where the records come from.
+    pub fn source(&self) -> sample::Source {
+        match self.source {
+            Source::Probe(_) => sample::Source::Probe,
+            Source::Service(_) => sample::Source::Service,
+            Source::Proc(_) => sample::Source::Proc,
+        }
     }
 
     /// Takes a sample: the model's snapshot is then the new one.
@@ -83,6 +102,13 @@ impl Collector {
                 probe.drain_exits(&mut self.exits)?;
                 self.model
                     .update(now, probe.tasks(), &self.exits, memory, load);
+            }
+            Source::Service(remote) => {
+                let now = monotonic_ns();
+                remote.read_tasks()?;
+                remote.drain_exits(&mut self.exits)?;
+                self.model
+                    .update(now, remote.tasks(), &self.exits, memory, load);
             }
             Source::Proc(walk) => {
                 // /proc's start times count from boot, suspend included.
@@ -115,6 +141,22 @@ impl Collector {
 
     pub fn model(&self) -> &Model {
         &self.model
+    }
+}
+
+/// The probe service, if its socket exists and it answers there.
+fn connect_service() -> Option<RemoteProbe> {
+    let path = service::socket_path();
+    if !path.exists() {
+        tracing::debug!(path = %path.display(), "no probe service");
+        return None;
+    }
+    match RemoteProbe::connect(&path) {
+        Ok(remote) => Some(remote),
+        Err(err) => {
+            tracing::warn!(path = %path.display(), "the probe service does not answer: {err}");
+            None
+        }
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! The pure core, always built and free of GTK and libbpf: [`model`] (records, processes,
 //! deltas, ranking), [`sample`] (one whole sample), [`render`] (text, markup and JSON
-//! writers), [`modules`] (bar modules as data), [`waybar`] and [`config`]. With the `app`
+//! writers), [`modules`] (bar modules as data), [`waybar`], [`wire`] (the probe service's
+//! messages) and [`config`]. With the `app`
 //! feature come the edges: [`probe`] loads the BPF program, [`procwalk`] and [`procfs`]
 //! read /proc, [`sensors`] reads sysfs, [`sampler`] ties them into one sample per tick,
 //! [`ui`] is the GTK bar and [`cli`] the command line.
@@ -15,6 +16,7 @@ pub mod render;
 pub mod sample;
 pub mod script;
 pub mod waybar;
+pub mod wire;
 
 #[cfg(feature = "app")]
 pub mod cli;
@@ -40,6 +42,8 @@ pub mod procwalk;
 pub mod sampler;
 #[cfg(feature = "app")]
 pub mod sensors;
+#[cfg(feature = "app")]
+pub mod service;
 #[cfg(feature = "app")]
 pub mod startup;
 #[cfg(feature = "app")]

@@ -11,6 +11,8 @@ pub enum Source {
     /// The BPF probe in the kernel.
     #[default]
     Probe,
+    /// The BPF probe, lent by the probe service (`ringbar-probe`).
+    Service,
     /// The /proc walk, when the probe could not load.
     Proc,
 }
@@ -19,6 +21,7 @@ impl Source {
     pub fn name(self) -> &'static str {
         match self {
             Source::Probe => "bpf",
+            Source::Service => "bpf-service",
             Source::Proc => "proc",
         }
     }

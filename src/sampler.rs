@@ -8,7 +8,7 @@ use crate::collector::{self, Collector};
 use crate::config;
 use crate::model::controls::Controls;
 use crate::probe::ProbeError;
-use crate::sample::{Notice, Sample, Source};
+use crate::sample::{Notice, Sample};
 use crate::sensors::nvidia::Nvml;
 use crate::sensors::{Roots, Sensors};
 
@@ -34,11 +34,7 @@ impl Sampler {
     ) -> Sampler {
         collector.set_kernel_threads(controls.kernel_threads);
         let mut sample = Sample {
-            source: if collector.uses_probe() {
-                Source::Probe
-            } else {
-                Source::Proc
-            },
+            source: collector.source(),
             interval_ms: controls.interval_ms,
             ..Sample::default()
         };

@@ -1,6 +1,6 @@
 //! No user learns through ringbar what /proc would not tell them. Real users (root and
-//! `nobody`), real writers, a real hidepid mount; the setcap'd probe and the /proc fallback
-//! both checked against what `nobody` can read in /proc.
+//! `nobody`), real writers, a real hidepid mount; the setcap'd probe, the probe service and
+//! the /proc fallback all checked against what `nobody` can read in /proc.
 
 mod common;
 
@@ -10,6 +10,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use common::service::ProbeService;
 use common::*;
 use serde_json::Value as Json;
 
@@ -92,9 +93,31 @@ fn three_writers() -> (Place, Subjects, [Subject; 3]) {
     (place, subjects, writers)
 }
 
+/// How `nobody`'s ringbar gets its numbers.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    /// The setcap'd copy loads the probe itself.
+    Capabilities,
+    /// The plain copy through the probe service.
+    Service,
+    /// The plain copy, with no service: the /proc walk.
+    Proc,
+}
+
+const MODES: [(Mode, &str); 3] = [
+    (Mode::Capabilities, "bpf"),
+    (Mode::Service, "bpf-service"),
+    (Mode::Proc, "proc"),
+];
+
 /// `ringbar --once --json` as `nobody`; with `hidepid`, in a mount namespace whose /proc
 /// is mounted `hidepid=invisible`.
-fn once_as_nobody(place: &Place, copy: &str, hidepid: bool) -> Json {
+fn once_as_nobody(place: &Place, service: &ProbeService, mode: Mode, hidepid: bool) -> Json {
+    let (copy, socket) = match mode {
+        Mode::Capabilities => ("ringbar-caps", Path::new("/nonexistent/probe.sock")),
+        Mode::Service => ("ringbar-plain", service.socket()),
+        Mode::Proc => ("ringbar-plain", Path::new("/nonexistent/probe.sock")),
+    };
     let exe = place.path().join(copy);
     let run = format!(
         "exec setpriv --reuid=65534 --regid=65534 --clear-groups -- {} --once --json \
@@ -119,6 +142,7 @@ fn once_as_nobody(place: &Place, copy: &str, hidepid: bool) -> Json {
         .env("HOME", place.path())
         .env_remove("XDG_CONFIG_HOME")
         .env_remove("XDG_STATE_HOME")
+        .env("RINGBAR_PROBE_SOCKET", socket)
         .output()
         .expect("run ringbar");
     assert!(
@@ -172,9 +196,10 @@ fn io_shows_only_where_proc_would_and_the_rest_is_one_row() {
     require_root();
     let _serial = serial();
     let (place, _subjects, _writers) = three_writers();
+    let service = ProbeService::start(place.path());
 
-    for (copy, source) in [("ringbar-caps", "bpf"), ("ringbar-plain", "proc")] {
-        let doc = once_as_nobody(&place, copy, false);
+    for (mode, source) in MODES {
+        let doc = once_as_nobody(&place, &service, mode, false);
         assert_eq!(doc["source"], source);
         let io = rows(&doc, &["io", "top"]);
         let listed = names(&io);
@@ -205,7 +230,8 @@ fn io_shows_only_where_proc_would_and_the_rest_is_one_row() {
                 assert!(theirs > 1e6 && total >= theirs, "{others} of {total}");
             }
             _ => {
-                // The kernel refuses the walk: n/a, not 0.
+                // The kernel refuses the walk, or the service's iterator leaves the IO
+                // out: n/a, not 0.
                 let unknown = doc["io"]["unknown_processes"].as_u64().expect("count");
                 assert!(unknown >= 2, "{doc}");
             }
@@ -218,9 +244,12 @@ fn a_hidepid_proc_hides_other_processes_from_every_list() {
     require_root();
     let _serial = serial();
     let (place, _subjects, _writers) = three_writers();
+    let service = ProbeService::start(place.path());
 
-    for copy in ["ringbar-caps", "ringbar-plain"] {
-        let doc = once_as_nobody(&place, copy, true);
+    for (mode, source) in MODES {
+        let copy = format!("{mode:?}");
+        let doc = once_as_nobody(&place, &service, mode, true);
+        assert_eq!(doc["source"], source);
         let mut listed: Vec<&Json> = Vec::new();
         for list in [["cpu", "top"], ["memory", "top"], ["io", "top"]] {
             listed.extend(rows(&doc, &list));

@@ -5,9 +5,10 @@
 
 use libfuzzer_sys::fuzz_target;
 use ringbar::model::record::decode_exit;
-use ringbar::model::{Model, TaskRecord};
+use ringbar::model::{ExitRecord, Model, TaskRecord};
 
 const TASK: usize = std::mem::size_of::<TaskRecord>();
+const EXIT: usize = std::mem::size_of::<ExitRecord>();
 
 fuzz_target!(|data: &[u8]| {
     let mut model = Model::new(4096, 2);
@@ -17,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
             .chunks_exact(TASK)
             .map(bytemuck::pod_read_unaligned)
             .collect();
-        let exits: Vec<_> = chunk.chunks(56).filter_map(decode_exit).collect();
+        let exits: Vec<_> = chunk.chunks(EXIT).filter_map(decode_exit).collect();
         model.update(
             (sample as u64 + 1) * 100_000_000,
             &tasks,

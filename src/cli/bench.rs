@@ -4,7 +4,6 @@
 use std::time::Instant;
 
 use super::{print, report_probe_error, Failure};
-use crate::sample::Source;
 use crate::startup;
 
 pub fn run(samples: usize, kernel_threads: bool) -> Result<(), Failure> {
@@ -24,10 +23,7 @@ pub fn run(samples: usize, kernel_threads: bool) -> Result<(), Failure> {
     let sample = sampler.sample();
     print(&format!(
         "source={} samples={samples} tasks={} procs={} median_us={:.0} p99_us={:.0} max_us={:.0}\n",
-        match sample.source {
-            Source::Probe => "bpf",
-            Source::Proc => "proc",
-        },
+        sample.source.name(),
         sample.processes.tasks,
         sample.processes.processes,
         at(0.5),

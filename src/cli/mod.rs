@@ -190,7 +190,7 @@ fn report_probe_error(error: Option<&str>) {
     }
 }
 
-fn init_logging(default_level: &str) {
+pub fn init_logging(default_level: &str) {
     use tracing_subscriber::EnvFilter;
 
     let filter =

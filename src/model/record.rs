@@ -7,8 +7,9 @@ pub const COMM_LEN: usize = 16;
 
 /// `ringbar_task.flags`: the task is a kernel thread (`PF_KTHREAD`).
 pub const TASK_KTHREAD: u32 = 1;
-/// Set by the /proc fallback, never by the probe: /proc refused this process's `io`
-/// (another user's process), so its IO is unknown rather than zero.
+/// This process's IO is unknown to the reader rather than zero: /proc refused its `io`
+/// (the /proc fallback), or the probe service's iterator left it out (another user's
+/// process, `RINGBAR_TASK_IO_HIDDEN`).
 pub const TASK_IO_UNKNOWN: u32 = 1 << 1;
 /// `ringbar_task.flags`: by the kernel's ptrace read rule, /proc would not show the
 /// reading process this task's IO (another user's, or not dumpable). See
@@ -45,11 +46,14 @@ pub struct ExitRecord {
     pub tgid: u32,
     pub flags: u32,
     pub comm: [u8; COMM_LEN],
+    /// The dying task's own uid and gid (the probe service judges each reader by them).
+    pub uid: u32,
+    pub gid: u32,
 }
 
 // Same numbers as RINGBAR_TASK_SIZE / RINGBAR_EXIT_SIZE, which the BPF side asserts.
 const _: () = assert!(std::mem::size_of::<TaskRecord>() == 96);
-const _: () = assert!(std::mem::size_of::<ExitRecord>() == 56);
+const _: () = assert!(std::mem::size_of::<ExitRecord>() == 64);
 const _: () = assert!(std::mem::offset_of!(TaskRecord, tgid) == 64);
 const _: () = assert!(std::mem::offset_of!(TaskRecord, comm) == 80);
 const _: () = assert!(std::mem::offset_of!(ExitRecord, tgid) == 32);

@@ -7,6 +7,7 @@ mod error;
 use std::cell::RefCell;
 use std::io::{self, Read};
 use std::mem::MaybeUninit;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::rc::Rc;
 
 use libbpf_rs::skel::{OpenSkel, SkelBuilder};
@@ -71,13 +72,15 @@ assert_same_layout!(
         tgid,
         flags,
         comm,
+        uid,
+        gid,
     ]
 );
 
 /// A single read(2) of a BPF iterator returns at most this much.
 const ITER_READ_MAX: usize = 32 * 1024;
 /// Records the buffer starts with; it doubles when a sample needs more.
-const INITIAL_TASKS: usize = 2048;
+pub(crate) const INITIAL_TASKS: usize = 2048;
 const INITIAL_EXITS: usize = 1024;
 
 pub struct Probe {
@@ -95,6 +98,17 @@ impl Probe {
     /// Checks the kernel, loads the programs and attaches them. Needs CAP_BPF and
     /// CAP_PERFMON (or root); afterwards no capability is needed to sample.
     pub fn load() -> Result<Probe, ProbeError> {
+        Probe::load_hiding(false)
+    }
+
+    /// The probe for the probe service: the iterator leaves out the IO of every task
+    /// whose /proc/PID/io the reading process may not read (see `hide_private_io` in
+    /// bpf/ringbar.bpf.c), since any local user may read it through the service.
+    pub fn load_for_service() -> Result<Probe, ProbeError> {
+        Probe::load_hiding(true)
+    }
+
+    fn load_hiding(hide_private_io: bool) -> Result<Probe, ProbeError> {
         preflight()?;
         route_libbpf_log();
 
@@ -105,6 +119,9 @@ impl Probe {
             .map_err(|e| ProbeError::from_libbpf("open", e))?;
         open.progs.exit_with_group_dead.set_autoload(group_dead);
         open.progs.exit_without_group_dead.set_autoload(!group_dead);
+        if let Some(rodata) = open.maps.rodata_data.as_deref_mut() {
+            rodata.hide_private_io = u32::from(hide_private_io);
+        }
         let skel = open
             .load()
             .map_err(|e| ProbeError::from_libbpf("load", e))?;
@@ -152,30 +169,13 @@ impl Probe {
     /// tasks than ever before, and only then.
     pub fn read_tasks(&mut self) -> io::Result<()> {
         let mut iter = Iter::new(&self.iter_link).map_err(io::Error::other)?;
-        let mut filled = 0;
-        loop {
-            let bytes = task_bytes_mut(&mut self.tasks);
-            if bytes.len() - filled < ITER_READ_MAX {
-                let grown = self.tasks.len() * 2;
-                self.tasks.resize(grown, TaskRecord::default());
-                continue;
-            }
-            match iter.read(&mut bytes[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        let size = std::mem::size_of::<TaskRecord>();
-        if filled % size != 0 {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "task iterator returned a partial record",
-            ));
-        }
-        self.task_count = filled / size;
+        self.task_count = read_records(&mut iter, &mut self.tasks)?;
         Ok(())
+    }
+
+    /// The task iterator's link: the probe service lends it to its clients.
+    pub fn iter_link(&self) -> BorrowedFd<'_> {
+        self.iter_link.as_fd()
     }
 
     /// How many task records the buffer holds before it must grow.
@@ -223,6 +223,34 @@ impl Probe {
             self.lost_seen = lost;
         }
     }
+}
+
+/// Reads an iterator instance to its end into `tasks` (grown when it is too small):
+/// the number of records read.
+pub(crate) fn read_records(iter: &mut impl Read, tasks: &mut Vec<TaskRecord>) -> io::Result<usize> {
+    let mut filled = 0;
+    loop {
+        let bytes = task_bytes_mut(tasks);
+        if bytes.len() - filled < ITER_READ_MAX {
+            let grown = (tasks.len() * 2).max(INITIAL_TASKS);
+            tasks.resize(grown, TaskRecord::default());
+            continue;
+        }
+        match iter.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let size = std::mem::size_of::<TaskRecord>();
+    if filled % size != 0 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "task iterator returned a partial record",
+        ));
+    }
+    Ok(filled / size)
 }
 
 /// The `sched_process_exit` tracepoint gained a `group_dead` argument in recent kernels;

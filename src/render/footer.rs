@@ -29,6 +29,7 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
         sample.sample_us,
         match sample.source {
             Source::Probe => "the BPF probe",
+            Source::Service => "the BPF probe of ringbar-probe",
             Source::Proc => "/proc",
         },
         sample.interval_ms,

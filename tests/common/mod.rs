@@ -10,6 +10,7 @@ compile_error!(
 
 pub mod alloc;
 pub mod ocr;
+pub mod service;
 pub mod session;
 pub mod waybar;
 

@@ -1,0 +1,209 @@
+//! The messages between `ringbar-probe` (the probe service) and its clients, over a Unix
+//! `SOCK_SEQPACKET` socket, where every message arrives whole or not at all.
+//!
+//! Each side is untrusted input for the other: every message starts with a magic and a
+//! version, has an exact size for its kind, and record counts are bounded before anything
+//! is read. The fds that travel with some messages (SCM_RIGHTS) are the edge's business.
+//!
+//! ```text
+//! hello    service → client  magic version task_size exit_size         + iterator link fd
+//! request  client → service  magic version op (1 exits, 2 iterator fd)
+//! exits    service → client  magic version op=1 count flags lost_total   + count exit records
+//! iterator service → client  magic version op=2 status                   + iterator fd if 0
+//! ```
+//!
+//! Integers are little-endian. A client asks for the exits once per sample: the BPF ring
+//! buffer has one consumer position, so the service consumes it and keeps a queue per
+//! client.
+
+use crate::model::record::{decode_exit, ExitRecord, TaskRecord};
+
+pub const MAGIC: [u8; 4] = *b"RBPS";
+pub const VERSION: u16 = 1;
+
+const TASK_SIZE: usize = std::mem::size_of::<TaskRecord>();
+const EXIT_SIZE: usize = std::mem::size_of::<ExitRecord>();
+
+pub const HELLO_LEN: usize = 12;
+pub const REQUEST_LEN: usize = 8;
+pub const EXITS_HEADER_LEN: usize = 24;
+pub const ITERATOR_LEN: usize = 12;
+/// Exit records in one message at most (57 KiB): a larger backlog goes in several.
+pub const MAX_EXITS_PER_MESSAGE: usize = 1024;
+/// The largest message either side sends.
+pub const MAX_MESSAGE_LEN: usize = EXITS_HEADER_LEN + MAX_EXITS_PER_MESSAGE * EXIT_SIZE;
+
+/// `exits.flags`: more exit records are waiting; ask again.
+pub const EXITS_MORE: u32 = 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Exits = 1,
+    Iterator = 2,
+}
+
+impl Op {
+    fn from_u16(op: u16) -> Option<Op> {
+        match op {
+            1 => Some(Op::Exits),
+            2 => Some(Op::Iterator),
+            _ => None,
+        }
+    }
+}
+
+/// Why a message was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireError {
+    Size,
+    Magic,
+    Version(u16),
+    Op,
+    RecordSize,
+    Count,
+}
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WireError::Size => write!(f, "a message of the wrong size"),
+            WireError::Magic => write!(f, "not a ringbar-probe message"),
+            WireError::Version(v) => {
+                write!(f, "protocol version {v}, this ringbar speaks {VERSION}")
+            }
+            WireError::Op => write!(f, "an unknown request"),
+            WireError::RecordSize => write!(f, "record sizes of another ringbar build"),
+            WireError::Count => write!(f, "a record count that does not match the message"),
+        }
+    }
+}
+
+impl std::error::Error for WireError {}
+
+fn header(op: u16, out: &mut Vec<u8>) {
+    out.clear();
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&op.to_le_bytes());
+}
+
+/// Checks magic and version; the third u16 (op or field) is returned.
+fn check_header(bytes: &[u8]) -> Result<u16, WireError> {
+    if bytes.len() < 8 {
+        return Err(WireError::Size);
+    }
+    if bytes[..4] != MAGIC {
+        return Err(WireError::Magic);
+    }
+    let version = u16_at(bytes, 4);
+    if version != VERSION {
+        return Err(WireError::Version(version));
+    }
+    Ok(u16_at(bytes, 6))
+}
+
+fn u16_at(bytes: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// The service's greeting: its record sizes must be this build's.
+pub fn encode_hello(out: &mut Vec<u8>) {
+    // The header's third field carries the task record size here.
+    header(TASK_SIZE as u16, out);
+    out.extend_from_slice(&(EXIT_SIZE as u16).to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+}
+
+pub fn decode_hello(bytes: &[u8]) -> Result<(), WireError> {
+    if bytes.len() != HELLO_LEN {
+        return Err(WireError::Size);
+    }
+    let task_size = check_header(bytes)?;
+    if usize::from(task_size) != TASK_SIZE || usize::from(u16_at(bytes, 8)) != EXIT_SIZE {
+        return Err(WireError::RecordSize);
+    }
+    Ok(())
+}
+
+pub fn encode_request(op: Op, out: &mut Vec<u8>) {
+    header(op as u16, out);
+}
+
+pub fn decode_request(bytes: &[u8]) -> Result<Op, WireError> {
+    if bytes.len() != REQUEST_LEN {
+        return Err(WireError::Size);
+    }
+    Op::from_u16(check_header(bytes)?).ok_or(WireError::Op)
+}
+
+/// An exits message: at most [`MAX_EXITS_PER_MESSAGE`] of `records`, the count of
+/// records the service had to drop for this client so far, and whether more wait.
+pub fn encode_exits(records: &[ExitRecord], lost_total: u64, more: bool, out: &mut Vec<u8>) {
+    let records = &records[..records.len().min(MAX_EXITS_PER_MESSAGE)];
+    header(Op::Exits as u16, out);
+    out.extend_from_slice(&(records.len() as u32).to_le_bytes());
+    out.extend_from_slice(&u32::from(more).to_le_bytes());
+    out.extend_from_slice(&lost_total.to_le_bytes());
+    for record in records {
+        out.extend_from_slice(bytemuck::bytes_of(record));
+    }
+}
+
+/// What an exits message said besides its records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExitsHeader {
+    pub lost_total: u64,
+    pub more: bool,
+}
+
+/// Decodes an exits message, appending its records to `out`.
+pub fn decode_exits(bytes: &[u8], out: &mut Vec<ExitRecord>) -> Result<ExitsHeader, WireError> {
+    if bytes.len() < EXITS_HEADER_LEN {
+        return Err(WireError::Size);
+    }
+    if Op::from_u16(check_header(bytes)?) != Some(Op::Exits) {
+        return Err(WireError::Op);
+    }
+    let count = u32_at(bytes, 8) as usize;
+    let body = &bytes[EXITS_HEADER_LEN..];
+    if count > MAX_EXITS_PER_MESSAGE || body.len() != count * EXIT_SIZE {
+        return Err(WireError::Count);
+    }
+    out.extend(body.chunks_exact(EXIT_SIZE).filter_map(decode_exit));
+    Ok(ExitsHeader {
+        more: u32_at(bytes, 12) & EXITS_MORE != 0,
+        lost_total: u64_at(bytes, 16),
+    })
+}
+
+/// The answer to an iterator request: 0 and an fd, or the errno the service got.
+pub fn encode_iterator(errno: u32, out: &mut Vec<u8>) {
+    header(Op::Iterator as u16, out);
+    out.extend_from_slice(&errno.to_le_bytes());
+}
+
+pub fn decode_iterator(bytes: &[u8]) -> Result<u32, WireError> {
+    if bytes.len() != ITERATOR_LEN {
+        return Err(WireError::Size);
+    }
+    if Op::from_u16(check_header(bytes)?) != Some(Op::Iterator) {
+        return Err(WireError::Op);
+    }
+    Ok(u32_at(bytes, 8))
+}
+
+#[cfg(test)]
+#[path = "wire_tests.rs"]
+mod tests;

@@ -1,0 +1,91 @@
+use super::*;
+
+fn exit(tgid: u32) -> ExitRecord {
+    ExitRecord {
+        tgid,
+        cpu_ns: u64::from(tgid) * 1000,
+        comm: *b"gone\0\0\0\0\0\0\0\0\0\0\0\0",
+        ..ExitRecord::default()
+    }
+}
+
+#[test]
+fn messages_round_trip() {
+    let mut buf = Vec::new();
+    encode_hello(&mut buf);
+    assert_eq!(buf.len(), HELLO_LEN);
+    assert_eq!(decode_hello(&buf), Ok(()));
+
+    for op in [Op::Exits, Op::Iterator] {
+        encode_request(op, &mut buf);
+        assert_eq!(buf.len(), REQUEST_LEN);
+        assert_eq!(decode_request(&buf), Ok(op));
+    }
+
+    let records: Vec<ExitRecord> = (1..=3).map(exit).collect();
+    encode_exits(&records, 7, true, &mut buf);
+    let mut out = vec![exit(99)];
+    let header = decode_exits(&buf, &mut out).expect("exits");
+    assert_eq!(
+        header,
+        ExitsHeader {
+            lost_total: 7,
+            more: true
+        }
+    );
+    assert_eq!(&out[1..], &records[..], "appended after what was there");
+
+    encode_iterator(0, &mut buf);
+    assert_eq!(decode_iterator(&buf), Ok(0));
+    encode_iterator(1, &mut buf);
+    assert_eq!(decode_iterator(&buf), Ok(1));
+}
+
+#[test]
+fn a_large_backlog_is_cut_to_one_message() {
+    let records: Vec<ExitRecord> = (0..MAX_EXITS_PER_MESSAGE as u32 + 10).map(exit).collect();
+    let mut buf = Vec::new();
+    encode_exits(&records, 0, true, &mut buf);
+    assert_eq!(buf.len(), MAX_MESSAGE_LEN);
+    let mut out = Vec::new();
+    decode_exits(&buf, &mut out).expect("exits");
+    assert_eq!(out.len(), MAX_EXITS_PER_MESSAGE);
+}
+
+#[test]
+fn wrong_messages_are_refused_with_a_reason() {
+    let mut hello = Vec::new();
+    encode_hello(&mut hello);
+    assert_eq!(decode_hello(&hello[..11]), Err(WireError::Size));
+    let mut other = hello.clone();
+    other[0] = b'X';
+    assert_eq!(decode_hello(&other), Err(WireError::Magic));
+    let mut newer = hello.clone();
+    newer[4] = 2;
+    assert_eq!(decode_hello(&newer), Err(WireError::Version(2)));
+    let mut bigger = hello.clone();
+    bigger[8] = 57;
+    assert_eq!(decode_hello(&bigger), Err(WireError::RecordSize));
+
+    let mut request = Vec::new();
+    encode_request(Op::Exits, &mut request);
+    request[6] = 9;
+    assert_eq!(decode_request(&request), Err(WireError::Op));
+    assert_eq!(decode_request(b""), Err(WireError::Size));
+
+    let mut exits = Vec::new();
+    encode_exits(&[exit(1), exit(2)], 0, false, &mut exits);
+    let mut out = Vec::new();
+    assert_eq!(
+        decode_exits(&exits[..exits.len() - 1], &mut out),
+        Err(WireError::Count)
+    );
+    let mut lying = exits.clone();
+    lying[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert_eq!(decode_exits(&lying, &mut out), Err(WireError::Count));
+    let mut iterator = Vec::new();
+    encode_iterator(0, &mut iterator);
+    assert_eq!(decode_exits(&iterator, &mut out), Err(WireError::Size));
+    assert_eq!(decode_iterator(&exits[..12]), Err(WireError::Op));
+    assert!(out.is_empty(), "nothing from a refused message");
+}

@@ -1,0 +1,353 @@
+//! The probe service, `ringbar-probe`, with real users: what a client without any
+//! capability receives (the raw records, not only what ringbar shows), and a bar that
+//! outlives the service being killed mid-sample.
+
+mod common;
+
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::service::ProbeService;
+use common::*;
+use ringbar::model::record::{ExitRecord, TASK_IO_UNKNOWN, TASK_PRIVATE};
+use ringbar::service::client::RemoteProbe;
+
+/// Set for the child run of [`raw_client_child`]: the service's socket.
+const RAW_CLIENT: &str = "RINGBAR_TEST_RAW_CLIENT";
+
+fn world_readable_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o777)).expect("chmod");
+    dir
+}
+
+fn as_nobody(program: &Path) -> Command {
+    let mut command = Command::new("setpriv");
+    command
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(program);
+    command
+}
+
+/// With RINGBAR_TEST_RAW_CLIENT set, this test is the child of the next one: a client
+/// of the service written against the library, printing every record it receives.
+#[test]
+fn raw_client_child() {
+    let Some(socket) = std::env::var_os(RAW_CLIENT) else {
+        return;
+    };
+    let mut remote = RemoteProbe::connect(Path::new(&socket)).expect("connect");
+    let mut exits: Vec<ExitRecord> = Vec::new();
+    remote.drain_exits(&mut exits).expect("exits");
+    println!("ready");
+    // The parent starts and ends processes now.
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line).expect("go on");
+    remote.read_tasks().expect("tasks");
+    for t in remote.tasks() {
+        let io = t.read_bytes + t.write_bytes + t.group_dead_read_bytes + t.group_dead_write_bytes;
+        println!("task {} {} {}", t.tgid, t.flags, io);
+    }
+    remote.drain_exits(&mut exits).expect("exits");
+    for e in &exits {
+        println!(
+            "exit {} {} {}",
+            e.tgid,
+            e.flags,
+            e.read_bytes + e.write_bytes
+        );
+    }
+    println!("done");
+}
+
+/// A `dd` writing 1 MiB to disk and exiting, as root or `nobody`: its pid.
+fn short_writer(dir: &Path, name: &str, nobody: bool) -> u32 {
+    let of = format!("of={}", dir.join(name).display());
+    let args = [
+        "if=/dev/zero",
+        of.as_str(),
+        "bs=64k",
+        "count=16",
+        "conv=fsync",
+    ];
+    let mut command = if nobody {
+        let mut c = as_nobody(Path::new("/bin/dd"));
+        c.args(args);
+        c
+    } else {
+        let mut c = Command::new("dd");
+        c.args(args);
+        c
+    };
+    let mut child = command.stderr(Stdio::null()).spawn().expect("dd");
+    let pid = child.id();
+    assert!(child.wait().expect("dd").success());
+    pid
+}
+
+#[test]
+fn a_client_gets_no_io_that_proc_would_deny_it_not_even_raw() {
+    require_root();
+    let _serial = serial();
+    let dir = world_readable_dir();
+    let service = ProbeService::start(dir.path());
+    let subjects = Subjects::new();
+    let root_writer = Subject::spawn(
+        &subjects.program("rb-secretdd", "/usr/bin/perl"),
+        &[
+            "-e",
+            "open(my $f, '>', '/var/tmp/rb-secretdd.out') or die; \
+                 while (1) { syswrite($f, 'x' x 65536); select(undef, undef, undef, 0.01) }",
+        ],
+    );
+
+    let mut child = as_nobody(&std::env::current_exe().expect("test binary"))
+        .args([
+            "--exact",
+            "raw_client_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(RAW_CLIENT, service.socket())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the raw client");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    // libtest writes "test raw_client_child ... " before the test's own output.
+    while !line.contains("ready") {
+        line.clear();
+        assert!(
+            out.read_line(&mut line).expect("read") > 0,
+            "the client ended early"
+        );
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let root_dd = short_writer(dir.path(), "root.out", false);
+    let nobody_dd = short_writer(dir.path(), "nobody.out", true);
+    std::thread::sleep(Duration::from_millis(300));
+    use std::io::Write;
+    writeln!(child.stdin.as_mut().expect("stdin")).expect("go on");
+    let mut records: Vec<(String, u32, u32, u64)> = Vec::new();
+    for line in out.lines() {
+        let line = line.expect("line");
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if let [kind @ ("task" | "exit"), id, flags, io] = f[..] {
+            let parse = |s: &str| s.parse::<u64>().expect("number");
+            records.push((
+                kind.into(),
+                parse(id) as u32,
+                parse(flags) as u32,
+                parse(io),
+            ));
+        }
+    }
+    assert!(child.wait().expect("client").success());
+    let _ = std::fs::remove_file("/var/tmp/rb-secretdd.out");
+
+    let find = |kind: &str, id: u32| {
+        records
+            .iter()
+            .filter(|r| r.0 == kind && r.1 == id)
+            .collect::<Vec<_>>()
+    };
+    // The live root writer: listed (as /proc/PID/stat lists it) with no IO at all.
+    let theirs = find("task", root_writer.pid());
+    assert!(!theirs.is_empty(), "root's writer is a task like any other");
+    for (_, _, flags, io) in theirs {
+        assert_eq!(*io, 0, "root's IO reached nobody");
+        assert_eq!(
+            flags & (TASK_IO_UNKNOWN | TASK_PRIVATE),
+            TASK_IO_UNKNOWN | TASK_PRIVATE
+        );
+    }
+    // Exit reports: root's dd without its IO, nobody's own dd with it.
+    let root_exits = find("exit", root_dd);
+    assert!(
+        !root_exits.is_empty(),
+        "root's dd exit was reported: {records:?}"
+    );
+    for (_, _, flags, io) in root_exits {
+        assert_eq!((*io, flags & TASK_IO_UNKNOWN), (0, TASK_IO_UNKNOWN));
+    }
+    let own_exits = find("exit", nobody_dd);
+    assert!(
+        own_exits.iter().any(|(_, _, _, io)| *io >= 1 << 20),
+        "nobody's own dd wrote 1 MiB: {own_exits:?}"
+    );
+    // And every other user's task came without IO.
+    let leaked: Vec<_> = records
+        .iter()
+        .filter(|r| r.0 == "task" && r.2 & TASK_PRIVATE != 0 && r.3 != 0)
+        .collect();
+    assert!(leaked.is_empty(), "IO of private tasks: {leaked:?}");
+    assert!(service.log_text().contains("client connected uid=65534"));
+}
+
+#[test]
+fn a_bar_outlives_the_service_killed_mid_sample_and_reconnects() {
+    require_root();
+    let _serial = serial();
+    let dir = world_readable_dir();
+    let plain = dir.path().join("ringbar-plain");
+    fs::copy(env!("CARGO_BIN_EXE_ringbar"), &plain).expect("copy");
+    fs::set_permissions(&plain, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let config = dir.path().join(".config/ringbar");
+    fs::create_dir_all(&config).expect("mkdir");
+    fs::write(config.join("config.toml"), "interval_ms = 100\n").expect("config");
+    let status = Command::new("chown")
+        .args(["-R", "65534:65534"])
+        .arg(dir.path().join(".config"))
+        .status()
+        .expect("chown");
+    assert!(status.success());
+
+    let mut service = ProbeService::start(dir.path());
+    let mut bar = as_nobody(&plain)
+        .arg("--waybar")
+        .env("HOME", dir.path())
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .env_remove("XDG_RUNTIME_DIR")
+        .env("RINGBAR_PROBE_SOCKET", service.socket())
+        .stdout(Stdio::piped())
+        .stderr(fs::File::create(dir.path().join("bar.log")).expect("log"))
+        .spawn()
+        .expect("start ringbar --waybar");
+    let lines = Arc::new(Mutex::new(Vec::<(Instant, String)>::new()));
+    let reader = {
+        let lines = Arc::clone(&lines);
+        let stdout = bar.stdout.take().expect("stdout");
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                lines.lock().expect("lines").push((Instant::now(), line));
+            }
+        })
+    };
+    let count = || lines.lock().expect("lines").len();
+    wait_for("the first lines", Duration::from_secs(10), || count() >= 3);
+
+    // Killed at moments that fall anywhere in the 100 ms sample cycle, five times.
+    for round in 0..5u64 {
+        std::thread::sleep(Duration::from_millis(170 + 37 * round));
+        service.kill();
+        std::thread::sleep(Duration::from_millis(250));
+        assert!(
+            bar.try_wait().expect("wait").is_none(),
+            "the bar died with the service"
+        );
+        service = ProbeService::start(dir.path());
+    }
+    let connections = || service_connections(&service);
+    wait_for(
+        "the bar to connect to the last service",
+        Duration::from_secs(10),
+        || connections() >= 1,
+    );
+    let before = count();
+    wait_for(
+        "lines after the last restart",
+        Duration::from_secs(10),
+        || count() >= before + 5,
+    );
+    assert!(bar.try_wait().expect("wait").is_none(), "still running");
+    let _ = bar.kill();
+    let _ = bar.wait();
+    let _ = reader.join();
+    let log = fs::read_to_string(dir.path().join("bar.log")).unwrap_or_default();
+    assert!(log.contains("connecting again"), "{log}");
+    assert!(!log.contains("panicked"), "{log}");
+    let last = lines
+        .lock()
+        .expect("lines")
+        .last()
+        .cloned()
+        .expect("a line");
+    let doc: serde_json::Value = serde_json::from_str(&last.1).expect("a Waybar JSON line");
+    assert!(
+        doc["text"].as_str().is_some_and(|t| t.contains("CPU")),
+        "{doc}"
+    );
+}
+
+fn service_connections(service: &ProbeService) -> usize {
+    service
+        .log_text()
+        .matches("client connected uid=65534")
+        .count()
+}
+
+/// Socket activation as systemd does it (`systemd-socket-activate` passes the listening
+/// socket as fd 3 with LISTEN_FDS/LISTEN_PID), and a bar without capabilities served by it.
+#[test]
+fn a_socket_activated_service_serves_a_bar_without_capabilities() {
+    require_root();
+    let _serial = serial();
+    let dir = world_readable_dir();
+    let socket = dir.path().join("activated.sock");
+    let log = dir.path().join("activated.log");
+    let mut activator = Command::new("systemd-socket-activate")
+        .args(["--seqpacket", "--listen"])
+        .arg(&socket)
+        .arg(env!("CARGO_BIN_EXE_ringbar-probe"))
+        .stderr(fs::File::create(&log).expect("log"))
+        .spawn()
+        .expect("systemd-socket-activate (package systemd)");
+    wait_for("the activation socket", Duration::from_secs(10), || {
+        socket.exists()
+    });
+    fs::set_permissions(&socket, fs::Permissions::from_mode(0o666)).expect("chmod");
+    let plain = dir.path().join("ringbar-plain");
+    fs::copy(env!("CARGO_BIN_EXE_ringbar"), &plain).expect("copy");
+    fs::set_permissions(&plain, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let out = as_nobody(&plain)
+        .args(["--once", "--json", "--interval-ms", "500"])
+        .env("HOME", dir.path())
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .env("RINGBAR_PROBE_SOCKET", &socket)
+        .output()
+        .expect("ringbar --once");
+    let _ = activator.kill();
+    let _ = activator.wait();
+    let log = fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "{}\n{log}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["source"], "bpf-service", "{log}");
+    assert!(doc["cpu"]["busy_percent"].as_f64().is_some(), "{doc}");
+    assert!(log.contains("client connected uid=65534"), "{log}");
+}
+
+/// The units in data/systemd pass `systemd-analyze verify` (with ExecStart pointed at
+/// this build: verify checks that the program exists).
+#[test]
+fn the_systemd_units_verify() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let units = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/systemd");
+    for name in ["ringbar-probe.socket", "ringbar-probe.service"] {
+        let text = fs::read_to_string(units.join(name)).expect("unit");
+        let text = text.replace(
+            "/usr/local/bin/ringbar-probe",
+            env!("CARGO_BIN_EXE_ringbar-probe"),
+        );
+        fs::write(dir.path().join(name), text).expect("write");
+    }
+    let out = Command::new("systemd-analyze")
+        .args(["verify", "--man=no"])
+        .arg(dir.path().join("ringbar-probe.socket"))
+        .arg(dir.path().join("ringbar-probe.service"))
+        .output()
+        .expect("systemd-analyze (package systemd)");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && said.trim().is_empty(), "{said}");
+}
