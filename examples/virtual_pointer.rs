@@ -4,6 +4,7 @@
 //!
 //!   move X Y W H      absolute motion to (X, Y) in a W×H output layout
 //!   click BUTTON      press and release `left`, `middle` or `right`
+//!   scroll DIRECTION  one wheel step `up` or `down`
 //!
 //! Run with WAYLAND_DISPLAY and XDG_RUNTIME_DIR of the compositor.
 
@@ -72,6 +73,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 pointer.button(now(), code, wl_pointer::ButtonState::Pressed);
                 pointer.frame();
                 pointer.button(now(), code, wl_pointer::ButtonState::Released);
+                pointer.frame();
+            }
+            ["scroll", direction] => {
+                let steps = match *direction {
+                    "up" => -1,
+                    "down" => 1,
+                    other => return Err(format!("unknown direction {other}").into()),
+                };
+                pointer.axis_source(wl_pointer::AxisSource::Wheel);
+                let axis = wl_pointer::Axis::VerticalScroll;
+                pointer.axis_discrete(now(), axis, f64::from(steps) * 15.0, steps);
                 pointer.frame();
             }
             _ => return Err(format!("unknown command: {line}").into()),

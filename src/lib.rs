@@ -15,6 +15,7 @@ pub mod modules;
 pub mod render;
 pub mod sample;
 pub mod script;
+pub mod tray;
 pub mod waybar;
 pub mod wire;
 

@@ -14,11 +14,13 @@ mod memory;
 mod pressure;
 mod shown;
 mod thresholds;
+mod tray;
 mod window;
 mod workspaces;
 
 pub use input::{Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS};
 pub use shown::{shown, Shown};
+pub use tray::TraySettings;
 
 use std::fmt;
 use std::rc::Rc;
@@ -33,7 +35,7 @@ pub type Table<'a> = Option<ValueDeserializer<'a>>;
 type Make = fn(Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error>;
 
 /// Every module ringbar has, by the name the config's module lists use.
-const REGISTRY: [(&str, Make); 8] = [
+const REGISTRY: [(&str, Make); 9] = [
     ("cpu", cpu::make),
     ("memory", memory::make),
     ("gpu", gpu::make),
@@ -42,6 +44,7 @@ const REGISTRY: [(&str, Make); 8] = [
     ("clock", clock::make),
     ("workspaces", workspaces::make),
     ("window", window::make),
+    ("tray", tray::make),
 ];
 
 /// The names of all modules, for messages.
@@ -81,6 +84,8 @@ pub enum Update {
     Compositor,
     /// Its script's output (`custom/NAME`).
     Script,
+    /// D-Bus events, drawn by the module's own widgets (the tray's items).
+    Bus,
 }
 
 /// One workspace button of the `workspaces` module.
@@ -205,6 +210,11 @@ pub trait Module {
         false
     }
 
+    /// The tray's settings, for the module whose widgets are tray items.
+    fn tray(&self) -> Option<&TraySettings> {
+        None
+    }
+
     /// For a module with [`Module::has_workspace_buttons`]: its buttons for `input`.
     fn workspace_buttons(&self, _input: &Input<'_>, _out: &mut Vec<WorkspaceButton>) {}
 
@@ -301,7 +311,8 @@ pub(crate) mod tests {
                 "battery",
                 "clock",
                 "workspaces",
-                "window"
+                "window",
+                "tray"
             ]
         );
     }

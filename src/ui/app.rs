@@ -57,6 +57,8 @@ pub struct App {
     /// One runner per script module, and what each script last said.
     pub(super) runners: RefCell<Vec<Rc<ScriptRunner>>>,
     pub(super) script_states: RefCell<Scripts>,
+    /// The tray's StatusNotifierHost, started by the first bar with a `tray` module.
+    pub(super) tray: RefCell<Option<Rc<super::tray::TrayHost>>>,
 }
 
 impl App {
@@ -80,6 +82,7 @@ impl App {
             compositor: RefCell::new(None),
             runners: RefCell::new(Vec::new()),
             script_states: RefCell::new(Scripts::new()),
+            tray: RefCell::new(None),
         })
     }
 

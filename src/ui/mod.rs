@@ -12,6 +12,7 @@ mod slot;
 mod style;
 #[cfg(feature = "test-support")]
 mod test_hook;
+mod tray;
 mod workspace_row;
 
 use std::cell::Cell;

@@ -113,6 +113,9 @@ impl App {
             bar.window.add_css_class("probe-off");
         }
         for (index, slot) in bar.slots.iter().enumerate() {
+            if let (Some(tray), Some(settings)) = (&slot.tray, slot.module.tray()) {
+                self.attach_tray(tray, settings);
+            }
             let click = gtk::GestureClick::new();
             click.set_button(0);
             let module = slot.module.clone();

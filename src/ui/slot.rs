@@ -15,6 +15,8 @@ pub struct Slot {
     pub label: gtk::Label,
     /// Instead of the label, for a module of workspace buttons.
     pub row: Option<WorkspaceRow>,
+    /// Instead of the label, for the tray: its icons, drawn by the tray host.
+    pub tray: Option<gtk::Box>,
     /// Reused for the row's buttons.
     buttons: Vec<WorkspaceButton>,
     /// The tooltip's content; mapped exactly while the tooltip is on screen.
@@ -40,10 +42,17 @@ impl Slot {
             .object("tooltip")
             .unwrap_or_else(|| unreachable!("ui/tooltip.ui defines `tooltip`"));
         let row = module.has_workspace_buttons().then(row);
+        let tray = module.tray().map(|_| {
+            let tray = gtk::Box::new(gtk::Orientation::Horizontal, 0);
+            tray.add_css_class("module");
+            tray.add_css_class("tray");
+            tray
+        });
         Slot {
             module,
             label,
             row,
+            tray,
             buttons: Vec::new(),
             tooltip,
             text: String::new(),
@@ -53,11 +62,12 @@ impl Slot {
         }
     }
 
-    /// The widget on the bar: the label, or the row of buttons.
+    /// The widget on the bar: the label, the row of buttons, or the tray's box.
     pub fn widget(&self) -> gtk::Widget {
-        match &self.row {
-            Some(row) => row.widget.clone().upcast(),
-            None => self.label.clone().upcast(),
+        match (&self.row, &self.tray) {
+            (Some(row), _) => row.widget.clone().upcast(),
+            (None, Some(tray)) => tray.clone().upcast(),
+            (None, None) => self.label.clone().upcast(),
         }
     }
 

@@ -20,6 +20,27 @@ fn classes(widget: &impl IsA<gtk::Widget>) -> String {
     classes.join(",")
 }
 
+/// `tooltip:icon:classes` per tray item, `|`-separated; icon is `name=NAME`, `pixmap` or
+/// `missing`.
+fn describe_tray(tray: &gtk::Box) -> String {
+    let mut parts = Vec::new();
+    let mut child = tray.first_child();
+    while let Some(widget) = child {
+        child = widget.next_sibling();
+        let Some(image) = widget.downcast_ref::<gtk::Image>() else {
+            continue;
+        };
+        let icon = match image.storage_type() {
+            gtk::ImageType::IconName => format!("name={}", image.icon_name().unwrap_or_default()),
+            gtk::ImageType::Paintable => "pixmap".to_owned(),
+            _ => "missing".to_owned(),
+        };
+        let tooltip = image.tooltip_text().unwrap_or_default().replace('\n', " ");
+        parts.push(format!("{tooltip}:{icon}:{}", classes(image)));
+    }
+    parts.join("|")
+}
+
 impl TestHook {
     pub fn from_env() -> Option<TestHook> {
         let dir = PathBuf::from(std::env::var_os("RINGBAR_TEST_HOOK").filter(|d| !d.is_empty())?);
@@ -50,6 +71,17 @@ impl TestHook {
                         row.describe(),
                         slot.module.name(),
                         row.widget.is_visible()
+                    );
+                }
+            }
+            for slot in &bar.slots {
+                if let (Some(tray), false) = (&slot.tray, written.contains(&"tray")) {
+                    written.push("tray");
+                    let _ = write!(
+                        out,
+                        "\ttray={}\ttray.visible={}",
+                        describe_tray(tray),
+                        tray.is_visible()
                     );
                 }
             }
@@ -103,6 +135,11 @@ impl TestHook {
     pub fn write_tooltip(&self, tooltip: &gtk::Label) {
         self.write("tooltip.markup", &tooltip.label());
         self.write("tooltip.text", &tooltip.text());
+    }
+
+    /// The tray menu last shown, as `MenuEntry::describe` writes it.
+    pub fn write_menu(&self, text: &str) {
+        self.write("tray-menu", text);
     }
 
     fn write(&self, name: &str, text: &str) {

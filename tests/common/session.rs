@@ -582,6 +582,11 @@ impl Pointer {
     pub fn click(&mut self, button: &str) {
         self.command(&format!("click {button}"));
     }
+
+    /// One wheel step, `up` or `down`.
+    pub fn scroll(&mut self, direction: &str) {
+        self.command(&format!("scroll {direction}"));
+    }
 }
 
 impl Drop for Pointer {
