@@ -19,12 +19,7 @@ fn the_clock_ticks_on_its_own_timer_and_shows_its_calendar() {
     );
     let bar = session.start_bar(&[]);
     bar.wait_for_log("bar on output HEADLESS-1");
-    let clock = || {
-        bar.bars()
-            .first()
-            .map(|b| b["clock"].clone())
-            .unwrap_or_default()
-    };
+    let clock = || bar.field("clock");
     // The sample interval is 2 s; the clock shows seconds, so its own timer must tick
     // every second and agree with the system clock.
     wait_for("the clock to show the time", WAIT, || {
@@ -142,12 +137,7 @@ fn the_clock_follows_a_time_zone_change_and_a_clock_step_at_once() {
     );
     let bar = session.start_bar(&[]);
     bar.wait_for_log("bar on output HEADLESS-1");
-    let clock = || {
-        bar.bars()
-            .first()
-            .map(|b| b["clock"].clone())
-            .unwrap_or_default()
-    };
+    let clock = || bar.field("clock");
     let soon = Duration::from_secs(4);
     wait_for("the clock to show the time", WAIT, || {
         clock() == date("%H:%M %Z")

@@ -19,12 +19,7 @@ fn workspaces_and_the_window_title_follow_sway_events() {
     // As sway's `exec` starts it.
     let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
     bar.wait_for_log("bar on output HEADLESS-1");
-    let field = |key: &str| {
-        bar.bars()
-            .first()
-            .and_then(|b| b.get(key).cloned())
-            .unwrap_or_default()
-    };
+    let field = |key: &str| bar.field(key);
     wait_for("workspace 1", WAIT, || {
         field("workspaces") == "1:focused+visible+empty"
     });
@@ -115,12 +110,7 @@ fn custom_modules_run_waybar_scripts_and_their_clicks() {
     );
     let mut bar = session.start_bar(&[]);
     bar.wait_for_log("bar on output HEADLESS-1");
-    let field = |key: &str| {
-        bar.bars()
-            .first()
-            .and_then(|b| b.get(key).cloned())
-            .unwrap_or_default()
-    };
+    let field = |key: &str| bar.field(key);
     wait_for("the script's text and classes", WAIT, || {
         field("custom/weather") == "rain 12°"
             && field("custom/weather.classes")

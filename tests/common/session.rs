@@ -516,6 +516,14 @@ impl RunningBar {
             .collect()
     }
 
+    /// One field of the first bar's state (empty while there is none).
+    pub fn field(&self, key: &str) -> String {
+        self.bars()
+            .first()
+            .and_then(|b| b.get(key).cloned())
+            .unwrap_or_default()
+    }
+
     pub fn tooltip_markup(&self) -> String {
         fs::read_to_string(self.hook.join("tooltip.markup")).unwrap_or_default()
     }
