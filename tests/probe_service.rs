@@ -19,6 +19,62 @@ use ringbar::service::client::RemoteProbe;
 
 /// Set for the child run of [`raw_client_child`]: the service's socket.
 const RAW_CLIENT: &str = "RINGBAR_TEST_RAW_CLIENT";
+/// Set as well: the child may not call bpf() at all, as on a kernel that refuses an
+/// unprivileged process BPF_ITER_CREATE.
+const DENY_BPF: &str = "RINGBAR_TEST_DENY_BPF";
+
+/// A seccomp filter that fails every bpf() call of this process with EPERM.
+fn deny_bpf_syscall() {
+    const LOAD_SYSCALL_NR: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS, seccomp_data.nr at 0
+    const JUMP_IF_EQUAL: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
+    const RETURN: u16 = 0x06; // BPF_RET | BPF_K
+    const ALLOW: u32 = 0x7fff_0000; // SECCOMP_RET_ALLOW
+    let filter = [
+        libc::sock_filter {
+            code: LOAD_SYSCALL_NR,
+            jt: 0,
+            jf: 0,
+            k: 0,
+        },
+        libc::sock_filter {
+            code: JUMP_IF_EQUAL,
+            jt: 0,
+            jf: 1,
+            k: libc::SYS_bpf as u32,
+        },
+        libc::sock_filter {
+            code: RETURN,
+            jt: 0,
+            jf: 0,
+            k: libc::SECCOMP_RET_ERRNO | libc::EPERM as u32,
+        },
+        libc::sock_filter {
+            code: RETURN,
+            jt: 0,
+            jf: 0,
+            k: ALLOW,
+        },
+    ];
+    let program = libc::sock_fprog {
+        len: filter.len() as u16,
+        filter: filter.as_ptr().cast_mut(),
+    };
+    // SAFETY: prctl with plain integer arguments; no-new-privs is required for an
+    // unprivileged process to install a filter.
+    assert_eq!(
+        unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) },
+        0
+    );
+    // SAFETY: program points at `filter`, which outlives the call; the kernel copies it.
+    let rc = unsafe {
+        libc::prctl(
+            libc::PR_SET_SECCOMP,
+            libc::SECCOMP_MODE_FILTER,
+            &raw const program,
+        )
+    };
+    assert_eq!(rc, 0, "seccomp: {}", std::io::Error::last_os_error());
+}
 
 fn world_readable_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -41,6 +97,9 @@ fn raw_client_child() {
     let Some(socket) = std::env::var_os(RAW_CLIENT) else {
         return;
     };
+    if std::env::var_os(DENY_BPF).is_some() {
+        deny_bpf_syscall();
+    }
     let mut remote = RemoteProbe::connect(Path::new(&socket)).expect("connect");
     let mut exits: Vec<ExitRecord> = Vec::new();
     remote.drain_exits(&mut exits).expect("exits");
@@ -92,6 +151,17 @@ fn short_writer(dir: &Path, name: &str, nobody: bool) -> u32 {
 
 #[test]
 fn a_client_gets_no_io_that_proc_would_deny_it_not_even_raw() {
+    raw_client_sees_no_private_io(false);
+}
+
+/// Where the kernel refuses the client BPF_ITER_CREATE (here: a seccomp filter), the
+/// service makes each iterator instance and passes it; the records are the same.
+#[test]
+fn iterators_come_from_the_service_where_the_kernel_refuses_them() {
+    raw_client_sees_no_private_io(true);
+}
+
+fn raw_client_sees_no_private_io(deny_bpf: bool) {
     require_root();
     let _serial = serial();
     let dir = world_readable_dir();
@@ -114,6 +184,14 @@ fn a_client_gets_no_io_that_proc_would_deny_it_not_even_raw() {
             "--test-threads=1",
         ])
         .env(RAW_CLIENT, service.socket())
+        .env(
+            if deny_bpf {
+                DENY_BPF
+            } else {
+                "RINGBAR_TEST_UNUSED"
+            },
+            "1",
+        )
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
