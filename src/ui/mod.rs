@@ -13,6 +13,7 @@ mod style;
 #[cfg(feature = "test-support")]
 mod test_hook;
 mod tray;
+mod watchdog;
 mod workspace_row;
 
 use std::cell::Cell;
@@ -97,6 +98,9 @@ pub fn run() -> ExitCode {
     ));
     let app = app::App::new(started, main_loop.clone());
 
+    if is_wayland(&display) {
+        watchdog::watch(&display);
+    }
     if is_wayland(&display) && gtk4_layer_shell::is_supported() {
         app.follow_monitors(&display);
     } else {

@@ -203,3 +203,24 @@ fn the_bar_exits_non_zero_when_the_compositor_goes_away() {
         "a supervisor must see a failure: {status:?}"
     );
 }
+
+/// The compositor dying while the bar maps its surfaces: GTK then waits for a configure
+/// event that never comes, in a loop that does not return (see src/ui/watchdog.rs). The
+/// bar must still exit non-zero, at every moment of its start.
+#[test]
+fn the_bar_exits_when_the_compositor_dies_while_it_starts() {
+    let _serial = serial();
+    require_root();
+    for delay_ms in [0, 30, 60, 100, 150, 250] {
+        let mut session = Session::start(Compositor::Sway);
+        let mut bar = session.start_bar(&[]);
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        session.kill_compositor();
+        let status = bar.wait_exit(Duration::from_secs(10));
+        assert!(
+            !status.success(),
+            "killed {delay_ms} ms after the start: {status:?}\n{}",
+            bar.log_text()
+        );
+    }
+}
