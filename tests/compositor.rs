@@ -1,94 +1,24 @@
 //! The compositor IPC client against real compositors: headless sway run as the test
-//! user (the client runs here, as root, on sway's socket), and Hyprland 0.57 in a QEMU
-//! VM (`../shared/hyprland/headless-hyprland.sh`, ignored by default: it takes minutes).
-//! The client lives on a glib main context of the test's own, iterated while waiting.
+//! user (the client runs here, as root, on sway's socket). Hyprland's real-compositor
+//! test is tests/hyprland.rs. The client lives on a glib main context of the test's own,
+//! iterated while waiting.
 
 mod common;
 
-use std::cell::Cell;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::rc::Rc;
+use std::path::PathBuf;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use gtk4::glib;
-use ringbar::compositor::{Compositor, CompositorState, Workspace};
+use ringbar::compositor::{CompositorState, Workspace};
 
+use common::ipc::{
+    connect, focused, on_own_context, pump, thread_cpu_time, wait_state, workspace, Running,
+};
 use common::session::{self, Session};
 use common::{require_root, serial};
 
 const WAIT: Duration = Duration::from_secs(20);
-
-/// Runs `body` with a fresh main context as the thread default (the client's sources
-/// attach to it).
-fn on_own_context(body: impl FnOnce(&glib::MainContext)) {
-    // The client's log on stderr (RINGBAR_LOG=debug for more).
-    let filter = tracing_subscriber::EnvFilter::try_from_env("RINGBAR_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
-    let context = glib::MainContext::new();
-    context
-        .with_thread_default(|| body(&context))
-        .expect("a fresh context is free");
-}
-
-/// A client for the compositor named by `env`, and a count of its state changes.
-fn connect(env: &[(&str, &str)]) -> (Rc<Compositor>, Rc<Cell<usize>>) {
-    let env: Vec<(String, String)> = env
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let changes = Rc::new(Cell::new(0));
-    let counter = changes.clone();
-    let lookup = move |name: &str| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
-    let compositor = Compositor::connect_with_env(lookup, move |_| counter.set(counter.get() + 1))
-        .expect("the environment names a compositor");
-    (compositor, changes)
-}
-
-/// Iterates `context` until the client's state satisfies `check`.
-fn wait_state(
-    context: &glib::MainContext,
-    compositor: &Compositor,
-    what: &str,
-    timeout: Duration,
-    check: impl Fn(&CompositorState) -> bool,
-) -> CompositorState {
-    let deadline = Instant::now() + timeout;
-    loop {
-        while context.iteration(false) {}
-        let state = compositor.state();
-        if check(&state) {
-            return state;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what}; the state: {state:#?}"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-/// Iterates `context` for `time`.
-fn pump(context: &glib::MainContext, time: Duration) {
-    let end = Instant::now() + time;
-    while Instant::now() < end {
-        while context.iteration(false) {}
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn workspace<'a>(state: &'a CompositorState, name: &str) -> Option<&'a Workspace> {
-    state.workspaces.iter().find(|w| w.name == name)
-}
-
-fn focused(state: &CompositorState) -> Option<&str> {
-    state.focused_workspace().map(|w| w.name.as_str())
-}
 
 fn sway_socket(session: &Session) -> PathBuf {
     fs::read_dir(session.runtime_dir())
@@ -113,16 +43,6 @@ fn sway_focused(session: &Session) -> String {
         .to_owned()
 }
 
-/// A child process killed when dropped.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn flower(session: &Session) -> Running {
     let child = session
         .as_user("weston-flower")
@@ -131,17 +51,6 @@ fn flower(session: &Session) -> Running {
         .spawn()
         .expect("start weston-flower");
     Running(child)
-}
-
-fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid timespec to write; the clock id is a constant.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime");
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 #[test]
@@ -308,148 +217,5 @@ fn sway_going_away_costs_nothing_and_a_new_one_is_picked_up() {
             focused(s) == Some("1")
         });
         assert_eq!(sway_focused(&second), "1");
-    });
-}
-
-/// The Hyprland VM of `shared/`, stopped when dropped (also when the test fails).
-struct HyprlandVm {
-    script: PathBuf,
-}
-
-impl HyprlandVm {
-    fn run(&self, args: &[&str]) -> std::process::Output {
-        Command::new(&self.script)
-            .args(args)
-            .output()
-            .expect("run headless-hyprland.sh")
-    }
-
-    fn hyprctl(&self, args: &[&str]) -> String {
-        let out = self.run(&[&["hyprctl"], args].concat());
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn active_workspace(&self) -> serde_json::Value {
-        serde_json::from_str(&self.hyprctl(&["-j", "activeworkspace"])).unwrap_or_default()
-    }
-}
-
-impl Drop for HyprlandVm {
-    fn drop(&mut self) {
-        let _ = self.run(&["stop"]);
-    }
-}
-
-fn warn_skip(why: &str, detail: &[u8]) {
-    eprintln!(
-        "\n********************************************************************\n\
-         WARNING: the real-Hyprland test is SKIPPED: {why}\n{}\n\
-         ********************************************************************\n",
-        String::from_utf8_lossy(detail)
-    );
-}
-
-#[test]
-#[ignore = "boots Hyprland 0.57 in a QEMU VM (TCG): 2 to 5 minutes; run with --ignored"]
-fn real_hyprland_state_and_switching() {
-    let _serial = serial();
-    require_root();
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/hyprland/headless-hyprland.sh");
-    if !script.exists() {
-        return warn_skip("no ../shared/hyprland/headless-hyprland.sh", b"");
-    }
-    let setup = Command::new(&script)
-        .arg("setup")
-        .output()
-        .expect("run setup");
-    if !setup.status.success() {
-        return warn_skip("its setup failed (Debian sid moves)", &setup.stderr);
-    }
-    let vm = HyprlandVm { script };
-    let booted = Instant::now();
-    let start = vm.run(&["start"]);
-    if !start.status.success() {
-        return warn_skip("the VM did not start", &start.stderr);
-    }
-    eprintln!("Hyprland VM ready after {:?}", booted.elapsed());
-    let printed = String::from_utf8_lossy(&start.stdout).into_owned();
-    let env: Vec<(&str, &str)> = printed
-        .lines()
-        .filter_map(|l| l.strip_prefix("export ")?.split_once('='))
-        .collect();
-    let var = |name: &str| {
-        env.iter()
-            .find(|(k, _)| *k == name)
-            .map(|(_, v)| *v)
-            .unwrap_or_else(|| panic!("`start` printed no {name}: {printed}"))
-    };
-    let client_env = [
-        (
-            "HYPRLAND_INSTANCE_SIGNATURE",
-            var("HYPRLAND_INSTANCE_SIGNATURE"),
-        ),
-        ("XDG_RUNTIME_DIR", var("XDG_RUNTIME_DIR")),
-    ];
-    let slow = Duration::from_secs(60);
-    on_own_context(|context| {
-        let (compositor, _) = connect(&client_env);
-        let state = wait_state(context, &compositor, "Hyprland's state", slow, |s| {
-            s.focused_workspace().is_some()
-        });
-        eprintln!("first state: {state:?}");
-
-        // Switched by hyprctl in Lua, seen by the client.
-        let reply = vm.hyprctl(&["dispatch", "hl.dsp.focus({ workspace = 2 })"]);
-        assert_eq!(reply.trim(), "ok", "hyprctl dispatch");
-        let state = wait_state(context, &compositor, "workspace 2", slow, |s| {
-            focused(s) == Some("2")
-        });
-        let two = workspace(&state, "2").expect("2");
-        assert!(two.id == 2 && two.visible && !two.special && two.windows == 0);
-
-        // Switched by the client: by number, then a named workspace whose name would
-        // break out of a Lua string if it were not escaped.
-        let one = Workspace {
-            id: 1,
-            name: "1".into(),
-            ..Workspace::default()
-        };
-        compositor.focus_workspace(&one);
-        wait_state(context, &compositor, "1 from the client", slow, |s| {
-            focused(s) == Some("1")
-        });
-        assert_eq!(vm.active_workspace()["id"], 1);
-        let odd_name = "we\"ird }) , \\ ]] name";
-        let odd = Workspace {
-            id: -1,
-            name: odd_name.into(),
-            ..Workspace::default()
-        };
-        compositor.focus_workspace(&odd);
-        wait_state(context, &compositor, "the odd name", slow, |s| {
-            focused(s) == Some(odd_name)
-        });
-        assert_eq!(vm.active_workspace()["name"], odd_name);
-        compositor.focus_workspace(&one);
-        wait_state(context, &compositor, "1 again", slow, |s| {
-            focused(s) == Some("1")
-        });
-
-        // A window through waypipe: its title and class.
-        let child = Command::new("weston-flower")
-            .env("XDG_RUNTIME_DIR", var("XDG_RUNTIME_DIR"))
-            .env("WAYLAND_DISPLAY", var("WAYLAND_DISPLAY"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start weston-flower");
-        let _flower = Running(child);
-        let state = wait_state(context, &compositor, "Flower on 1", slow, |s| {
-            s.window_title.as_deref() == Some("Flower")
-                && workspace(s, "1").is_some_and(|w| w.windows == 1)
-        });
-        eprintln!("flower's class: {:?}", state.window_app_id);
-        assert!(state.window_app_id.is_some());
     });
 }

@@ -218,6 +218,30 @@ fn a_fake_hyprland_drives_the_state_and_learns_the_lua_dialect_from_a_reply() {
     });
 }
 
+#[test]
+fn a_query_closed_without_an_answer_is_asked_again() {
+    // Hyprland closes a request's connection without a word when it was too busy to read
+    // the request in time; no event may follow to start another round.
+    let fake = FakeHyprland::start();
+    let (workspaces, monitors) = workspaces_json(1);
+    fake.reply("j/version", r#"{"version": "0.57.0"}"#);
+    fake.reply("j/workspaces", "");
+    fake.reply("j/monitors", &monitors);
+    fake.reply("j/activewindow", "{}");
+    on_own_context(|context| {
+        let compositor = fake.connect();
+        wait(context, "the first round", || {
+            fake.count("j/workspaces") == 1
+        });
+        fake.reply("j/workspaces", &workspaces);
+        wait(context, "the state", || {
+            compositor.state().focused_workspace().is_some()
+        });
+        pump(context, Duration::from_millis(50));
+        assert_eq!(fake.count("j/workspaces"), 2, "one more round, then quiet");
+    });
+}
+
 /// A fake sway that accepts connections and answers every one with `reply`.
 fn garbage_sway(reply: &'static [u8]) {
     let dir = tempfile::tempdir().expect("tempdir");

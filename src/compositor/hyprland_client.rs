@@ -253,6 +253,12 @@ impl Hyprland {
             if round.number != number || !round.running {
                 return;
             }
+            // Hyprland closes a connection without a word when the request came late
+            // (0.57: 5 s after the connection, as when it was busy): no answer either.
+            let reply = match reply {
+                Ok(reply) if reply.is_empty() => Err("closed without an answer".into()),
+                reply => reply,
+            };
             match reply {
                 Ok(reply) => {
                     round.replies.insert(query, reply);

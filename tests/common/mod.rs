@@ -9,6 +9,8 @@ compile_error!(
 );
 
 pub mod alloc;
+pub mod hyprland;
+pub mod ipc;
 pub mod ocr;
 pub mod service;
 pub mod session;

@@ -476,6 +476,23 @@ pub struct RunningBar {
 }
 
 impl RunningBar {
+    /// Starts the bar by `command`, which sets RINGBAR_TEST_HOOK=`hook` (for a bar on
+    /// another compositor than a [`Session`]'s); its output goes to `log`.
+    pub fn spawn(mut command: Command, log: PathBuf, hook: PathBuf) -> RunningBar {
+        let file = fs::File::create(&log).expect("log");
+        let child = command
+            .stdout(file.try_clone().expect("dup"))
+            .stderr(file)
+            .spawn()
+            .expect("start ringbar");
+        RunningBar {
+            child,
+            log_seen: std::cell::Cell::new(0),
+            log,
+            hook,
+        }
+    }
+
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
@@ -612,7 +629,7 @@ pub struct Image {
 }
 
 impl Image {
-    fn from_ppm(data: &[u8]) -> Image {
+    pub fn from_ppm(data: &[u8]) -> Image {
         // "P6\n<w> <h>\n255\n" then RGB triples.
         let mut fields = Vec::new();
         let mut at = 0;

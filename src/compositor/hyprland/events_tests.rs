@@ -343,3 +343,48 @@ fn addresses_are_normalised() {
     assert_eq!(address("0x"), None);
     assert_eq!(address("zz"), None);
 }
+
+/// Lines Hyprland 0.57 sent in the VM of tests/hyprland.rs while a special workspace was
+/// toggled, a headless output came and went (an empty description) and a window asked
+/// for the focus from another workspace.
+#[test]
+fn events_recorded_from_0_57_parse() {
+    let replay = "activespecial>>special:scratch,Virtual-1\n\
+                  activespecial>>,Virtual-1\n\
+                  monitoraddedv2>>1,TEST1,\n\
+                  moveworkspacev2>>2,2,Virtual-1\n\
+                  monitorremovedv2>>1,TEST1,\n\
+                  urgent>>5591b8424770\n";
+    let events: Vec<Event> = replay.lines().map(parse).collect();
+    assert_eq!(
+        events,
+        [
+            Event::ActiveSpecial {
+                id: None,
+                name: "special:scratch".into(),
+                monitor: "Virtual-1".into()
+            },
+            Event::ActiveSpecial {
+                id: None,
+                name: String::new(),
+                monitor: "Virtual-1".into()
+            },
+            Event::MonitorAdded {
+                name: "TEST1".into()
+            },
+            Event::MoveWorkspace {
+                id: Some(2),
+                name: "2".into(),
+                monitor: "Virtual-1".into()
+            },
+            Event::MonitorRemoved {
+                name: "TEST1".into()
+            },
+            Event::Urgent {
+                address: "5591b8424770".into()
+            },
+        ]
+    );
+    // Layer surfaces are no concern of the modules.
+    assert_eq!(Event::parse("openlayer>>ringbar"), None);
+}
