@@ -12,6 +12,8 @@ pub mod alloc;
 pub mod hyprland;
 pub mod ipc;
 pub mod ocr;
+pub mod running_bar;
+pub mod screen;
 pub mod service;
 pub mod session;
 pub mod waybar;

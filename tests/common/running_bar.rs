@@ -1,0 +1,201 @@
+//! A copy of ringbar started in a session, and what its test hook says about it.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus};
+use std::time::{Duration, Instant};
+
+use super::session::*;
+
+impl Session {
+    /// Copies ringbar into the session, gives the copy CAP_BPF + CAP_PERFMON as a user
+    /// would install it, and starts it as the test user.
+    pub fn start_bar(&self, extra_env: &[(&str, &str)]) -> RunningBar {
+        self.launch_bar("ringbar", true, true, extra_env)
+    }
+
+    /// Starts the bar exactly as a user would: no test hook writing its state to files
+    /// (for measurements; `bars()` and the tooltip readers see nothing).
+    pub fn start_bar_unhooked(&self) -> RunningBar {
+        self.launch_bar("ringbar", true, false, &[])
+    }
+
+    /// Starts a copy of ringbar without file capabilities: the probe cannot load.
+    pub fn start_bar_without_capabilities(&self) -> RunningBar {
+        self.launch_bar("ringbar-nocaps", false, true, &[])
+    }
+
+    /// The session's copy of ringbar with CAP_BPF + CAP_PERFMON, as a user would install
+    /// it (made on first use): for running it other than as the bar, e.g. from Waybar.
+    pub fn installed_bar(&self) -> PathBuf {
+        self.install_bar("ringbar", true)
+    }
+
+    fn install_bar(&self, name: &str, capabilities: bool) -> PathBuf {
+        let binary = self.path().join(name);
+        if !binary.exists() {
+            fs::copy(env!("CARGO_BIN_EXE_ringbar"), &binary).expect("copy ringbar");
+            fs::set_permissions(&binary, fs::Permissions::from_mode(0o755)).expect("chmod");
+            if capabilities {
+                let status = Command::new("setcap")
+                    .arg("cap_bpf,cap_perfmon+ep")
+                    .arg(&binary)
+                    .status()
+                    .expect("run setcap (libcap2-bin)");
+                assert!(status.success(), "setcap failed");
+            }
+        }
+        binary
+    }
+
+    fn launch_bar(
+        &self,
+        name: &str,
+        capabilities: bool,
+        hooked: bool,
+        extra_env: &[(&str, &str)],
+    ) -> RunningBar {
+        let binary = self.install_bar(name, capabilities);
+        for name in ["bars", "tooltip.markup", "tooltip.text"] {
+            let _ = fs::remove_file(self.hook_dir().join(name));
+        }
+        let runs = fs::read_dir(self.path()).map_or(0, |d| d.count());
+        let log_path = self.path().join(format!("ringbar-{runs}.log"));
+        let log = fs::File::create(&log_path).expect("log");
+        let hook = self.hook_dir().display().to_string();
+        let mut env = Vec::from(extra_env);
+        if hooked {
+            env.push(("RINGBAR_TEST_HOOK", hook.as_str()));
+        }
+        let mut command = self.as_user_with(&binary, &env);
+        let child = command
+            .stdout(log.try_clone().expect("dup"))
+            .stderr(log)
+            .spawn()
+            .expect("start ringbar");
+        RunningBar {
+            child,
+            log_seen: std::cell::Cell::new(0),
+            log: log_path,
+            hook: self.hook_dir(),
+        }
+    }
+}
+
+pub struct RunningBar {
+    child: Child,
+    log_seen: std::cell::Cell<usize>,
+    pub log: PathBuf,
+    hook: PathBuf,
+}
+
+impl RunningBar {
+    /// Starts the bar by `command`, which sets RINGBAR_TEST_HOOK=`hook` (for a bar on
+    /// another compositor than a [`Session`]'s); its output goes to `log`.
+    pub fn spawn(mut command: Command, log: PathBuf, hook: PathBuf) -> RunningBar {
+        let file = fs::File::create(&log).expect("log");
+        let child = command
+            .stdout(file.try_clone().expect("dup"))
+            .stderr(file)
+            .spawn()
+            .expect("start ringbar");
+        RunningBar {
+            child,
+            log_seen: std::cell::Cell::new(0),
+            log,
+            hook,
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn log_text(&self) -> String {
+        fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Waits for `needle` in the log after the previous match: successive calls see
+    /// successive lines, so the same text can be waited for again.
+    pub fn wait_for_log(&self, needle: &str) {
+        let started = Instant::now();
+        loop {
+            let seen = self.log_seen.get();
+            if let Some(at) = self.log_text().get(seen..).and_then(|t| t.find(needle)) {
+                self.log_seen.set(seen + at + needle.len());
+                return;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "timed out waiting for `{needle}` in the bar's log:\n{}",
+                self.log_text()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The bars' widget state as the test hook last wrote it: one map per bar.
+    pub fn bars(&self) -> Vec<std::collections::HashMap<String, String>> {
+        let text = fs::read_to_string(self.hook.join("bars")).unwrap_or_default();
+        text.lines()
+            .map(|line| {
+                line.split('\t')
+                    .filter_map(|field| field.split_once('='))
+                    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// One field of the first bar's state (empty while there is none).
+    pub fn field(&self, key: &str) -> String {
+        self.bars()
+            .first()
+            .and_then(|b| b.get(key).cloned())
+            .unwrap_or_default()
+    }
+
+    pub fn tooltip_markup(&self) -> String {
+        fs::read_to_string(self.hook.join("tooltip.markup")).unwrap_or_default()
+    }
+
+    pub fn tooltip_text(&self) -> String {
+        fs::read_to_string(self.hook.join("tooltip.text")).unwrap_or_default()
+    }
+
+    /// `/proc/PID/status` of the bar itself (setpriv execs, so the child is ringbar).
+    pub fn status(&self) -> String {
+        fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap_or_default()
+    }
+
+    pub fn try_wait(&mut self) -> Option<ExitStatus> {
+        self.child.try_wait().expect("try_wait")
+    }
+
+    pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.try_wait() {
+                return status;
+            }
+            assert!(
+                started.elapsed() < timeout,
+                "ringbar still runs after {timeout:?}; its log:\n{}",
+                self.log_text()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for RunningBar {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

@@ -1,0 +1,155 @@
+//! What the tests see and do on screen: screenshots and a virtual pointer.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+
+use super::session::*;
+
+impl Session {
+    /// A screenshot of a region of the layout (sway only: weston has no screencopy).
+    pub fn screenshot(&self, x: u32, y: u32, w: u32, h: u32) -> Image {
+        let out = self
+            .as_user("grim")
+            .args(["-t", "ppm", "-g", &format!("{x},{y} {w}x{h}"), "-"])
+            .output()
+            .expect("run grim");
+        assert!(
+            out.status.success(),
+            "grim failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Image::from_ppm(&out.stdout)
+    }
+
+    /// Saves a PNG of a region (for README's screenshot).
+    pub fn screenshot_png(&self, geometry: &str, to: &Path) {
+        let tmp = self.home().join("shot.png");
+        let status = self
+            .as_user("grim")
+            .args(["-g", geometry])
+            .arg(&tmp)
+            .status()
+            .expect("run grim");
+        assert!(status.success(), "grim failed");
+        fs::copy(&tmp, to).expect("copy screenshot");
+    }
+
+    pub fn pointer(&self) -> Pointer {
+        let helper = std::env::current_exe()
+            .expect("test binary path")
+            .parent()
+            .and_then(Path::parent)
+            .expect("target dir")
+            .join("examples/virtual_pointer");
+        assert!(
+            helper.exists(),
+            "{} is missing: `cargo test` builds it",
+            helper.display()
+        );
+        let copy = self.path().join("virtual_pointer");
+        fs::copy(&helper, &copy).expect("copy helper");
+        let mut child = self
+            .as_user(&copy)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start the virtual pointer");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        Pointer {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+}
+
+pub struct Pointer {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Pointer {
+    fn command(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write to the pointer helper");
+        self.stdin.flush().expect("flush");
+        let mut reply = String::new();
+        self.stdout.read_line(&mut reply).expect("pointer reply");
+        assert_eq!(reply.trim(), "ok", "pointer helper failed on `{line}`");
+    }
+
+    pub fn move_to(&mut self, x: u32, y: u32) {
+        self.command(&format!("move {x} {y} {WIDTH} {HEIGHT}"));
+    }
+
+    pub fn click(&mut self, button: &str) {
+        self.command(&format!("click {button}"));
+    }
+
+    /// One wheel step, `up` or `down`.
+    pub fn scroll(&mut self, direction: &str) {
+        self.command(&format!("scroll {direction}"));
+    }
+}
+
+impl Drop for Pointer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An RGB image from `grim -t ppm`.
+pub struct Image {
+    pub width: usize,
+    pub height: usize,
+    pixels: Vec<u8>,
+}
+
+impl Image {
+    pub fn from_ppm(data: &[u8]) -> Image {
+        // "P6\n<w> <h>\n255\n" then RGB triples.
+        let mut fields = Vec::new();
+        let mut at = 0;
+        while fields.len() < 4 {
+            while data[at].is_ascii_whitespace() {
+                at += 1;
+            }
+            let start = at;
+            while !data[at].is_ascii_whitespace() {
+                at += 1;
+            }
+            fields.push(
+                std::str::from_utf8(&data[start..at])
+                    .expect("ppm header")
+                    .to_owned(),
+            );
+        }
+        assert_eq!(fields[0], "P6", "grim -t ppm writes binary PPM");
+        let width = fields[1].parse().expect("width");
+        let height = fields[2].parse().expect("height");
+        let pixels = data[at + 1..].to_vec();
+        assert_eq!(pixels.len(), width * height * 3, "PPM size");
+        Image {
+            width,
+            height,
+            pixels,
+        }
+    }
+
+    pub fn pixel(&self, x: usize, y: usize) -> [u8; 3] {
+        let i = (y * self.width + x) * 3;
+        [self.pixels[i], self.pixels[i + 1], self.pixels[i + 2]]
+    }
+
+    /// How many pixels in rows `y0..y1` satisfy `test`.
+    pub fn count(&self, y0: usize, y1: usize, test: impl Fn([u8; 3]) -> bool) -> usize {
+        (y0..y1.min(self.height))
+            .flat_map(|y| (0..self.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| test(self.pixel(x, y)))
+            .count()
+    }
+}
