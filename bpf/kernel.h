@@ -109,6 +109,20 @@ struct signal_struct {
 	struct task_io_accounting ioac;
 };
 
+/* The task's cgroup on the default (v2) hierarchy: its kernfs node's id is the directory's
+ * inode number on a cgroup2 mount (u64 since Linux 5.5). */
+struct kernfs_node {
+	u64 id;
+};
+
+struct cgroup {
+	struct kernfs_node *kn;
+};
+
+struct css_set {
+	struct cgroup *dfl_cgrp;
+};
+
 struct task_struct {
 	unsigned int __state;
 	unsigned int flags;
@@ -123,6 +137,7 @@ struct task_struct {
 	struct task_struct *group_leader;
 	struct signal_struct *signal;
 	struct task_io_accounting ioac;
+	struct css_set *cgroups;
 };
 
 /* Linux < 5.14 called the state field `state` and made it a long. */

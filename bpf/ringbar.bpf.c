@@ -154,6 +154,28 @@ static __always_inline bool task_private(struct task_struct *t, __u32 reader_uid
 	return mm && (mm_flags(mm) & MMF_DUMPABLE_MASK) != SUID_DUMP_USER;
 }
 
+/*
+ * The task's cgroup on the default hierarchy (cgroup v2), as the inode number of its
+ * directory: user space names it once. Plain loads through the task's css_set, which the
+ * iterator holds stable (the task is RCU-protected while it runs); 0 if any link is missing.
+ */
+static __always_inline __u64 task_cgroup_id(struct task_struct *t)
+{
+	struct css_set *cset = t->cgroups;
+	struct cgroup *cgrp;
+	struct kernfs_node *kn;
+
+	if (!cset)
+		return 0;
+	cgrp = cset->dfl_cgrp;
+	if (!cgrp)
+		return 0;
+	kn = cgrp->kn;
+	if (!kn)
+		return 0;
+	return kn->id;
+}
+
 SEC("iter/task")
 int dump_task(struct bpf_iter__task *ctx)
 {
@@ -193,6 +215,7 @@ int dump_task(struct bpf_iter__task *ctx)
 		rec.group_dead_write_bytes = sig->ioac.write_bytes;
 	}
 	__builtin_memcpy(rec.comm, leader->comm, sizeof(rec.comm));
+	rec.cgroup_id = task_cgroup_id(t);
 
 	bpf_seq_write(seq, &rec, sizeof(rec));
 	return 0;

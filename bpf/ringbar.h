@@ -45,6 +45,7 @@ struct ringbar_task {
 	__u32 flags;
 	__u32 state;
 	char comm[RINGBAR_COMM_LEN];  /* the thread group leader's comm */
+	__u64 cgroup_id;              /* the task's cgroup v2 directory inode, 0 if unknown */
 };
 
 /*
@@ -65,7 +66,7 @@ struct ringbar_exit {
 	__u32 gid;
 };
 
-#define RINGBAR_TASK_SIZE 96
+#define RINGBAR_TASK_SIZE 104
 #define RINGBAR_EXIT_SIZE 64
 
 #endif

@@ -7,6 +7,8 @@
 use std::io;
 use std::path::Path;
 
+use crate::cgroup::CgroupNames;
+use crate::model::app::GroupBy;
 use crate::model::{ExitRecord, Model, Privacy, Snapshot};
 use crate::probe::{Probe, ProbeError};
 use crate::procfs::SystemFiles;
@@ -60,10 +62,12 @@ impl Collector {
     }
 
     fn from_source(source: Source, kernel_threads: bool) -> Self {
+        let mut model = Model::new(page_size(), online_cpus());
+        model.set_app_names(Box::new(CgroupNames::new()));
         Collector {
             source,
             system: SystemFiles::open(Path::new("/proc")),
-            model: Model::new(page_size(), online_cpus()),
+            model,
             exits: Vec::with_capacity(1024),
             kernel_threads,
         }
@@ -133,6 +137,12 @@ impl Collector {
     pub fn set_kernel_threads(&mut self, include: bool) {
         self.kernel_threads = include;
         self.model.rank(include);
+    }
+
+    /// `group_by` (`None`: apps when the session has app scopes); ranks again at once.
+    pub fn set_group_by(&mut self, group_by: Option<GroupBy>) {
+        self.model.set_group_by(group_by);
+        self.model.rank(self.kernel_threads);
     }
 
     pub fn snapshot(&self) -> &Snapshot {

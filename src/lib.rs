@@ -20,6 +20,8 @@ pub mod waybar;
 pub mod wire;
 
 #[cfg(feature = "app")]
+pub mod cgroup;
+#[cfg(feature = "app")]
 pub mod cli;
 #[cfg(feature = "app")]
 pub mod collector;
@@ -39,6 +41,8 @@ pub mod probe;
 pub mod procfs;
 #[cfg(feature = "app")]
 pub mod procwalk;
+#[cfg(feature = "app")]
+pub mod realnames;
 #[cfg(feature = "app")]
 pub mod sampler;
 #[cfg(feature = "app")]

@@ -34,6 +34,7 @@ impl Monitor {
         tracing::info!("reloading the config");
         let (config, notices) = crate::startup::load_config(config_file);
         self.sampler.reconfigure(&config.sensors, notices);
+        self.sampler.set_group_by(config.group_by);
         config
     }
 
@@ -55,6 +56,12 @@ impl Monitor {
                 controls.toggle_kernel_threads();
                 self.sampler.set_kernel_threads(controls.kernel_threads);
                 controls.kernel_threads_line()
+            }
+            Action::ToggleGroupBy => {
+                // Not remembered: the config's `group_by` (or the session) decides at start.
+                let group_by = self.sampler.toggle_group_by();
+                tracing::info!("group-by={}", group_by.name());
+                return;
             }
             // A module's own state, nothing of the monitor's.
             Action::Redraw | Action::Script(_) => return,

@@ -6,8 +6,10 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use crate::collector::{self, Collector};
 use crate::config;
+use crate::model::app::GroupBy;
 use crate::model::controls::Controls;
 use crate::probe::ProbeError;
+use crate::realnames::RealNames;
 use crate::sample::{Notice, Sample};
 use crate::sensors::nvidia::Nvml;
 use crate::sensors::{Roots, Sensors};
@@ -19,6 +21,7 @@ pub struct Sampler {
     /// Why the probe is off, shown for the life of the process.
     probe_notice: Option<Notice>,
     sample_failed: bool,
+    names: RealNames,
 }
 
 impl Sampler {
@@ -58,6 +61,7 @@ impl Sampler {
             sample,
             probe_notice,
             sample_failed: false,
+            names: RealNames::default(),
         };
         sampler.set_config_notices(config_notices);
         sampler
@@ -78,13 +82,19 @@ impl Sampler {
                 self.sample_failed = true;
             }
         }
+        self.copy_processes();
         let sample = &mut self.sample;
-        sample.processes = *self.collector.snapshot();
         sample.sample_us = u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX);
         sample.unix_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
         sample
+    }
+
+    /// The collector's lists into the sample, each process row under its real name.
+    fn copy_processes(&mut self) {
+        self.sample.processes = *self.collector.snapshot();
+        self.names.name_rows(&mut self.sample.processes);
     }
 
     /// The latest sample.
@@ -95,7 +105,20 @@ impl Sampler {
     /// Includes or excludes kernel threads in the lists at once, without a new sample.
     pub fn set_kernel_threads(&mut self, include: bool) {
         self.collector.set_kernel_threads(include);
-        self.sample.processes = *self.collector.snapshot();
+        self.copy_processes();
+    }
+
+    /// `group_by` from the config (`None`: apps when the session has app scopes).
+    pub fn set_group_by(&mut self, group_by: Option<GroupBy>) {
+        self.collector.set_group_by(group_by);
+        self.copy_processes();
+    }
+
+    /// Right click: ranks apps instead of processes or back, at once; returns the new one.
+    pub fn toggle_group_by(&mut self) -> GroupBy {
+        let next = self.sample.processes.group_by.toggled();
+        self.set_group_by(Some(next));
+        next
     }
 
     pub fn set_interval_ms(&mut self, interval_ms: u32) {

@@ -44,13 +44,14 @@ pub fn start() -> Result<Started, String> {
     let controls = state_file
         .as_deref()
         .map_or(defaults, |path| state::load(path, defaults));
-    let sampler = Sampler::new(
+    let mut sampler = Sampler::new(
         collector,
         probe_error.as_ref(),
         &config.sensors,
         controls,
         config_notices,
     );
+    sampler.set_group_by(config.group_by);
     Ok(Started {
         sampler,
         probe_error: probe_error.map(|err| err.to_string()),

@@ -96,7 +96,22 @@ fn msg_drives_a_running_waybar_stream_and_fails_cleanly_without_one() {
         msg(home.path(), "toggle-kernel-threads").status.code(),
         Some(0)
     );
-    stream.wait_for("kernel threads included");
+    // Right click's message: apps instead of processes (this machine may have either
+    // by default), and back.
+    let before = stream.wait_for("kernel threads included");
+    let by_app = before["tooltip"]
+        .as_str()
+        .expect("tooltip")
+        .contains("· by app");
+    let (next, back) = if by_app {
+        ("· by process", "· by app")
+    } else {
+        ("· by app", "· by process")
+    };
+    assert_eq!(msg(home.path(), "toggle-group-by").status.code(), Some(0));
+    stream.wait_for(next);
+    assert_eq!(msg(home.path(), "toggle-group-by").status.code(), Some(0));
+    stream.wait_for(back);
 
     // The running instance keeps its own settings: reload reads its config.
     let config = home.path().join("config/ringbar/config.toml");

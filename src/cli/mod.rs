@@ -15,7 +15,7 @@ usage: ringbar                  run the bar (Wayland; layer-shell compositors)
        ringbar --once [--json] [--interval-ms N] [--kernel-threads]
        ringbar --waybar
        ringbar --bench N [--kernel-threads]
-       ringbar msg cycle-interval | toggle-kernel-threads | reload
+       ringbar msg cycle-interval | toggle-kernel-threads | toggle-group-by | reload
 
   --once            take two samples N ms apart (default 500) and print every configured
                     module's text, then what its tooltip shows
@@ -244,6 +244,10 @@ mod tests {
             args("msg toggle-kernel-threads"),
             Ok(Command::Msg(Message::ToggleKernelThreads))
         );
+        assert_eq!(
+            args("msg toggle-group-by"),
+            Ok(Command::Msg(Message::ToggleGroupBy))
+        );
         assert_eq!(args("msg reload"), Ok(Command::Msg(Message::Reload)));
         assert_eq!(args("--help"), Ok(Command::Help));
         assert_eq!(args(""), Ok(Command::Bar));
@@ -271,7 +275,10 @@ mod tests {
         }
         assert_eq!(
             args("msg frobnicate"),
-            Err("msg takes one of: cycle-interval, toggle-kernel-threads, reload".to_owned())
+            Err(
+                "msg takes one of: cycle-interval, toggle-kernel-threads, toggle-group-by, reload"
+                    .to_owned()
+            )
         );
     }
 }

@@ -100,6 +100,10 @@ impl Stream {
                 self.monitor.borrow_mut().apply(Action::ToggleKernelThreads);
                 self.emit();
             }
+            Command::ToggleGroupBy => {
+                self.monitor.borrow_mut().apply(Action::ToggleGroupBy);
+                self.emit();
+            }
             Command::Reload => {
                 let config = self
                     .monitor

@@ -14,6 +14,8 @@ use std::rc::Rc;
 
 use serde::de;
 use serde::Deserialize;
+
+use crate::model::app::GroupBy;
 use toml::de::{DeTable, Deserializer, ValueDeserializer};
 use toml::Spanned;
 
@@ -84,6 +86,9 @@ pub struct Config {
     pub interval_ms: u32,
     /// Whether kernel threads are counted at first start; middle click toggles it.
     pub kernel_threads: bool,
+    /// `group_by`: rank apps or processes; `None` (unset): apps when the session has app
+    /// scopes. Right click on a monitor module toggles it.
+    pub group_by: Option<GroupBy>,
     pub sensors: Sensors,
 }
 
@@ -111,6 +116,7 @@ struct Settings {
     #[serde(deserialize_with = "interval")]
     interval_ms: u32,
     kernel_threads: bool,
+    group_by: Option<GroupBy>,
     sensors: Sensors,
 }
 
@@ -129,6 +135,7 @@ impl Default for Settings {
             modules_right: spanned(&DEFAULT_RIGHT),
             interval_ms: 2000,
             kernel_threads: false,
+            group_by: None,
             sensors: Sensors::default(),
         }
     }
@@ -277,6 +284,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         modules,
         interval_ms: settings.interval_ms,
         kernel_threads: settings.kernel_threads,
+        group_by: settings.group_by,
         sensors: settings.sensors,
     })
 }

@@ -137,7 +137,7 @@ fn errors_name_file_line_and_key() {
             "/home/u/.config/ringbar/config.toml:2: `heigth = 30`: unknown field `heigth`, \
              expected one of `position`, `layer`, `height`, `margin_top`, `margin_bottom`, \
              `margin_left`, `margin_right`, `modules_left`, `modules_center`, `modules_right`, \
-             `interval_ms`, `kernel_threads`, `sensors`, or a module table: `[cpu]`, `[memory]`"
+             `interval_ms`, `kernel_threads`, `group_by`, `sensors`, or a module table: `[cpu]`, `[memory]`"
         ) && typo.ends_with("`[window]`, `[tray]` (using the defaults)"),
         "{typo}"
     );
@@ -221,4 +221,16 @@ fn load_survives_missing_garbage_and_unreadable_files() {
     assert!(error.expect("reported").message.starts_with("cannot read"));
     let as_error: &dyn std::error::Error = &ConfigError::whole_file(&path, "x".to_owned());
     assert!(as_error.to_string().ends_with("x (using the defaults)"));
+}
+
+#[test]
+fn group_by_is_app_or_process_and_unset_by_default() {
+    use crate::model::app::GroupBy;
+    assert_eq!(Config::default().group_by, None);
+    let app = parse_str("group_by = \"app\"\n").expect("app");
+    assert_eq!(app.group_by, Some(GroupBy::App));
+    let process = parse_str("group_by = \"process\"\n").expect("process");
+    assert_eq!(process.group_by, Some(GroupBy::Process));
+    let wrong = parse_str("group_by = \"apps\"\n").expect_err("apps");
+    assert!(wrong.contains("group_by"), "{wrong}");
 }

@@ -27,13 +27,15 @@ const SEND_TIMEOUT: Duration = Duration::from_secs(2);
 pub enum Command {
     CycleInterval,
     ToggleKernelThreads,
+    ToggleGroupBy,
     Reload,
 }
 
 impl Command {
-    pub const ALL: [Command; 3] = [
+    pub const ALL: [Command; 4] = [
         Command::CycleInterval,
         Command::ToggleKernelThreads,
+        Command::ToggleGroupBy,
         Command::Reload,
     ];
 
@@ -45,6 +47,7 @@ impl Command {
         match self {
             Command::CycleInterval => "cycle-interval",
             Command::ToggleKernelThreads => "toggle-kernel-threads",
+            Command::ToggleGroupBy => "toggle-group-by",
             Command::Reload => "reload",
         }
     }

@@ -5,12 +5,14 @@
 //! rule (PID reuse, counters going backwards, zombie persistence, kernel-thread filter)
 //! is unit-tested without root.
 
+pub mod app;
 pub mod battery;
 pub mod controls;
 pub mod hardware;
 pub mod privacy;
 pub mod process;
 pub mod procstat;
+pub mod realname;
 pub mod record;
 pub mod system;
 pub mod top;

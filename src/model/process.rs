@@ -31,6 +31,8 @@ pub struct Process {
     /// Threads in uninterruptible sleep.
     pub blocked_threads: u32,
     pub rss_pages: u64,
+    /// The group leader's cgroup v2 id (0 unknown).
+    pub cgroup_id: u64,
     threads_cpu_ns: u64,
     dead_cpu_ns: u64,
     threads_read: u64,
@@ -51,6 +53,7 @@ impl Process {
             tgid: rec.tgid,
             start_ns: rec.leader_start_ns,
             comm: rec.comm,
+            cgroup_id: rec.cgroup_id,
             kthread: rec.is_kthread(),
             io_unknown: rec.flags & TASK_IO_UNKNOWN != 0,
             leader_state: rec.state(),
@@ -71,6 +74,7 @@ impl Process {
         if rec.pid == rec.tgid {
             self.leader_state = state;
             self.comm = rec.comm;
+            self.cgroup_id = rec.cgroup_id;
         }
         // Every thread shares the mm; a zombie leader has none, so take the largest.
         self.rss_pages = self.rss_pages.max(rec.rss_pages);

@@ -33,6 +33,8 @@ pub struct TaskRecord {
     pub flags: u32,
     pub state: u32,
     pub comm: [u8; COMM_LEN],
+    /// The task's cgroup v2 directory (its inode number); 0 when unknown.
+    pub cgroup_id: u64,
 }
 
 /// A thread group that died, as the exit hook reports it: `struct ringbar_exit`.
@@ -52,7 +54,7 @@ pub struct ExitRecord {
 }
 
 // Same numbers as RINGBAR_TASK_SIZE / RINGBAR_EXIT_SIZE, which the BPF side asserts.
-const _: () = assert!(std::mem::size_of::<TaskRecord>() == 96);
+const _: () = assert!(std::mem::size_of::<TaskRecord>() == 104);
 const _: () = assert!(std::mem::size_of::<ExitRecord>() == 64);
 const _: () = assert!(std::mem::offset_of!(TaskRecord, tgid) == 64);
 const _: () = assert!(std::mem::offset_of!(TaskRecord, comm) == 80);
@@ -161,7 +163,7 @@ mod tests {
     fn task_buffer_is_writable_as_bytes() {
         let mut records = vec![TaskRecord::default(); 2];
         let bytes = task_bytes_mut(&mut records);
-        assert_eq!(bytes.len(), 192);
+        assert_eq!(bytes.len(), 208);
         bytes[64] = 9; // tgid of the first record
         assert_eq!(records[0].tgid, 9);
     }

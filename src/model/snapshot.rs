@@ -4,11 +4,14 @@
 //! from the records, remembering in `departed.rs` what was counted for processes that are
 //! gone.
 
+mod apps;
 mod departed;
 mod model;
 
+pub use self::apps::AppLists;
 pub use self::model::Model;
 
+use super::app::GroupBy;
 use super::process::Process;
 use super::record::TaskState;
 use super::system::{LoadAverage, Memory};
@@ -53,6 +56,11 @@ impl StuckList {
         self.0.len()
     }
 
+    /// The rows, to name them.
+    pub fn rows_mut(&mut self) -> &mut [Row] {
+        self.0.rows_mut()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -89,9 +97,35 @@ pub struct Snapshot {
     /// totals, never in a row of its own.
     pub others_io: OthersIo,
     pub stuck: StuckList,
+    /// The same lists by app (always filled, for the JSON).
+    pub apps: AppLists,
+    /// What the tooltip and text outputs rank: `top_*` or `apps`.
+    pub group_by: GroupBy,
 }
 
 impl Snapshot {
+    /// The CPU list the setting shows: by app or by process.
+    pub fn shown_cpu(&self) -> &TopList<TOP_ROWS> {
+        match self.group_by {
+            GroupBy::App => &self.apps.cpu,
+            GroupBy::Process => &self.top_cpu,
+        }
+    }
+
+    pub fn shown_memory(&self) -> &TopList<TOP_ROWS> {
+        match self.group_by {
+            GroupBy::App => &self.apps.memory,
+            GroupBy::Process => &self.top_memory,
+        }
+    }
+
+    pub fn shown_io(&self) -> &TopList<TOP_ROWS> {
+        match self.group_by {
+            GroupBy::App => &self.apps.io,
+            GroupBy::Process => &self.top_io,
+        }
+    }
+
     pub fn has_rates(&self) -> bool {
         self.interval_ns > 0
     }

@@ -1,5 +1,6 @@
 //! Fixed-size ranked lists: the top N processes by some value, without allocating.
 
+use super::app::Label;
 use super::process::Process;
 use super::record::COMM_LEN;
 
@@ -7,23 +8,46 @@ use super::record::COMM_LEN;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Row {
     pub tgid: u32,
+    /// With `tgid`, the process's key (its leader's start time).
+    pub start_ns: u64,
     pub comm: [u8; COMM_LEN],
     pub kthread: bool,
     pub value: u64,
     /// IO rows keep the read/write split of `value`.
     pub read: u64,
     pub write: u64,
+    /// The name shown instead of `comm`: an app's, or a process's real name (see
+    /// `src/realnames.rs`); empty: `comm`.
+    pub label: Label,
+    /// The row sums an app's processes.
+    pub app: bool,
+    /// The processes an app row sums (1 on a process row).
+    pub count: u32,
 }
 
 impl Row {
     pub fn new(p: &Process, value: u64) -> Self {
         Row {
             tgid: p.tgid,
+            start_ns: p.start_ns,
             comm: p.comm,
             kthread: p.kthread,
             value,
             read: p.read_delta,
             write: p.write_delta,
+            label: Label::default(),
+            app: false,
+            count: 1,
+        }
+    }
+
+    /// The name the row shows: the app's, else the process's `comm`, without padding.
+    pub fn name(&self) -> &[u8] {
+        if self.label.is_empty() {
+            let len = self.comm.iter().position(|&b| b == 0);
+            &self.comm[..len.unwrap_or(COMM_LEN)]
+        } else {
+            self.label.as_bytes()
         }
     }
 }
@@ -70,6 +94,11 @@ impl<const N: usize> TopList<N> {
 
     pub fn rows(&self) -> &[Row] {
         &self.rows[..self.len]
+    }
+
+    /// The rows, to name them (their order stays).
+    pub fn rows_mut(&mut self) -> &mut [Row] {
+        &mut self.rows[..self.len]
     }
 
     pub fn len(&self) -> usize {

@@ -168,6 +168,8 @@ pub enum Action {
     CycleInterval,
     /// Include or exclude kernel threads in the process lists.
     ToggleKernelThreads,
+    /// Rank apps instead of processes in the lists, or back (`group_by`).
+    ToggleGroupBy,
     /// The module changed its own state (the clock's alternative format): draw it again.
     Redraw,
     /// Run the script module's command for this button (`on-click`…).
@@ -223,7 +225,8 @@ pub trait Module {
         match button {
             Button::Left => Some(Action::CycleInterval),
             Button::Middle => Some(Action::ToggleKernelThreads),
-            Button::Right | Button::ScrollUp | Button::ScrollDown => None,
+            Button::Right => Some(Action::ToggleGroupBy),
+            Button::ScrollUp | Button::ScrollDown => None,
         }
     }
 }
@@ -299,7 +302,8 @@ pub(crate) mod tests {
             cpu.action(Button::Middle),
             Some(Action::ToggleKernelThreads)
         );
-        assert_eq!(cpu.action(Button::Right), None);
+        assert_eq!(cpu.action(Button::Right), Some(Action::ToggleGroupBy));
+        assert_eq!(cpu.action(Button::ScrollUp), None);
         assert!(make("cpux", None).is_none());
         assert_eq!(
             names().collect::<Vec<_>>(),

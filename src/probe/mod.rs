@@ -59,6 +59,7 @@ assert_same_layout!(
         flags,
         state,
         comm,
+        cgroup_id,
     ]
 );
 assert_same_layout!(

@@ -31,12 +31,12 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     }
     out.push('\n');
     for (state, stuck) in s.stuck.rows() {
-        row(sink, &stuck.comm, |o| {
+        row(sink, stuck.name(), |o| {
             o.push(state.letter());
         });
     }
-    for top in s.top_cpu.rows() {
-        row(sink, &top.comm, |o| {
+    for top in s.shown_cpu().rows() {
+        row(sink, top.name(), |o| {
             write_percent(o, s.core_percent(top.value))
         });
     }
@@ -53,7 +53,7 @@ pub fn json(sample: &Sample) -> Json {
         "load": s.load.map(|l| l.0.map(|v| (f64::from(v) * 100.0).round() / 100.0)),
         "top": s.top_cpu.rows().iter().map(|row| json!({
             "pid": row.tgid,
-            "name": super::name_string(&row.comm),
+            "name": super::name_string(row.name()),
             "core_percent": s.core_percent(row.value),
         })).collect::<Vec<_>>(),
     });
@@ -71,7 +71,7 @@ pub fn stuck_json(sample: &Sample) -> Json {
     let rows = sample.processes.stuck.rows().map(|(state, row)| {
         json!({
             "pid": row.tgid,
-            "name": super::name_string(&row.comm),
+            "name": super::name_string(row.name()),
             "state": state.letter().to_string(),
         })
     });

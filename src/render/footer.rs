@@ -25,7 +25,7 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     sink.small(true);
     let _ = write!(
         sink.out(),
-        "sampled in {} µs from {} · every {} ms · kernel threads {}",
+        "sampled in {} µs from {} · every {} ms · kernel threads {} · by {}",
         sample.sample_us,
         match sample.source {
             Source::Probe => "the BPF probe",
@@ -37,7 +37,8 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
             "included"
         } else {
             "excluded"
-        }
+        },
+        sample.processes.group_by.name(),
     );
     sink.small(false);
 }

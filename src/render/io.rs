@@ -21,14 +21,14 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
         let _ = write!(out, " · n/a for {} processes of other users", s.io_unknown);
     }
     out.push('\n');
-    for top in s.top_io.rows() {
+    for top in s.shown_io().rows() {
         let out = sink.out();
         out.push_str("  r ");
         pad_left(out, 8, |o| write_rate(o, s.per_second(top.read)));
         out.push_str("  w ");
         pad_left(out, 8, |o| write_rate(o, s.per_second(top.write)));
         out.push_str("  ");
-        name(sink, &top.comm);
+        name(sink, top.name());
         sink.out().push('\n');
     }
     // IO /proc would not attribute for this reader: one row for all of it.
@@ -57,7 +57,7 @@ pub fn json(sample: &Sample) -> Json {
         },
         "top": s.top_io.rows().iter().map(|row| json!({
             "pid": row.tgid,
-            "name": super::name_string(&row.comm),
+            "name": super::name_string(row.name()),
             "read_bytes_per_second": s.per_second(row.read),
             "write_bytes_per_second": s.per_second(row.write),
         })).collect::<Vec<_>>(),

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use serde_json::{json, Value as Json};
 
-use super::{battery, cpu, gpu, io, memory, pressure};
+use super::{apps, battery, cpu, gpu, io, memory, pressure};
 use crate::modules::{Input, Module};
 
 /// Bumped when a key changes meaning or goes away; new keys may appear at any time.
@@ -47,6 +47,7 @@ pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
         "memory": memory::json(sample),
         "io": io::json(sample),
         "stuck": cpu::stuck_json(sample),
+        "apps": apps::json(sample),
         "gpus": gpu::json(sample),
         "pressure": pressure::json(sample),
         "power_profile": pressure::power_json(sample),

@@ -27,8 +27,8 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
         write_rate(o, swap.out_per_second);
     });
     out.push('\n');
-    for top in s.top_memory.rows() {
-        row(sink, &top.comm, |o| write_bytes(o, top.value as f64));
+    for top in s.shown_memory().rows() {
+        row(sink, top.name(), |o| write_bytes(o, top.value as f64));
     }
 }
 
@@ -63,7 +63,7 @@ pub fn json(sample: &Sample) -> Json {
         .map(|row| {
             json!({
                 "pid": row.tgid,
-                "name": super::name_string(&row.comm),
+                "name": super::name_string(row.name()),
                 "rss_bytes": row.value,
             })
         })

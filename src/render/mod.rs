@@ -3,6 +3,7 @@
 //! renders into a [`Sink`]: plain text for `--once` or Pango markup for tooltips, and its
 //! JSON form for `--json`. Nothing here reads a file or touches GTK.
 
+pub mod apps;
 pub mod battery;
 pub mod cpu;
 pub mod footer;
@@ -16,7 +17,6 @@ pub mod report;
 use std::fmt::Write;
 
 use crate::model::hardware::Value;
-use crate::model::record::COMM_LEN;
 
 /// Where a writer's text goes. Ringbar's own text (numbers, units, headers) goes straight
 /// to [`Sink::out`]; anything from outside (process names, messages, sysfs strings) goes
@@ -101,21 +101,21 @@ pub fn header(sink: &mut dyn Sink, title: &str) {
     sink.out().push_str("  ");
 }
 
-/// Appends a kernel `comm`: up to its NUL, invalid UTF-8 as U+FFFD, control characters as
-/// `?` so a name can never break a line or a column.
-pub fn name(sink: &mut dyn Sink, comm: &[u8; COMM_LEN]) {
+/// Appends a kernel `comm` or an app's name: up to its NUL, invalid UTF-8 as U+FFFD,
+/// control characters as `?` so a name can never break a line or a column.
+pub fn name(sink: &mut dyn Sink, comm: &[u8]) {
     for_each_name_char(comm, |c| sink.untrusted_char(c));
 }
 
 /// A kernel `comm` as a String (JSON output).
-pub fn name_string(comm: &[u8; COMM_LEN]) -> String {
+pub fn name_string(comm: &[u8]) -> String {
     let mut out = String::new();
     for_each_name_char(comm, |c| out.push(c));
     out
 }
 
-fn for_each_name_char(comm: &[u8; COMM_LEN], mut f: impl FnMut(char)) {
-    let len = comm.iter().position(|&b| b == 0).unwrap_or(COMM_LEN);
+fn for_each_name_char(comm: &[u8], mut f: impl FnMut(char)) {
+    let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
     for chunk in comm[..len].utf8_chunks() {
         for c in chunk.valid().chars() {
             f(if c.is_control() { '?' } else { c });
@@ -210,7 +210,7 @@ pub fn json_value<T: Copy + Into<serde_json::Value>>(
 pub const VALUE_WIDTH: usize = 7;
 
 /// One list row: the value right-aligned, then the process name, then a newline.
-pub fn row(sink: &mut dyn Sink, comm: &[u8; COMM_LEN], value: impl FnOnce(&mut String)) {
+pub fn row(sink: &mut dyn Sink, comm: &[u8], value: impl FnOnce(&mut String)) {
     sink.out().push_str("  ");
     pad_left(sink.out(), VALUE_WIDTH, value);
     sink.out().push_str("  ");
@@ -221,6 +221,7 @@ pub fn row(sink: &mut dyn Sink, comm: &[u8; COMM_LEN], value: impl FnOnce(&mut S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::record::COMM_LEN;
 
     fn plain_name(bytes: &[u8]) -> String {
         let mut c = [0u8; COMM_LEN];

@@ -85,7 +85,7 @@ pub(crate) mod tests {
              \x20    100M  x\u{fffd}y\"'\n\
              IO  read 2.0M/s · write 6.0M/s\n\
              \x20 r   2.0M/s  w   6.0M/s  x\u{fffd}y\"'\n\
-             sampled in 42 µs from /proc · every 500 ms · kernel threads excluded"
+             sampled in 42 µs from /proc · every 500 ms · kernel threads excluded · by process"
         );
     }
 
@@ -104,7 +104,7 @@ pub(crate) mod tests {
              \x20    100M  x\u{fffd}y&quot;&#39;\n\
              <b>IO</b>  read 2.0M/s · write 6.0M/s\n\
              \x20 r   2.0M/s  w   6.0M/s  x\u{fffd}y&quot;&#39;\n\
-             <small>sampled in 42 µs from /proc · every 500 ms · kernel threads excluded</small>"
+             <small>sampled in 42 µs from /proc · every 500 ms · kernel threads excluded · by process</small>"
         );
     }
 

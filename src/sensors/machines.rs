@@ -160,7 +160,7 @@ fn intel_laptop_with_i915() {
          \x20 card0 i915  25.0% · 350 / 1300 MHz · <b>throttled</b> pl1\n\
          <b>Pressure</b>  cpu 1.5% · mem 23.0% full 4.0% · io 3.1% full 1.0%\n\
          <b>Power</b>  balanced (low-power balanced performance)\n\
-         <small>sampled in 0 µs from the BPF probe · every 2000 ms · kernel threads excluded</small>"
+         <small>sampled in 0 µs from the BPF probe · every 2000 ms · kernel threads excluded · by process</small>"
     );
 }
 
@@ -180,7 +180,7 @@ fn intel_desktop_with_xe() {
          <b>IO</b>  read 0B/s · write 0B/s\n\
          <b>GPU</b>\n\
          \x20 card0 xe  60.0% · 1950 / 2450 MHz · 48°C\n\
-         <small>sampled in 0 µs from the BPF probe · every 2000 ms · kernel threads excluded</small>"
+         <small>sampled in 0 µs from the BPF probe · every 2000 ms · kernel threads excluded · by process</small>"
     );
 }
 
@@ -206,7 +206,7 @@ fn amd_desktop_with_amdgpu_and_an_nvidia_card() {
              <b>Memory</b>  –\n\
              <b>IO</b>  read 0B/s · write 0B/s\n\
              {expected_tooltip_gpus}\
-             <small>sampled in 0 µs from the BPF probe · every 2000 ms · kernel threads excluded</small>"
+             <small>sampled in 0 µs from the BPF probe · every 2000 ms · kernel threads excluded · by process</small>"
         ),
         "the busiest GPU is on the label"
     );
@@ -257,7 +257,7 @@ fn a_machine_with_nothing_shows_a_clean_bar_and_logs_nothing() {
          <b>CPU</b>  50.0% of 4 CPUs · per process, 100% = one core\n\
          <b>Memory</b>  –\n\
          <b>IO</b>  read 0B/s · write 0B/s\n\
-         <small>sampled in 0 µs from the BPF probe · every 2000 ms · kernel threads excluded</small>"
+         <small>sampled in 0 µs from the BPF probe · every 2000 ms · kernel threads excluded · by process</small>"
     );
     assert_eq!(log, "", "nothing to say on a machine without sensors");
 }

@@ -112,6 +112,7 @@ impl App {
         match command {
             Command::CycleInterval => self.perform(Action::CycleInterval),
             Command::ToggleKernelThreads => self.perform(Action::ToggleKernelThreads),
+            Command::ToggleGroupBy => self.perform(Action::ToggleGroupBy),
             Command::Reload => self.reload(),
         }
     }
@@ -125,7 +126,7 @@ impl App {
                 let interval_ms = self.monitor.borrow().interval_ms();
                 self.arm(interval_ms);
             }
-            Action::ToggleKernelThreads => self.render(),
+            Action::ToggleKernelThreads | Action::ToggleGroupBy => self.render(),
             Action::Redraw => self.render_all(),
             // Routed by the module's name: see `run_script_action`.
             Action::Script(_) => {}

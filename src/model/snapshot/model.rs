@@ -3,8 +3,10 @@
 
 use std::collections::HashMap;
 
+use super::apps::AppTable;
 use super::departed::{Departed, DEPARTED_SAMPLES};
 use super::{OthersIo, Snapshot, StuckList, SystemCpu};
+use crate::model::app::{AppNames, GroupBy};
 use crate::model::privacy::Privacy;
 use crate::model::process::{ProcessKey, ProcessTable};
 use crate::model::record::{ExitRecord, TaskRecord, TaskState};
@@ -27,6 +29,11 @@ pub struct Model {
     last_system_cpu: Option<SystemCpu>,
     privacy: Privacy,
     snapshot: Snapshot,
+    /// Cgroup ids to apps; without it every process is its own row.
+    app_names: Option<Box<dyn AppNames + Send>>,
+    apps: AppTable,
+    /// `group_by` as configured; `None`: by app when the session has app scopes.
+    group_by: Option<GroupBy>,
 }
 
 impl Model {
@@ -40,6 +47,9 @@ impl Model {
             page_size,
             last_system_cpu: None,
             privacy: Privacy::default(),
+            app_names: None,
+            apps: AppTable::default(),
+            group_by: None,
             snapshot: Snapshot {
                 online_cpus,
                 ..Default::default()
@@ -157,6 +167,9 @@ impl Model {
         snap.processes = self.current.len() as u32;
         self.window_starts = [Some(time_ns), self.window_starts[0]];
         self.samples += 1;
+        if let Some(names) = &mut self.app_names {
+            names.next_sample();
+        }
     }
 
     /// Fills the ranked lists from the latest sample; cheap enough to call again at once
@@ -170,7 +183,14 @@ impl Model {
         snap.stuck = StuckList::default();
         snap.io_unknown = 0;
         snap.others_io = OthersIo::default();
+        self.apps.clear(self.current.len());
+        let mut names = self.app_names.as_deref_mut();
+        snap.group_by = self.group_by.unwrap_or(match &names {
+            Some(names) if names.has_apps() => GroupBy::App,
+            _ => GroupBy::Process,
+        });
         let privacy = self.privacy;
+        let mut last = (0, None);
         for p in self.current.iter() {
             if p.kthread && !kernel_threads {
                 continue;
@@ -188,6 +208,19 @@ impl Model {
                 }
             }
             snap.io_unknown += u32::from(p.io_unknown);
+            // Processes of one cgroup often come one after the other: look it up once.
+            // Kernel threads keep their comm (and belong to no app).
+            let app = match (&mut names, p.cgroup_id) {
+                _ if p.kthread => None,
+                (_, id) if id == last.0 => last.1,
+                (Some(names), id) if id != 0 => names.app(id),
+                _ => None,
+            };
+            if !p.kthread {
+                last = (p.cgroup_id, app);
+            }
+            let rss_bytes = p.rss_pages.saturating_mul(self.page_size);
+            self.apps.add(app, p, rss_bytes, !private);
             if p.cpu_delta_ns > 0 {
                 snap.top_cpu.offer(Row::new(p, p.cpu_delta_ns));
             }
@@ -205,6 +238,17 @@ impl Model {
                 snap.stuck.offer(p, TaskState::Zombie);
             }
         }
+        self.apps.rank(&mut snap.apps);
+    }
+
+    /// Where app names come from (see [`AppNames`]); applies from the next [`Model::rank`].
+    pub fn set_app_names(&mut self, names: Box<dyn AppNames + Send>) {
+        self.app_names = Some(names);
+    }
+
+    /// `group_by` as configured (`None`: by app when the session has apps).
+    pub fn set_group_by(&mut self, group_by: Option<GroupBy>) {
+        self.group_by = group_by;
     }
 
     pub fn snapshot(&self) -> &Snapshot {
