@@ -30,7 +30,12 @@ mod app {
             panic!("building the BPF probe {SOURCE} failed (is clang installed?): {err:#}");
         }
         println!("cargo:rerun-if-env-changed=CLANG");
-        for file in ["bpf/ringbar.bpf.c", "bpf/ringbar.h", "bpf/kernel.h"] {
+        for file in [
+            "bpf/ringbar.bpf.c",
+            "bpf/oom.bpf.h",
+            "bpf/ringbar.h",
+            "bpf/kernel.h",
+        ] {
             println!("cargo:rerun-if-changed={file}");
         }
 

@@ -119,7 +119,11 @@ struct cgroup {
 	struct kernfs_node *kn;
 };
 
+struct cgroup_subsys_state;
+
+/* A task's cgroups: its v2 cgroup, and one css per controller, by controller id. */
 struct css_set {
+	struct cgroup_subsys_state *subsys[1];
 	struct cgroup *dfl_cgrp;
 };
 
@@ -143,6 +147,25 @@ struct task_struct {
 /* Linux < 5.14 called the state field `state` and made it a long. */
 struct task_struct___pre514 {
 	long state;
+};
+
+/* Memory cgroups: the memory controller's css in a task's css_set. */
+enum cgroup_subsys_id {
+	memory_cgrp_id = 4,
+};
+
+struct cgroup_subsys_state {
+	struct cgroup_subsys_state *parent;
+};
+
+struct page_counter {
+	atomic_long_t usage;
+	unsigned long max;
+};
+
+struct mem_cgroup {
+	struct cgroup_subsys_state css;
+	struct page_counter memory;
 };
 
 struct seq_file;

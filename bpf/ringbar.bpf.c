@@ -14,6 +14,11 @@ char LICENSE[] SEC("license") = "GPL";
 
 _Static_assert(sizeof(struct ringbar_task) == RINGBAR_TASK_SIZE, "ringbar_task size");
 _Static_assert(sizeof(struct ringbar_exit) == RINGBAR_EXIT_SIZE, "ringbar_exit size");
+_Static_assert(sizeof(struct ringbar_oom) == RINGBAR_OOM_SIZE, "ringbar_oom size");
+_Static_assert(__builtin_offsetof(struct ringbar_oom, tgid) == __builtin_offsetof(struct ringbar_exit, tgid) &&
+	       __builtin_offsetof(struct ringbar_oom, flags) == __builtin_offsetof(struct ringbar_exit, flags) &&
+	       __builtin_offsetof(struct ringbar_oom, uid) == __builtin_offsetof(struct ringbar_exit, uid),
+	       "ringbar_oom shares ringbar_exit's header fields");
 
 /* include/linux/sched.h; stable values, and the bits only newer kernels have stay clear on older ones. */
 #define TASK_UNINTERRUPTIBLE 0x0002
@@ -42,6 +47,7 @@ struct {
  * which src/probe checks the model's mirror against at compile time. */
 struct ringbar_task ringbar_task_format = {};
 struct ringbar_exit ringbar_exit_format = {};
+struct ringbar_oom ringbar_oom_format = {};
 
 /*
  * Groups whose exit report was private though their ids were not mixed (not dumpable):
@@ -330,3 +336,7 @@ int BPF_PROG(group_freed, struct task_struct *t)
 	submit_exit(t, sig->sum_sched_runtime, read, write);
 	return 0;
 }
+
+
+/* The OOM kill hooks, which use the helpers and maps above. */
+#include "oom.bpf.h"

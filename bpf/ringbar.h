@@ -26,6 +26,19 @@
 #define RINGBAR_TASK_IO_HIDDEN 2u
 
 /*
+ * ringbar_oom.flags: the record in the exits ring buffer is a struct ringbar_oom, not a
+ * struct ringbar_exit (same size; tgid, flags, comm, uid and gid at the same offsets).
+ */
+#define RINGBAR_RECORD_OOM 0x100u
+/* ringbar_oom.flags: a cgroup's memory limit was hit (memcg OOM), not the whole machine's. */
+#define RINGBAR_OOM_MEMCG 0x200u
+/*
+ * ringbar_oom.flags: an older kernel (6.1) named the victim by its pid alone; only tgid,
+ * time_ns, limit_pages and the flags are set.
+ */
+#define RINGBAR_OOM_PID_ONLY 0x400u
+
+/*
  * One record per task (thread), written by the task iterator on every sample.
  * state is the kernel's task_state_index(): 0 R, 1 S, 2 D, 3 T, 4 t, 5 X, 6 Z, 7 P, 8 I.
  * The group_dead_* fields are the totals of threads of this group that already exited
@@ -66,7 +79,25 @@ struct ringbar_exit {
 	__u32 gid;
 };
 
+/*
+ * One process the kernel's OOM killer chose to kill (oom/mark_victim), sent through
+ * the exits ring buffer with RINGBAR_RECORD_OOM set. uid, gid and RINGBAR_TASK_PRIVATE are
+ * the victim's, as in struct ringbar_exit.
+ */
+struct ringbar_oom {
+	__u64 leader_start_ns;
+	__u64 rss_pages;              /* the victim's file + anon + shmem pages when killed */
+	__u64 time_ns;                /* CLOCK_MONOTONIC ns of the choice */
+	__u64 limit_pages;            /* memcg OOM: the limit of the cgroup at its limit; else 0 */
+	__u32 tgid;
+	__u32 flags;
+	char comm[RINGBAR_COMM_LEN];
+	__u32 uid;
+	__u32 gid;
+};
+
 #define RINGBAR_TASK_SIZE 104
 #define RINGBAR_EXIT_SIZE 64
+#define RINGBAR_OOM_SIZE 64
 
 #endif

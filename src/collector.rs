@@ -9,6 +9,7 @@ use std::path::Path;
 
 use crate::cgroup::CgroupNames;
 use crate::model::app::GroupBy;
+use crate::model::oom::{complete_pid_only, Clocks, OomKill, OomKills, Reader};
 use crate::model::{ExitRecord, Model, Privacy, Snapshot};
 use crate::probe::{Probe, ProbeError};
 use crate::procfs::SystemFiles;
@@ -28,6 +29,8 @@ pub struct Collector {
     model: Model,
     exits: Vec<ExitRecord>,
     kernel_threads: bool,
+    reader: Reader,
+    oom_kills: OomKills,
 }
 
 impl Collector {
@@ -70,6 +73,14 @@ impl Collector {
             model,
             exits: Vec::with_capacity(1024),
             kernel_threads,
+            reader: Reader {
+                // SAFETY: getuid and getgid cannot fail and have no preconditions.
+                uid: unsafe { libc::getuid() },
+                // SAFETY: as above.
+                gid: unsafe { libc::getgid() },
+                privacy: Privacy::default(),
+            },
+            oom_kills: OomKills::default(),
         }
     }
 
@@ -104,6 +115,13 @@ impl Collector {
                 let now = monotonic_ns();
                 probe.read_tasks()?;
                 probe.drain_exits(&mut self.exits)?;
+                take_oom_kills(
+                    &mut self.exits,
+                    &self.model,
+                    &mut self.oom_kills,
+                    self.reader,
+                    now,
+                );
                 self.model
                     .update(now, probe.tasks(), &self.exits, memory, load);
             }
@@ -111,6 +129,13 @@ impl Collector {
                 let now = monotonic_ns();
                 remote.read_tasks()?;
                 remote.drain_exits(&mut self.exits)?;
+                take_oom_kills(
+                    &mut self.exits,
+                    &self.model,
+                    &mut self.oom_kills,
+                    self.reader,
+                    now,
+                );
                 self.model
                     .update(now, remote.tasks(), &self.exits, memory, load);
             }
@@ -127,8 +152,14 @@ impl Collector {
         Ok(())
     }
 
+    /// The OOM kills seen so far (the BPF probe only: /proc does not tell).
+    pub fn oom_kills(&self) -> &OomKills {
+        &self.oom_kills
+    }
+
     /// What the reader may see (see [`Privacy`]); applies from the next ranking.
     pub fn set_privacy(&mut self, privacy: Privacy) {
+        self.reader.privacy = privacy;
         self.model.set_privacy(privacy);
         self.model.rank(self.kernel_threads);
     }
@@ -178,6 +209,40 @@ pub fn boottime_ns() -> u64 {
 /// CLOCK_MONOTONIC in nanoseconds: the clock of the kernel's task start times.
 pub fn monotonic_ns() -> u64 {
     clock_ns(libc::CLOCK_MONOTONIC)
+}
+
+/// Moves the OOM kills, which travel with the exit reports, from `exits` into `kills`;
+/// `model` still holds the previous sample, where a pid-only kill finds its victim.
+fn take_oom_kills(
+    exits: &mut Vec<ExitRecord>,
+    model: &Model,
+    kills: &mut OomKills,
+    reader: Reader,
+    monotonic_ns: u64,
+) {
+    let page = page_size();
+    let mut now = None;
+    exits.retain(|exit| {
+        let Some(mut oom) = exit.as_oom() else {
+            return true;
+        };
+        let victim = model.process(oom.tgid);
+        complete_pid_only(&mut oom, victim, reader);
+        let now = *now.get_or_insert_with(|| Clocks {
+            monotonic_ns,
+            unix_ms: unix_ms(),
+        });
+        kills.push(OomKill::from_record(&oom, page, reader, now));
+        false
+    });
+}
+
+/// Wall-clock time in ms since the Unix epoch.
+fn unix_ms() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 fn clock_ns(clock: libc::clockid_t) -> u64 {

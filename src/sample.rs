@@ -3,7 +3,7 @@
 //! know about the bar itself. Every output renders from this one value: the bar's labels
 //! and tooltips, `--once`, `--json` and `--waybar`.
 
-use crate::model::{Hardware, Snapshot};
+use crate::model::{Hardware, OomKills, Snapshot};
 
 /// Where the process data came from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,6 +57,8 @@ pub struct Sample {
     /// Wall-clock time of the sample, ms since the Unix epoch.
     pub unix_ms: u64,
     pub notices: Vec<Notice>,
+    /// The latest OOM kills the probe saw (none from /proc).
+    pub oom_kills: OomKills,
 }
 
 impl Sample {

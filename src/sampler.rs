@@ -84,6 +84,7 @@ impl Sampler {
         }
         self.copy_processes();
         let sample = &mut self.sample;
+        sample.oom_kills = *self.collector.oom_kills();
         sample.sample_us = u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX);
         sample.unix_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)

@@ -14,12 +14,14 @@
 //!
 //! Integers are little-endian. A client asks for the exits once per sample: the BPF ring
 //! buffer has one consumer position, so the service consumes it and keeps a queue per
-//! client.
+//! client. Since version 2 the exit records include the OOM kills (`RECORD_OOM` set in
+//! their flags, an `OomRecord` of the same size), which an older client would take for
+//! exits.
 
 use crate::model::record::{decode_exit, ExitRecord, TaskRecord};
 
 pub const MAGIC: [u8; 4] = *b"RBPS";
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 
 const TASK_SIZE: usize = std::mem::size_of::<TaskRecord>();
 const EXIT_SIZE: usize = std::mem::size_of::<ExitRecord>();

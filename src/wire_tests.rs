@@ -61,8 +61,8 @@ fn wrong_messages_are_refused_with_a_reason() {
     other[0] = b'X';
     assert_eq!(decode_hello(&other), Err(WireError::Magic));
     let mut newer = hello.clone();
-    newer[4] = 2;
-    assert_eq!(decode_hello(&newer), Err(WireError::Version(2)));
+    newer[4] = 3;
+    assert_eq!(decode_hello(&newer), Err(WireError::Version(3)));
     let mut bigger = hello.clone();
     bigger[8] = 57;
     assert_eq!(decode_hello(&bigger), Err(WireError::RecordSize));

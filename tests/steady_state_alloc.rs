@@ -125,15 +125,33 @@ fn real_sampling_allocates_nothing_once_warm() {
     for _ in 0..10 {
         render(&config, sampler.take(), &mut text, &mut tooltip);
     }
-    let before = allocations();
+    // The tables grow, once, when the machine has more tasks or processes than ever
+    // before (other work on a busy machine starts them): those samples are excused.
+    let size = |s: &ringbar::sample::Sample| (s.processes.tasks, s.processes.processes);
+    let mut high = size(sampler.sample());
+    let (mut counted, mut excused) = (0, 0);
     for i in 0..500u32 {
-        render(&config, sampler.take(), &mut text, &mut tooltip);
+        let before = allocations();
+        let sample = sampler.take();
+        let now = size(sample);
+        render(&config, sample, &mut text, &mut tooltip);
         sampler.set_kernel_threads(i.is_multiple_of(2));
+        let made = allocations() - before;
+        if now.0 > high.0 || now.1 > high.1 {
+            excused += 1;
+        } else {
+            counted += made;
+        }
+        high = (high.0.max(now.0), high.1.max(now.1));
     }
+    eprintln!("{excused} of 500 samples had more tasks or processes than ever before");
+    assert!(
+        excused < 50,
+        "the machine kept growing: {excused} samples excused"
+    );
     assert_eq!(
-        allocations() - before,
-        0,
-        "allocations in 500 warm samples with module texts and tooltips"
+        counted, 0,
+        "allocations in warm samples with module texts and tooltips"
     );
     assert!(tooltip.contains("<b>CPU</b>"), "{tooltip}");
 }

@@ -67,7 +67,7 @@ pub const MAX_INTERVAL_MS: u32 = 60_000;
 /// Modules on the bar when the config names none: left, centre, right.
 const DEFAULT_LEFT: [&str; 2] = ["workspaces", "window"];
 const DEFAULT_CENTER: [&str; 1] = ["clock"];
-const DEFAULT_RIGHT: [&str; 5] = ["cpu", "memory", "gpu", "pressure", "battery"];
+const DEFAULT_RIGHT: [&str; 6] = ["cpu", "memory", "gpu", "pressure", "oom", "battery"];
 
 #[derive(Clone, Debug)]
 pub struct Config {

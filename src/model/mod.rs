@@ -9,6 +9,7 @@ pub mod app;
 pub mod battery;
 pub mod controls;
 pub mod hardware;
+pub mod oom;
 pub mod privacy;
 pub mod process;
 pub mod procstat;
@@ -23,6 +24,7 @@ pub use battery::{Battery, BatteryStatus, BatteryTotal};
 pub use hardware::{
     CpuReading, Gpu, GpuDriver, GpuReading, Hardware, Pressure, Stall, Throttle, Value,
 };
+pub use oom::{OomKill, OomKills};
 pub use privacy::{HidePid, Privacy};
 pub use process::{Process, ProcessKey, ProcessTable};
 pub use record::{ExitRecord, TaskRecord, TaskState};

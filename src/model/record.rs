@@ -15,6 +15,12 @@ pub const TASK_IO_UNKNOWN: u32 = 1 << 1;
 /// reading process this task's IO (another user's, or not dumpable). See
 /// [`Privacy`](super::privacy::Privacy).
 pub const TASK_PRIVATE: u32 = 1 << 2;
+/// In the exit reports: the record is an [`OomRecord`] (`RINGBAR_RECORD_OOM`).
+pub const RECORD_OOM: u32 = 1 << 8;
+/// [`OomRecord::flags`]: a cgroup's memory limit was hit, not the machine's memory.
+pub const OOM_MEMCG: u32 = 1 << 9;
+/// [`OomRecord::flags`]: an older kernel (6.1) named the victim by its pid alone.
+pub const OOM_PID_ONLY: u32 = 1 << 10;
 
 /// One task (thread) as the task iterator reports it: `struct ringbar_task`.
 #[repr(C)]
@@ -53,6 +59,39 @@ pub struct ExitRecord {
     pub gid: u32,
 }
 
+/// A process the kernel's OOM killer chose, `struct ringbar_oom`. It travels with the exit
+/// reports, as an [`ExitRecord`] with [`RECORD_OOM`] set (same size, same header fields).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct OomRecord {
+    pub leader_start_ns: u64,
+    /// The victim's resident pages (file + anon + shmem) when it was chosen.
+    pub rss_pages: u64,
+    /// CLOCK_MONOTONIC ns of the choice.
+    pub time_ns: u64,
+    /// For a cgroup's OOM, the cgroup's memory limit in pages; else 0.
+    pub limit_pages: u64,
+    pub tgid: u32,
+    pub flags: u32,
+    pub comm: [u8; COMM_LEN],
+    pub uid: u32,
+    pub gid: u32,
+}
+
+impl ExitRecord {
+    /// The OOM kill this record is, if it is one.
+    pub fn as_oom(&self) -> Option<OomRecord> {
+        (self.flags & RECORD_OOM != 0).then(|| bytemuck::cast(*self))
+    }
+}
+
+impl OomRecord {
+    /// The same bytes as the exit report they travel as.
+    pub fn as_exit(&self) -> ExitRecord {
+        bytemuck::cast(*self)
+    }
+}
+
 // Same numbers as RINGBAR_TASK_SIZE / RINGBAR_EXIT_SIZE, which the BPF side asserts.
 const _: () = assert!(std::mem::size_of::<TaskRecord>() == 104);
 const _: () = assert!(std::mem::size_of::<ExitRecord>() == 64);
@@ -60,6 +99,11 @@ const _: () = assert!(std::mem::offset_of!(TaskRecord, tgid) == 64);
 const _: () = assert!(std::mem::offset_of!(TaskRecord, comm) == 80);
 const _: () = assert!(std::mem::offset_of!(ExitRecord, tgid) == 32);
 const _: () = assert!(std::mem::offset_of!(ExitRecord, comm) == 40);
+const _: () = assert!(std::mem::size_of::<OomRecord>() == 64);
+const _: () = assert!(std::mem::offset_of!(OomRecord, tgid) == 32);
+const _: () = assert!(std::mem::offset_of!(OomRecord, flags) == 36);
+const _: () = assert!(std::mem::offset_of!(OomRecord, comm) == 40);
+const _: () = assert!(std::mem::offset_of!(OomRecord, uid) == 56);
 
 impl TaskRecord {
     pub fn is_kthread(&self) -> bool {
@@ -157,6 +201,21 @@ mod tests {
         bytes.extend_from_slice(bytemuck::bytes_of(&rec));
         assert_eq!(decode_exit(&bytes[1..]), Some(rec));
         assert_eq!(decode_exit(&bytes[1..20]), None);
+    }
+
+    #[test]
+    fn oom_records_travel_as_exit_records() {
+        let oom = OomRecord {
+            tgid: 42,
+            flags: RECORD_OOM | OOM_MEMCG,
+            rss_pages: 1000,
+            comm: *b"chrome\0\0\0\0\0\0\0\0\0\0",
+            ..Default::default()
+        };
+        let exit = oom.as_exit();
+        assert_eq!(exit.tgid, 42);
+        assert_eq!(exit.as_oom(), Some(oom));
+        assert_eq!(ExitRecord::default().as_oom(), None);
     }
 
     #[test]

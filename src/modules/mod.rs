@@ -11,6 +11,7 @@ pub mod custom;
 mod gpu;
 mod input;
 mod memory;
+mod oom;
 mod pressure;
 mod shown;
 mod thresholds;
@@ -35,11 +36,12 @@ pub type Table<'a> = Option<ValueDeserializer<'a>>;
 type Make = fn(Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error>;
 
 /// Every module ringbar has, by the name the config's module lists use.
-const REGISTRY: [(&str, Make); 9] = [
+const REGISTRY: [(&str, Make); 10] = [
     ("cpu", cpu::make),
     ("memory", memory::make),
     ("gpu", gpu::make),
     ("pressure", pressure::make),
+    ("oom", oom::make),
     ("battery", battery::make),
     ("clock", clock::make),
     ("workspaces", workspaces::make),
@@ -312,6 +314,7 @@ pub(crate) mod tests {
                 "memory",
                 "gpu",
                 "pressure",
+                "oom",
                 "battery",
                 "clock",
                 "workspaces",

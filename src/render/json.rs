@@ -48,6 +48,7 @@ pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
         "io": io::json(sample),
         "stuck": cpu::stuck_json(sample),
         "apps": apps::json(sample),
+        "oom_kills": super::oom::json(sample),
         "gpus": gpu::json(sample),
         "pressure": pressure::json(sample),
         "power_profile": pressure::power_json(sample),
@@ -122,7 +123,10 @@ mod tests {
             .iter()
             .map(|m| m["name"].as_str().expect("name"))
             .collect();
-        assert_eq!(names, ["cpu", "memory", "gpu", "pressure", "battery"]);
+        assert_eq!(
+            names,
+            ["cpu", "memory", "gpu", "pressure", "oom", "battery"]
+        );
         assert_eq!(doc["time_unix_ms"], 0, "the sample's own time");
         assert_eq!(doc["batteries"], json!([]));
         assert_eq!(doc["battery"], Json::Null);

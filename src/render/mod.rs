@@ -11,6 +11,7 @@ pub mod gpu;
 pub mod io;
 pub mod json;
 pub mod memory;
+pub mod oom;
 pub mod pressure;
 pub mod report;
 

@@ -1,14 +1,15 @@
 //! The monitor's whole report: what its tooltip shows and `--once` prints.
 
-use super::{battery, cpu, footer, gpu, io, memory, pressure, Sink};
+use super::{battery, cpu, footer, gpu, io, memory, oom, pressure, Sink};
 use crate::sample::Sample;
 
-/// Notices, CPU (D/Z rows first), Memory, IO, GPUs, pressure, power profile and batteries
-/// where the machine has them, and the footer.
+/// Notices, CPU (D/Z rows first), Memory, the OOM kills if there were any, IO, GPUs,
+/// pressure, power profile and batteries where the machine has them, and the footer.
 pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     footer::write_notices(sink, sample);
     cpu::write(sink, sample);
     memory::write(sink, sample);
+    oom::write(sink, sample);
     io::write(sink, sample);
     gpu::write(sink, sample);
     pressure::write(sink, sample);

@@ -10,7 +10,7 @@ use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::net::{accept_with, sockopt, SocketFlags};
 
 use super::fds;
-use crate::model::record::{ExitRecord, TASK_IO_UNKNOWN, TASK_PRIVATE};
+use crate::model::record::{ExitRecord, RECORD_OOM, TASK_IO_UNKNOWN, TASK_PRIVATE};
 use crate::probe::Probe;
 use crate::wire::{self, Op};
 
@@ -31,10 +31,16 @@ struct Client {
 }
 
 impl Client {
-    /// Queues an exit report, its IO left out where /proc would deny this client.
+    /// Queues an exit report, its IO left out where /proc would deny this client. OOM
+    /// kills travel unchanged: pid, name and size are what /proc showed of the victim
+    /// (the client hides them where its /proc has `hidepid`; see crate::model::oom).
     fn queue(&mut self, exit: &ExitRecord) {
         if self.exits.len() >= MAX_QUEUED_EXITS {
             self.lost += 1;
+            return;
+        }
+        if exit.flags & RECORD_OOM != 0 {
+            self.exits.push(*exit);
             return;
         }
         let mut exit = *exit;

@@ -104,14 +104,17 @@ pub(crate) fn ten_thousand_threads_are_all_counted(source: Source) {
         "{} threads seen",
         process.threads
     );
+    // Other processes may end meanwhile on a busy machine: a little slack, far less than
+    // one read(2) of the iterator holds (32 KiB, over 300 records), so a lost read shows.
+    const OTHERS_ENDING: usize = 64;
     assert!(
-        s.tasks as usize >= tasks_before + THREADS,
+        s.tasks as usize + OTHERS_ENDING >= tasks_before + THREADS,
         "{} tasks after, {tasks_before} before",
         s.tasks
     );
     for _ in 0..3 {
         let again = sample(&mut c);
-        assert!(again.tasks as usize >= tasks_before + THREADS);
+        assert!(again.tasks as usize + OTHERS_ENDING >= tasks_before + THREADS);
         assert_eq!(c.record_capacity(), grown, "the buffer grows only once");
     }
     if source == Source::Probe {

@@ -255,6 +255,11 @@ impl Model {
         &self.snapshot
     }
 
+    /// The process with this thread group id in the latest sample.
+    pub fn process(&self, tgid: u32) -> Option<&crate::model::Process> {
+        self.current.by_tgid(tgid)
+    }
+
     /// What the reader may see; applies from the next [`Model::rank`].
     pub fn set_privacy(&mut self, privacy: Privacy) {
         self.privacy = privacy;
