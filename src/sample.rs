@@ -3,6 +3,7 @@
 //! know about the bar itself. Every output renders from this one value: the bar's labels
 //! and tooltips, `--once`, `--json` and `--waybar`.
 
+use crate::model::history::{History, Point};
 use crate::model::{Hardware, OomKills, Snapshot};
 
 /// Where the process data came from.
@@ -59,11 +60,24 @@ pub struct Sample {
     pub notices: Vec<Notice>,
     /// The latest OOM kills the probe saw (none from /proc).
     pub oom_kills: OomKills,
+    /// The last ten minutes, with their culprits; fixed in size.
+    pub history: History,
 }
 
 impl Sample {
     /// Whether kernel threads are listed (they always count in the totals).
     pub fn kernel_threads(&self) -> bool {
         self.processes.kernel_threads
+    }
+
+    /// Adds this sample's figures to its history (it allocates nothing).
+    pub fn record_history(&mut self) {
+        let gpu = self
+            .hardware
+            .label_gpu()
+            .and_then(|gpu| gpu.reading.busy_percent.known());
+        let point = Point::of(&self.processes, gpu);
+        let span_ns = self.processes.interval_ns;
+        self.history.record(self.unix_ms, span_ns, &point);
     }
 }

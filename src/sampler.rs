@@ -14,6 +14,23 @@ use crate::sample::{Notice, Sample};
 use crate::sensors::nvidia::Nvml;
 use crate::sensors::{Roots, Sensors};
 
+/// The local time zone's offset from UTC at `unix_s`, for the history's times; 0 if the
+/// C library cannot tell. glibc reads the zone once, then converts without allocating.
+fn utc_offset_s(unix_s: u64) -> i32 {
+    let Ok(time) = libc::time_t::try_from(unix_s) else {
+        return 0;
+    };
+    // SAFETY: `tm` is plain data for which all zeroes is a valid value.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    // SAFETY: both pointers are to live locals for the call; localtime_r is the reentrant
+    // form and keeps neither.
+    let converted = unsafe { libc::localtime_r(&time, &mut tm) };
+    if converted.is_null() {
+        return 0;
+    }
+    i32::try_from(tm.tm_gmtoff).unwrap_or(0)
+}
+
 pub struct Sampler {
     collector: Collector,
     sensors: Sensors,
@@ -89,6 +106,8 @@ impl Sampler {
         sample.unix_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        sample.history.utc_offset_s = utc_offset_s(sample.unix_ms / 1000);
+        sample.record_history();
         sample
     }
 

@@ -1,12 +1,12 @@
-//! Steady-state ticks allocate nothing on the heap: the model, the sensors, the real
-//! probe through the sampler, and every module's text and tooltip, ticked many times
-//! under an allocator that counts.
+//! Steady-state ticks allocate nothing on the heap: the model, the sensors, the history,
+//! the real probe through the sampler, and every module's text and tooltip, ticked many
+//! times under an allocator that counts.
 
 mod common;
 
 use common::alloc::{allocations, CountingAllocator};
 use ringbar::config::{self, Config};
-use ringbar::model::{Model, TaskRecord};
+use ringbar::model::{Memory, Model, TaskRecord};
 use ringbar::render::Markup;
 use ringbar::sample::Sample;
 use ringbar::sensors::{fixtures, Roots, Sensors};
@@ -56,6 +56,68 @@ fn the_model_allocates_nothing_once_warm() {
         allocations() - before,
         0,
         "allocations in 995 warm model ticks"
+    );
+}
+
+#[test]
+fn the_history_and_its_sparklines_allocate_nothing_once_warm() {
+    let mut tasks: Vec<TaskRecord> = (0..200u32)
+        .map(|i| TaskRecord {
+            tgid: 100 + i / 2,
+            pid: 100 + i,
+            leader_start_ns: u64::from(i / 2),
+            comm: *b"worker\0\0\0\0\0\0\0\0\0\0",
+            ..Default::default()
+        })
+        .collect();
+    let memory = Memory {
+        total: 8 << 30,
+        available: 5 << 30,
+        ..Memory::default()
+    };
+    let mut model = Model::new(4096, 2);
+    let mut sample = Sample::default();
+    // The graph modules' sparklines besides the report's.
+    let config = config::parse(
+        "modules_left = [\"cpu\", \"memory\", \"cpu_graph\", \"memory_graph\"]\n\
+         modules_center = []\nmodules_right = []\n",
+        "config.toml".as_ref(),
+    )
+    .expect("valid");
+    let (mut text, mut tooltip) = (String::with_capacity(256), String::with_capacity(16384));
+    // Two seconds a tick: the ring of ten minutes wraps three times in 1000 ticks.
+    let mut tick = |t: u64, tasks: &mut Vec<TaskRecord>| {
+        for (i, task) in tasks.iter_mut().enumerate() {
+            task.cpu_ns += (t % 7 + i as u64 % 3) * 10_000_000;
+            task.write_bytes += 4096 * (t % 5);
+            task.rss_pages = 10 + t % 11;
+        }
+        model.update(t * 2_000_000_000, tasks, &[], Some(memory), None);
+        model.rank(false);
+        sample.processes = *model.snapshot();
+        sample.unix_ms = 1_795_442_400_000 + t * 2000;
+        sample.record_history();
+        render(&config, &sample, &mut text, &mut tooltip);
+    };
+    for t in 1..=5 {
+        tick(t, &mut tasks);
+    }
+    let before = allocations();
+    for t in 6..=1000 {
+        tick(t, &mut tasks);
+    }
+    assert_eq!(
+        allocations() - before,
+        0,
+        "allocations in 995 warm ticks recording the history and rendering it"
+    );
+    assert!(
+        tooltip.contains("last 10 min · peak ") && tooltip.contains(", worker\n"),
+        "{tooltip}"
+    );
+    assert!(
+        text.starts_with("MEM ") && text.chars().any(|c| ('▁'..='█').contains(&c)),
+        "{text}"
     );
 }
 
@@ -154,4 +216,8 @@ fn real_sampling_allocates_nothing_once_warm() {
         "allocations in warm samples with module texts and tooltips"
     );
     assert!(tooltip.contains("<b>CPU</b>"), "{tooltip}");
+    assert!(
+        tooltip.contains(" · peak "),
+        "the history's line: {tooltip}"
+    );
 }

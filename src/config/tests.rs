@@ -138,7 +138,7 @@ fn errors_name_file_line_and_key() {
              expected one of `position`, `layer`, `height`, `margin_top`, `margin_bottom`, \
              `margin_left`, `margin_right`, `modules_left`, `modules_center`, `modules_right`, \
              `interval_ms`, `kernel_threads`, `group_by`, `sensors`, or a module table: `[cpu]`, `[memory]`"
-        ) && typo.ends_with("`[window]`, `[tray]` (using the defaults)"),
+        ) && typo.ends_with("`[tray]`, `[cpu_graph]`, `[memory_graph]` (using the defaults)"),
         "{typo}"
     );
     let wrong_type = parse_str("\n\nheight = \"tall\"\n").expect_err("wrong type");

@@ -9,6 +9,7 @@ pub mod app;
 pub mod battery;
 pub mod controls;
 pub mod hardware;
+pub mod history;
 pub mod oom;
 pub mod privacy;
 pub mod process;

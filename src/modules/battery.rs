@@ -67,6 +67,11 @@ impl Module for Battery {
         write_section(sink, input.sample);
     }
 
+    /// Its tooltip is the battery alone.
+    fn history_graphs(&self) -> bool {
+        false
+    }
+
     fn action(&self, _button: super::Button) -> Option<super::Action> {
         None
     }

@@ -9,6 +9,7 @@ mod clock;
 mod cpu;
 pub mod custom;
 mod gpu;
+mod graph;
 mod input;
 mod memory;
 mod oom;
@@ -19,6 +20,7 @@ mod tray;
 mod window;
 mod workspaces;
 
+pub use graph::{BarGraph, GraphSettings};
 pub use input::{Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS};
 pub use shown::{shown, Shown};
 pub use tray::TraySettings;
@@ -36,7 +38,7 @@ pub type Table<'a> = Option<ValueDeserializer<'a>>;
 type Make = fn(Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error>;
 
 /// Every module ringbar has, by the name the config's module lists use.
-const REGISTRY: [(&str, Make); 10] = [
+const REGISTRY: [(&str, Make); 12] = [
     ("cpu", cpu::make),
     ("memory", memory::make),
     ("gpu", gpu::make),
@@ -47,6 +49,8 @@ const REGISTRY: [(&str, Make); 10] = [
     ("workspaces", workspaces::make),
     ("window", window::make),
     ("tray", tray::make),
+    ("cpu_graph", graph::make_cpu),
+    ("memory_graph", graph::make_memory),
 ];
 
 /// The names of all modules, for messages.
@@ -209,6 +213,17 @@ pub trait Module {
         report::write(sink, input.sample);
     }
 
+    /// Whether its tooltip draws the history's graphs under the text: the monitor
+    /// modules', whose tooltip is the report.
+    fn history_graphs(&self) -> bool {
+        self.update() == Update::Sample
+    }
+
+    /// For a graph module (`cpu_graph`): what the bar draws in place of its text.
+    fn bar_graph(&self) -> Option<&BarGraph> {
+        None
+    }
+
     /// Whether the module is a row of workspace buttons instead of one label.
     fn has_workspace_buttons(&self) -> bool {
         false
@@ -319,7 +334,9 @@ pub(crate) mod tests {
                 "clock",
                 "workspaces",
                 "window",
-                "tray"
+                "tray",
+                "cpu_graph",
+                "memory_graph"
             ]
         );
     }

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use serde_json::{json, Value as Json};
 
-use super::{apps, battery, cpu, gpu, io, memory, pressure};
+use super::{apps, battery, cpu, gpu, history, io, memory, pressure};
 use crate::modules::{Input, Module};
 
 /// Bumped when a key changes meaning or goes away; new keys may appear at any time.
@@ -54,6 +54,7 @@ pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
         "power_profile": pressure::power_json(sample),
         "batteries": batteries,
         "battery": battery,
+        "history": history::json(sample),
         "notices": sample.notices.iter().map(|n| json!({
             "title": n.title,
             "detail": n.detail,

@@ -8,12 +8,14 @@ pub mod battery;
 pub mod cpu;
 pub mod footer;
 pub mod gpu;
+pub mod history;
 pub mod io;
 pub mod json;
 pub mod memory;
 pub mod oom;
 pub mod pressure;
 pub mod report;
+pub mod sparkline;
 
 use std::fmt::Write;
 
@@ -31,6 +33,10 @@ pub trait Sink {
     fn bold(&mut self, on: bool);
     /// Starts or ends the small print of the footer; plain text ignores it.
     fn small(&mut self, on: bool);
+    /// Whether the history is written as sparklines; not where it is drawn as graphs.
+    fn sparklines(&self) -> bool {
+        true
+    }
 }
 
 /// Text as the terminal shows it.

@@ -1,17 +1,23 @@
 //! The monitor's whole report: what its tooltip shows and `--once` prints.
 
-use super::{battery, cpu, footer, gpu, io, memory, oom, pressure, Sink};
+use super::{battery, cpu, footer, gpu, history, io, memory, oom, pressure, Sink};
+use crate::model::history::Metric;
 use crate::sample::Sample;
 
 /// Notices, CPU (D/Z rows first), Memory, the OOM kills if there were any, IO, GPUs,
-/// pressure, power profile and batteries where the machine has them, and the footer.
+/// pressure, power profile and batteries where the machine has them, and the footer. CPU,
+/// Memory, IO and GPU end with their history's sparkline once there is one.
 pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     footer::write_notices(sink, sample);
     cpu::write(sink, sample);
+    history::write(sink, sample, Metric::Cpu);
     memory::write(sink, sample);
+    history::write(sink, sample, Metric::Memory);
     oom::write(sink, sample);
     io::write(sink, sample);
+    history::write(sink, sample, Metric::Io);
     gpu::write(sink, sample);
+    history::write(sink, sample, Metric::Gpu);
     pressure::write(sink, sample);
     battery::write(sink, sample);
     footer::write(sink, sample);

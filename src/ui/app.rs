@@ -250,6 +250,7 @@ impl App {
                     #[cfg(feature = "test-support")]
                     if let Some(hook) = &self.test_hook {
                         hook.write_tooltip(&slot.tooltip);
+                        hook.write_graphs(slot.graphs.as_ref());
                     }
                 }
             }
@@ -305,6 +306,7 @@ impl App {
         #[cfg(feature = "test-support")]
         if let Some(hook) = &self.test_hook {
             hook.write_tooltip(&slot.tooltip);
+            hook.write_graphs(slot.graphs.as_ref());
         }
     }
 

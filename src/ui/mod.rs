@@ -5,7 +5,9 @@
 
 mod app;
 mod bar;
+mod bar_graph;
 mod compositor_link;
+mod history_graph;
 mod outputs;
 mod scripts_link;
 mod slot;

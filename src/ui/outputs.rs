@@ -159,7 +159,7 @@ impl App {
                 slot.label.add_controller(scroll);
             }
 
-            let tooltip_label = slot.tooltip.clone();
+            let tooltip_label = slot.tooltip_widget.clone();
             slot.label.connect_query_tooltip(glib::clone!(
                 #[weak(rename_to = app)]
                 self,

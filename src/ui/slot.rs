@@ -6,8 +6,11 @@ use std::rc::Rc;
 use gtk4 as gtk;
 use gtk4::prelude::*;
 
+use super::bar_graph::BarGraphView;
+use super::history_graph::HistoryGraphs;
 use super::workspace_row::WorkspaceRow;
 use crate::modules::{Input, Level, Module, WorkspaceButton};
+use crate::render::history::GraphedMarkup;
 use crate::render::Markup;
 
 pub struct Slot {
@@ -17,10 +20,16 @@ pub struct Slot {
     pub row: Option<WorkspaceRow>,
     /// Instead of the label, for the tray: its icons, drawn by the tray host.
     pub tray: Option<gtk::Box>,
+    /// Around the label, for a graph module: the graph drawn over it.
+    pub bar_graph: Option<BarGraphView>,
     /// Reused for the row's buttons.
     buttons: Vec<WorkspaceButton>,
     /// The tooltip's content; mapped exactly while the tooltip is on screen.
     pub tooltip: gtk::Label,
+    /// The history's graphs under the tooltip's text, for the monitor modules.
+    pub graphs: Option<HistoryGraphs>,
+    /// What the tooltip shows: the label, or a box of the label and the graphs.
+    pub tooltip_widget: gtk::Widget,
     text: String,
     level: Level,
     /// The state class shown besides the level (`charging`).
@@ -41,6 +50,16 @@ impl Slot {
         let tooltip: gtk::Label = builder
             .object("tooltip")
             .unwrap_or_else(|| unreachable!("ui/tooltip.ui defines `tooltip`"));
+        let graphs = module.history_graphs().then(HistoryGraphs::new);
+        let tooltip_widget = match &graphs {
+            None => tooltip.clone().upcast(),
+            Some(graphs) => {
+                let content = gtk::Box::new(gtk::Orientation::Vertical, 4);
+                content.append(&tooltip);
+                content.append(&graphs.widget);
+                content.upcast()
+            }
+        };
         let row = module.has_workspace_buttons().then(row);
         let tray = module.tray().map(|_| {
             let tray = gtk::Box::new(gtk::Orientation::Horizontal, 0);
@@ -48,13 +67,19 @@ impl Slot {
             tray.add_css_class("tray");
             tray
         });
+        let bar_graph = module
+            .bar_graph()
+            .map(|graph| BarGraphView::new(&label, *graph));
         Slot {
             module,
             label,
             row,
             tray,
+            bar_graph,
             buttons: Vec::new(),
             tooltip,
+            graphs,
+            tooltip_widget,
             text: String::new(),
             level: Level::Normal,
             class: None,
@@ -64,6 +89,9 @@ impl Slot {
 
     /// The widget on the bar: the label, the row of buttons, or the tray's box.
     pub fn widget(&self) -> gtk::Widget {
+        if let Some(graph) = &self.bar_graph {
+            return graph.widget.clone().upcast();
+        }
         match (&self.row, &self.tray) {
             (Some(row), _) => row.widget.clone().upcast(),
             (None, Some(tray)) => tray.clone().upcast(),
@@ -76,6 +104,14 @@ impl Slot {
         if let Some(row) = &mut self.row {
             self.module.workspace_buttons(input, &mut self.buttons);
             row.show(&self.buttons);
+            return;
+        }
+        if let Some(graph) = &self.bar_graph {
+            // The graph stands for the text: the label stays empty under it.
+            if !self.label.is_visible() {
+                self.label.set_visible(true);
+            }
+            graph.update(input.sample);
             return;
         }
         scratch.clear();
@@ -126,12 +162,20 @@ impl Slot {
         }
     }
 
-    /// Rebuilds the tooltip's markup for `input`. `scratch` is a reused buffer.
+    /// Rebuilds the tooltip's markup for `input`, and its graphs (which take the place
+    /// of the text's sparklines). `scratch` is a reused buffer.
     pub fn fill_tooltip(&self, input: &Input<'_>, scratch: &mut String) {
         scratch.clear();
-        self.module.tooltip(&mut Markup(scratch), input);
+        if self.graphs.is_some() {
+            self.module.tooltip(&mut GraphedMarkup(scratch), input);
+        } else {
+            self.module.tooltip(&mut Markup(scratch), input);
+        }
         if self.tooltip.label() != scratch.as_str() {
             self.tooltip.set_markup(scratch);
+        }
+        if let Some(graphs) = &self.graphs {
+            graphs.update(input.sample, scratch);
         }
     }
 }

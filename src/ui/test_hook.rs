@@ -85,6 +85,12 @@ impl TestHook {
                     );
                 }
             }
+            for slot in &bar.slots {
+                let name = slot.module.name();
+                if let (Some(graph), false) = (&slot.bar_graph, written.contains(&name)) {
+                    let _ = write!(out, "\t{name}.graph={}", graph.describe());
+                }
+            }
             let labels = bar
                 .slots
                 .iter()
@@ -135,6 +141,15 @@ impl TestHook {
     pub fn write_tooltip(&self, tooltip: &gtk::Label) {
         self.write("tooltip.markup", &tooltip.label());
         self.write("tooltip.text", &tooltip.text());
+    }
+
+    /// The history graphs of the tooltip last filled, as `HistoryGraphs::describe`
+    /// writes them (empty for a tooltip without graphs).
+    pub fn write_graphs(&self, graphs: Option<&super::history_graph::HistoryGraphs>) {
+        self.write(
+            "tooltip.graphs",
+            &graphs.map(|g| g.describe()).unwrap_or_default(),
+        );
     }
 
     /// The tray menu last shown, as `MenuEntry::describe` writes it.

@@ -7,6 +7,7 @@ mod common;
 
 mod clock;
 mod drawing;
+mod history;
 mod lifecycle;
 mod monitor;
 mod workspace_modules;

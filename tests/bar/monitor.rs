@@ -111,8 +111,9 @@ fn the_tooltip_shows_the_top_lists_with_names_escaped() {
     );
 
     // Drawn on screen below the bar: the tooltip's rows are not sway's background.
-    let shot = session.screenshot(0, 0, 600, 400);
-    let background = shot.pixel(590, 390);
+    // The background far below: the tooltip's graphs make it reach past 400 px.
+    let shot = session.screenshot(0, 0, 600, 700);
+    let background = shot.pixel(590, 690);
     let tooltip_pixels = shot.count(40, 300, |p| p != background);
     assert!(
         tooltip_pixels > 20_000,

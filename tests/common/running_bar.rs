@@ -160,6 +160,11 @@ impl RunningBar {
         fs::read_to_string(self.hook.join("tooltip.markup")).unwrap_or_default()
     }
 
+    /// The history graphs of the tooltip last filled (`HistoryGraphs::describe`).
+    pub fn tooltip_graphs(&self) -> String {
+        fs::read_to_string(self.hook.join("tooltip.graphs")).unwrap_or_default()
+    }
+
     pub fn tooltip_text(&self) -> String {
         fs::read_to_string(self.hook.join("tooltip.text")).unwrap_or_default()
     }
