@@ -212,7 +212,7 @@ case "${1:-}" in
         ;;
     screenshot)
         setup
-        cargo_test_as_root --test bar -- --ignored --exact screenshot_for_the_readme --nocapture
+        cargo_test_as_root --test bar -- --ignored --exact drawing::screenshot_for_the_readme --nocapture
         ;;
     test)
         setup

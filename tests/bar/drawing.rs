@@ -196,9 +196,9 @@ fn screenshot_for_the_readme() {
     let mut pointer = session.pointer();
     // The CPU module is the first of the right edge's.
     hover_at_until_tooltip_shows(&mut pointer, &bar, WIDTH - 210, "sampled in");
-    // One more tick so the tooltip shows rates.
-    std::thread::sleep(Duration::from_millis(2500));
+    // Some ticks, so the tooltip shows rates and its graphs a little history.
+    std::thread::sleep(Duration::from_secs(12));
     let to = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/screenshot.png");
-    session.screenshot_png(&format!("0,0 {WIDTH}x420"), &to);
+    session.screenshot_png(&format!("0,0 {WIDTH}x{HEIGHT}"), &to);
     println!("wrote {}", to.display());
 }
