@@ -82,7 +82,10 @@ fn a_second_start_reloads_the_running_bar_and_sigterm_detaches_the_probe() {
         let bars = bar.bars();
         bars.len() == 2 && bars.iter().all(|b| b["notice"] == "⚠ config")
     });
-    assert_eq!(session.workspace_y(), 26);
+    // The bars are rebuilt on reload: sway gives their exclusive zone back a moment later.
+    wait_for("the default height after the broken config", WAIT, || {
+        session.workspace_y() == 26
+    });
 
     // SIGTERM: a clean exit, and none of the probe's programs stay in the kernel.
     // SAFETY: kill has no memory-safety preconditions; pid is our child.
