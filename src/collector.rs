@@ -10,7 +10,7 @@ use std::path::Path;
 use crate::cgroup::CgroupNames;
 use crate::model::app::GroupBy;
 use crate::model::oom::{complete_pid_only, Clocks, OomKill, OomKills, Reader};
-use crate::model::{ExitRecord, Model, Privacy, Snapshot};
+use crate::model::{ExitRecord, LoadAverage, Memory, Model, Privacy, Snapshot, TaskRecord};
 use crate::probe::{Probe, ProbeError};
 use crate::procfs::SystemFiles;
 use crate::procwalk::ProcWalk;
@@ -112,32 +112,26 @@ impl Collector {
         let load = self.system.load();
         match &mut self.source {
             Source::Probe(probe) => {
-                let now = monotonic_ns();
                 probe.read_tasks()?;
                 probe.drain_exits(&mut self.exits)?;
-                take_oom_kills(
-                    &mut self.exits,
-                    &self.model,
-                    &mut self.oom_kills,
-                    self.reader,
-                    now,
-                );
-                self.model
-                    .update(now, probe.tasks(), &self.exits, memory, load);
+                let probed = Probed {
+                    tasks: probe.tasks(),
+                    exits: &mut self.exits,
+                    kills: &mut self.oom_kills,
+                    reader: self.reader,
+                };
+                probed.update(&mut self.model, memory, load);
             }
             Source::Service(remote) => {
-                let now = monotonic_ns();
                 remote.read_tasks()?;
                 remote.drain_exits(&mut self.exits)?;
-                take_oom_kills(
-                    &mut self.exits,
-                    &self.model,
-                    &mut self.oom_kills,
-                    self.reader,
-                    now,
-                );
-                self.model
-                    .update(now, remote.tasks(), &self.exits, memory, load);
+                let probed = Probed {
+                    tasks: remote.tasks(),
+                    exits: &mut self.exits,
+                    kills: &mut self.oom_kills,
+                    reader: self.reader,
+                };
+                probed.update(&mut self.model, memory, load);
             }
             Source::Proc(walk) => {
                 // /proc's start times count from boot, suspend included.
@@ -213,6 +207,23 @@ pub fn monotonic_ns() -> u64 {
 
 /// Moves the OOM kills, which travel with the exit reports, from `exits` into `kills`;
 /// `model` still holds the previous sample, where a pid-only kill finds its victim.
+/// One sample's records from the probe, in this process or the service's.
+struct Probed<'a> {
+    tasks: &'a [TaskRecord],
+    exits: &'a mut Vec<ExitRecord>,
+    kills: &'a mut OomKills,
+    reader: Reader,
+}
+
+impl Probed<'_> {
+    /// Takes the OOM kills out of the exit reports, then updates the model with the rest.
+    fn update(self, model: &mut Model, memory: Option<Memory>, load: Option<LoadAverage>) {
+        let now = monotonic_ns();
+        take_oom_kills(self.exits, model, self.kills, self.reader, now);
+        model.update(now, self.tasks, self.exits, memory, load);
+    }
+}
+
 fn take_oom_kills(
     exits: &mut Vec<ExitRecord>,
     model: &Model,
