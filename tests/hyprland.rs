@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use ringbar::compositor::CompositorState;
 
-use common::hyprland::{example, HyprlandVm, Pointer};
+use common::hyprland::{self, example, HyprlandVm};
 use common::ipc::{
     connect, focused, on_own_context, pump, target, thread_cpu_time, wait_state, workspace, Running,
 };
@@ -201,7 +201,7 @@ fn the_bar_follows_hyprland(vm: &HyprlandVm) {
         monitor["width"].as_u64().expect("width") as u32,
         monitor["height"].as_u64().expect("height") as u32,
     );
-    let mut pointer = Pointer::new(vm, layout);
+    let mut pointer = hyprland::pointer(vm, layout);
     pointer.move_to(layout.0 - 4, 4);
 
     vm.dispatch("hl.dsp.focus({ workspace = 2 })");

@@ -2,15 +2,15 @@
 //! sockets forwarded to `/tmp/hypr/xdg/hypr/SIG/` here, its display reached through
 //! waypipe. Booting takes minutes, so the end-to-end test boots it once.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use gtk4::gdk_pixbuf::Pixbuf;
 
-use super::session::Image;
+use super::session::{Image, Pointer};
 
 /// Hyprland under TCG is often busy for seconds (hyprctl gives up after 5 s).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -287,55 +287,7 @@ pub fn example(name: &str) -> PathBuf {
     path
 }
 
-/// `examples/virtual_pointer` on Hyprland's display: one wlr virtual pointer.
-pub struct Pointer {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    /// The output layout's size, for absolute motion.
-    layout: (u32, u32),
-}
-
-impl Pointer {
-    pub fn new(vm: &HyprlandVm, layout: (u32, u32)) -> Pointer {
-        let helper = example("virtual_pointer");
-        let mut child = vm
-            .wayland_client(helper)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start the virtual pointer");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        Pointer {
-            child,
-            stdin,
-            stdout,
-            layout,
-        }
-    }
-
-    fn command(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to the pointer helper");
-        self.stdin.flush().expect("flush");
-        let mut reply = String::new();
-        self.stdout.read_line(&mut reply).expect("pointer reply");
-        assert_eq!(reply.trim(), "ok", "pointer helper failed on `{line}`");
-    }
-
-    pub fn move_to(&mut self, x: u32, y: u32) {
-        let (w, h) = self.layout;
-        self.command(&format!("move {x} {y} {w} {h}"));
-    }
-
-    pub fn click(&mut self, button: &str) {
-        self.command(&format!("click {button}"));
-    }
-}
-
-impl Drop for Pointer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `examples/virtual_pointer` on Hyprland's display.
+pub fn pointer(vm: &HyprlandVm, layout: (u32, u32)) -> Pointer {
+    Pointer::spawn(vm.wayland_client(example("virtual_pointer")), layout)
 }

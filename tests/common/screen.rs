@@ -3,7 +3,7 @@
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use super::session::*;
 
@@ -50,8 +50,23 @@ impl Session {
         );
         let copy = self.path().join("virtual_pointer");
         fs::copy(&helper, &copy).expect("copy helper");
-        let mut child = self
-            .as_user(&copy)
+        Pointer::spawn(self.as_user(&copy), (WIDTH, HEIGHT))
+    }
+}
+
+/// `examples/virtual_pointer` on a compositor: one wlr virtual pointer.
+pub struct Pointer {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    /// The output layout's size, for absolute motion.
+    layout: (u32, u32),
+}
+
+impl Pointer {
+    /// Starts the helper by `command` (a Wayland client of the compositor meant).
+    pub fn spawn(mut command: Command, layout: (u32, u32)) -> Pointer {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -62,17 +77,10 @@ impl Session {
             child,
             stdin,
             stdout,
+            layout,
         }
     }
-}
 
-pub struct Pointer {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Pointer {
     fn command(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").expect("write to the pointer helper");
         self.stdin.flush().expect("flush");
@@ -82,7 +90,8 @@ impl Pointer {
     }
 
     pub fn move_to(&mut self, x: u32, y: u32) {
-        self.command(&format!("move {x} {y} {WIDTH} {HEIGHT}"));
+        let (w, h) = self.layout;
+        self.command(&format!("move {x} {y} {w} {h}"));
     }
 
     pub fn click(&mut self, button: &str) {
