@@ -7,21 +7,22 @@
 //!
 //! ```text
 //! hello    service → client  magic version task_size exit_size         + iterator link fd
-//! request  client → service  magic version op (1 exits, 2 iterator fd)
-//! exits    service → client  magic version op=1 count flags lost_total   + count exit records
+//! exits    service → client  magic version op=1 count 0 lost_total       + count exit records
+//! request  client → service  magic version op=2 (an iterator fd, please)
 //! iterator service → client  magic version op=2 status                   + iterator fd if 0
 //! ```
 //!
-//! Integers are little-endian. A client asks for the exits once per sample: the BPF ring
-//! buffer has one consumer position, so the service consumes it and keeps a queue per
-//! client. Since version 2 the exit records include the OOM kills (`RECORD_OOM` set in
-//! their flags, an `OomRecord` of the same size), which an older client would take for
-//! exits.
+//! Integers are little-endian. The BPF ring buffer has one consumer position, so the
+//! service consumes it and pushes the exit reports to every client as they come (version
+//! 3; version 2 made the client ask once per sample, a round trip that cost half a sample).
+//! A client takes what waits in its socket at each sample without waiting; an exits
+//! message may arrive between a request and its answer. The exit records include the
+//! OOM kills (`RECORD_OOM` set in their flags, an `OomRecord` of the same size).
 
 use crate::model::record::{decode_exit, ExitRecord, TaskRecord};
 
 pub const MAGIC: [u8; 4] = *b"RBPS";
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
 
 const TASK_SIZE: usize = std::mem::size_of::<TaskRecord>();
 const EXIT_SIZE: usize = std::mem::size_of::<ExitRecord>();
@@ -34,9 +35,6 @@ pub const ITERATOR_LEN: usize = 12;
 pub const MAX_EXITS_PER_MESSAGE: usize = 1024;
 /// The largest message either side sends.
 pub const MAX_MESSAGE_LEN: usize = EXITS_HEADER_LEN + MAX_EXITS_PER_MESSAGE * EXIT_SIZE;
-
-/// `exits.flags`: more exit records are waiting; ask again.
-pub const EXITS_MORE: u32 = 1;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
@@ -139,39 +137,43 @@ pub fn decode_hello(bytes: &[u8]) -> Result<(), WireError> {
     Ok(())
 }
 
-pub fn encode_request(op: Op, out: &mut Vec<u8>) {
-    header(op as u16, out);
+/// The one request a client makes: an iterator instance, where the kernel refuses it
+/// one of its own.
+pub fn encode_request(out: &mut Vec<u8>) {
+    header(Op::Iterator as u16, out);
 }
 
-pub fn decode_request(bytes: &[u8]) -> Result<Op, WireError> {
+pub fn decode_request(bytes: &[u8]) -> Result<(), WireError> {
     if bytes.len() != REQUEST_LEN {
         return Err(WireError::Size);
     }
+    match Op::from_u16(check_header(bytes)?) {
+        Some(Op::Iterator) => Ok(()),
+        Some(Op::Exits) | None => Err(WireError::Op),
+    }
+}
+
+/// Which kind of message the service sent (the client then decodes it as that kind).
+pub fn service_message_op(bytes: &[u8]) -> Result<Op, WireError> {
     Op::from_u16(check_header(bytes)?).ok_or(WireError::Op)
 }
 
-/// An exits message: at most [`MAX_EXITS_PER_MESSAGE`] of `records`, the count of
-/// records the service had to drop for this client so far, and whether more wait.
-pub fn encode_exits(records: &[ExitRecord], lost_total: u64, more: bool, out: &mut Vec<u8>) {
+/// An exits message: at most [`MAX_EXITS_PER_MESSAGE`] of `records`, and the count of
+/// records the service had to drop for this client so far.
+pub fn encode_exits(records: &[ExitRecord], lost_total: u64, out: &mut Vec<u8>) {
     let records = &records[..records.len().min(MAX_EXITS_PER_MESSAGE)];
     header(Op::Exits as u16, out);
     out.extend_from_slice(&(records.len() as u32).to_le_bytes());
-    out.extend_from_slice(&u32::from(more).to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes()); // flags: none defined
     out.extend_from_slice(&lost_total.to_le_bytes());
     for record in records {
         out.extend_from_slice(bytemuck::bytes_of(record));
     }
 }
 
-/// What an exits message said besides its records.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExitsHeader {
-    pub lost_total: u64,
-    pub more: bool,
-}
-
-/// Decodes an exits message, appending its records to `out`.
-pub fn decode_exits(bytes: &[u8], out: &mut Vec<ExitRecord>) -> Result<ExitsHeader, WireError> {
+/// Decodes an exits message, appending its records to `out`; returns the count of
+/// records the service had to drop for this client so far.
+pub fn decode_exits(bytes: &[u8], out: &mut Vec<ExitRecord>) -> Result<u64, WireError> {
     if bytes.len() < EXITS_HEADER_LEN {
         return Err(WireError::Size);
     }
@@ -184,10 +186,7 @@ pub fn decode_exits(bytes: &[u8], out: &mut Vec<ExitRecord>) -> Result<ExitsHead
         return Err(WireError::Count);
     }
     out.extend(body.chunks_exact(EXIT_SIZE).filter_map(decode_exit));
-    Ok(ExitsHeader {
-        more: u32_at(bytes, 12) & EXITS_MORE != 0,
-        lost_total: u64_at(bytes, 16),
-    })
+    Ok(u64_at(bytes, 16))
 }
 
 /// The answer to an iterator request: 0 and an fd, or the errno the service got.

@@ -16,26 +16,19 @@ fn messages_round_trip() {
     assert_eq!(buf.len(), HELLO_LEN);
     assert_eq!(decode_hello(&buf), Ok(()));
 
-    for op in [Op::Exits, Op::Iterator] {
-        encode_request(op, &mut buf);
-        assert_eq!(buf.len(), REQUEST_LEN);
-        assert_eq!(decode_request(&buf), Ok(op));
-    }
+    encode_request(&mut buf);
+    assert_eq!(buf.len(), REQUEST_LEN);
+    assert_eq!(decode_request(&buf), Ok(()));
 
     let records: Vec<ExitRecord> = (1..=3).map(exit).collect();
-    encode_exits(&records, 7, true, &mut buf);
+    encode_exits(&records, 7, &mut buf);
+    assert_eq!(service_message_op(&buf), Ok(Op::Exits));
     let mut out = vec![exit(99)];
-    let header = decode_exits(&buf, &mut out).expect("exits");
-    assert_eq!(
-        header,
-        ExitsHeader {
-            lost_total: 7,
-            more: true
-        }
-    );
+    assert_eq!(decode_exits(&buf, &mut out), Ok(7), "lost so far");
     assert_eq!(&out[1..], &records[..], "appended after what was there");
 
     encode_iterator(0, &mut buf);
+    assert_eq!(service_message_op(&buf), Ok(Op::Iterator));
     assert_eq!(decode_iterator(&buf), Ok(0));
     encode_iterator(1, &mut buf);
     assert_eq!(decode_iterator(&buf), Ok(1));
@@ -45,7 +38,7 @@ fn messages_round_trip() {
 fn a_large_backlog_is_cut_to_one_message() {
     let records: Vec<ExitRecord> = (0..MAX_EXITS_PER_MESSAGE as u32 + 10).map(exit).collect();
     let mut buf = Vec::new();
-    encode_exits(&records, 0, true, &mut buf);
+    encode_exits(&records, 0, &mut buf);
     assert_eq!(buf.len(), MAX_MESSAGE_LEN);
     let mut out = Vec::new();
     decode_exits(&buf, &mut out).expect("exits");
@@ -61,20 +54,23 @@ fn wrong_messages_are_refused_with_a_reason() {
     other[0] = b'X';
     assert_eq!(decode_hello(&other), Err(WireError::Magic));
     let mut newer = hello.clone();
-    newer[4] = 3;
-    assert_eq!(decode_hello(&newer), Err(WireError::Version(3)));
+    newer[4] = 4;
+    assert_eq!(decode_hello(&newer), Err(WireError::Version(4)));
     let mut bigger = hello.clone();
     bigger[8] = 57;
     assert_eq!(decode_hello(&bigger), Err(WireError::RecordSize));
 
     let mut request = Vec::new();
-    encode_request(Op::Exits, &mut request);
+    encode_request(&mut request);
     request[6] = 9;
     assert_eq!(decode_request(&request), Err(WireError::Op));
+    request[6] = Op::Exits as u8; // exits are the service's to send, not to ask for
+    assert_eq!(decode_request(&request), Err(WireError::Op));
+    assert_eq!(service_message_op(&request[..7]), Err(WireError::Size));
     assert_eq!(decode_request(b""), Err(WireError::Size));
 
     let mut exits = Vec::new();
-    encode_exits(&[exit(1), exit(2)], 0, false, &mut exits);
+    encode_exits(&[exit(1), exit(2)], 0, &mut exits);
     let mut out = Vec::new();
     assert_eq!(
         decode_exits(&exits[..exits.len() - 1], &mut out),

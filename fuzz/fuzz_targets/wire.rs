@@ -9,14 +9,16 @@ fuzz_target!(|data: &[u8]| {
     let _ = wire::decode_hello(data);
     let _ = wire::decode_request(data);
     let _ = wire::decode_iterator(data);
+    let _ = wire::service_message_op(data);
     let mut exits = Vec::new();
     if wire::decode_exits(data, &mut exits).is_ok() {
         assert!(exits.len() <= wire::MAX_EXITS_PER_MESSAGE);
         // What decodes encodes back to the same bytes.
-        let header = wire::decode_exits(data, &mut Vec::new()).expect("decoded once");
+        let lost = wire::decode_exits(data, &mut Vec::new()).expect("decoded once");
         let mut again = Vec::new();
-        wire::encode_exits(&exits, header.lost_total, header.more, &mut again);
-        assert_eq!(&again[..8], &data[..8]);
+        wire::encode_exits(&exits, lost, &mut again);
+        assert_eq!(&again[..12], &data[..12]);
+        assert_eq!(&again[16..24], &data[16..24]);
         assert_eq!(again.len(), data.len());
     }
 });

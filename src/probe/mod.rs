@@ -216,6 +216,13 @@ impl Probe {
         self.iter_link.as_fd()
     }
 
+    /// An fd that polls readable when exit reports wait in the ring buffer.
+    pub fn exits_ready_fd(&self) -> BorrowedFd<'_> {
+        // SAFETY: the ring buffer's epoll fd lives as long as the ring buffer, which the
+        // borrow of `self` keeps alive.
+        unsafe { BorrowedFd::borrow_raw(self.exits.epoll_fd()) }
+    }
+
     /// How many task records the buffer holds before it must grow.
     pub fn capacity(&self) -> usize {
         self.tasks.len()

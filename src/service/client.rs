@@ -1,6 +1,10 @@
 //! The bar's side of the probe service: the same records as the in-process probe, with
-//! no capability. When the service goes away the sample fails; the next one connects
-//! again, and the model (kept by the collector) loses nothing but the exits in between.
+//! no capability. The service pushes exit reports as they come; a sample takes what
+//! waits in the socket without waiting for the service. A report may thus arrive a sample
+//! after its process vanished from the iterator, which the model allows for (it counts
+//! only what it had not counted). When the service goes away the sample fails; the next
+//! one connects again, and the model (kept by the collector) loses nothing but the exits
+//! in between.
 
 use std::fs::File;
 use std::io;
@@ -19,6 +23,9 @@ use crate::wire::{self, Op};
 
 /// A service that does not answer within this long is treated as gone.
 const TIMEOUT: Duration = Duration::from_secs(1);
+/// Messages taken per sample at most (each up to `wire::MAX_EXITS_PER_MESSAGE` reports),
+/// so that a service that floods the socket cannot hold a sample: the rest waits.
+const MAX_MESSAGES_PER_SAMPLE: usize = 64;
 
 struct Connection {
     socket: OwnedFd,
@@ -35,6 +42,8 @@ pub struct RemoteProbe {
     message: Vec<u8>,
     request: Vec<u8>,
     lost_seen: u64,
+    /// Exit reports that came while waiting for an iterator, for the next drain.
+    pending_exits: Vec<ExitRecord>,
 }
 
 impl RemoteProbe {
@@ -48,6 +57,7 @@ impl RemoteProbe {
             message: vec![0; wire::MAX_MESSAGE_LEN],
             request: Vec::with_capacity(wire::REQUEST_LEN),
             lost_seen: 0,
+            pending_exits: Vec::new(),
         };
         remote.connection = Some(remote.open()?);
         Ok(remote)
@@ -124,16 +134,28 @@ impl RemoteProbe {
                 Err(err) => return Err(err),
             }
         }
-        wire::encode_request(Op::Iterator, &mut self.request);
+        wire::encode_request(&mut self.request);
         let connection = self.connection.as_ref().expect("connected above");
         fds::send(connection.socket.as_fd(), &self.request, None)?;
-        let (len, fd) = fds::receive(&connection.socket, &mut self.message)?;
-        match wire::decode_iterator(&self.message[..len]).map_err(invalid)? {
-            0 => fd.ok_or_else(|| invalid("an iterator answer without its fd")),
-            errno => Err(io::Error::from_raw_os_error(
-                i32::try_from(errno).unwrap_or(libc::EIO),
-            )),
+        // Exit reports may come first: kept for the next drain.
+        for _ in 0..MAX_MESSAGES_PER_SAMPLE {
+            let (len, fd) = fds::receive(&connection.socket, &mut self.message)?;
+            let bytes = &self.message[..len];
+            if len == 0 {
+                return Err(closed());
+            }
+            if wire::service_message_op(bytes).map_err(invalid)? == Op::Exits {
+                take_exits(bytes, &mut self.lost_seen, &mut self.pending_exits)?;
+                continue;
+            }
+            return match wire::decode_iterator(bytes).map_err(invalid)? {
+                0 => fd.ok_or_else(|| invalid("an iterator answer without its fd")),
+                errno => Err(io::Error::from_raw_os_error(
+                    i32::try_from(errno).unwrap_or(libc::EIO),
+                )),
+            };
         }
+        Err(invalid("no answer among the exit reports"))
     }
 
     pub fn tasks(&self) -> &[TaskRecord] {
@@ -143,36 +165,43 @@ impl RemoteProbe {
     /// The exit reports since the last call, as [`crate::probe::Probe::drain_exits`].
     pub fn drain_exits(&mut self, out: &mut Vec<ExitRecord>) -> io::Result<()> {
         out.clear();
-        let result = self.drain_exits_connected(out);
+        out.append(&mut self.pending_exits);
+        let result = self.receive_exits(out);
         self.on_error(result)
     }
 
-    fn drain_exits_connected(&mut self, out: &mut Vec<ExitRecord>) -> io::Result<()> {
-        wire::encode_request(Op::Exits, &mut self.request);
+    /// Takes the exit reports waiting in the socket, without waiting for more.
+    fn receive_exits(&mut self, out: &mut Vec<ExitRecord>) -> io::Result<()> {
         self.connection()?;
-        loop {
-            let connection = self.connection.as_ref().expect("connected above");
-            fds::send(connection.socket.as_fd(), &self.request, None)?;
-            let (len, _) = fds::receive(&connection.socket, &mut self.message)?;
-            if len == 0 {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "the service closed",
-                ));
-            }
-            let header = wire::decode_exits(&self.message[..len], out).map_err(invalid)?;
-            if header.lost_total > self.lost_seen {
-                tracing::warn!(
-                    lost = header.lost_total - self.lost_seen,
-                    "exit reports the service had to drop"
-                );
-                self.lost_seen = header.lost_total;
-            }
-            if !header.more {
-                return Ok(());
-            }
+        let connection = self.connection.as_ref().expect("connected above");
+        for _ in 0..MAX_MESSAGES_PER_SAMPLE {
+            let len = match fds::try_receive(&connection.socket, &mut self.message) {
+                Ok((0, _)) => return Err(closed()),
+                Ok((len, _)) => len,
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+                Err(err) => return Err(err),
+            };
+            take_exits(&self.message[..len], &mut self.lost_seen, out)?;
         }
+        Ok(())
     }
+}
+
+/// Decodes an exits message into `out`, logging reports the service had to drop.
+fn take_exits(bytes: &[u8], lost_seen: &mut u64, out: &mut Vec<ExitRecord>) -> io::Result<()> {
+    let lost_total = wire::decode_exits(bytes, out).map_err(invalid)?;
+    if lost_total > *lost_seen {
+        tracing::warn!(
+            lost = lost_total - *lost_seen,
+            "exit reports the service had to drop"
+        );
+        *lost_seen = lost_total;
+    }
+    Ok(())
+}
+
+fn closed() -> io::Error {
+    io::Error::new(io::ErrorKind::UnexpectedEof, "the service closed")
 }
 
 fn invalid(why: impl ToString) -> io::Error {

@@ -35,14 +35,22 @@ pub fn send(socket: BorrowedFd<'_>, bytes: &[u8], fd: Option<BorrowedFd<'_>>) ->
 /// came with it. A message longer than `buf`, or with more than one fd, is an error
 /// (extra fds are closed when the ancillary buffer drops them).
 pub fn receive(socket: impl AsFd, buf: &mut [u8]) -> io::Result<(usize, Option<OwnedFd>)> {
+    receive_with(socket, buf, RecvFlags::CMSG_CLOEXEC)
+}
+
+/// As [`receive`], but never waits: `WouldBlock` when no message is there.
+pub fn try_receive(socket: impl AsFd, buf: &mut [u8]) -> io::Result<(usize, Option<OwnedFd>)> {
+    receive_with(socket, buf, RecvFlags::CMSG_CLOEXEC | RecvFlags::DONTWAIT)
+}
+
+fn receive_with(
+    socket: impl AsFd,
+    buf: &mut [u8],
+    flags: RecvFlags,
+) -> io::Result<(usize, Option<OwnedFd>)> {
     let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(2))];
     let mut control = RecvAncillaryBuffer::new(&mut space);
-    let msg = recvmsg(
-        socket,
-        &mut [IoSliceMut::new(buf)],
-        &mut control,
-        RecvFlags::CMSG_CLOEXEC,
-    )?;
+    let msg = recvmsg(socket, &mut [IoSliceMut::new(buf)], &mut control, flags)?;
     if msg.flags.contains(ReturnFlags::TRUNC) || msg.flags.contains(ReturnFlags::CTRUNC) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,

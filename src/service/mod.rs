@@ -8,8 +8,9 @@
 //! every command on an fd one holds; creating programs, maps, or fds by id stays refused)
 //! or, where that is refused, asks the service for one per sample. The iterator runs in
 //! the process that reads it, so the probe's privacy marks are the client's own. Exit
-//! reports come as messages, once per sample: the BPF ring buffer has one consumer
-//! position, so the service drains it and keeps a bounded queue per client.
+//! reports come as messages the service pushes: the BPF ring buffer has one consumer
+//! position, so the service drains it and sends each client its copy, queued (bounded)
+//! while the client's socket is full. A sample never waits for the service.
 //!
 //! Anyone who can connect could read the raw records, so the service loads the probe
 //! with `hide_private_io`: the kernel leaves out every task's IO that /proc would deny

@@ -1,10 +1,13 @@
-//! The service's side: one poll loop over the listening socket and its clients. It never
-//! blocks on a client: sends do not wait, and a client that misbehaves (a wrong message,
-//! a full socket) is dropped; it may connect again.
+//! The service's side: one poll loop over the listening socket, the exit ring buffer and
+//! the clients. Exit reports are pushed to every client as they come, at most every
+//! [`MIN_DRAIN_GAP`], so a client's sample never waits for the service. It never blocks
+//! on a client: sends do not wait, a client whose socket is full keeps a bounded queue
+//! here until it reads, and a client that misbehaves (a wrong message) is dropped; it may
+//! connect again.
 
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::net::{accept_with, sockopt, SocketFlags};
@@ -12,14 +15,17 @@ use rustix::net::{accept_with, sockopt, SocketFlags};
 use super::fds;
 use crate::model::record::{ExitRecord, RECORD_OOM, TASK_IO_UNKNOWN, TASK_PRIVATE};
 use crate::probe::Probe;
-use crate::wire::{self, Op};
+use crate::wire;
 
 /// Clients at once; more are turned away.
 const MAX_CLIENTS: usize = 64;
-/// Exit reports kept per client between two of its samples (a bar asks at least every
+/// Exit reports kept per client while its socket is full (a bar reads it at least every
 /// 2 s); beyond that they are counted as lost.
 const MAX_QUEUED_EXITS: usize = 16 * 1024;
-/// How often the ring buffer is drained when nobody asks, so it never fills up.
+/// The ring buffer is drained at most this often: under heavy process churn the service
+/// wakes at most 100 times a second, and a report reaches the bars this late at most.
+const MIN_DRAIN_GAP: Duration = Duration::from_millis(10);
+/// How often the ring buffer is drained even when it signals nothing.
 const DRAIN_EVERY: Duration = Duration::from_millis(500);
 
 struct Client {
@@ -28,6 +34,8 @@ struct Client {
     gid: u32,
     exits: Vec<ExitRecord>,
     lost: u64,
+    /// The answer to its request (an errno, and the iterator fd if 0), until sent.
+    answer: Option<(u32, Option<OwnedFd>)>,
 }
 
 impl Client {
@@ -53,6 +61,38 @@ impl Client {
         }
         self.exits.push(exit);
     }
+
+    /// Sends the answer to its request, then the queued reports, as many as the client's
+    /// socket takes now.
+    fn flush(&mut self, message: &mut Vec<u8>) -> Result<(), String> {
+        if let Some((errno, fd)) = &self.answer {
+            wire::encode_iterator(*errno, message);
+            match fds::send(self.socket.as_fd(), message, fd.as_ref().map(AsFd::as_fd)) {
+                Ok(()) => self.answer = None,
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+                Err(err) => return Err(err.to_string()),
+            }
+        }
+        while !self.exits.is_empty() {
+            let count = self.exits.len().min(wire::MAX_EXITS_PER_MESSAGE);
+            wire::encode_exits(&self.exits[..count], self.lost, message);
+            match fds::send(self.socket.as_fd(), message, None) {
+                Ok(()) => drop(self.exits.drain(..count)),
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+                Err(err) => return Err(err.to_string()),
+            }
+        }
+        Ok(())
+    }
+
+    /// What to wait for: requests, and room in its socket while reports wait here.
+    fn poll_flags(&self) -> PollFlags {
+        if self.exits.is_empty() && self.answer.is_none() {
+            PollFlags::IN
+        } else {
+            PollFlags::IN | PollFlags::OUT
+        }
+    }
 }
 
 /// Serves `probe` on `listener` until an error of the listener itself.
@@ -61,13 +101,29 @@ pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
     let mut drained = Vec::with_capacity(1024);
     let mut message = Vec::with_capacity(wire::MAX_MESSAGE_LEN);
     let mut request = [0u8; 64];
-    let timeout = Timespec::try_from(DRAIN_EVERY).map_err(io::Error::other)?;
+    let mut last_drain: Option<Instant> = None;
     loop {
+        // Right after a drain the ring buffer is not watched, so that a stream of exits
+        // wakes the service at most once per MIN_DRAIN_GAP.
+        let since_drain = last_drain.map_or(DRAIN_EVERY, |t| t.elapsed());
+        let watch_exits = since_drain >= MIN_DRAIN_GAP;
+        let wait = if watch_exits {
+            DRAIN_EVERY.saturating_sub(since_drain).max(MIN_DRAIN_GAP)
+        } else {
+            MIN_DRAIN_GAP - since_drain
+        };
+        let timeout = Timespec::try_from(wait).map_err(io::Error::other)?;
         let ready: Vec<bool> = {
-            let mut polled: Vec<PollFd<'_>> = std::iter::once(&listener)
-                .chain(clients.iter().map(|c| &c.socket))
-                .map(|fd| PollFd::new(fd, PollFlags::IN))
-                .collect();
+            let exits_ready = probe.exits_ready_fd();
+            let mut polled: Vec<PollFd<'_>> =
+                std::iter::once(PollFd::new(&listener, PollFlags::IN))
+                    .chain(
+                        clients
+                            .iter()
+                            .map(|c| PollFd::new(&c.socket, c.poll_flags())),
+                    )
+                    .chain(watch_exits.then(|| PollFd::new(&exits_ready, PollFlags::IN)))
+                    .collect();
             match poll(&mut polled, Some(&timeout)) {
                 Ok(_) => {}
                 Err(rustix::io::Errno::INTR) => continue,
@@ -75,17 +131,22 @@ pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
             }
             polled.iter().map(|p| !p.revents().is_empty()).collect()
         };
-        drain(&mut probe, &mut drained, &mut clients);
+        if last_drain.is_none_or(|t| t.elapsed() >= MIN_DRAIN_GAP) {
+            drain(&mut probe, &mut drained, &mut clients);
+            last_drain = Some(Instant::now());
+        }
         // Clients first (indices of `ready` are theirs before anyone is added or removed).
         let mut index = clients.len();
         while index > 0 {
             index -= 1;
-            if !ready[index + 1] {
-                continue;
+            let client = &mut clients[index];
+            let mut kept = Ok(());
+            if ready[index + 1] {
+                kept = answer(client, &probe, &mut request);
             }
-            let keep = answer(&mut clients[index], &probe, &mut request, &mut message);
-            if let Err(why) = keep {
-                tracing::info!(uid = clients[index].uid, "client gone: {why}");
+            let kept = kept.and_then(|()| client.flush(&mut message));
+            if let Err(why) = kept {
+                tracing::info!(uid = client.uid, "client gone: {why}");
                 clients.swap_remove(index);
             }
         }
@@ -146,17 +207,14 @@ fn accept(
         gid,
         exits: Vec::new(),
         lost: 0,
+        answer: None,
     });
     Ok(())
 }
 
-/// Reads one request of `client` and answers it; an error means: drop the client.
-fn answer(
-    client: &mut Client,
-    probe: &Probe,
-    request: &mut [u8],
-    message: &mut Vec<u8>,
-) -> Result<(), String> {
+/// Reads one request of `client` and prepares its answer (sent by [`Client::flush`]); an
+/// error means: drop the client.
+fn answer(client: &mut Client, probe: &Probe, request: &mut [u8]) -> Result<(), String> {
     // A client has no reason to send fds; one that does has it closed here.
     let (len, _ignored_fd) = match fds::receive(&client.socket, request) {
         Ok(got) => got,
@@ -166,28 +224,16 @@ fn answer(
     if len == 0 {
         return Err("closed".into());
     }
-    match wire::decode_request(&request[..len]).map_err(|e| e.to_string())? {
-        Op::Exits => {
-            let count = client.exits.len().min(wire::MAX_EXITS_PER_MESSAGE);
-            let more = client.exits.len() > count;
-            wire::encode_exits(&client.exits[..count], client.lost, more, message);
-            fds::send(client.socket.as_fd(), message, None).map_err(|e| e.to_string())?;
-            client.exits.drain(..count);
-        }
-        Op::Iterator => {
-            let created = super::create_iterator(probe.iter_link());
-            let errno = created.as_ref().map_or_else(
-                |err| {
-                    err.raw_os_error()
-                        .and_then(|e| u32::try_from(e).ok())
-                        .unwrap_or(5)
-                },
-                |_| 0,
-            );
-            wire::encode_iterator(errno, message);
-            let fd = created.as_ref().ok().map(AsFd::as_fd);
-            fds::send(client.socket.as_fd(), message, fd).map_err(|e| e.to_string())?;
-        }
+    wire::decode_request(&request[..len]).map_err(|e| e.to_string())?;
+    if client.answer.is_some() {
+        return Err("a request before the answer to the last one".into());
     }
+    client.answer = Some(match super::create_iterator(probe.iter_link()) {
+        Ok(fd) => (0, Some(fd)),
+        Err(err) => {
+            let errno = err.raw_os_error().and_then(|e| u32::try_from(e).ok());
+            (errno.unwrap_or(libc::EIO as u32), None)
+        }
+    });
     Ok(())
 }

@@ -38,6 +38,10 @@ impl ProbeService {
         service
     }
 
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn socket(&self) -> &Path {
         &self.socket
     }

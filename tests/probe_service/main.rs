@@ -6,6 +6,7 @@
 mod common;
 
 mod lifecycle;
+mod push;
 mod raw_client;
 
 use std::fs;
