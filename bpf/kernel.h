@@ -127,6 +127,11 @@ struct css_set {
 	struct cgroup *dfl_cgrp;
 };
 
+/* CONFIG_SCHED_INFO: when the scheduler last put the task on a CPU (sched_clock ns). */
+struct sched_info {
+	unsigned long long last_arrival;
+};
+
 struct task_struct {
 	unsigned int __state;
 	unsigned int flags;
@@ -136,6 +141,7 @@ struct task_struct {
 	u64 start_time;
 	char comm[16];
 	struct sched_entity se;
+	struct sched_info sched_info;
 	struct mm_struct *mm;
 	const struct cred *cred;
 	struct task_struct *group_leader;

@@ -28,6 +28,8 @@ _Static_assert(__builtin_offsetof(struct ringbar_oom, tgid) == __builtin_offseto
 #define TASK_IDLE (TASK_UNINTERRUPTIBLE | TASK_NOLOAD)
 #define TASK_REPORT 0x007f
 #define TASK_REPORT_IDLE (TASK_REPORT + 1)
+/* task_state_index() of a task in uninterruptible sleep (D) */
+#define TASK_STATE_D 2
 #define PF_KTHREAD 0x00200000
 
 /* enum mm_counter_type */
@@ -161,6 +163,25 @@ static __always_inline bool task_private(struct task_struct *t, __u32 reader_uid
 }
 
 /*
+ * How long a task in D has been off the CPU: since the scheduler last put it on one
+ * (sched_info.last_arrival, CONFIG_SCHED_INFO), in sched_clock time, which follows
+ * CLOCK_MONOTONIC to within milliseconds. A task that ran between two samples has a
+ * short one even though it was in D at both. 0 where the kernel does not keep it.
+ */
+static __always_inline __u64 blocked_ns(struct task_struct *t)
+{
+	__u64 now, last;
+
+	if (!bpf_core_field_exists(t->sched_info.last_arrival))
+		return 0;
+	last = t->sched_info.last_arrival;
+	if (!last)
+		return 0;
+	now = bpf_ktime_get_ns();
+	return now > last ? now - last : 1;
+}
+
+/*
  * The task's cgroup on the default hierarchy (cgroup v2), as the inode number of its
  * directory: user space names it once. Plain loads through the task's css_set, which the
  * iterator holds stable (the task is RCU-protected while it runs); 0 if any link is missing.
@@ -211,6 +232,8 @@ int dump_task(struct bpf_iter__task *ctx)
 	if (hide_private_io && (rec.flags & RINGBAR_TASK_PRIVATE) && (__u32)reader != 0)
 		rec.flags |= RINGBAR_TASK_IO_HIDDEN;
 	rec.state = task_state(t);
+	if (rec.state == TASK_STATE_D)
+		rec.blocked_ns = blocked_ns(t);
 	rec.cpu_ns = t->se.sum_exec_runtime;
 	rec.group_dead_cpu_ns = sig->sum_sched_runtime;
 	rec.rss_pages = rss_pages(t);

@@ -59,6 +59,7 @@ struct ringbar_task {
 	__u32 state;
 	char comm[RINGBAR_COMM_LEN];  /* the thread group leader's comm */
 	__u64 cgroup_id;              /* the task's cgroup v2 directory inode, 0 if unknown */
+	__u64 blocked_ns;             /* in D: ns since it last ran; 0 otherwise or unknown */
 };
 
 /*
@@ -96,7 +97,7 @@ struct ringbar_oom {
 	__u32 gid;
 };
 
-#define RINGBAR_TASK_SIZE 104
+#define RINGBAR_TASK_SIZE 112
 #define RINGBAR_EXIT_SIZE 64
 #define RINGBAR_OOM_SIZE 64
 

@@ -59,3 +59,5 @@ pub mod ticker;
 pub mod ui;
 #[cfg(feature = "app")]
 pub mod wallclock;
+#[cfg(feature = "app")]
+pub mod wchan;

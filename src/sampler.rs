@@ -111,10 +111,12 @@ impl Sampler {
         sample
     }
 
-    /// The collector's lists into the sample, each process row under its real name.
+    /// The collector's lists into the sample, each process row under its real name, each
+    /// D row with its wait channel.
     fn copy_processes(&mut self) {
         self.sample.processes = *self.collector.snapshot();
         self.names.name_rows(&mut self.sample.processes);
+        crate::wchan::fill(&mut self.sample.processes.stuck);
     }
 
     /// The latest sample.

@@ -45,6 +45,16 @@ pub struct Process {
     pub write_delta: u64,
     /// Consecutive samples (this one included) in which the process was a zombie.
     pub zombie_samples: u32,
+    /// Of its threads in D: the longest time off the CPU the kernel reported (0: none
+    /// reported), and that thread's id (whose wait channel is shown).
+    pub blocked_ns: u64,
+    pub blocked_tid: u32,
+    /// Consecutive samples (this one included) with a thread in D, the time of the first
+    /// of them, and of the sample before it, which found it out of D (CLOCK_MONOTONIC
+    /// ns; 0 when no sample did).
+    pub blocked_samples: u32,
+    pub blocked_since_ns: u64,
+    pub blocked_after_ns: u64,
 }
 
 impl Process {
@@ -70,6 +80,10 @@ impl Process {
         }
         if state == TaskState::DiskSleep {
             self.blocked_threads += 1;
+            if self.blocked_tid == 0 || rec.blocked_ns > self.blocked_ns {
+                self.blocked_ns = rec.blocked_ns;
+                self.blocked_tid = rec.pid;
+            }
         }
         if rec.pid == rec.tgid {
             self.leader_state = state;
@@ -120,6 +134,29 @@ impl Process {
     /// At least one thread is in uninterruptible sleep.
     pub fn is_blocked(&self) -> bool {
         self.blocked_threads > 0
+    }
+
+    /// How long it has been stuck at `time_ns`: the kernel's time off the CPU when it
+    /// reports one (but no longer than since the last sample that found it out of D: a
+    /// sleeping task the freezer puts in D never runs on the way), else since the first
+    /// of the consecutive samples that found it in D (a lower bound); 0 when not in D.
+    pub fn blocked_for_ns(&self, time_ns: u64) -> u64 {
+        match (self.is_blocked(), self.blocked_ns, self.blocked_after_ns) {
+            (false, _, _) => 0,
+            (true, 0, _) => time_ns.saturating_sub(self.blocked_since_ns),
+            (true, kernel, 0) => kernel,
+            (true, kernel, after) => kernel.min(time_ns.saturating_sub(after)),
+        }
+    }
+
+    /// Whether its D state is no passing wait: two consecutive samples found it in D and,
+    /// where the kernel says, it has not run since before the previous one (`interval_ns`
+    /// ago): a process writing to disk, in D at each sample but running in between, is
+    /// not stuck.
+    pub fn is_stuck(&self, interval_ns: u64) -> bool {
+        self.is_blocked()
+            && self.blocked_samples >= 2
+            && (self.blocked_ns == 0 || self.blocked_ns >= interval_ns)
     }
 }
 

@@ -41,6 +41,9 @@ pub struct TaskRecord {
     pub comm: [u8; COMM_LEN],
     /// The task's cgroup v2 directory (its inode number); 0 when unknown.
     pub cgroup_id: u64,
+    /// In D state: nanoseconds since the task last ran; 0 otherwise, or when the kernel
+    /// does not say (and always from the /proc walk).
+    pub blocked_ns: u64,
 }
 
 /// A thread group that died, as the exit hook reports it: `struct ringbar_exit`.
@@ -93,7 +96,7 @@ impl OomRecord {
 }
 
 // Same numbers as RINGBAR_TASK_SIZE / RINGBAR_EXIT_SIZE, which the BPF side asserts.
-const _: () = assert!(std::mem::size_of::<TaskRecord>() == 104);
+const _: () = assert!(std::mem::size_of::<TaskRecord>() == 112);
 const _: () = assert!(std::mem::size_of::<ExitRecord>() == 64);
 const _: () = assert!(std::mem::offset_of!(TaskRecord, tgid) == 64);
 const _: () = assert!(std::mem::offset_of!(TaskRecord, comm) == 80);
@@ -222,7 +225,7 @@ mod tests {
     fn task_buffer_is_writable_as_bytes() {
         let mut records = vec![TaskRecord::default(); 2];
         let bytes = task_bytes_mut(&mut records);
-        assert_eq!(bytes.len(), 208);
+        assert_eq!(bytes.len(), 224);
         bytes[64] = 9; // tgid of the first record
         assert_eq!(records[0].tgid, 9);
     }

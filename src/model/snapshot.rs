@@ -22,23 +22,25 @@ pub const TOP_ROWS: usize = 5;
 /// At most this many D/Z rows.
 pub const STUCK_ROWS: usize = 10;
 
-/// Processes stuck in D (uninterruptible) or Z (zombie) state: D rows first, then Z rows,
-/// each by PID.
+/// Processes stuck in D (uninterruptible) or Z (zombie) state: D rows first, the longest
+/// stuck first, then Z rows by PID.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StuckList(TopList<STUCK_ROWS>);
 
 impl StuckList {
-    // Ranking values: D sorts before Z.
+    // Ranking values: D rows (2 and more, by how long) sort before Z rows.
     const BLOCKED: u64 = 2;
     const ZOMBIE: u64 = 1;
 
-    fn offer(&mut self, p: &Process, state: TaskState) {
-        let value = if state == TaskState::Zombie {
-            Self::ZOMBIE
-        } else {
-            Self::BLOCKED
-        };
-        self.0.offer(Row::new(p, value));
+    fn offer_blocked(&mut self, p: &Process, blocked_ns: u64) {
+        let mut row = Row::new(p, Self::BLOCKED.saturating_add(blocked_ns));
+        row.blocked_ns = blocked_ns;
+        row.blocked_tid = p.blocked_tid;
+        self.0.offer(row);
+    }
+
+    fn offer_zombie(&mut self, p: &Process) {
+        self.0.offer(Row::new(p, Self::ZOMBIE));
     }
 
     pub fn rows(&self) -> impl Iterator<Item = (TaskState, &Row)> {
@@ -172,5 +174,7 @@ pub struct SystemCpu {
     pub total: u64,
 }
 
+#[cfg(test)]
+mod stuck_tests;
 #[cfg(test)]
 mod tests;

@@ -23,6 +23,11 @@ pub struct Row {
     pub app: bool,
     /// The processes an app row sums (1 on a process row).
     pub count: u32,
+    /// D rows: how long the process has been stuck, the thread stuck longest, and that
+    /// thread's wait channel (read for the rows shown; empty when /proc does not say).
+    pub blocked_ns: u64,
+    pub blocked_tid: u32,
+    pub wchan: Label,
 }
 
 impl Row {
@@ -38,6 +43,9 @@ impl Row {
             label: Label::default(),
             app: false,
             count: 1,
+            blocked_ns: 0,
+            blocked_tid: 0,
+            wchan: Label::default(),
         }
     }
 

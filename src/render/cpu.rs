@@ -30,11 +30,7 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
         let _ = write!(out, " of {max:.0}");
     }
     out.push('\n');
-    for (state, stuck) in s.stuck.rows() {
-        row(sink, stuck.name(), |o| {
-            o.push(state.letter());
-        });
-    }
+    super::stuck::write(sink, sample);
     for top in s.shown_cpu().rows() {
         row(sink, top.name(), |o| {
             write_percent(o, s.core_percent(top.value))
@@ -64,16 +60,4 @@ pub fn json(sample: &Sample) -> Json {
         object["max_mhz"] = json!(max);
     }
     object
-}
-
-/// `"stuck"`: processes with a task in D state, and zombies that outlived one sample.
-pub fn stuck_json(sample: &Sample) -> Json {
-    let rows = sample.processes.stuck.rows().map(|(state, row)| {
-        json!({
-            "pid": row.tgid,
-            "name": super::name_string(row.name()),
-            "state": state.letter().to_string(),
-        })
-    });
-    Json::Array(rows.collect())
 }

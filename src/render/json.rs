@@ -46,7 +46,7 @@ pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
         "cpu": cpu::json(sample),
         "memory": memory::json(sample),
         "io": io::json(sample),
-        "stuck": cpu::stuck_json(sample),
+        "stuck": super::stuck::json(sample),
         "apps": apps::json(sample),
         "oom_kills": super::oom::json(sample),
         "gpus": gpu::json(sample),
@@ -106,7 +106,8 @@ mod tests {
         );
         assert_eq!(
             doc["stuck"][0],
-            json!({"pid": 300, "name": "stuck", "state": "D"})
+            json!({"pid": 300, "name": "stuck", "state": "D", "blocked_seconds": 12.7,
+                   "wchan": "folio_wait_bit_common"})
         );
         assert_eq!(doc["stuck"][1]["state"], "Z");
         assert_eq!(doc["gpus"][0]["busy_percent"], 37.0);

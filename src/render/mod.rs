@@ -16,6 +16,7 @@ pub mod oom;
 pub mod pressure;
 pub mod report;
 pub mod sparkline;
+pub mod stuck;
 
 use std::fmt::Write;
 

@@ -26,6 +26,7 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::model::app::Label;
     use crate::model::process::tests::{comm, thread};
     use crate::model::{CpuReading, LoadAverage, Memory, Model, Value};
     use crate::render::{Markup, Plain};
@@ -42,6 +43,7 @@ pub(crate) mod tests {
         hog.rss_pages = 100 * 256; // 100 MiB
         let mut stuck = thread(300, 300, 2, 0);
         stuck.comm = comm("stuck");
+        stuck.blocked_ns = 12_700_000_000; // the kernel: off the CPU for 12.7 s
         let mut zombie = thread(400, 400, 6, 0);
         zombie.comm = comm("z(1) </span>");
         let tasks = |spin, hog| [spin, hog, stuck, zombie];
@@ -58,8 +60,10 @@ pub(crate) mod tests {
         let load = Some(LoadAverage([1.0, 0.5, 0.25]));
         m.update(1_500_000_000, &tasks(spin, hog), &[], Some(memory), load);
         m.rank(false);
+        let mut processes = *m.snapshot();
+        processes.stuck.rows_mut()[0].wchan = Label::new(b"folio_wait_bit_common");
         let mut sample = Sample {
-            processes: *m.snapshot(),
+            processes,
             source: Source::Proc,
             interval_ms: 500,
             sample_us: 42,
@@ -85,7 +89,7 @@ pub(crate) mod tests {
             out,
             "⚠ config  c.toml:2: `a = <1>`: bad\n\
              CPU  50.0% of 2 CPUs · load 1.00 0.50 0.25 · per process, 100% = one core · 61.2°C · 2000 MHz avg, 3000 max of 4700\n\
-             \x20       D  stuck\n\
+             \x20   D 12s  stuck  folio_wait_bit_common\n\
              \x20       Z  z(1) </span>\n\
              \x20  100.0%  <b>&amp;\n\
              Memory  2.0G / 8.0G · swap 512M / 1.0G\n\
@@ -104,7 +108,7 @@ pub(crate) mod tests {
             out,
             "<b>⚠ config</b>  c.toml:2: `a = &lt;1&gt;`: bad\n\
              <b>CPU</b>  50.0% of 2 CPUs · load 1.00 0.50 0.25 · per process, 100% = one core · 61.2°C · 2000 MHz avg, 3000 max of 4700\n\
-             \x20       D  stuck\n\
+             \x20   D 12s  stuck  folio_wait_bit_common\n\
              \x20       Z  z(1) &lt;/span&gt;\n\
              \x20  100.0%  &lt;b&gt;&amp;amp;\n\
              <b>Memory</b>  2.0G / 8.0G · swap 512M / 1.0G\n\

@@ -1,8 +1,9 @@
-//! A frozen task is a D row.
+//! A frozen task is a D row once it has stayed in D across two samples, with how long it
+//! has been stuck and its wait channel.
 
 use std::fs;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::common::*;
 use crate::*;
@@ -78,28 +79,67 @@ impl Drop for FrozenCgroup {
     }
 }
 
+/// The D row of `pid` in `s`: how long it has been stuck (ns) and its wait channel.
+fn d_row(s: &Snapshot, pid: u32) -> Option<(u64, String, String)> {
+    s.stuck
+        .rows()
+        .find(|(state, r)| state.letter() == 'D' && r.tgid == pid)
+        .map(|(_, r)| {
+            let wchan = String::from_utf8_lossy(r.wchan.as_bytes()).into_owned();
+            (r.blocked_ns, name(&r.comm), wchan)
+        })
+}
+
 pub(crate) fn a_frozen_task_is_a_d_row(source: Source) {
     let _serial = serial();
     let subjects = Subjects::new();
     let sleeper = Subject::spawn(&subjects.program("rb-frozen", "/bin/sleep"), &["600"]);
+    let pid = sleeper.pid();
     let cgroup = FrozenCgroup::new();
-    cgroup.freeze(sleeper.pid());
-    assert_eq!(
-        state_of(sleeper.pid()),
-        Some('D'),
-        "/proc shows a frozen task as D"
-    );
-
     let mut c = collector(source, false);
+    let asleep = Instant::now();
+    sample(&mut c); // before: sleeping (S)
+
+    cgroup.freeze(pid);
+    let frozen = Instant::now();
+    assert_eq!(state_of(pid), Some('D'), "/proc shows a frozen task as D");
+
+    // The first sample that finds it in D does not show it: it may be a passing wait.
+    let first = Instant::now();
     let s = sample(&mut c);
-    let rows: Vec<_> = s
-        .stuck
-        .rows()
-        .map(|(state, r)| (state.letter(), r.tgid, name(&r.comm)))
-        .collect();
+    let first_done = Instant::now();
+    assert_eq!(d_row(&s, pid), None, "shown before it persisted");
+
+    std::thread::sleep(Duration::from_millis(1500));
+    let second = Instant::now();
+    let mut s = sample(&mut c);
+    let second_done = Instant::now();
+    ringbar::wchan::fill(&mut s.stuck);
+    let Some((blocked_ns, comm, wchan)) = d_row(&s, pid) else {
+        panic!(
+            "no D row for the frozen task: {:?}",
+            s.stuck.rows().collect::<Vec<_>>()
+        );
+    };
+    assert_eq!(comm, "rb-frozen");
+    let blocked = Duration::from_nanos(blocked_ns);
+    // The probe takes the kernel's time since the task last ran, which for a sleeper the
+    // freezer put in D without waking it goes back to its sleep: no further back than
+    // the sample that found it asleep. The /proc walk counts from the first sample that
+    // found it in D. The kernel's clock (sched_clock) follows CLOCK_MONOTONIC to within
+    // milliseconds: 50 ms of slack.
+    let slack = Duration::from_millis(50);
+    let (low, high) = match source {
+        Source::Probe => (second - frozen, second_done - asleep + slack),
+        Source::Proc => (second - first_done, second_done - first),
+    };
     assert!(
-        rows.contains(&('D', sleeper.pid(), "rb-frozen".to_owned())),
-        "D row expected: {rows:?}"
+        blocked + slack >= low && blocked <= high,
+        "stuck for {blocked:?}, expected {low:?} to {high:?}"
     );
+    // The wait channel is what /proc says of the task (root may read it).
+    let truth = fs::read_to_string(format!("/proc/{pid}/task/{pid}/wchan")).expect("wchan");
+    assert!(!truth.trim().is_empty() && truth.trim() != "0", "{truth:?}");
+    assert_eq!(wchan, truth.trim());
     drop(cgroup);
 }

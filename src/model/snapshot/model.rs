@@ -9,7 +9,7 @@ use super::{OthersIo, Snapshot, StuckList, SystemCpu};
 use crate::model::app::{AppNames, GroupBy};
 use crate::model::privacy::Privacy;
 use crate::model::process::{ProcessKey, ProcessTable};
-use crate::model::record::{ExitRecord, TaskRecord, TaskState};
+use crate::model::record::{ExitRecord, TaskRecord};
 use crate::model::system::{LoadAverage, Memory};
 use crate::model::top::Row;
 
@@ -74,6 +74,7 @@ impl Model {
             self.current.add(rec);
         }
 
+        let previous_ns = self.window_starts[0].unwrap_or(0);
         // Only a process that started after the previous sample may count its whole life.
         let window_start = self.window_starts[0].filter(|&t| t < time_ns);
         let started_in_window = |start_ns: u64| window_start.is_some_and(|t| start_ns >= t);
@@ -95,6 +96,15 @@ impl Model {
                     } else {
                         0
                     };
+                    if p.is_blocked() && old.is_blocked() {
+                        p.blocked_samples = old.blocked_samples + 1;
+                        p.blocked_since_ns = old.blocked_since_ns;
+                        p.blocked_after_ns = old.blocked_after_ns;
+                    } else if p.is_blocked() {
+                        p.blocked_samples = 1;
+                        p.blocked_since_ns = time_ns;
+                        p.blocked_after_ns = previous_ns;
+                    }
                 }
                 None => {
                     let new = started_in_window(p.start_ns);
@@ -102,6 +112,10 @@ impl Model {
                     p.read_delta = if new { p.read_bytes() } else { 0 };
                     p.write_delta = if new { p.write_bytes() } else { 0 };
                     p.zombie_samples = u32::from(p.is_zombie());
+                    if p.is_blocked() {
+                        p.blocked_samples = 1;
+                        p.blocked_since_ns = time_ns;
+                    }
                 }
             }
             // Saturating: counters come from the kernel, or from a file, never trusted.
@@ -190,6 +204,7 @@ impl Model {
             _ => GroupBy::Process,
         });
         let privacy = self.privacy;
+        let now_ns = self.window_starts[0].unwrap_or(0);
         let mut last = (0, None);
         for p in self.current.iter() {
             if p.kthread && !kernel_threads {
@@ -232,10 +247,13 @@ impl Model {
                 snap.top_io.offer(Row::new(p, p.io_delta()));
             }
             if p.is_blocked() {
-                snap.stuck.offer(p, TaskState::DiskSleep);
+                // Passing D states (a disk write) are not shown: see Process::is_stuck.
+                if p.is_stuck(snap.interval_ns) {
+                    snap.stuck.offer_blocked(p, p.blocked_for_ns(now_ns));
+                }
             } else if p.zombie_samples >= 2 {
                 // Zombies are shown once they outlive one sample: most are reaped at once.
-                snap.stuck.offer(p, TaskState::Zombie);
+                snap.stuck.offer_zombie(p);
             }
         }
         self.apps.rank(&mut snap.apps);
