@@ -9,7 +9,8 @@
 #   scripts/dev.sh screenshot  regenerate data/screenshot.png in a headless sway
 #   scripts/dev.sh fuzz [SECONDS]  run every fuzz target SECONDS each (default 60)
 #   scripts/dev.sh soak [SECONDS]  the soak test, 600 s by default (the suite runs 60 s)
-#   scripts/dev.sh bench  ringbar side by side with a /proc walk, perf and Waybar (release)
+#   scripts/dev.sh bench  ringbar side by side with a /proc walk, perf and Waybar, and its
+#                         main loop's stall on a slow /proc walk (release)
 #
 # Works as root or through sudo on Debian 12; idempotent. Other distros: install the
 # packages named in README.md by hand, the script then only builds and runs.

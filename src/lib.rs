@@ -5,7 +5,8 @@
 //! writers), [`modules`] (bar modules as data), [`waybar`], [`wire`] (the probe service's
 //! messages) and [`config`]. With the `app`
 //! feature come the edges: [`probe`] loads the BPF program, [`procwalk`] and [`procfs`]
-//! read /proc, [`sensors`] reads sysfs, [`sampler`] ties them into one sample per tick,
+//! read /proc, [`sensors`] reads sysfs, [`sampler`] ties them into one sample per tick, [`worker`] takes
+//! it on its own thread for the bar and `--waybar`,
 //! [`ui`] is the GTK bar and [`cli`] the command line.
 
 pub mod compositor;
@@ -54,10 +55,10 @@ pub mod startup;
 #[cfg(feature = "app")]
 pub mod state;
 #[cfg(feature = "app")]
-pub mod ticker;
-#[cfg(feature = "app")]
 pub mod ui;
 #[cfg(feature = "app")]
 pub mod wallclock;
 #[cfg(feature = "app")]
 pub mod wchan;
+#[cfg(feature = "app")]
+pub mod worker;

@@ -1,40 +1,82 @@
-//! The monitor's settings the user changes with clicks and `ringbar msg`, applied to the
-//! sampler and remembered in the state file.
+//! The monitor's settings the user changes with clicks and `ringbar msg`, passed to the
+//! sampling thread and remembered in the state file, and the latest sample it handed
+//! over: what the main loop renders.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::config::Config;
 use crate::model::controls::Controls;
 use crate::modules::Action;
+use crate::sample::Sample;
 use crate::sampler::Sampler;
+use crate::worker::{Handover, Taken, Worker};
+
+/// The first sample after start-up comes this soon after the one taken at once, so the
+/// labels show rates at once.
+const FIRST_TICK_MS: u32 = 250;
 
 pub struct Monitor {
-    pub sampler: Sampler,
+    worker: Worker,
+    /// The latest sample handed over.
+    sample: Sample,
     controls: Controls,
     state_file: Option<PathBuf>,
 }
 
 impl Monitor {
-    pub fn new(sampler: Sampler, controls: Controls, state_file: Option<PathBuf>) -> Monitor {
+    /// Starts sampling on its own thread. Call once the capabilities are dropped (the
+    /// thread checks it holds none, else this fails) and, in the bar, after the
+    /// environment is set for GTK: no thread may exist before.
+    pub fn start(
+        sampler: Sampler,
+        controls: Controls,
+        state_file: Option<PathBuf>,
+    ) -> Result<Monitor, String> {
         tracing::info!(
             "{} {}",
             controls.interval_line(),
             controls.kernel_threads_line()
         );
-        Monitor {
-            sampler,
+        let first_ms = FIRST_TICK_MS.min(controls.interval_ms);
+        let (worker, sample) = Worker::spawn(sampler, controls.interval_ms, first_ms)?;
+        Ok(Monitor {
+            worker,
+            sample,
             controls,
             state_file,
-        }
+        })
     }
 
-    /// Reads the config file again and rediscovers the sensors it names; returns it for
-    /// the caller's modules and widgets.
+    /// The latest sample handed over (before the first: the sampler's empty one, with
+    /// the sensors found and the notices).
+    pub fn sample(&self) -> &Sample {
+        &self.sample
+    }
+
+    /// Takes the newest sample the sampling thread handed over, if one came since the
+    /// last call, and says so. Allocates nothing.
+    pub fn receive(&mut self) -> Taken {
+        self.worker.handover().take(&mut self.sample)
+    }
+
+    /// Where the finished samples wait: the main loop watches its wake-up fd.
+    pub fn handover(&self) -> Arc<Handover> {
+        self.worker.handover().clone()
+    }
+
+    /// A sample now (it comes through the hand-over).
+    pub fn sample_now(&self) {
+        self.worker.sample_now();
+    }
+
+    /// Reads the config file again and has the sampling thread rediscover the sensors it
+    /// names; returns it for the caller's modules and widgets.
     pub fn reload_config(&mut self, config_file: Option<&Path>) -> Config {
         tracing::info!("reloading the config");
         let (config, notices) = crate::startup::load_config(config_file);
-        self.sampler.reconfigure(&config.sensors, notices);
-        self.sampler.set_group_by(config.group_by);
+        self.worker.reconfigure(&config.sensors, notices);
+        self.worker.set_group_by(config.group_by);
         config
     }
 
@@ -42,25 +84,26 @@ impl Monitor {
         self.controls.interval_ms
     }
 
-    /// Changes the interval or the kernel-thread setting, remembers it and logs it
-    /// (`interval=500ms`, `kernel-threads=on`). The caller re-arms its timer.
+    /// Changes the interval (sampled at once) or the kernel-thread or group-by setting
+    /// (the latest sample re-ranked at once), remembers it and logs it (`interval=500ms`,
+    /// `kernel-threads=on`; the sampling thread logs `group-by=…`). The result comes
+    /// through the hand-over.
     pub fn apply(&mut self, action: Action) {
         let controls = &mut self.controls;
         let line = match action {
             Action::CycleInterval => {
                 controls.cycle_interval();
-                self.sampler.set_interval_ms(controls.interval_ms);
+                self.worker.set_interval_ms(controls.interval_ms);
                 controls.interval_line()
             }
             Action::ToggleKernelThreads => {
                 controls.toggle_kernel_threads();
-                self.sampler.set_kernel_threads(controls.kernel_threads);
+                self.worker.set_kernel_threads(controls.kernel_threads);
                 controls.kernel_threads_line()
             }
             Action::ToggleGroupBy => {
                 // Not remembered: the config's `group_by` (or the session) decides at start.
-                let group_by = self.sampler.toggle_group_by();
-                tracing::info!("group-by={}", group_by.name());
+                self.worker.toggle_group_by();
                 return;
             }
             // A module's own state, nothing of the monitor's.

@@ -64,3 +64,24 @@ pub fn drop_all() -> Result<Dropped, String> {
     }
     Ok(Dropped { bounding_cleared })
 }
+
+/// Checks that the calling thread holds no capability in any set, as the kernel reports
+/// it in `/proc/thread-self/status`. Capabilities belong to threads: a thread spawned
+/// before [`drop_all`] keeps what the process had, one spawned after inherits nothing.
+pub fn check_this_thread_holds_none() -> Result<(), String> {
+    let status = std::fs::read_to_string("/proc/thread-self/status")
+        .map_err(|err| format!("reading /proc/thread-self/status: {err}"))?;
+    for set in ["CapInh:", "CapPrm:", "CapEff:", "CapAmb:"] {
+        let value = status
+            .lines()
+            .find_map(|line| line.strip_prefix(set))
+            .map(str::trim)
+            .ok_or_else(|| format!("no {set} in /proc/thread-self/status"))?;
+        if u64::from_str_radix(value, 16) != Ok(0) {
+            return Err(format!(
+                "this thread still holds capabilities: {set} {value}"
+            ));
+        }
+    }
+    Ok(())
+}

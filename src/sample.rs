@@ -30,7 +30,7 @@ impl Source {
 
 /// Something the user should know about the bar itself (a config error, the probe being
 /// off): a `⚠` marker on the bar, a line above the tooltip's sections.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Notice {
     /// A word or two: `config`, `BPF probe off`.
     pub title: String,
@@ -46,7 +46,9 @@ impl Notice {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+/// `clone_from` reuses the target's buffers (see `Clone` below): once warm, copying a
+/// sample from the sampling thread to the main loop allocates nothing.
+#[derive(Debug, Default)]
 pub struct Sample {
     pub processes: Snapshot,
     pub hardware: Hardware,
@@ -79,5 +81,54 @@ impl Sample {
         let point = Point::of(&self.processes, gpu);
         let span_ns = self.processes.interval_ns;
         self.history.record(self.unix_ms, span_ns, &point);
+    }
+}
+
+// By hand, not derived: a derived `clone_from` clones the whole value and then drops the
+// old one, allocating. Destructured, so that a new field must be added here.
+impl Clone for Notice {
+    fn clone(&self) -> Self {
+        Notice {
+            title: self.title.clone(),
+            detail: self.detail.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Notice { title, detail } = source;
+        self.title.clone_from(title);
+        self.detail.clone_from(detail);
+    }
+}
+
+impl Clone for Sample {
+    fn clone(&self) -> Self {
+        let mut sample = Sample::default();
+        sample.clone_from(self);
+        sample
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Sample {
+            processes,
+            hardware,
+            source: from,
+            interval_ms,
+            sample_us,
+            unix_ms,
+            notices,
+            oom_kills,
+            history,
+        } = source;
+        self.processes = *processes;
+        self.hardware.clone_from(hardware);
+        self.source = *from;
+        self.interval_ms = *interval_ms;
+        self.sample_us = *sample_us;
+        self.unix_ms = *unix_ms;
+        // Vec::clone_from calls Notice::clone_from on the elements both have.
+        self.notices.clone_from(notices);
+        self.oom_kills = *oom_kills;
+        self.history.clone_from(history);
     }
 }

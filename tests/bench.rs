@@ -7,11 +7,12 @@
 //! It prints a table and writes `target/bench/report.md`. Ratios, not absolute times, are
 //! the results: every pair is measured back to back under the same load.
 //! RINGBAR_BENCH_SECONDS sets the whole-bar measuring window (default 60 s per run);
-//! RINGBAR_BENCH_SECTIONS=3 runs only the whole-bar section (any of 1 to 6, comma
+//! RINGBAR_BENCH_SECTIONS=3 runs only the whole-bar section (any of 1 to 7, comma
 //! separated) and writes `target/bench/report-sections.md` instead.
 //!
 //! The sections live in `tests/bench/`: `sampling` (1, 2), `whole_bar` (3, with
-//! `cgroup`, `fake_sys`, `usage` and `runs`), `ticks` (4, 5) and `readers` (6).
+//! `cgroup`, `fake_sys`, `usage` and `runs`), `ticks` (4, 5), `readers` (6) and `stall`
+//! (7).
 
 #[path = "bench/cgroup.rs"]
 mod cgroup;
@@ -26,6 +27,8 @@ mod report;
 mod runs;
 #[path = "bench/sampling.rs"]
 mod sampling;
+#[path = "bench/stall.rs"]
+mod stall;
 #[path = "bench/ticks.rs"]
 mod ticks;
 #[path = "bench/usage.rs"]
@@ -108,6 +111,9 @@ fn benchmark() {
         if wanted("6") {
             readers::reader_costs(&mut report);
         }
+        if wanted("7") {
+            stall::main_loop_stall(&mut report);
+        }
         write_report(&report, "report-sections.md");
         return;
     }
@@ -117,6 +123,7 @@ fn benchmark() {
     ticks::allocation_counts(&mut report);
     let start_ms = ticks::startup(&mut report);
     let readers = readers::reader_costs(&mut report);
+    let stall_ms = stall::main_loop_stall(&mut report);
 
     report.heading("Goals");
     let at_300 = &samples[0];
@@ -136,6 +143,11 @@ fn benchmark() {
             "context-switch tax ≤ 1 %".into(),
             format!("{tax:+.2} %"),
             check(tax <= 1.0),
+        ],
+        vec![
+            "main-loop stall < 16 ms per tick (/proc, 3,000 processes, 100 ms)".into(),
+            format!("{stall_ms:.1} ms"),
+            check(stall_ms < 16.0),
         ],
         vec![
             "start-up < 300 ms".into(),

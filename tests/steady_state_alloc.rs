@@ -221,3 +221,111 @@ fn real_sampling_allocates_nothing_once_warm() {
         "the history's line: {tooltip}"
     );
 }
+
+/// The hand-over of each sample from the sampling thread to the main loop: the copy into
+/// the slot, the eventfd's wake-up, the glib source that watches it and the swap into the
+/// main loop's sample, counted on both threads.
+#[test]
+fn handing_samples_over_to_the_main_loop_allocates_nothing_once_warm() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+
+    use gtk4::glib;
+    use ringbar::model::{Battery, Gpu, GpuDriver};
+    use ringbar::sample::Notice;
+    use ringbar::worker::{Handover, Watch};
+
+    const WARM: u64 = 10;
+    const ROUNDS: u64 = 400;
+    // Everything in a sample that owns a buffer: GPUs, batteries, strings, notices.
+    let mut sample = Sample::default();
+    sample.hardware.gpus = vec![
+        Gpu::new("card0", GpuDriver::I915, "0000:00:02.0"),
+        Gpu::new("card1", GpuDriver::Amdgpu, "0000:03:00.0"),
+    ];
+    sample.hardware.batteries = vec![Battery {
+        name: "BAT0".into(),
+        ..Battery::default()
+    }];
+    sample.hardware.power_profile = "balanced".into();
+    sample.hardware.power_profile_choices = "low-power balanced performance".into();
+    sample.notices = vec![Notice::new("config", "line 3: unknown key `colour`")];
+    sample.processes.interval_ns = 2_000_000_000;
+    let handover = Arc::new(Handover::new(&sample).expect("eventfd"));
+    // Which sample the main loop has taken: the sampling thread waits for it, so that
+    // every round is handed over (none is overwritten) and counted.
+    let taken = Arc::new(AtomicU64::new(0));
+
+    let sampling = std::thread::spawn({
+        let (handover, taken) = (handover.clone(), taken.clone());
+        move || {
+            let mut before = 0;
+            for round in 1..=ROUNDS {
+                if round == WARM + 1 {
+                    before = allocations();
+                }
+                // Two seconds a round: the history ring wraps.
+                sample.unix_ms = 1_795_442_400_000 + round * 2000;
+                sample.hardware.gpus[round as usize % 2].model.clear();
+                sample.hardware.gpus[round as usize % 2]
+                    .model
+                    .push_str("Arc A380");
+                sample.record_history();
+                handover.publish(&sample);
+                while taken.load(Ordering::Acquire) != sample.unix_ms {
+                    std::thread::yield_now();
+                }
+            }
+            allocations() - before
+        }
+    });
+
+    let context = glib::MainContext::default();
+    let _owner = context.acquire().expect("the default main context");
+    let latest = std::rc::Rc::new(std::cell::RefCell::new(Sample::default()));
+    let received = std::rc::Rc::new(std::cell::Cell::new(0u64));
+    let _watch = Watch::new(handover.clone(), {
+        let (handover, latest, received, taken) = (
+            handover.clone(),
+            latest.clone(),
+            received.clone(),
+            taken.clone(),
+        );
+        move || {
+            let mut latest = latest.borrow_mut();
+            if handover.take(&mut latest).any() {
+                received.set(received.get() + 1);
+                taken.store(latest.unix_ms, Ordering::Release);
+            }
+            glib::ControlFlow::Continue
+        }
+    });
+    let mut before = None;
+    while received.get() < ROUNDS {
+        if received.get() == WARM && before.is_none() {
+            before = Some(allocations());
+        }
+        context.iteration(true);
+    }
+    let on_main = allocations() - before.expect("warmed up");
+    let on_sampling = sampling.join().expect("the sampling thread");
+    assert_eq!(received.get(), ROUNDS, "every sample handed over");
+    let latest = latest.borrow();
+    assert_eq!(latest.unix_ms, 1_795_442_400_000 + ROUNDS * 2000);
+    assert_eq!(latest.hardware.gpus.len(), 2);
+    assert_eq!(latest.notices, sample_notices());
+    // The ring came along whole: each sample covers two seconds, 400 of them wrap it.
+    assert_eq!(latest.history.filled(), 600, "{:?}", latest.history);
+    assert_eq!(
+        on_sampling, 0,
+        "allocations on the sampling thread once warm"
+    );
+    assert_eq!(on_main, 0, "allocations on the main loop once warm");
+}
+
+fn sample_notices() -> Vec<ringbar::sample::Notice> {
+    vec![ringbar::sample::Notice::new(
+        "config",
+        "line 3: unknown key `colour`",
+    )]
+}

@@ -1,6 +1,7 @@
 //! `ringbar --waybar`: the monitor inside Waybar. One JSON line per sample on stdout, in
 //! Waybar's custom-module protocol, on a glib main loop that also serves `ringbar msg`
 //! and the reload signals. It ends when Waybar closes the pipe, or on SIGTERM/SIGINT.
+//! As in the bar, the monitor samples on its own thread and hands each sample over.
 
 use std::cell::RefCell;
 use std::io::Write;
@@ -13,19 +14,15 @@ use gtk4::glib;
 use crate::control::{self, Command};
 use crate::modules::{Action, Input, Module, Update};
 use crate::monitor::Monitor;
-use crate::ticker::Ticker;
 use crate::wallclock::LocalClock;
+use crate::worker::Watch;
 use crate::{paths, startup};
-
-/// The first line with rates comes this soon after start.
-const FIRST_TICK_MS: u32 = 250;
 
 struct Stream {
     monitor: RefCell<Monitor>,
     modules: RefCell<Vec<Rc<dyn Module>>>,
     config_file: Option<PathBuf>,
     main_loop: glib::MainLoop,
-    ticker: Rc<Ticker>,
 }
 
 pub fn run() -> ExitCode {
@@ -39,16 +36,18 @@ pub fn run() -> ExitCode {
     if let Some(err) = &started.probe_error {
         tracing::warn!("BPF probe off, reading /proc instead: {err}");
     }
+    let monitor = match Monitor::start(started.sampler, started.controls, started.state_file) {
+        Ok(monitor) => monitor,
+        Err(err) => {
+            tracing::error!("{err}");
+            return ExitCode::FAILURE;
+        }
+    };
     let stream = Rc::new(Stream {
-        monitor: RefCell::new(Monitor::new(
-            started.sampler,
-            started.controls,
-            started.state_file,
-        )),
+        monitor: RefCell::new(monitor),
         modules: RefCell::new(monitor_modules(&started.config)),
         config_file: started.config_file,
         main_loop: glib::MainLoop::new(None, false),
-        ticker: Rc::new(Ticker::default()),
     });
 
     let _server = paths::runtime_dir().and_then(|dir| {
@@ -70,9 +69,22 @@ pub fn run() -> ExitCode {
         ),
     );
 
-    stream.tick();
-    let first = FIRST_TICK_MS.min(stream.monitor.borrow().interval_ms());
-    stream.arm(first);
+    let handover = stream.monitor.borrow().handover();
+    let _samples = Watch::new(
+        handover,
+        glib::clone!(
+            #[weak]
+            stream,
+            #[upgrade_or]
+            glib::ControlFlow::Break,
+            move || {
+                if stream.monitor.borrow_mut().receive().any() {
+                    stream.emit();
+                }
+                glib::ControlFlow::Continue
+            }
+        ),
+    );
     stream.main_loop.run();
     ExitCode::SUCCESS
 }
@@ -88,22 +100,15 @@ fn monitor_modules(config: &crate::config::Config) -> Vec<Rc<dyn Module>> {
 }
 
 impl Stream {
+    /// The monitor's settings go to the sampling thread, which hands over a sample at
+    /// once (a new one, or the latest re-ranked): its line follows.
     fn obey(self: &Rc<Self>, command: Command) {
         match command {
-            Command::CycleInterval => {
-                self.monitor.borrow_mut().apply(Action::CycleInterval);
-                self.tick();
-                let ms = self.monitor.borrow().interval_ms();
-                self.arm(ms);
-            }
+            Command::CycleInterval => self.monitor.borrow_mut().apply(Action::CycleInterval),
             Command::ToggleKernelThreads => {
                 self.monitor.borrow_mut().apply(Action::ToggleKernelThreads);
-                self.emit();
             }
-            Command::ToggleGroupBy => {
-                self.monitor.borrow_mut().apply(Action::ToggleGroupBy);
-                self.emit();
-            }
+            Command::ToggleGroupBy => self.monitor.borrow_mut().apply(Action::ToggleGroupBy),
             Command::Reload => {
                 let config = self
                     .monitor
@@ -115,31 +120,11 @@ impl Stream {
         }
     }
 
-    /// (Re)arms the sample tick at `ms`.
-    fn arm(self: &Rc<Self>, ms: u32) {
-        let tick = glib::clone!(
-            #[weak(rename_to = stream)]
-            self,
-            #[upgrade_or]
-            None,
-            move || {
-                stream.tick();
-                Some(stream.monitor.borrow().interval_ms())
-            }
-        );
-        self.ticker.arm(ms, Rc::new(tick));
-    }
-
-    fn tick(&self) {
-        self.monitor.borrow_mut().sampler.take();
-        self.emit();
-    }
-
     /// Writes the latest sample's line. Waybar gone (EPIPE) ends the stream.
     fn emit(&self) {
         let monitor = self.monitor.borrow();
         let input = Input {
-            sample: monitor.sampler.sample(),
+            sample: monitor.sample(),
             clock: &LocalClock,
             compositor: &crate::modules::NO_COMPOSITOR,
             output: "",

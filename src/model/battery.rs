@@ -37,8 +37,9 @@ impl BatteryStatus {
 }
 
 /// One battery at one tick. Energies in Wh and power in W; a battery that reports charge
-/// (µAh) and current (µA) instead is converted with its voltage.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// (µAh) and current (µA) instead is converted with its voltage. `clone_from` reuses the
+/// name (see `hardware/clone.rs`).
+#[derive(Debug, Default, PartialEq)]
 pub struct Battery {
     /// `BAT0`.
     pub name: String,

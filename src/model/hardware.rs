@@ -148,8 +148,8 @@ impl IdleSample {
     }
 }
 
-/// A GPU found at discovery, with its latest reading.
-#[derive(Clone, Debug, PartialEq)]
+/// A GPU found at discovery, with its latest reading. `clone_from` reuses the strings.
+#[derive(Debug, PartialEq)]
 pub struct Gpu {
     /// `card0`, or `nvidia0` for a GPU seen through NVML.
     pub card: String,
@@ -279,8 +279,9 @@ pub struct SwapActivity {
     pub out_per_second: f64,
 }
 
-/// Everything the sensors read, refreshed in place each tick.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Everything the sensors read, refreshed in place each tick. `clone_from` reuses the
+/// lists and strings.
+#[derive(Debug, Default, PartialEq)]
 pub struct Hardware {
     pub cpu: CpuReading,
     pub gpus: Vec<Gpu>,
@@ -310,5 +311,6 @@ impl Hardware {
     }
 }
 
+mod clone;
 #[cfg(test)]
 mod tests;

@@ -148,8 +148,8 @@ pub struct Peak {
     pub culprit: Culprit,
 }
 
-/// The ring. See the module's documentation.
-#[derive(Clone)]
+/// The ring. See the module's documentation. `clone_from` copies into the existing ring
+/// (see `clone.rs`).
 pub struct History {
     buckets: Box<[Bucket; SECONDS]>,
     /// The newest second recorded, `None` before the first sample.
@@ -378,5 +378,6 @@ impl History {
     }
 }
 
+mod clone;
 #[cfg(test)]
 mod tests;

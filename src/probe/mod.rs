@@ -4,11 +4,10 @@
 
 mod error;
 
-use std::cell::RefCell;
 use std::io::{self, Read};
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd};
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use libbpf_rs::skel::{OpenSkel, SkelBuilder};
 use libbpf_rs::{Iter, Link, MapCore, MapFlags, MapHandle, RingBuffer, RingBufferBuilder};
@@ -105,7 +104,9 @@ pub struct Probe {
     /// The OOM hook (`oom/mark_victim`), where the kernel has it.
     _oom_link: Option<Link>,
     exits: RingBuffer<'static>,
-    exit_queue: Rc<RefCell<Vec<ExitRecord>>>,
+    /// Filled by the ring buffer's callback. Behind a mutex (never contended: the
+    /// callback runs inside `consume`, on the sampling thread) so the probe is `Send`.
+    exit_queue: Arc<Mutex<Vec<ExitRecord>>>,
     exits_lost: MapHandle,
     lost_seen: u64,
     tasks: Vec<TaskRecord>,
@@ -170,13 +171,16 @@ impl Probe {
 
         let exits_map = MapHandle::try_from(&skel.maps.exits).map_err(attach)?;
         let exits_lost = MapHandle::try_from(&skel.maps.exits_lost).map_err(attach)?;
-        let exit_queue = Rc::new(RefCell::new(Vec::with_capacity(INITIAL_EXITS)));
-        let queue = Rc::clone(&exit_queue);
+        let exit_queue = Arc::new(Mutex::new(Vec::with_capacity(INITIAL_EXITS)));
+        let queue = Arc::clone(&exit_queue);
         let mut builder = RingBufferBuilder::new();
         builder
             .add(&exits_map, move |bytes: &[u8]| {
                 if let Some(exit) = decode_exit(bytes) {
-                    queue.borrow_mut().push(exit);
+                    queue
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(exit);
                 }
                 0
             })
@@ -239,7 +243,12 @@ impl Probe {
         // both keep their capacity.
         out.clear();
         self.exits.consume().map_err(io::Error::other)?;
-        std::mem::swap(out, &mut *self.exit_queue.borrow_mut());
+        let mut queue = self
+            .exit_queue
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        std::mem::swap(out, &mut *queue);
+        drop(queue);
         self.log_lost_exits();
         Ok(())
     }

@@ -23,8 +23,8 @@ pub struct NvidiaSample {
     pub max_graphics_mhz: Option<u32>,
 }
 
-/// What the bar needs from NVML.
-pub trait Nvidia {
+/// What the bar needs from NVML. `Send`: the sensors are read on the sampling thread.
+pub trait Nvidia: Send {
     fn device_count(&self) -> u32;
     /// (model name, PCI address as `0000:01:00.0`).
     fn describe(&self, index: u32) -> Option<(String, String)>;

@@ -1,6 +1,7 @@
-//! The running bar: one monitor, one timeout source, one bar per output.
+//! The running bar: one monitor, one bar per output.
 //!
-//! Each tick samples and sets the modules' text on the widgets. A tooltip's markup is
+//! The monitor samples on its own thread; each sample it hands over sets the modules'
+//! text on the widgets. Nothing slow runs here. A tooltip's markup is
 //! built only when GTK asks for it (it is about to show) or while it is on screen.
 
 use std::cell::RefCell;
@@ -22,8 +23,8 @@ use crate::render::{report, Markup};
 use crate::sample::{Sample, Source};
 use crate::script::runner::ScriptRunner;
 use crate::startup::Started;
-use crate::ticker::Ticker;
 use crate::wallclock::{LocalClock, WallTimer};
+use crate::worker::{Taken, Watch};
 
 /// Sets `label` to the monitor's report as markup. `scratch` is a reused buffer.
 fn fill_report(label: &gtk4::Label, sample: &Sample, scratch: &mut String) {
@@ -34,9 +35,6 @@ fn fill_report(label: &gtk4::Label, sample: &Sample, scratch: &mut String) {
     }
 }
 
-/// The first sample after start-up comes this soon, so the labels show rates at once.
-const FIRST_TICK_MS: u32 = 250;
-
 pub struct App {
     pub(super) monitor: RefCell<Monitor>,
     pub(super) config: RefCell<Config>,
@@ -45,7 +43,8 @@ pub struct App {
     /// The monitors followed, or `None` with the plain-window fallback.
     pub(super) monitors: RefCell<Option<gio::ListModel>>,
     pub(super) main_loop: glib::MainLoop,
-    ticker: Rc<Ticker>,
+    /// Renders each sample the sampling thread hands over.
+    samples: RefCell<Option<Watch>>,
     #[cfg(feature = "test-support")]
     pub(super) test_hook: Option<TestHook>,
     /// A reused buffer: steady ticks do not allocate for text.
@@ -62,19 +61,17 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(started: Started, main_loop: glib::MainLoop) -> Rc<App> {
-        Rc::new(App {
-            monitor: RefCell::new(Monitor::new(
-                started.sampler,
-                started.controls,
-                started.state_file,
-            )),
+    /// Starts the sampling thread: fails if it cannot start without privileges.
+    pub fn new(started: Started, main_loop: glib::MainLoop) -> Result<Rc<App>, String> {
+        let monitor = Monitor::start(started.sampler, started.controls, started.state_file)?;
+        Ok(Rc::new(App {
+            monitor: RefCell::new(monitor),
             config: RefCell::new(started.config),
             config_file: started.config_file,
             bars: RefCell::new(Vec::new()),
             monitors: RefCell::new(None),
             main_loop,
-            ticker: Rc::new(Ticker::default()),
+            samples: RefCell::new(None),
             #[cfg(feature = "test-support")]
             test_hook: TestHook::from_env(),
             text: RefCell::new(String::with_capacity(4096)),
@@ -83,10 +80,10 @@ impl App {
             runners: RefCell::new(Vec::new()),
             script_states: RefCell::new(Scripts::new()),
             tray: RefCell::new(None),
-        })
+        }))
     }
 
-    /// Takes the first sample and arms the timeouts.
+    /// Shows the modules and renders each sample as it comes.
     pub fn start(self: &Rc<Self>) {
         let timer = WallTimer::new(glib::clone!(
             #[weak(rename_to = app)]
@@ -102,9 +99,40 @@ impl App {
         self.follow_compositor();
         self.start_scripts();
         self.render_all();
-        self.tick();
-        let interval_ms = self.monitor.borrow().interval_ms();
-        self.arm(FIRST_TICK_MS.min(interval_ms));
+        let handover = self.monitor.borrow().handover();
+        let watch = Watch::new(
+            handover,
+            glib::clone!(
+                #[weak(rename_to = app)]
+                self,
+                #[upgrade_or]
+                glib::ControlFlow::Break,
+                move || {
+                    app.receive();
+                    glib::ControlFlow::Continue
+                }
+            ),
+        );
+        self.samples.replace(Some(watch));
+    }
+
+    /// A sample was handed over: render it (and the ⚠ markers when its notices changed:
+    /// a reload's config problems come with the sample after it).
+    fn receive(&self) {
+        let taken = self.monitor.borrow_mut().receive();
+        let Taken::Sample { notices_changed } = taken else {
+            return;
+        };
+        if notices_changed {
+            for bar in self.bars.borrow().iter() {
+                self.show_notices(bar);
+            }
+        }
+        self.render();
+        #[cfg(feature = "test-support")]
+        if let Some(hook) = &self.test_hook {
+            hook.sample_rendered(self.monitor.borrow().sample());
+        }
     }
 
     /// What `ringbar msg` asks.
@@ -117,16 +145,13 @@ impl App {
         }
     }
 
-    /// What a click on a module asks.
+    /// What a click on a module asks. The monitor's settings reach the sampling thread,
+    /// which hands over a sample at once: a new one for a new interval, the latest one
+    /// re-ranked for the kernel-thread and group-by settings.
     pub fn perform(self: &Rc<Self>, action: Action) {
         self.monitor.borrow_mut().apply(action);
         match action {
-            Action::CycleInterval => {
-                self.tick();
-                let interval_ms = self.monitor.borrow().interval_ms();
-                self.arm(interval_ms);
-            }
-            Action::ToggleKernelThreads | Action::ToggleGroupBy => self.render(),
+            Action::CycleInterval | Action::ToggleKernelThreads | Action::ToggleGroupBy => {}
             Action::Redraw => self.render_all(),
             // Routed by the module's name: see `run_script_action`.
             Action::Script(_) => {}
@@ -154,27 +179,7 @@ impl App {
             None if !old.is_empty() => self.add_fallback(),
             None => {}
         }
-        self.tick();
-    }
-
-    /// (Re)arms the sample tick at `ms`.
-    fn arm(self: &Rc<Self>, ms: u32) {
-        let tick = glib::clone!(
-            #[weak(rename_to = app)]
-            self,
-            #[upgrade_or]
-            None,
-            move || {
-                app.tick();
-                Some(app.monitor.borrow().interval_ms())
-            }
-        );
-        self.ticker.arm(ms, Rc::new(tick));
-    }
-
-    fn tick(&self) {
-        self.monitor.borrow_mut().sampler.take();
-        self.render();
+        self.monitor.borrow().sample_now();
     }
 
     /// Sets every bar's sample-driven modules from the latest sample, and the tooltips
@@ -224,7 +229,7 @@ impl App {
             .then(|| self.compositor_state())
             .flatten();
         let compositor = state.as_ref().unwrap_or(&crate::modules::NO_COMPOSITOR);
-        let sample = monitor.sampler.sample();
+        let sample = monitor.sample();
         let scripts = self.script_states.borrow();
         let mut text = self.text.borrow_mut();
         for bar in self.bars.borrow_mut().iter_mut() {
@@ -275,7 +280,7 @@ impl App {
         let Some(bar) = bars.iter().find(|bar| &bar.window == window) else {
             return;
         };
-        let sample = monitor.sampler.sample();
+        let sample = monitor.sample();
         fill_report(&bar.notice_tooltip, sample, &mut self.text.borrow_mut());
         #[cfg(feature = "test-support")]
         if let Some(hook) = &self.test_hook {
@@ -296,7 +301,7 @@ impl App {
         };
         let state = self.compositor_state();
         let input = Input {
-            sample: monitor.sampler.sample(),
+            sample: monitor.sample(),
             clock: &LocalClock,
             compositor: state.as_ref().unwrap_or(&crate::modules::NO_COMPOSITOR),
             output: "",
@@ -312,13 +317,13 @@ impl App {
 
     /// Whether the numbers come from /proc: the bars then carry the `probe-off` class.
     pub(super) fn probe_off(&self) -> bool {
-        self.monitor.borrow().sampler.sample().source == Source::Proc
+        self.monitor.borrow().sample().source == Source::Proc
     }
 
     /// The titles of the notices, for the ⚠ marker.
     pub(super) fn notice_titles(&self) -> Vec<String> {
         let monitor = self.monitor.borrow();
-        let notices = &monitor.sampler.sample().notices;
+        let notices = &monitor.sample().notices;
         let mut titles: Vec<String> = Vec::new();
         for notice in notices {
             if !titles.contains(&notice.title) {

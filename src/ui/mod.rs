@@ -11,6 +11,8 @@ mod history_graph;
 mod outputs;
 mod scripts_link;
 mod slot;
+#[cfg(feature = "test-support")]
+mod stall_meter;
 mod style;
 #[cfg(feature = "test-support")]
 mod test_hook;
@@ -98,7 +100,15 @@ pub fn run() -> ExitCode {
             main_loop.quit();
         }
     ));
-    let app = app::App::new(started, main_loop.clone());
+    // The sampling thread: after the drop of the capabilities and after the environment
+    // is set above.
+    let app = match app::App::new(started, main_loop.clone()) {
+        Ok(app) => app,
+        Err(err) => {
+            tracing::error!("{err}");
+            return ExitCode::FAILURE;
+        }
+    };
 
     if is_wayland(&display) {
         watchdog::watch(&display);

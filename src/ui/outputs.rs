@@ -106,9 +106,14 @@ impl App {
         WorkspaceRow::new(Rc::new(on_click), Rc::new(on_scroll))
     }
 
-    fn add_bar(self: &Rc<Self>, bar: Bar) {
+    /// The ⚠ marker of `bar`, with the titles of the latest sample's notices.
+    pub(super) fn show_notices(&self, bar: &Bar) {
         let titles = self.notice_titles();
         bar.set_notice(&titles.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+
+    fn add_bar(self: &Rc<Self>, bar: Bar) {
+        self.show_notices(&bar);
         if self.probe_off() {
             bar.window.add_css_class("probe-off");
         }

@@ -1,7 +1,8 @@
 //! For the compositor tests only (feature `test-support`, never in a release build): with
 //! `RINGBAR_TEST_HOOK=DIR`, the bar writes what GTK holds in its widgets (module label
 //! text, CSS classes, a tooltip label's markup and parsed text) to files in DIR after
-//! every change.
+//! every change, and how late a 16 ms timer on the main loop fired between two samples
+//! (`stalls`, see [`StallMeter`]).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -10,9 +11,11 @@ use gtk4 as gtk;
 use gtk4::prelude::*;
 
 use super::bar::Bar;
+use super::stall_meter::StallMeter;
 
 pub struct TestHook {
     dir: PathBuf,
+    stalls: StallMeter,
 }
 
 fn classes(widget: &impl IsA<gtk::Widget>) -> String {
@@ -45,7 +48,14 @@ impl TestHook {
     pub fn from_env() -> Option<TestHook> {
         let dir = PathBuf::from(std::env::var_os("RINGBAR_TEST_HOOK").filter(|d| !d.is_empty())?);
         std::fs::create_dir_all(&dir).ok()?;
-        Some(TestHook { dir })
+        let stalls = StallMeter::start(dir.join("stalls"));
+        Some(TestHook { dir, stalls })
+    }
+
+    /// `sample` was rendered: the main loop's worst stall since the previous one goes to
+    /// `stalls`.
+    pub fn sample_rendered(&self, sample: &crate::sample::Sample) {
+        self.stalls.report(sample);
     }
 
     /// One line per bar, tab-separated: `output=… mapped=… bar.classes=… cpu=… cpu.visible=…

@@ -76,15 +76,29 @@ fn the_bar_reserves_its_height_draws_real_numbers_and_runs_unprivileged() {
         "MEM label {memory} matches MemTotal {total_kib} kB"
     );
 
-    let status = bar.status();
-    for set in ["CapEff:", "CapPrm:", "CapInh:", "CapAmb:"] {
-        assert_eq!(
-            capability_line(&status, set),
-            "0000000000000000",
-            "{set} of the running bar"
-        );
+    // Capabilities belong to threads: every thread of the bar holds none, the sampling
+    // thread (which reads the probe) among them.
+    let tasks = std::fs::read_dir(format!("/proc/{}/task", bar.pid())).expect("task dir");
+    let mut names = Vec::new();
+    for task in tasks {
+        let dir = task.expect("task").path();
+        let status = std::fs::read_to_string(dir.join("status")).unwrap_or_default();
+        let name = std::fs::read_to_string(dir.join("comm")).unwrap_or_default();
+        for set in ["CapEff:", "CapPrm:", "CapInh:", "CapAmb:"] {
+            assert_eq!(
+                capability_line(&status, set),
+                "0000000000000000",
+                "{set} of the bar's thread {}",
+                name.trim()
+            );
+        }
+        assert_eq!(capability_line(&status, "NoNewPrivs:"), "1");
+        names.push(name.trim().to_owned());
     }
-    assert_eq!(capability_line(&status, "NoNewPrivs:"), "1");
+    assert!(
+        names.iter().any(|n| n == ringbar::worker::THREAD_NAME),
+        "the sampling thread among {names:?}"
+    );
 
     // 3. A machine without GPU or sensors (like CI's VM) shows a clean bar: no GPU label,
     // and nothing to warn about in the log.

@@ -10,6 +10,7 @@ mod drawing;
 mod history;
 mod lifecycle;
 mod monitor;
+mod responsive;
 mod workspace_modules;
 
 use std::process::Command;

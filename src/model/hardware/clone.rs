@@ -1,0 +1,91 @@
+//! `Clone` by hand for the sensors' readings: a derived `clone_from` clones the whole
+//! value and drops the old one, allocating, where these copy into the strings and lists
+//! the target already has. The sample's hand-over to the main loop relies on it.
+//! Destructured, so that a new field must be added here.
+
+use super::{Gpu, Hardware};
+use crate::model::battery::Battery;
+
+impl Clone for Gpu {
+    fn clone(&self) -> Self {
+        Gpu {
+            card: self.card.clone(),
+            driver: self.driver,
+            pci_slot: self.pci_slot.clone(),
+            model: self.model.clone(),
+            reading: self.reading,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Gpu {
+            card,
+            driver,
+            pci_slot,
+            model,
+            reading,
+        } = source;
+        self.card.clone_from(card);
+        self.driver = *driver;
+        self.pci_slot.clone_from(pci_slot);
+        self.model.clone_from(model);
+        self.reading = *reading;
+    }
+}
+
+impl Clone for Battery {
+    fn clone(&self) -> Self {
+        let mut battery = Battery::default();
+        battery.clone_from(self);
+        battery
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Battery {
+            name,
+            status,
+            capacity,
+            energy_now_wh,
+            energy_full_wh,
+            energy_full_design_wh,
+            power_w,
+        } = source;
+        self.name.clone_from(name);
+        self.status = *status;
+        self.capacity = *capacity;
+        self.energy_now_wh = *energy_now_wh;
+        self.energy_full_wh = *energy_full_wh;
+        self.energy_full_design_wh = *energy_full_design_wh;
+        self.power_w = *power_w;
+    }
+}
+
+impl Clone for Hardware {
+    fn clone(&self) -> Self {
+        let mut hardware = Hardware::default();
+        hardware.clone_from(self);
+        hardware
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Hardware {
+            cpu,
+            gpus,
+            configured_gpu,
+            pressure,
+            swap,
+            power_profile,
+            power_profile_choices,
+            batteries,
+        } = source;
+        self.cpu = *cpu;
+        // Vec::clone_from calls the elements' clone_from on the ones both have.
+        self.gpus.clone_from(gpus);
+        self.configured_gpu = *configured_gpu;
+        self.pressure = *pressure;
+        self.swap = *swap;
+        self.power_profile.clone_from(power_profile);
+        self.power_profile_choices.clone_from(power_profile_choices);
+        self.batteries.clone_from(batteries);
+    }
+}

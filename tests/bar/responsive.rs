@@ -1,0 +1,126 @@
+//! Nothing slow on the GTK thread: with the /proc fallback slowed down by 3,000 extra
+//! processes at a 100 ms interval, a 16 ms timer on the main loop still fires on time
+//! (the test hook's `stalls` file, one line per sample), and a `ringbar msg` or a click
+//! takes effect at once.
+
+use std::time::{Duration, Instant};
+
+use crate::common::crowd::Crowd;
+use crate::common::session::{Compositor, Session, WIDTH};
+use crate::common::{require_root, serial, wait_for};
+use crate::*;
+
+/// One line of `stalls`: the main loop's worst stall since the previous sample and how
+/// long the sample took (µs), and its interval (ms).
+#[derive(Clone, Copy, Debug)]
+struct Tick {
+    stall_us: u64,
+    sample_us: u64,
+    interval_ms: u32,
+}
+
+fn ticks(session: &Session) -> Vec<Tick> {
+    let text = std::fs::read_to_string(session.hook_dir().join("stalls")).unwrap_or_default();
+    text.lines()
+        .filter_map(|line| {
+            let mut fields = line.split(' ');
+            Some(Tick {
+                stall_us: fields.next()?.parse().ok()?,
+                sample_us: fields.next()?.parse().ok()?,
+                interval_ms: fields.next()?.parse().ok()?,
+            })
+        })
+        .collect()
+}
+
+fn sorted(mut values: Vec<u64>) -> Vec<u64> {
+    values.sort_unstable();
+    values
+}
+
+/// Waits for a sample at `interval_ms` after `ticks_before` lines; how long it took.
+fn time_to_interval(session: &Session, ticks_before: usize, interval_ms: u32) -> Duration {
+    let asked = Instant::now();
+    wait_for(&format!("a sample every {interval_ms} ms"), WAIT, || {
+        ticks(session)
+            .iter()
+            .skip(ticks_before)
+            .any(|t| t.interval_ms == interval_ms)
+    });
+    asked.elapsed()
+}
+
+#[test]
+fn the_main_loop_keeps_running_while_the_proc_walk_is_slow() {
+    let _serial = serial();
+    require_root();
+    let _crowd = Crowd::sleepers(3000);
+    let session = Session::start(Compositor::Sway);
+    // The CPU label at the right end: the ⚠ marker (the probe is off) is at the left.
+    session.write_config_file(
+        "config.toml",
+        "interval_ms = 100\nmodules_left = []\nmodules_center = []\nmodules_right = [\"cpu\"]\n",
+    );
+    // Without capabilities the probe cannot load: the numbers come from /proc.
+    let bar = session.start_bar_without_capabilities();
+    bar.wait_for_log("bar on output HEADLESS-1");
+    wait_for("ten samples", WAIT, || ticks(&session).len() >= 10);
+    std::thread::sleep(Duration::from_secs(5));
+    let steady: Vec<Tick> = ticks(&session).into_iter().skip(10).collect();
+    assert!(steady.len() >= 10, "samples in 5 s: {steady:?}");
+    assert!(steady.iter().all(|t| t.interval_ms == 100), "{steady:?}");
+    let samples = sorted(steady.iter().map(|t| t.sample_us).collect());
+    let stalls = sorted(steady.iter().map(|t| t.stall_us).collect());
+    let sample_us = samples[samples.len() / 2];
+    let p90_stall_us = stalls[stalls.len() * 9 / 10];
+    eprintln!(
+        "{} samples: median {sample_us} µs; main-loop stall per sample: median {} µs, \
+         90th percentile {p90_stall_us} µs, worst {} µs",
+        steady.len(),
+        stalls[stalls.len() / 2],
+        stalls[stalls.len() - 1]
+    );
+    assert!(
+        sample_us >= 20_000,
+        "the 3,000 processes make the /proc walk slow: {samples:?}"
+    );
+    assert!(
+        p90_stall_us * 4 < sample_us,
+        "the main loop stalls for a sample's duration: stalls {stalls:?}, samples {samples:?}"
+    );
+
+    // `ringbar msg` is answered, and the new interval sampled, at once: 100 → 2000 ms.
+    let ringbar = session.path().join("ringbar-nocaps");
+    let before = ticks(&session).len();
+    let asked = Instant::now();
+    let out = session
+        .as_user(&ringbar)
+        .args(["msg", "cycle-interval"])
+        .output()
+        .expect("run ringbar msg");
+    eprintln!(
+        "`ringbar msg cycle-interval` answered in {:?}",
+        asked.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    bar.wait_for_log("interval=2000ms");
+    let took = time_to_interval(&session, before, 2000);
+    eprintln!("the first sample at 2000 ms came after {took:?}");
+
+    // A click: 2000 → 1000 ms, sampled at once rather than at the next 2 s tick.
+    let mut pointer = session.pointer();
+    // Over the CPU label: the pointer enters the bar, then moves on it.
+    for x in [WIDTH - 25, WIDTH - 30] {
+        pointer.move_to(x, 12);
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let before = ticks(&session).len();
+    pointer.click("left");
+    bar.wait_for_log("interval=1000ms");
+    let took = time_to_interval(&session, before, 1000);
+    eprintln!("the first sample at 1000 ms came {took:?} after the click");
+    assert!(
+        took < Duration::from_millis(1000),
+        "a click samples at once: {took:?}"
+    );
+}

@@ -1,0 +1,32 @@
+//! Many sleeping processes, for a /proc walk that takes long.
+
+use std::process::{Child, Command, Stdio};
+
+/// `sleep` processes, killed and reaped on drop.
+pub struct Crowd(Vec<Child>);
+
+impl Crowd {
+    pub fn sleepers(count: usize) -> Crowd {
+        let children = (0..count)
+            .map(|_| {
+                Command::new("sleep")
+                    .arg("3600")
+                    .stdin(Stdio::null())
+                    .spawn()
+                    .expect("spawn sleep")
+            })
+            .collect();
+        Crowd(children)
+    }
+}
+
+impl Drop for Crowd {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+        }
+        for child in &mut self.0 {
+            let _ = child.wait();
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The sampling thread outside the bar: it refuses to sample while it holds
+//! capabilities, holds none when spawned after the drop, and hands samples over at once
+//! when a setting changes.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{require_root, serial};
+use ringbar::collector::Collector;
+use ringbar::config;
+use ringbar::model::controls::Controls;
+use ringbar::modules::Action;
+use ringbar::monitor::Monitor;
+use ringbar::sampler::Sampler;
+use ringbar::worker::{Taken, THREAD_NAME};
+
+const CONTROLS: Controls = Controls {
+    interval_ms: 2000,
+    kernel_threads: false,
+};
+
+fn proc_sampler() -> Sampler {
+    let collector = Collector::with_proc(false);
+    Sampler::new(
+        collector,
+        None,
+        &config::Sensors::default(),
+        CONTROLS,
+        Vec::new(),
+    )
+}
+
+/// Waits for the next sample handed over; how long it took.
+fn next_sample(monitor: &mut Monitor) -> Duration {
+    let asked = Instant::now();
+    while !monitor.receive().any() {
+        assert!(asked.elapsed() < Duration::from_secs(10), "no sample");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    asked.elapsed()
+}
+
+/// The sampling thread's `CapEff` line, found by its name.
+fn sampling_thread_caps() -> String {
+    let tasks = std::fs::read_dir("/proc/self/task").expect("/proc/self/task");
+    let dir = tasks
+        .filter_map(Result::ok)
+        .map(|task| task.path())
+        .find(|dir| {
+            std::fs::read_to_string(dir.join("comm")).is_ok_and(|c| c.trim() == THREAD_NAME)
+        })
+        .expect("the sampling thread");
+    let status = std::fs::read_to_string(dir.join("status")).expect("status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("CapEff:"))
+        .expect("CapEff")
+        .trim()
+        .to_owned()
+}
+
+#[test]
+fn spawned_with_capabilities_the_sampling_thread_refuses_to_sample() {
+    let _serial = serial();
+    require_root();
+    let refused = Monitor::start(proc_sampler(), CONTROLS, None).err();
+    let message = refused.expect("a thread of root's holds capabilities: refused");
+    assert!(message.contains("still holds capabilities"), "{message}");
+}
+
+#[test]
+fn spawned_after_the_drop_it_holds_none_and_answers_settings_at_once() {
+    let _serial = serial();
+    require_root();
+    // Capabilities belong to threads: this one drops them, as the bar's main thread does.
+    std::thread::spawn(|| {
+        ringbar::privileges::drop_all().expect("drop the capabilities");
+        let mut monitor = Monitor::start(proc_sampler(), CONTROLS, None).expect("start");
+        assert_eq!(sampling_thread_caps(), "0000000000000000");
+
+        // One at once, the next after the short first interval, then every 2 s.
+        next_sample(&mut monitor);
+        next_sample(&mut monitor);
+        let first = monitor.sample().unix_ms;
+        assert!(monitor.sample().processes.processes > 0);
+
+        // A new interval samples at once, not at the next 2 s tick.
+        monitor.apply(Action::CycleInterval);
+        let took = next_sample(&mut monitor);
+        assert!(took < Duration::from_millis(1500), "{took:?}");
+        assert_eq!(monitor.sample().interval_ms, 1000);
+        let resampled = monitor.sample().unix_ms;
+        assert!(resampled > first);
+
+        // Kernel threads: the latest sample re-ranked and handed over, not a new one.
+        monitor.apply(Action::ToggleKernelThreads);
+        let took = next_sample(&mut monitor);
+        assert!(monitor.sample().kernel_threads());
+        assert!(took < Duration::from_millis(500), "{took:?}");
+        assert_eq!(
+            monitor.sample().unix_ms,
+            resampled,
+            "re-ranked, not sampled"
+        );
+
+        assert_eq!(monitor.receive(), Taken::Nothing, "nothing more yet");
+    })
+    .join()
+    .expect("the test thread");
+}
