@@ -29,6 +29,8 @@ pub mod collector;
 #[cfg(feature = "app")]
 pub mod control;
 #[cfg(feature = "app")]
+pub mod fdlimit;
+#[cfg(feature = "app")]
 pub mod instance;
 #[cfg(feature = "app")]
 pub mod monitor;

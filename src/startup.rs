@@ -11,7 +11,7 @@ use crate::config::{self, Config};
 use crate::model::controls::Controls;
 use crate::sample::Notice;
 use crate::sampler::Sampler;
-use crate::{paths, privileges, state};
+use crate::{fdlimit, paths, privileges, state};
 
 pub struct Started {
     pub sampler: Sampler,
@@ -26,6 +26,8 @@ pub struct Started {
 /// Loads the probe (or falls back to /proc), drops privileges, reads config and state.
 /// Fails only when privileges cannot be dropped: nothing must run with them.
 pub fn start() -> Result<Started, String> {
+    // The /proc fallback keeps files open; the children get the usual limit back.
+    fdlimit::raise();
     let (mut collector, probe_error) = Collector::new(false);
     // Who reads, judged with the powers the process started with.
     collector.set_privacy(privileges::reader_privacy());

@@ -7,18 +7,20 @@
 //! It prints a table and writes `target/bench/report.md`. Ratios, not absolute times, are
 //! the results: every pair is measured back to back under the same load.
 //! RINGBAR_BENCH_SECONDS sets the whole-bar measuring window (default 60 s per run);
-//! RINGBAR_BENCH_SECTIONS=3 runs only the whole-bar section (any of 1 to 7, comma
+//! RINGBAR_BENCH_SECTIONS=3 runs only the whole-bar section (any of 1 to 8, comma
 //! separated) and writes `target/bench/report-sections.md` instead.
 //!
 //! The sections live in `tests/bench/`: `sampling` (1, 2), `whole_bar` (3, with
-//! `cgroup`, `fake_sys`, `usage` and `runs`), `ticks` (4, 5), `readers` (6) and `stall`
-//! (7).
+//! `cgroup`, `fake_sys`, `usage` and `runs`), `ticks` (4, 5), `readers` (6), `stall`
+//! (7) and `fallback` (8).
 
 #[path = "bench/cgroup.rs"]
 mod cgroup;
 mod common;
 #[path = "bench/fake_sys.rs"]
 mod fake_sys;
+#[path = "bench/fallback.rs"]
+mod fallback;
 #[path = "bench/readers.rs"]
 mod readers;
 #[path = "bench/report.rs"]
@@ -114,6 +116,9 @@ fn benchmark() {
         if wanted("7") {
             stall::main_loop_stall(&mut report);
         }
+        if wanted("8") {
+            fallback::fallback_walks(&mut report);
+        }
         write_report(&report, "report-sections.md");
         return;
     }
@@ -124,6 +129,7 @@ fn benchmark() {
     let start_ms = ticks::startup(&mut report);
     let readers = readers::reader_costs(&mut report);
     let stall_ms = stall::main_loop_stall(&mut report);
+    let fallback = fallback::fallback_walks(&mut report);
 
     report.heading("Goals");
     let at_300 = &samples[0];
@@ -164,6 +170,11 @@ fn benchmark() {
         "probe service ≤ 20 % per sample (vs in process)".into(),
         format!("{:.2}", readers[2] / readers[1]),
         check(readers[2] <= readers[1] * 1.2),
+    ]);
+    rows.push(vec![
+        "fallback ≥ 3× faster than a plain walk at 3,000 processes".into(),
+        format!("{fallback:.1}×"),
+        check(fallback >= 3.0),
     ]);
     if let Some(at_1000) = bars.iter().find(|b| b.interval_ms == 1000) {
         let rss = at_1000.ringbar.1;

@@ -8,6 +8,7 @@
 pub mod app;
 pub mod battery;
 pub mod controls;
+pub mod fdbudget;
 pub mod hardware;
 pub mod history;
 pub mod oom;

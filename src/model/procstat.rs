@@ -19,6 +19,11 @@ pub struct ProcStat {
     pub threads: u32,
     /// Start time in clock ticks since boot.
     pub start_ticks: u64,
+    /// Whether the reader may ptrace-read the process (the check behind `hidepid` and
+    /// `/proc/PID/io`), as the kernel judged it when it wrote this text: `startcode`
+    /// (field 26) reads 1 when not. `None` without an address space (kernel threads,
+    /// zombies, exiting processes), which shows 0 either way.
+    pub permitted: Option<bool>,
 }
 
 impl ProcStat {
@@ -55,6 +60,13 @@ impl ProcStat {
         let stime = number(0)?; // 15
         let threads = number(4)?; // 20
         let start_ticks = number(1)?; // 22
+                                      // Older texts (and test fixtures) may end earlier: then nothing is known.
+        let permitted = match number(3) {
+            // 26; a real start of code is a page-aligned user address, never 1.
+            Some(0) | None => None,
+            Some(1) => Some(false),
+            Some(_) => Some(true),
+        };
         Some(ProcStat {
             comm,
             state,
@@ -62,6 +74,7 @@ impl ProcStat {
             cpu_ticks: utime.checked_add(stime)?,
             threads: u32::try_from(threads).ok()?,
             start_ticks,
+            permitted,
         })
     }
 }
@@ -119,6 +132,26 @@ mod tests {
         assert_eq!(stat.cpu_ticks, 300);
         assert_eq!(stat.threads, 3);
         assert_eq!(stat.start_ticks, 98765);
+        assert_eq!(stat.permitted, None, "the text ends before startcode");
+    }
+
+    #[test]
+    fn stat_tells_whether_the_reader_was_permitted() {
+        // Fields 23 to 26: vsize, rss, rsslim, startcode.
+        let line = |startcode: &str| {
+            format!("5 (p) S 1 5 5 0 -1 4194560 0 0 0 0 7 3 0 0 20 0 1 0 42 9000 25 100 {startcode} 2 0 0 0\n")
+        };
+        let stat = |startcode| ProcStat::parse(line(startcode).as_bytes()).expect("parses");
+        assert_eq!(stat("94558223065088").permitted, Some(true));
+        assert_eq!(stat("1").permitted, Some(false));
+        assert_eq!(stat("0").permitted, None, "no address space");
+        // The numbers the walk uses do not depend on it.
+        let (a, b) = (stat("94558223065088"), stat("1"));
+        assert_eq!(
+            (a.cpu_ticks, a.start_ticks, a.threads, a.comm),
+            (b.cpu_ticks, b.start_ticks, b.threads, b.comm)
+        );
+        assert_eq!((a.cpu_ticks, a.start_ticks), (10, 42));
     }
 
     #[test]

@@ -19,11 +19,11 @@ fn tasks_on_machine() -> usize {
 }
 
 /// Processes kept alive for a scenario; killed on drop.
-struct Crowd(Vec<Child>);
+pub struct Crowd(Vec<Child>);
 
 impl Crowd {
     /// `count` processes, each with `threads` threads (the main one included), asleep.
-    fn spawn(count: usize, threads: usize) -> Crowd {
+    pub fn spawn(count: usize, threads: usize) -> Crowd {
         let children = (0..count)
             .map(|_| {
                 if threads <= 1 {
@@ -110,8 +110,8 @@ pub fn sample_times(report: &mut Report) -> Vec<(String, f64, f64)> {
     );
     report.note(
         "Both columns are a whole sample: records, model update and ranking. The /proc walk \
-         opens, reads and closes `stat`, `statm` and `io` of every process (ringbar's own \
-         fallback collector).",
+         is ringbar's own fallback collector (files held open and read with pread; section 7 \
+         compares it with a plain open/read/close walk).",
     );
     results
 }

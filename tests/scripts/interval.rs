@@ -157,3 +157,33 @@ sleep 100"#,
         assert_eq!(label, output.text, "shows the markup as text");
     });
 }
+
+/// The bar raises its own soft fd limit (for the /proc fallback's held files); the
+/// scripts it starts get back the limit it started with.
+#[test]
+fn a_script_gets_the_fd_limit_the_bar_started_with() {
+    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+    let hard = getrlimit(Resource::Nofile).maximum;
+    assert!(hard.is_none_or(|h| h > 1024), "hard limit {hard:?}");
+    let started_with = Rlimit {
+        current: Some(1024),
+        maximum: hard,
+    };
+    setrlimit(Resource::Nofile, started_with).expect("soft limit 1024");
+    ringbar::fdlimit::raise();
+    let raised = getrlimit(Resource::Nofile).current;
+    assert!(
+        raised.is_none_or(|soft| soft > 1024),
+        "not raised: {raised:?}"
+    );
+    on_own_context(|context, dir| {
+        let exec = script(dir, "limit.sh", "ulimit -n\nsleep 100");
+        let (runner, states) = start(ScriptConfig::new(exec));
+        let said = || text_of(&runner.state()).is_some();
+        assert!(
+            run_until(context, Duration::from_secs(5), said),
+            "{states:?}"
+        );
+        assert_eq!(text_of(&runner.state()), Some("1024"));
+    });
+}
