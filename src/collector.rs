@@ -17,6 +17,20 @@ use crate::procwalk::ProcWalk;
 use crate::sample;
 use crate::service::{self, client::RemoteProbe};
 
+/// Where the last sample's time went (nanoseconds of wall time), for `--bench`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Phases {
+    /// /proc/meminfo, vmstat and loadavg.
+    pub system_ns: u64,
+    /// The task records: the iterator's reads (the kernel walking the tasks, the BPF
+    /// program, the copy out) and the exit reports; or the /proc walk.
+    pub records_ns: u64,
+    /// The model: per-process lookups, aggregation and deltas.
+    pub model_ns: u64,
+    /// The ranked lists.
+    pub rank_ns: u64,
+}
+
 enum Source {
     Probe(Probe),
     Service(RemoteProbe),
@@ -31,6 +45,7 @@ pub struct Collector {
     kernel_threads: bool,
     reader: Reader,
     oom_kills: OomKills,
+    phases: Phases,
 }
 
 impl Collector {
@@ -81,6 +96,7 @@ impl Collector {
                 privacy: Privacy::default(),
             },
             oom_kills: OomKills::default(),
+            phases: Phases::default(),
         }
     }
 
@@ -108,12 +124,15 @@ impl Collector {
 
     /// Takes a sample: the model's snapshot is then the new one.
     pub fn sample(&mut self) -> io::Result<()> {
+        let mut clock = PhaseClock::start();
         let memory = self.system.memory();
         let load = self.system.load();
+        self.phases.system_ns = clock.lap();
         match &mut self.source {
             Source::Probe(probe) => {
                 probe.read_tasks()?;
                 probe.drain_exits(&mut self.exits)?;
+                self.phases.records_ns = clock.lap();
                 let probed = Probed {
                     tasks: probe.tasks(),
                     exits: &mut self.exits,
@@ -125,6 +144,7 @@ impl Collector {
             Source::Service(remote) => {
                 remote.read_tasks()?;
                 remote.drain_exits(&mut self.exits)?;
+                self.phases.records_ns = clock.lap();
                 let probed = Probed {
                     tasks: remote.tasks(),
                     exits: &mut self.exits,
@@ -137,13 +157,21 @@ impl Collector {
                 // /proc's start times count from boot, suspend included.
                 let now = boottime_ns();
                 walk.read_tasks()?;
+                self.phases.records_ns = clock.lap();
                 self.model.update(now, walk.tasks(), &[], memory, load);
                 self.model
                     .use_system_cpu(walk.cpu_time_ns(), walk.threads());
             }
         }
+        self.phases.model_ns = clock.lap();
         self.model.rank(self.kernel_threads);
+        self.phases.rank_ns = clock.lap();
         Ok(())
+    }
+
+    /// Where the last sample's time went.
+    pub fn phases(&self) -> Phases {
+        self.phases
     }
 
     /// The OOM kills seen so far (the BPF probe only: /proc does not tell).
@@ -176,6 +204,23 @@ impl Collector {
 
     pub fn model(&self) -> &Model {
         &self.model
+    }
+}
+
+/// Laps of a sample's phases.
+struct PhaseClock(std::time::Instant);
+
+impl PhaseClock {
+    fn start() -> PhaseClock {
+        PhaseClock(std::time::Instant::now())
+    }
+
+    /// Nanoseconds since the start or the previous lap.
+    fn lap(&mut self) -> u64 {
+        let now = std::time::Instant::now();
+        let ns = now.duration_since(self.0).as_nanos();
+        self.0 = now;
+        u64::try_from(ns).unwrap_or(u64::MAX)
     }
 }
 

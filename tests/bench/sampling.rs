@@ -9,7 +9,7 @@ use ringbar::collector::Collector;
 
 use crate::report::{median, percentile, Report};
 
-fn tasks_on_machine() -> usize {
+pub fn tasks_on_machine() -> usize {
     fs::read_dir("/proc")
         .expect("/proc")
         .filter_map(|e| e.ok())
@@ -110,7 +110,7 @@ pub fn sample_times(report: &mut Report) -> Vec<(String, f64, f64)> {
     );
     report.note(
         "Both columns are a whole sample: records, model update and ranking. The /proc walk \
-         is ringbar's own fallback collector (files held open and read with pread; section 7 \
+         is ringbar's own fallback collector (files held open and read with pread; section 8 \
          compares it with a plain open/read/close walk).",
     );
     results

@@ -1,0 +1,177 @@
+//! Section 9: where a sample's time goes, at about 300 tasks and with 3,000 parked
+//! processes more: `ringbar --bench` (as root, the probe in process) prints the median of
+//! each phase, and `perf record` of the same run splits the kernel's part into the BPF
+//! program, the task walk around it and the copy to user space.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use crate::report::Report;
+use crate::sampling::{tasks_on_machine, Crowd};
+
+const SAMPLES: &str = "2000";
+const PARKED: usize = 3000;
+
+/// `key=value` fields of a `--bench` line.
+fn field(line: &str, key: &str) -> f64 {
+    line.split_whitespace()
+        .find_map(|f| f.strip_prefix(key)?.strip_prefix('='))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {key} in `{line}`"))
+}
+
+/// Shares (percent of samples) of: the BPF program, the kernel's task walk and seq_file
+/// work, copies to user space, the rest of the kernel, user space.
+fn perf_shares(data: &Path) -> [f64; 5] {
+    let out = Command::new("perf")
+        .args([
+            "report",
+            "--stdio",
+            "--no-children",
+            "--sort",
+            "dso,sym",
+            "-g",
+            "none",
+            "-i",
+        ])
+        .arg(data)
+        .output()
+        .expect("perf report (linux-perf)");
+    let mut shares = [0.0; 5];
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let Some(percent) = fields
+            .first()
+            .and_then(|p| p.strip_suffix('%'))
+            .and_then(|p| p.parse::<f64>().ok())
+        else {
+            continue;
+        };
+        // `PERCENT DSO [k] SYMBOL` (kernel mode) or `PERCENT DSO [.] SYMBOL` (user).
+        let dso = fields.get(1).copied().unwrap_or("");
+        let kernel_mode = fields.get(2) == Some(&"[k]");
+        let symbol = fields.last().copied().unwrap_or("");
+        let walk = [
+            "task_seq",
+            "task_iter",
+            "get_pid_task",
+            "pid_nr_ns",
+            "find_ge_pid",
+            "idr_get_next",
+            "radix_tree",
+            "bpf_iter",
+            "bpf_seq",
+            "seq_read",
+        ];
+        let bucket = match (kernel_mode, dso) {
+            (false, _) => 4,
+            // JIT code: named after the program where perf could resolve it.
+            (true, dso) if dso.starts_with("bpf_prog_") || dso == "[unknown]" => 0,
+            _ if symbol.contains("copy_to_user") || symbol.contains("copy_user") => 2,
+            _ if walk.iter().any(|s| symbol.contains(s)) => 1,
+            _ => 3,
+        };
+        shares[bucket] += percent;
+    }
+    shares
+}
+
+/// One `ringbar --bench` under `perf record`: its line and the perf shares.
+fn profiled_bench(dir: &Path, name: &str) -> (String, [f64; 5]) {
+    let data = dir.join(format!("{name}.perf"));
+    let out = Command::new("perf")
+        .args(["record", "-q", "-F", "2999", "-o"])
+        .arg(&data)
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_ringbar"))
+        .args(["--bench", SAMPLES])
+        .env("RINGBAR_PROBE_SOCKET", "/nonexistent/probe.sock")
+        .env("HOME", dir)
+        .output()
+        .expect("perf record (linux-perf)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find(|l| l.contains("median_us="))
+        .expect("a --bench line")
+        .to_owned();
+    (line, perf_shares(&data))
+}
+
+/// Returns the growth: the median sample with the parked processes over the one without.
+pub fn phases(report: &mut Report) -> f64 {
+    report
+        .heading("9. Where a sample's time goes: about 300 tasks, and 3,000 parked processes more");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let _base = Crowd::spawn(300usize.saturating_sub(tasks_on_machine()), 1);
+    std::thread::sleep(Duration::from_secs(1));
+    let quiet = profiled_bench(dir.path(), "quiet");
+    let crowd = Crowd::spawn(PARKED, 1);
+    std::thread::sleep(Duration::from_secs(2));
+    let parked = profiled_bench(dir.path(), "parked");
+    drop(crowd);
+    let mut phase_rows = Vec::new();
+    let mut perf_rows = Vec::new();
+    for (load, (line, shares)) in [
+        ("about 300 tasks", &quiet),
+        ("+3,000 parked processes", &parked),
+    ] {
+        let mut row = vec![load.to_owned(), format!("{:.0}", field(line, "tasks"))];
+        for key in [
+            "median_us",
+            "records_us",
+            "model_us",
+            "rank_us",
+            "system_us",
+            "rest_us",
+        ] {
+            row.push(format!("{:.0}", field(line, key)));
+        }
+        phase_rows.push(row);
+        let mut row = vec![load.to_owned()];
+        row.extend(shares.iter().map(|s| format!("{s:.1} %")));
+        perf_rows.push(row);
+    }
+    report.table(
+        &[
+            "load",
+            "tasks",
+            "sample µs",
+            "records",
+            "model",
+            "ranking",
+            "system files",
+            "rest",
+        ],
+        &phase_rows,
+    );
+    report.note(
+        "Medians of each phase in µs (`ringbar --bench`, the probe in process, as root): the \
+         records are the iterator's reads (the kernel walks the tasks and runs the BPF program \
+         on each, then copies the records out) and the exit reports; the model looks up and \
+         aggregates each task and computes the deltas; the system files are /proc/meminfo, \
+         vmstat and loadavg; the rest is sensors, real names, wait channels and history.",
+    );
+    report.table(
+        &[
+            "load",
+            "BPF program",
+            "kernel task walk",
+            "copy to user",
+            "other kernel",
+            "user space",
+        ],
+        &perf_rows,
+    );
+    report.note(
+        "Shares of `perf record -F 2999` samples of the same runs (start-up included). The \
+         task walk is the iterator's own work around the program (finding the next task, \
+         pid lookups, seq_file).",
+    );
+    field(&parked.0, "median_us") / field(&quiet.0, "median_us")
+}
