@@ -107,9 +107,14 @@ fn bench_ends_with_one_summary_line() {
         })
         .collect();
     let keys: Vec<&str> = fields.iter().map(|(k, _)| *k).collect();
+    let phases = ["records_us", "model_us", "rank_us", "system_us", "rest_us"];
     assert_eq!(
         keys,
-        ["samples", "tasks", "procs", "median_us", "p99_us", "max_us"]
+        [
+            &["samples", "tasks", "procs", "median_us", "p99_us", "max_us"][..],
+            &phases
+        ]
+        .concat()
     );
     let value = |key: &str| {
         fields
@@ -121,6 +126,11 @@ fn bench_ends_with_one_summary_line() {
     assert_eq!(value("samples"), 20);
     assert!(value("tasks") >= value("procs") && value("procs") > 1);
     assert!(value("median_us") <= value("p99_us") && value("p99_us") <= value("max_us"));
+    // Each phase's median is part of a sample; the records (the iterator) never take nothing.
+    for phase in phases {
+        assert!(value(phase) <= value("max_us"), "{phase} > max_us: {last}");
+    }
+    assert!(value("records_us") > 0, "{last}");
 }
 
 /// Runs a copy of ringbar as `nobody`, which cannot load the probe.

@@ -23,7 +23,7 @@ pub fn run(samples: usize, kernel_threads: bool) -> Result<(), Failure> {
         let collector_us =
             [p.records_ns, p.model_ns, p.rank_ns, p.system_ns].map(|ns| ns as f64 / 1e3);
         // The rest: sensors, real names, wait channels, history.
-        let rest_us = micros[micros.len() - 1] - collector_us.iter().sum::<f64>();
+        let rest_us = (micros[micros.len() - 1] - collector_us.iter().sum::<f64>()).max(0.0);
         for (list, us) in phases
             .iter_mut()
             .zip(collector_us.into_iter().chain([rest_us]))
