@@ -1,7 +1,7 @@
 //! The ranked lists by app: each listed process's figures summed into its app (see
 //! [`crate::model::app`]); a process outside any app stays a row of its own.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::TOP_ROWS;
 use crate::model::app::{App, Label};

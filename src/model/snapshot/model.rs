@@ -1,7 +1,7 @@
 //! [`Model`]: successive samples turned into snapshots (deltas against the previous sample,
 //! exited groups, system totals) and the ranked lists filled.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::apps::AppTable;
 use super::departed::{Departed, DEPARTED_SAMPLES};
@@ -41,7 +41,7 @@ impl Model {
         Model {
             current: ProcessTable::default(),
             previous: ProcessTable::default(),
-            departed: HashMap::new(),
+            departed: HashMap::default(),
             window_starts: [None; 2],
             samples: 0,
             page_size,
