@@ -12,23 +12,12 @@ use std::time::{Duration, Instant};
 use ringbar::model::procstat::{parse_io, parse_statm_resident, ProcStat};
 use ringbar::procwalk::ProcWalk;
 
+use crate::common::crowd::processes_on_machine;
 use crate::report::{median, Report};
 use crate::sampling::Crowd;
 
 const ROUNDS: usize = 9;
 const WALKS_PER_ROUND: usize = 10;
-
-fn processes_on_machine() -> usize {
-    fs::read_dir("/proc")
-        .expect("/proc")
-        .filter_map(|e| e.ok())
-        .filter(|e| {
-            e.file_name()
-                .to_str()
-                .is_some_and(|n| n.parse::<u32>().is_ok())
-        })
-        .count()
-}
 
 /// The plain walk: `read_dir`, then open, read whole, close each file. Returns the
 /// processes read and a checksum of what was parsed (so nothing is optimised away).

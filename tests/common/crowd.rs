@@ -2,6 +2,19 @@
 
 use std::process::{Child, Command, Stdio};
 
+/// Processes on the machine now (the numeric entries of /proc).
+pub fn processes_on_machine() -> usize {
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.parse::<u32>().is_ok())
+        })
+        .count()
+}
+
 /// `sleep` processes, killed and reaped on drop.
 pub struct Crowd(Vec<Child>);
 

@@ -12,20 +12,9 @@ use serde_json::Value as Json;
 
 use ringbar::procwalk::ProcWalk;
 
+use crate::common::crowd::processes_on_machine;
 use crate::common::*;
 use crate::{open_fds, walk_n, Sleepers};
-
-fn processes_now() -> u64 {
-    fs::read_dir("/proc")
-        .expect("/proc")
-        .filter_map(|e| e.ok())
-        .filter(|e| {
-            e.file_name()
-                .to_str()
-                .is_some_and(|n| n.parse::<u32>().is_ok())
-        })
-        .count() as u64
-}
 
 /// `ringbar --once --json` as `nobody`, optionally under `prlimit --nofile=N:N`.
 fn once(exe: &Path, home: &Path, nofile: Option<u32>) -> Json {
@@ -76,13 +65,13 @@ fn ringbar_under_300_fds_lists_every_one_of_3000_processes() {
     fs::copy(env!("CARGO_BIN_EXE_ringbar"), &exe).expect("copy");
     fs::set_permissions(&exe, fs::Permissions::from_mode(0o755)).expect("chmod");
     for nofile in [Some(300), None, Some(300)] {
-        let before = processes_now();
+        let before = processes_on_machine();
         let doc = once(&exe, place.path(), nofile);
-        let after = processes_now();
+        let after = processes_on_machine();
         assert_eq!(doc["source"], "proc");
         let listed = doc["processes"].as_u64().expect("processes");
         // Another run shares the machine: its processes come and go around ours.
-        let (low, high) = (before.min(after), before.max(after));
+        let (low, high) = (before.min(after) as u64, before.max(after) as u64);
         assert!(
             listed + 50 >= low && listed <= high + 50 && listed >= 3000,
             "{nofile:?}: {listed} processes listed, /proc had {before} then {after}"
