@@ -12,8 +12,9 @@ use std::path::Path;
 
 use crate::model::app::Label;
 use crate::model::realname::real_name;
+use crate::model::record::COMM_LEN;
 use crate::model::top::Row;
-use crate::model::Snapshot;
+use crate::model::{Gpu, Snapshot};
 
 /// Processes remembered at most; then the cache starts again.
 const CACHE_ROOM: usize = 256;
@@ -61,14 +62,27 @@ impl RealNames {
         self.cache.contains_key(&(tgid, start_ns))
     }
 
+    /// Names the GPUs' process rows.
+    pub fn name_gpu_rows(&mut self, gpus: &mut [Gpu]) {
+        for gpu in gpus {
+            for row in gpu.processes.rows_mut() {
+                row.label = self.name_of_process(row.pid, row.start_ns, &row.comm);
+            }
+        }
+    }
+
     fn name_of(&mut self, row: &Row) -> Label {
-        let key = (row.tgid, row.start_ns);
+        self.name_of_process(row.tgid, row.start_ns, &row.comm)
+    }
+
+    fn name_of_process(&mut self, tgid: u32, start_ns: u64, comm: &[u8; COMM_LEN]) -> Label {
+        let key = (tgid, start_ns);
         if let Some(label) = self.cache.get(&key) {
             return *label;
         }
         let label = self
-            .read_cmdline(row.tgid)
-            .and_then(|cmdline| real_name(&row.comm, cmdline))
+            .read_cmdline(tgid)
+            .and_then(|cmdline| real_name(comm, cmdline))
             .unwrap_or_default();
         if self.cache.len() >= CACHE_ROOM {
             self.cache.clear();

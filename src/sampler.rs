@@ -8,6 +8,7 @@ use crate::collector::{self, Collector};
 use crate::config;
 use crate::model::app::GroupBy;
 use crate::model::controls::Controls;
+use crate::model::gpu_users::Owner;
 use crate::probe::ProbeError;
 use crate::realnames::RealNames;
 use crate::sample::{Notice, Sample};
@@ -100,6 +101,7 @@ impl Sampler {
             }
         }
         self.copy_processes();
+        self.read_gpu_users();
         let sample = &mut self.sample;
         sample.oom_kills = *self.collector.oom_kills();
         sample.sample_us = u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX);
@@ -117,6 +119,23 @@ impl Sampler {
         self.sample.processes = *self.collector.snapshot();
         self.names.name_rows(&mut self.sample.processes);
         crate::wchan::fill(&mut self.sample.processes.stuck);
+    }
+
+    /// Who uses each GPU, among the processes just sampled, under their real names.
+    fn read_gpu_users(&mut self) {
+        let owners = self.collector.model().processes().iter();
+        let owners = owners.filter(|p| !p.kthread).map(|p| {
+            let owner = Owner {
+                pid: p.tgid,
+                start_ns: p.start_ns,
+                comm: p.comm,
+            };
+            (owner, p.private)
+        });
+        let hw = &mut self.sample.hardware;
+        self.sensors
+            .read_users(collector::monotonic_ns(), owners, hw);
+        self.names.name_gpu_rows(&mut hw.gpus);
     }
 
     /// The latest sample.

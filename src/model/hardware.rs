@@ -159,6 +159,8 @@ pub struct Gpu {
     /// The marketing name where the driver offers one (NVML).
     pub model: String,
     pub reading: GpuReading,
+    /// Its busiest processes (see `gpu_users.rs`); empty where none can be seen.
+    pub processes: super::gpu_users::GpuProcesses,
 }
 
 impl Gpu {
@@ -169,6 +171,7 @@ impl Gpu {
             pci_slot: pci_slot.to_owned(),
             model: String::new(),
             reading: GpuReading::default(),
+            processes: Default::default(),
         }
     }
 

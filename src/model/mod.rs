@@ -9,6 +9,8 @@ pub mod app;
 pub mod battery;
 pub mod controls;
 pub mod fdbudget;
+pub mod fdinfo;
+pub mod gpu_users;
 pub mod hardware;
 pub mod history;
 pub mod oom;

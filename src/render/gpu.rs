@@ -1,9 +1,13 @@
 //! The GPU section: one row per GPU with busy share, frequencies, temperature, VRAM and
-//! throttle reasons.
+//! throttle reasons, and under it the processes using it most (busy share, memory).
 
 use serde_json::{json, Value as Json};
 
-use super::{number, untrusted, write_bytes, write_percent, write_value, Sink};
+use super::{
+    name, name_string, number, pad_left, untrusted, write_bytes, write_percent, write_value, Sink,
+    VALUE_WIDTH,
+};
+use crate::model::gpu_users::GpuProcess;
 use crate::model::{Gpu, Value};
 use crate::sample::Sample;
 
@@ -19,7 +23,29 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     sink.out().push('\n');
     for gpu in gpus {
         write_row(sink, gpu);
+        for process in gpu.processes.rows() {
+            write_process(sink, process);
+        }
     }
+}
+
+/// `    12.0%   512M  firefox`: `–` for a share not known yet (one read) or memory the
+/// driver does not report.
+fn write_process(sink: &mut dyn Sink, process: &GpuProcess) {
+    let out = sink.out();
+    out.push_str("  ");
+    match process.busy_percent {
+        Some(p) => pad_left(out, VALUE_WIDTH, |out| write_percent(out, p)),
+        None => dash(out, VALUE_WIDTH),
+    }
+    out.push_str("  ");
+    match process.memory_bytes {
+        Some(bytes) => pad_left(out, 5, |out| write_bytes(out, bytes as f64)),
+        None => dash(out, 5),
+    }
+    out.push_str("  ");
+    name(sink, process.name());
+    sink.out().push('\n');
 }
 
 /// `  card0 i915  12.0% · 1100 / 1300 MHz · 61°C · VRAM 1.2G / 8.0G · throttled pl1`.
@@ -71,6 +97,12 @@ fn write_row(sink: &mut dyn Sink, gpu: &Gpu) {
     sink.out().push('\n');
 }
 
+/// `–` right-aligned in `width` columns (`pad_left` counts bytes, and it has three).
+fn dash(out: &mut String, width: usize) {
+    (1..width).for_each(|_| out.push(' '));
+    out.push('–');
+}
+
 /// `"gpus"`: every GPU; a sensor that failed is `null`, one the GPU lacks is left out.
 pub fn json(sample: &Sample) -> Json {
     let gpus = sample.hardware.gpus.iter().map(|gpu| {
@@ -93,6 +125,15 @@ pub fn json(sample: &Sample) -> Json {
             Value::Failed => object["throttle"] = Json::Null,
             Value::Absent => {}
         }
+        let processes = gpu.processes.rows().iter().map(|p| {
+            json!({
+                "pid": p.pid,
+                "name": name_string(p.name()),
+                "busy_percent": p.busy_percent,
+                "memory_bytes": p.memory_bytes,
+            })
+        });
+        object["processes"] = Json::Array(processes.collect());
         object
     });
     Json::Array(gpus.collect())

@@ -304,3 +304,6 @@ pub fn charger_and_mouse(sys: &Path, online: bool) {
     write(sys, &format!("{mouse}/capacity"), "5\n");
     write(sys, &format!("{mouse}/status"), "Discharging\n");
 }
+
+/// Fake `/proc/PID/fd` and `fdinfo` of processes holding DRM devices open.
+pub mod drm;

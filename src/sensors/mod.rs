@@ -6,26 +6,29 @@
 
 pub mod battery;
 pub mod cpu;
+pub mod drm_users;
 /// Fake sysfs trees, for the test suite only.
 #[cfg(any(test, feature = "test-support"))]
 pub mod fixtures;
 pub mod gpu;
+pub mod gpu_users;
 #[cfg(test)]
 mod machines;
 pub mod nvidia;
+mod sensor_file;
 pub mod system;
 
-use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 pub use crate::model::hardware::parse_integer;
 
 use crate::config;
 use crate::model::{Gpu, GpuReading, Hardware, Value};
-use crate::procfs::ProcFile;
 use cpu::CpuSensors;
 use gpu::DrmGpu;
+use gpu_users::GpuUsers;
 use nvidia::Nvidia;
+pub(crate) use sensor_file::SensorFile;
 use system::SystemSensors;
 
 /// Rediscover this often when everything reads fine (a GPU may have been plugged in)…
@@ -52,88 +55,6 @@ pub(crate) fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
         .unwrap_or_default();
     entries.sort();
     entries
-}
-
-/// One sensor file kept open. Read errors and unparsable or implausible values are
-/// logged once (until the file reads fine again) and come back as `None`.
-#[derive(Debug)]
-pub(crate) struct SensorFile {
-    file: ProcFile,
-    bad_value: bool,
-}
-
-impl SensorFile {
-    pub(crate) fn open(path: PathBuf) -> SensorFile {
-        SensorFile {
-            file: ProcFile::new(path),
-            bad_value: false,
-        }
-    }
-
-    /// Opens `path` if it exists now.
-    pub(crate) fn existing(path: PathBuf) -> Option<SensorFile> {
-        path.exists().then(|| SensorFile::open(path))
-    }
-
-    pub(crate) fn path(&self) -> &Path {
-        self.file.path()
-    }
-
-    /// The file's integer divided by `divisor`, if it lies in `plausible`.
-    pub(crate) fn read_scaled(
-        &mut self,
-        divisor: f64,
-        plausible: RangeInclusive<f64>,
-    ) -> Option<f64> {
-        let mut buf = [0u8; 64];
-        let text = self.file.read(&mut buf)?;
-        let value = parse_integer(text)
-            .map(|v| v as f64 / divisor)
-            .filter(|v| plausible.contains(v));
-        self.note(value.is_some(), text);
-        value
-    }
-
-    /// The file's integer, if it is not negative.
-    pub(crate) fn read_u64(&mut self) -> Option<u64> {
-        let mut buf = [0u8; 64];
-        let text = self.file.read(&mut buf)?;
-        let value = parse_integer(text).and_then(|v| u64::try_from(v).ok());
-        self.note(value.is_some(), text);
-        value
-    }
-
-    /// The file's first line into `out` (cleared first); `false` if unreadable.
-    pub(crate) fn read_line(&mut self, out: &mut String) -> bool {
-        let mut buf = [0u8; 256];
-        out.clear();
-        let Some(text) = self.file.read(&mut buf) else {
-            return false;
-        };
-        let line = std::str::from_utf8(text)
-            .ok()
-            .and_then(|t| t.lines().next())
-            .map(str::trim)
-            .filter(|l| !l.is_empty());
-        if let Some(line) = line {
-            out.push_str(line);
-        }
-        self.note(line.is_some(), text);
-        line.is_some()
-    }
-
-    fn note(&mut self, good: bool, text: &[u8]) {
-        if good {
-            self.bad_value = false;
-        } else if !self.bad_value {
-            self.bad_value = true;
-            tracing::warn!(
-                "{}: unexpected value {:?}",
-                self.path().display(),
-                String::from_utf8_lossy(text).trim()
-            );
-        }
-    }
 }
 
 /// How one GPU is read each tick: through its sysfs files, or through NVML.
@@ -181,6 +102,7 @@ pub struct Sensors {
     /// Parallel to `Hardware::batteries`.
     batteries: Vec<battery::BatteryReader>,
     system: SystemSensors,
+    users: GpuUsers,
     discovered_ns: u64,
 }
 
@@ -200,6 +122,7 @@ impl Sensors {
             None => tracing::debug!("no CPU temperature sensor found"),
         }
         let system = SystemSensors::discover(&roots, page_size);
+        let users = GpuUsers::new(&roots.proc);
         let mut sensors = Sensors {
             roots,
             config,
@@ -209,6 +132,7 @@ impl Sensors {
             nvidia,
             batteries: Vec::new(),
             system,
+            users,
             discovered_ns: now_ns,
         };
         sensors.set_gpus(sensors.find_gpus(), hw);
@@ -318,6 +242,23 @@ impl Sensors {
             reader.read(battery);
         }
         self.system.read(now_ns, hw);
+    }
+
+    /// Who uses each GPU, after the process sample: `processes` are its user processes,
+    /// each with whether it is private to the reader.
+    pub fn read_users(
+        &mut self,
+        now_ns: u64,
+        processes: impl Iterator<Item = (crate::model::gpu_users::Owner, bool)>,
+        hw: &mut Hardware,
+    ) {
+        let nvidia = self.nvidia.as_deref();
+        self.users.read(now_ns, processes, hw, &self.gpus, nvidia);
+    }
+
+    /// How many times a process's fds were looked at for DRM clients.
+    pub fn user_scans(&self) -> u64 {
+        self.users.scans()
     }
 
     /// Looks again for GPUs and sensors; keeps the readers (and their history, such as

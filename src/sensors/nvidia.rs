@@ -5,6 +5,7 @@
 use std::ffi::OsStr;
 
 use nvml_wrapper::enum_wrappers::device::{Clock, TemperatureSensor};
+use nvml_wrapper::enums::device::UsedGpuMemory;
 use nvml_wrapper::error::NvmlError;
 
 use crate::model::{Gpu, GpuDriver, GpuReading, Value};
@@ -23,12 +24,26 @@ pub struct NvidiaSample {
     pub max_graphics_mhz: Option<u32>,
 }
 
+/// A process on an NVIDIA GPU; `None` where NVML did not tell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NvidiaProcess {
+    pub pid: u32,
+    /// From the running compute and graphics process lists.
+    pub memory_bytes: Option<u64>,
+    /// The busiest of its SM, encoder and decoder use in NVML's latest sample.
+    pub busy_percent: Option<u32>,
+}
+
 /// What the bar needs from NVML. `Send`: the sensors are read on the sampling thread.
 pub trait Nvidia: Send {
     fn device_count(&self) -> u32;
     /// (model name, PCI address as `0000:01:00.0`).
     fn describe(&self, index: u32) -> Option<(String, String)>;
     fn sample(&self, index: u32) -> NvidiaSample;
+    /// The processes on the device into `out` (cleared first). `last_seen_us` is NVML's
+    /// timestamp of the utilisation samples read before, moved on to the latest. A query
+    /// that fails leaves its part out, never the sample.
+    fn processes(&self, index: u32, last_seen_us: &mut u64, out: &mut Vec<NvidiaProcess>);
 }
 
 /// The GPUs NVML reports, named `nvidia0`, `nvidia1`… like their device nodes, with
@@ -118,6 +133,47 @@ impl Nvidia for Nvml {
             max_graphics_mhz: device.max_clock_info(Clock::Graphics).ok(),
         }
     }
+
+    // nvml-wrapper returns Vecs: NVIDIA users allocate a little each tick (DRM's do not).
+    fn processes(&self, index: u32, last_seen_us: &mut u64, out: &mut Vec<NvidiaProcess>) {
+        out.clear();
+        let Ok(device) = self.0.device_by_index(index) else {
+            return;
+        };
+        let compute = device.running_compute_processes().unwrap_or_default();
+        let graphics = device.running_graphics_processes().unwrap_or_default();
+        for info in compute.iter().chain(&graphics) {
+            let memory = match info.used_gpu_memory {
+                UsedGpuMemory::Used(bytes) => Some(bytes),
+                UsedGpuMemory::Unavailable => None,
+            };
+            // A process in both lists is one process with one figure.
+            match out.iter_mut().find(|p| p.pid == info.pid) {
+                Some(p) => p.memory_bytes = p.memory_bytes.max(memory),
+                None => out.push(NvidiaProcess {
+                    pid: info.pid,
+                    memory_bytes: memory,
+                    busy_percent: None,
+                }),
+            }
+        }
+        // NotFound: no samples since `last_seen_us`.
+        let samples = device
+            .process_utilization_stats(*last_seen_us)
+            .unwrap_or_default();
+        for sample in &samples {
+            let busy = sample.sm_util.max(sample.enc_util).max(sample.dec_util);
+            match out.iter_mut().find(|p| p.pid == sample.pid) {
+                Some(p) => p.busy_percent = Some(busy.max(p.busy_percent.unwrap_or(0))),
+                None => out.push(NvidiaProcess {
+                    pid: sample.pid,
+                    memory_bytes: None,
+                    busy_percent: Some(busy),
+                }),
+            }
+            *last_seen_us = (*last_seen_us).max(sample.timestamp);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -152,6 +208,25 @@ pub mod tests {
                 celsius: Some(71),
                 graphics_mhz: Some(1905),
                 max_graphics_mhz: Some(2100),
+            }
+        }
+
+        /// GPU 0: a game (pid 4242) and, in the compute list only, a job NVML has no
+        /// utilisation for; GPU 1 fails.
+        fn processes(&self, index: u32, last_seen_us: &mut u64, out: &mut Vec<NvidiaProcess>) {
+            out.clear();
+            if index == 0 {
+                *last_seen_us += 1;
+                out.push(NvidiaProcess {
+                    pid: 4242,
+                    memory_bytes: Some(512 << 20),
+                    busy_percent: Some(40),
+                });
+                out.push(NvidiaProcess {
+                    pid: 4343,
+                    memory_bytes: Some(2 << 30),
+                    busy_percent: None,
+                });
             }
         }
     }

@@ -14,6 +14,7 @@ impl Clone for Gpu {
             pci_slot: self.pci_slot.clone(),
             model: self.model.clone(),
             reading: self.reading,
+            processes: self.processes,
         }
     }
 
@@ -24,12 +25,15 @@ impl Clone for Gpu {
             pci_slot,
             model,
             reading,
+            processes,
         } = source;
         self.card.clone_from(card);
         self.driver = *driver;
         self.pci_slot.clone_from(pci_slot);
         self.model.clone_from(model);
         self.reading = *reading;
+        // Fixed-size rows: a plain copy.
+        self.processes = *processes;
     }
 }
 
