@@ -199,7 +199,12 @@ pub(super) fn draw(
     let (w, h) = (f64::from(width), f64::from(height));
     let step = w / columns.used as f64;
     let x = |i: usize| (i as f64 + 0.5) * step;
-    let y = |v: f32| h - 1.0 - (f64::from(v / columns.top)).clamp(0.0, 1.0) * (h - 2.0);
+    // On a pixel row's centre: a level run (a core busy at 100 %) is a crisp line, the
+    // top one included, not a blur across two rows.
+    let y = |v: f32| {
+        let share = f64::from(v / columns.top).clamp(0.0, 1.0);
+        ((h - 1.0) * (1.0 - share)).floor() + 0.5
+    };
     let (r, g, b, a) = (
         f64::from(color.red()),
         f64::from(color.green()),
