@@ -59,7 +59,19 @@ impl ProcFile {
     }
 }
 
-fn read_whole(file: &File, buf: &mut [u8]) -> std::io::Result<usize> {
+/// A path formatted into `buf`, on the stack (opening it allocates nothing); `None` if
+/// it does not fit.
+pub(crate) fn stack_path<'b>(buf: &'b mut [u8; 48], args: std::fmt::Arguments) -> Option<&'b str> {
+    let len = {
+        let mut cursor = &mut buf[..];
+        std::io::Write::write_fmt(&mut cursor, args).ok()?;
+        48 - cursor.len()
+    };
+    std::str::from_utf8(&buf[..len]).ok()
+}
+
+/// Reads `file` from offset 0 into `buf` until the end or `buf` is full; the bytes read.
+pub(crate) fn read_whole(file: &File, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {
         match file.read_at(&mut buf[filled..], filled as u64) {

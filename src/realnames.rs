@@ -6,15 +6,13 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{Read, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
 
 use crate::model::app::Label;
 use crate::model::realname::real_name;
 use crate::model::record::COMM_LEN;
 use crate::model::top::Row;
 use crate::model::{Gpu, Snapshot};
+use crate::procfs::{read_whole, stack_path};
 
 /// Processes remembered at most; then the cache starts again.
 const CACHE_ROOM: usize = 256;
@@ -92,22 +90,10 @@ impl RealNames {
     }
 
     fn read_cmdline(&mut self, tgid: u32) -> Option<&[u8]> {
-        let mut path = [0u8; 32];
-        let len = {
-            let mut cursor = &mut path[..];
-            write!(cursor, "/proc/{tgid}/cmdline").ok()?;
-            32 - cursor.len()
-        };
-        let mut file = File::open(Path::new(std::ffi::OsStr::from_bytes(&path[..len]))).ok()?;
-        let mut filled = 0;
-        while filled < self.buf.len() {
-            match file.read(&mut self.buf[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => return None,
-            }
-        }
+        let mut path = [0u8; 48];
+        let path = stack_path(&mut path, format_args!("/proc/{tgid}/cmdline"))?;
+        let file = File::open(path).ok()?;
+        let filled = read_whole(&file, &mut self.buf).ok()?;
         Some(&self.buf[..filled])
     }
 }

@@ -5,12 +5,10 @@
 //! a path and a buffer on the stack: a sample allocates nothing for it.
 
 use std::fs::File;
-use std::io::{Read, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
 
 use crate::model::app::Label;
 use crate::model::StuckList;
+use crate::procfs::{read_whole, stack_path};
 
 /// Names the wait channel of every D row (zombie rows have no thread to ask).
 pub fn fill(stuck: &mut StuckList) {
@@ -21,22 +19,10 @@ pub fn fill(stuck: &mut StuckList) {
 
 fn read(tgid: u32, tid: u32) -> Option<Label> {
     let mut path = [0u8; 48];
-    let len = {
-        let mut cursor = &mut path[..];
-        write!(cursor, "/proc/{tgid}/task/{tid}/wchan").ok()?;
-        48 - cursor.len()
-    };
-    let mut file = File::open(Path::new(std::ffi::OsStr::from_bytes(&path[..len]))).ok()?;
+    let path = stack_path(&mut path, format_args!("/proc/{tgid}/task/{tid}/wchan"))?;
+    let file = File::open(path).ok()?;
     let mut buf = [0u8; 64];
-    let mut filled = 0;
-    while filled < buf.len() {
-        match file.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
-    }
+    let filled = read_whole(&file, &mut buf).ok()?;
     let symbol = buf[..filled].trim_ascii();
     (!symbol.is_empty() && symbol != b"0").then(|| Label::new(symbol))
 }

@@ -53,7 +53,7 @@ use report::{machine, Report};
 static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 /// Not a test: a process that holds RINGBAR_BENCH_HOLD_THREADS sleeping threads until its
-/// stdin closes. Used by `Crowd::spawn` in `sampling`.
+/// stdin closes. Used by `crowd` in `sampling`.
 #[test]
 #[ignore]
 fn hold_threads() {

@@ -11,6 +11,7 @@ use super::app::Label;
 use super::fdinfo::{DrmFdinfo, PciSlot};
 use super::hardware::{Gpu, GpuDriver};
 use super::record::COMM_LEN;
+use super::top::{shown_name, Ranked, TopList};
 
 /// Rows per GPU.
 pub const GPU_USER_ROWS: usize = 5;
@@ -32,14 +33,11 @@ pub struct GpuProcess {
 
 impl GpuProcess {
     pub fn name(&self) -> &[u8] {
-        if self.label.is_empty() {
-            let len = self.comm.iter().position(|&b| b == 0);
-            &self.comm[..len.unwrap_or(COMM_LEN)]
-        } else {
-            self.label.as_bytes()
-        }
+        shown_name(&self.label, &self.comm)
     }
+}
 
+impl Ranked for GpuProcess {
     /// Busier first, then more memory, then the lower PID (never hash-map order).
     fn ranks_before(&self, other: &GpuProcess) -> bool {
         let key = |p: &GpuProcess| {
@@ -54,44 +52,7 @@ impl GpuProcess {
 }
 
 /// The top [`GPU_USER_ROWS`] processes of one GPU; copied without allocating.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct GpuProcesses {
-    rows: [GpuProcess; GPU_USER_ROWS],
-    len: usize,
-}
-
-impl GpuProcesses {
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    pub fn offer(&mut self, row: GpuProcess) {
-        let pos = self.rows[..self.len]
-            .iter()
-            .position(|r| row.ranks_before(r))
-            .unwrap_or(self.len);
-        if pos >= GPU_USER_ROWS {
-            return;
-        }
-        let last = self.len.min(GPU_USER_ROWS - 1);
-        self.rows.copy_within(pos..last, pos + 1);
-        self.rows[pos] = row;
-        self.len = (self.len + 1).min(GPU_USER_ROWS);
-    }
-
-    pub fn rows(&self) -> &[GpuProcess] {
-        &self.rows[..self.len]
-    }
-
-    /// The rows, to name them (their order stays).
-    pub fn rows_mut(&mut self) -> &mut [GpuProcess] {
-        &mut self.rows[..self.len]
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-}
+pub type GpuProcesses = TopList<GPU_USER_ROWS, GpuProcess>;
 
 /// A process as the edge knows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -51,45 +51,59 @@ impl Row {
 
     /// The name the row shows: the app's, else the process's `comm`, without padding.
     pub fn name(&self) -> &[u8] {
-        if self.label.is_empty() {
-            let len = self.comm.iter().position(|&b| b == 0);
-            &self.comm[..len.unwrap_or(COMM_LEN)]
-        } else {
-            self.label.as_bytes()
-        }
+        shown_name(&self.label, &self.comm)
     }
 }
 
-/// The `N` largest rows offered, largest first; ties go to the lower PID so the order
-/// never depends on hash-map iteration.
-#[derive(Clone, Copy, Debug)]
-pub struct TopList<const N: usize> {
-    rows: [Row; N],
+/// `label` where there is one, else `comm` without its padding.
+pub fn shown_name<'a>(label: &'a Label, comm: &'a [u8; COMM_LEN]) -> &'a [u8] {
+    if label.is_empty() {
+        let len = comm.iter().position(|&b| b == 0);
+        &comm[..len.unwrap_or(COMM_LEN)]
+    } else {
+        label.as_bytes()
+    }
+}
+
+/// What a [`TopList`] holds: rows that know which of two ranks first.
+pub trait Ranked: Copy + Default {
+    fn ranks_before(&self, other: &Self) -> bool;
+}
+
+impl Ranked for Row {
+    /// The larger value first; ties go to the lower PID so the order never depends on
+    /// hash-map iteration.
+    fn ranks_before(&self, other: &Row) -> bool {
+        (self.value, std::cmp::Reverse(self.tgid)) > (other.value, std::cmp::Reverse(other.tgid))
+    }
+}
+
+/// The `N` rows offered that rank first (see [`Ranked`]), in order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TopList<const N: usize, T: Ranked = Row> {
+    rows: [T; N],
     len: usize,
 }
 
-impl<const N: usize> Default for TopList<N> {
+impl<const N: usize, T: Ranked> Default for TopList<N, T> {
     fn default() -> Self {
         TopList {
-            rows: [Row::default(); N],
+            rows: [T::default(); N],
             len: 0,
         }
     }
 }
 
-impl<const N: usize> TopList<N> {
+impl<const N: usize, T: Ranked> TopList<N, T> {
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
     /// Offers a row; keeps it if it ranks among the top `N`.
-    pub fn offer(&mut self, row: Row) {
-        let ranks_before = |a: &Row, b: &Row| {
-            (a.value, std::cmp::Reverse(a.tgid)) > (b.value, std::cmp::Reverse(b.tgid))
-        };
+    pub fn offer(&mut self, row: T) {
         let pos = self.rows[..self.len]
             .iter()
-            .position(|r| ranks_before(&row, r))
+            .position(|r| row.ranks_before(r))
             .unwrap_or(self.len);
         if pos >= N {
             return;
@@ -100,12 +114,12 @@ impl<const N: usize> TopList<N> {
         self.len = (self.len + 1).min(N);
     }
 
-    pub fn rows(&self) -> &[Row] {
+    pub fn rows(&self) -> &[T] {
         &self.rows[..self.len]
     }
 
     /// The rows, to name them (their order stays).
-    pub fn rows_mut(&mut self) -> &mut [Row] {
+    pub fn rows_mut(&mut self) -> &mut [T] {
         &mut self.rows[..self.len]
     }
 

@@ -13,10 +13,8 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::Write;
 use std::mem::MaybeUninit;
 use std::os::fd::OwnedFd;
-use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use rustix::fs::{openat, readlinkat_raw, Mode, OFlags, RawDir, CWD};
@@ -24,6 +22,7 @@ use rustix::fs::{openat, readlinkat_raw, Mode, OFlags, RawDir, CWD};
 use crate::model::fdinfo::DrmFdinfo;
 use crate::model::gpu_users::{gpu_of, DrmUsage, Owner};
 use crate::model::{Gpu, ProcessKey};
+use crate::procfs::stack_path;
 
 /// A process's fds are looked at again after this long (a minute, as for the GPUs).
 pub const RESCAN_NS: u64 = 60_000_000_000;
@@ -148,16 +147,6 @@ impl DrmUsers {
     }
 }
 
-/// Formats `args` into `buf` and returns it as a path; `None` if it does not fit.
-fn path<'b>(buf: &'b mut [u8; 48], args: std::fmt::Arguments) -> Option<&'b str> {
-    let len = {
-        let mut cursor = &mut buf[..];
-        cursor.write_fmt(args).ok()?;
-        48 - cursor.len()
-    };
-    std::str::from_utf8(&buf[..len]).ok()
-}
-
 /// The fds of `pid` whose links point at a DRM device node, into `fds`.
 fn scan(
     proc: &OwnedFd,
@@ -166,7 +155,8 @@ fn scan(
     fds: &mut Vec<u32>,
 ) -> rustix::io::Result<()> {
     let mut buf = [0; 48];
-    let name = path(&mut buf, format_args!("{pid}/fd")).ok_or(rustix::io::Errno::NAMETOOLONG)?;
+    let name =
+        stack_path(&mut buf, format_args!("{pid}/fd")).ok_or(rustix::io::Errno::NAMETOOLONG)?;
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
     let dir = openat(proc, name, flags, Mode::empty())?;
     let mut entries = RawDir::new(&dir, dir_buf);
@@ -200,19 +190,11 @@ fn is_drm_node(target: &[u8]) -> bool {
 /// `PID/fdinfo/FD`, read whole with pread into `buf`; `None` if it cannot be read.
 fn read_fdinfo<'b>(proc: &OwnedFd, pid: u32, fd: u32, buf: &'b mut [u8]) -> Option<&'b [u8]> {
     let mut name = [0; 48];
-    let name = path(&mut name, format_args!("{pid}/fdinfo/{fd}"))?;
+    let name = stack_path(&mut name, format_args!("{pid}/fdinfo/{fd}"))?;
     // Opened each tick, never kept: the open is where /proc checks the reader may look.
     let flags = OFlags::RDONLY | OFlags::CLOEXEC;
     let file = File::from(openat(proc, name, flags, Mode::empty()).ok()?);
-    let mut filled = 0;
-    while filled < buf.len() {
-        match file.read_at(&mut buf[filled..], filled as u64) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
-    }
+    let filled = crate::procfs::read_whole(&file, buf).ok()?;
     Some(&buf[..filled])
 }
 
@@ -233,9 +215,12 @@ mod tests {
     fn paths_fit_on_the_stack() {
         let mut buf = [0; 48];
         assert_eq!(
-            path(&mut buf, format_args!("{}/fdinfo/{}", u32::MAX, u32::MAX)),
+            stack_path(&mut buf, format_args!("{}/fdinfo/{}", u32::MAX, u32::MAX)),
             Some("4294967295/fdinfo/4294967295")
         );
-        assert_eq!(path(&mut buf, format_args!("{}", "x".repeat(49))), None);
+        assert_eq!(
+            stack_path(&mut buf, format_args!("{}", "x".repeat(49))),
+            None
+        );
     }
 }

@@ -68,21 +68,12 @@ impl BarGraphView {
     #[cfg(feature = "test-support")]
     pub fn describe(&self) -> String {
         let c = self.columns.borrow();
-        let heights: String = c.values[..c.used]
-            .iter()
-            .map(|v| match v {
-                None => '_',
-                Some(v) => {
-                    let eighths = (v / c.top * 8.0).round().clamp(0.0, 8.0) as u32;
-                    char::from_digit(eighths, 10).unwrap_or('?')
-                }
-            })
-            .collect();
         format!(
-            "used={} drawn={}x{} heights={heights}",
+            "used={} drawn={}x{} heights={}",
             c.used,
             self.area.width(),
-            self.area.height()
+            self.area.height(),
+            c.heights()
         )
     }
 }

@@ -32,6 +32,23 @@ pub struct Columns {
     pub peak: Option<usize>,
 }
 
+impl Columns {
+    /// For the test hook: the columns' heights in eighths (`0`–`8`, `_` for a gap).
+    #[cfg(feature = "test-support")]
+    pub fn heights(&self) -> String {
+        self.values[..self.used]
+            .iter()
+            .map(|v| match v {
+                None => '_',
+                Some(v) => {
+                    let eighths = (v / self.top * 8.0).round().clamp(0.0, 8.0) as u32;
+                    char::from_digit(eighths, 10).unwrap_or('?')
+                }
+            })
+            .collect()
+    }
+}
+
 impl Default for Columns {
     fn default() -> Self {
         Columns {
@@ -158,26 +175,17 @@ impl HistoryGraphs {
         let mut out = String::new();
         for graph in self.graphs.iter().filter(|g| g.row.is_visible()) {
             let c = graph.columns.borrow();
-            let heights: String = c.values[..c.used]
-                .iter()
-                .map(|v| match v {
-                    None => '_',
-                    Some(v) => {
-                        let eighths = (v / c.top * 8.0).round().clamp(0.0, 8.0) as u32;
-                        char::from_digit(eighths, 10).unwrap_or('?')
-                    }
-                })
-                .collect();
             let _ = writeln!(
                 out,
-                "{} used={} top={} peak={} drawn={}x{} caption={}\n{heights}",
+                "{} used={} top={} peak={} drawn={}x{} caption={}\n{}",
                 graph.metric.name(),
                 c.used,
                 c.top,
                 c.peak.map_or(-1, |p| p as i64),
                 graph.area.width(),
                 graph.area.height(),
-                graph.caption.text()
+                graph.caption.text(),
+                c.heights()
             );
         }
         out

@@ -13,8 +13,8 @@ use ringbar::model::procstat::{parse_io, parse_statm_resident, ProcStat};
 use ringbar::procwalk::ProcWalk;
 
 use crate::common::crowd::processes_on_machine;
+use crate::common::crowd::Crowd;
 use crate::report::{median, Report};
-use crate::sampling::Crowd;
 
 const ROUNDS: usize = 9;
 const WALKS_PER_ROUND: usize = 10;
@@ -76,7 +76,7 @@ pub fn fallback_walks(report: &mut Report) -> f64 {
     let mut rows = Vec::new();
     let mut at_3000 = 0.0;
     for target in [300usize, 3000] {
-        let _crowd = Crowd::spawn(target.saturating_sub(processes_on_machine()), 1);
+        let _crowd = Crowd::sleepers(target.saturating_sub(processes_on_machine()));
         std::thread::sleep(Duration::from_secs(2));
         let mut walk = ProcWalk::new(Path::new("/proc"));
         let mut buf = Vec::with_capacity(4096);

@@ -7,8 +7,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use crate::common::crowd::Crowd;
 use crate::report::Report;
-use crate::sampling::{tasks_on_machine, Crowd};
+use crate::sampling::tasks_on_machine;
 
 const SAMPLES: &str = "2000";
 const PARKED: usize = 3000;
@@ -108,10 +109,10 @@ pub fn phases(report: &mut Report) -> f64 {
     report
         .heading("9. Where a sample's time goes: about 300 tasks, and 3,000 parked processes more");
     let dir = tempfile::tempdir().expect("tempdir");
-    let _base = Crowd::spawn(300usize.saturating_sub(tasks_on_machine()), 1);
+    let _base = Crowd::sleepers(300usize.saturating_sub(tasks_on_machine()));
     std::thread::sleep(Duration::from_secs(1));
     let quiet = profiled_bench(dir.path(), "quiet");
-    let crowd = Crowd::spawn(PARKED, 1);
+    let crowd = Crowd::sleepers(PARKED);
     std::thread::sleep(Duration::from_secs(2));
     let parked = profiled_bench(dir.path(), "parked");
     drop(crowd);

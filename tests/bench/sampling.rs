@@ -2,11 +2,12 @@
 //! at several task counts, and the probe's tax on context switches.
 
 use std::fs;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use ringbar::collector::Collector;
 
+use crate::common::crowd::Crowd;
 use crate::report::{median, percentile, Report};
 
 pub fn tasks_on_machine() -> usize {
@@ -18,42 +19,24 @@ pub fn tasks_on_machine() -> usize {
         .sum()
 }
 
-/// Processes kept alive for a scenario; killed on drop.
-pub struct Crowd(Vec<Child>);
-
-impl Crowd {
-    /// `count` processes, each with `threads` threads (the main one included), asleep.
-    pub fn spawn(count: usize, threads: usize) -> Crowd {
-        let children = (0..count)
-            .map(|_| {
-                if threads <= 1 {
-                    Command::new("sleep")
-                        .arg("3600")
-                        .spawn()
-                        .expect("spawn sleep")
-                } else {
-                    // This test binary again, as a holder of threads (see hold_threads).
-                    Command::new(std::env::current_exe().expect("current exe"))
-                        .args(["--ignored", "--exact", "hold_threads", "--nocapture"])
-                        .env("RINGBAR_BENCH_HOLD_THREADS", (threads - 1).to_string())
-                        .stdin(Stdio::piped())
-                        .stdout(Stdio::null())
-                        .spawn()
-                        .expect("spawn a thread holder")
-                }
-            })
-            .collect();
-        Crowd(children)
+/// `count` processes, each with `threads` threads (the main one included), asleep.
+pub fn crowd(count: usize, threads: usize) -> Crowd {
+    if threads <= 1 {
+        return Crowd::sleepers(count);
     }
-}
-
-impl Drop for Crowd {
-    fn drop(&mut self) {
-        for child in &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
+    let holders = (0..count)
+        .map(|_| {
+            // This test binary again, as a holder of threads (see hold_threads).
+            Command::new(std::env::current_exe().expect("current exe"))
+                .args(["--ignored", "--exact", "hold_threads", "--nocapture"])
+                .env("RINGBAR_BENCH_HOLD_THREADS", (threads - 1).to_string())
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("spawn a thread holder")
+        })
+        .collect();
+    Crowd::of(holders)
 }
 
 /// Median and p99 of `samples` timed samples, after a warm-up.
@@ -82,7 +65,7 @@ pub fn sample_times(report: &mut Report) -> Vec<(String, f64, f64)> {
     let mut rows = Vec::new();
     let mut results = Vec::new();
     for (name, count, threads) in scenarios {
-        let _crowd = Crowd::spawn(count, threads);
+        let _crowd = crowd(count, threads);
         std::thread::sleep(Duration::from_secs(2));
         let mut probe = Collector::with_probe(false).expect("the probe loads");
         let mut walk = Collector::with_proc(false);

@@ -1,4 +1,4 @@
-//! Many sleeping processes, for a /proc walk that takes long.
+//! Many processes kept alive for a test or a benchmark scenario, killed and reaped on drop.
 
 use std::process::{Child, Command, Stdio};
 
@@ -15,10 +15,16 @@ pub fn processes_on_machine() -> usize {
         .count()
 }
 
-/// `sleep` processes, killed and reaped on drop.
+/// Processes, killed and reaped on drop.
 pub struct Crowd(Vec<Child>);
 
 impl Crowd {
+    /// Takes over `children`.
+    pub fn of(children: Vec<Child>) -> Crowd {
+        Crowd(children)
+    }
+
+    /// `count` sleeping processes.
     pub fn sleepers(count: usize) -> Crowd {
         let children = (0..count)
             .map(|_| {
