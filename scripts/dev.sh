@@ -44,7 +44,7 @@ apt_packages=(
     libgtk-4-dev                                                  # the bar
     meson ninja-build libwayland-dev wayland-protocols            # gtk4-layer-shell from source
     sway grim weston libcap2-bin                                  # compositor tests (setcap)
-    bpftool linux-perf procps util-linux                          # tests and benchmarks
+    bpftool linux-perf procps util-linux strace                   # tests and benchmarks
     dbus libglib2.0-bin python3-gi gir1.2-ayatanaappindicator3-0.1 # tray tests (bus, items)
     waybar tesseract-ocr                                          # --waybar in Waybar, read by OCR
 )

@@ -10,6 +10,7 @@ use crate::model::controls::Controls;
 use crate::modules::Action;
 use crate::sample::Sample;
 use crate::sampler::Sampler;
+use crate::sensors::Wanted;
 use crate::worker::{Handover, Taken, Worker};
 
 /// The first sample after start-up comes this soon after the one taken at once, so the
@@ -68,6 +69,12 @@ impl Monitor {
     /// A sample now (it comes through the hand-over).
     pub fn sample_now(&self) {
         self.worker.sample_now();
+    }
+
+    /// The system readings the samples take (see [`Wanted`]); with `sample_now`, one
+    /// at once.
+    pub fn set_wanted(&self, wanted: Wanted, sample_now: bool) {
+        self.worker.set_wanted(wanted, sample_now);
     }
 
     /// Reads the config file again and has the sampling thread rediscover the sensors it

@@ -13,7 +13,7 @@ use crate::probe::ProbeError;
 use crate::realnames::RealNames;
 use crate::sample::{Notice, Sample};
 use crate::sensors::nvidia::Nvml;
-use crate::sensors::{Roots, Sensors};
+use crate::sensors::{Roots, Sensors, Wanted};
 
 /// The local time zone's offset from UTC at `unix_s`, for the history's times; 0 if the
 /// C library cannot tell. glibc reads the zone once, then converts without allocating.
@@ -40,6 +40,8 @@ pub struct Sampler {
     probe_notice: Option<Notice>,
     sample_failed: bool,
     names: RealNames,
+    /// The system readings taken (all, unless the bar says what it shows).
+    wanted: Wanted,
 }
 
 impl Sampler {
@@ -80,6 +82,7 @@ impl Sampler {
             probe_notice,
             sample_failed: false,
             names: RealNames::default(),
+            wanted: Wanted::ALL,
         };
         sampler.set_config_notices(config_notices);
         sampler
@@ -89,8 +92,11 @@ impl Sampler {
     /// the previous process figures in place.
     pub fn take(&mut self) -> &Sample {
         let started = Instant::now();
-        self.sensors
-            .read(collector::monotonic_ns(), &mut self.sample.hardware);
+        self.sensors.read(
+            collector::monotonic_ns(),
+            &mut self.sample.hardware,
+            self.wanted,
+        );
         match self.collector.sample() {
             Ok(()) => self.sample_failed = false,
             Err(err) => {
@@ -160,6 +166,11 @@ impl Sampler {
         let next = self.sample.processes.group_by.toggled();
         self.set_group_by(Some(next));
         next
+    }
+
+    /// The system readings the next samples take.
+    pub fn set_wanted(&mut self, wanted: Wanted) {
+        self.wanted = wanted;
     }
 
     pub fn set_interval_ms(&mut self, interval_ms: u32) {

@@ -70,7 +70,7 @@ mod tests {
         let line = line(&input, &modules);
         assert!(!line.contains('\n'), "one line: {line}");
         let parsed: serde_json::Value = serde_json::from_str(&line).expect("JSON");
-        assert_eq!(parsed["text"], "CPU 75.0%  MEM 2.0G/8.0G");
+        assert_eq!(parsed["text"], "CPU 75%  MEM 2.0G/8.0G");
         assert_eq!(parsed["class"], json!(["warning", "probe-off", "notice"]));
         assert_eq!(parsed["percentage"], 75);
         let tooltip = parsed["tooltip"].as_str().expect("tooltip");

@@ -9,7 +9,7 @@ use ringbar::config::{self, Config};
 use ringbar::model::{Memory, Model, TaskRecord};
 use ringbar::render::Markup;
 use ringbar::sample::Sample;
-use ringbar::sensors::{fixtures, Roots, Sensors};
+use ringbar::sensors::{fixtures, Roots, Sensors, Wanted};
 
 /// What the bar does with a sample: every module's text, and its tooltip (shown); the
 /// tooltips end up one after the other in `tooltip`.
@@ -168,7 +168,12 @@ fn sensors_and_their_text_allocate_nothing_once_warm() {
             assert!(tooltip.contains("BAT1"), "{tooltip}");
             before = allocations();
         }
-        sensors.read(t * second / 10, &mut sample.hardware);
+        // A monitor tooltip opens and closes: the system readings come and go.
+        let wanted = Wanted {
+            pressure: true,
+            tooltip: t % 100 < 50,
+        };
+        sensors.read(t * second / 10, &mut sample.hardware, wanted);
         render(&config, &sample, &mut text, &mut tooltip);
     }
     assert_eq!(

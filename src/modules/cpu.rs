@@ -1,11 +1,12 @@
-//! `cpu`: `CPU 12.3% 54°C 2.1GHz`, the busy share of all CPUs, then temperature and
-//! average frequency where the machine has the sensors (`–` when one fails).
+//! `cpu`: `CPU 12% 54°C 2.1GHz`, the busy share of all CPUs (in whole percents unless
+//! `decimals` says), then temperature and average frequency where the machine has the
+//! sensors (`–` when one fails).
 
 use std::rc::Rc;
 
 use super::thresholds::Thresholds;
 use super::{Input, Module, Status, Table};
-use crate::render::{number, write_percent, write_value};
+use crate::render::{number, write_percent_to, write_value};
 
 const DEFAULTS: Thresholds = Thresholds {
     warning: 70.0,
@@ -14,11 +15,15 @@ const DEFAULTS: Thresholds = Thresholds {
 
 struct Cpu {
     thresholds: Thresholds,
+    decimals: usize,
 }
 
 pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
-    let thresholds = Thresholds::from_table(table, DEFAULTS)?;
-    Ok(Rc::new(Cpu { thresholds }))
+    let (thresholds, decimals) = Thresholds::with_decimals(table, DEFAULTS)?;
+    Ok(Rc::new(Cpu {
+        thresholds,
+        decimals,
+    }))
 }
 
 impl Module for Cpu {
@@ -32,7 +37,7 @@ impl Module for Cpu {
         out.push_str("CPU ");
         let percent = sample.processes.cpu_percent();
         match percent {
-            Some(p) => write_percent(out, p),
+            Some(p) => write_percent_to(out, p, self.decimals),
             None => out.push('–'),
         }
         let sensors = &sample.hardware.cpu;
@@ -63,7 +68,7 @@ mod tests {
         s.online_cpus = 2;
         s.cpu_busy_ns = 1_500_000_000;
         let (text, status) = text_of("cpu", &sample);
-        assert_eq!(text, "CPU 75.0%");
+        assert_eq!(text, "CPU 75%");
         let status = status.expect("shown");
         assert_eq!(
             (status.level, status.percentage),
@@ -75,13 +80,42 @@ mod tests {
             highest_mhz: Value::Known(3000.0),
             hardware_max_mhz: Some(4700.0),
         };
-        assert_eq!(text_of("cpu", &sample).0, "CPU 75.0% 54°C 2.0GHz");
+        assert_eq!(text_of("cpu", &sample).0, "CPU 75% 54°C 2.0GHz");
         sample.hardware.cpu.celsius = Value::Failed;
         sample.hardware.cpu.average_mhz = Value::Failed;
         assert_eq!(
             text_of("cpu", &sample).0,
-            "CPU 75.0% –°C –GHz",
+            "CPU 75% –°C –GHz",
             "a failed sensor shows as –"
         );
+    }
+
+    #[test]
+    fn decimals_from_the_table() {
+        let mut sample = Sample::default();
+        let s = &mut sample.processes;
+        s.interval_ns = 1_000_000_000;
+        s.online_cpus = 2;
+        s.cpu_busy_ns = 247_000_000;
+        let make = |table: &str| {
+            let table = toml::de::ValueDeserializer::parse(table).expect("toml");
+            crate::modules::make("cpu", Some(table)).expect("registered")
+        };
+        let text = |table: &str| {
+            let module = make(table).expect("valid");
+            let mut out = String::new();
+            module.text(&crate::modules::tests::input(&sample), &mut out);
+            out
+        };
+        assert_eq!(text("{}"), "CPU 12%");
+        assert_eq!(text("{ decimals = 1 }"), "CPU 12.3%");
+        assert_eq!(text("{ decimals = 2, warning = 5 }"), "CPU 12.35%");
+        for wrong in [
+            "{ decimals = 3 }",
+            "{ decimals = -1 }",
+            "{ decimals = \"one\" }",
+        ] {
+            assert!(make(wrong).is_err(), "{wrong}");
+        }
     }
 }

@@ -1,11 +1,11 @@
-//! `gpu`: `GPU 37.0% 61°C` for the GPU named by `[sensors] gpu`, else the busiest;
+//! `gpu`: `GPU 37% 61°C` for the GPU named by `[sensors] gpu`, else the busiest;
 //! hidden on machines without a GPU.
 
 use std::rc::Rc;
 
 use super::thresholds::Thresholds;
 use super::{Input, Module, Status, Table};
-use crate::render::{number, write_percent, write_value};
+use crate::render::{number, write_percent_to, write_value};
 
 const DEFAULTS: Thresholds = Thresholds {
     warning: 70.0,
@@ -14,11 +14,15 @@ const DEFAULTS: Thresholds = Thresholds {
 
 struct Gpu {
     thresholds: Thresholds,
+    decimals: usize,
 }
 
 pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
-    let thresholds = Thresholds::from_table(table, DEFAULTS)?;
-    Ok(Rc::new(Gpu { thresholds }))
+    let (thresholds, decimals) = Thresholds::with_decimals(table, DEFAULTS)?;
+    Ok(Rc::new(Gpu {
+        thresholds,
+        decimals,
+    }))
 }
 
 impl Module for Gpu {
@@ -32,7 +36,7 @@ impl Module for Gpu {
         out.push_str("GPU ");
         let busy = gpu.reading.busy_percent.known();
         match busy {
-            Some(p) => write_percent(out, p),
+            Some(p) => write_percent_to(out, p, self.decimals),
             None => out.push('–'),
         }
         write_value(out, " ", gpu.reading.celsius, "°C", number(0));
@@ -58,7 +62,7 @@ mod tests {
         reading.busy_percent = Value::Known(97.0);
         reading.celsius = Value::Known(61.4);
         let (text, status) = text_of("gpu", &sample);
-        assert_eq!(text, "GPU 97.0% 61°C");
+        assert_eq!(text, "GPU 97% 61°C");
         assert_eq!(status.map(|s| s.level), Some(Level::Critical));
     }
 }

@@ -132,8 +132,8 @@ mod tests {
         assert_eq!(doc["time_unix_ms"], 0, "the sample's own time");
         assert_eq!(doc["batteries"], json!([]));
         assert_eq!(doc["battery"], Json::Null);
-        assert_eq!(doc["modules"][0]["text"], "CPU 50.0% 61°C 2.0GHz");
-        assert_eq!(doc["modules"][2]["text"], "GPU 37.0% –°C");
+        assert_eq!(doc["modules"][0]["text"], "CPU 50% 61°C 2.0GHz");
+        assert_eq!(doc["modules"][2]["text"], "GPU 37% –°C");
         assert_eq!(doc["modules"][3]["visible"], false);
         assert_eq!(doc["modules"][3]["text"], Json::Null);
     }

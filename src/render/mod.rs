@@ -157,7 +157,12 @@ pub fn write_rate(out: &mut String, bytes_per_second: f64) {
 }
 
 pub fn write_percent(out: &mut String, percent: f64) {
-    let _ = write!(out, "{percent:.1}%");
+    write_percent_to(out, percent, 1);
+}
+
+/// A percentage with `decimals` decimals (a label's setting).
+pub fn write_percent_to(out: &mut String, percent: f64, decimals: usize) {
+    let _ = write!(out, "{percent:.decimals$}%");
 }
 
 /// Appends `prefix`, the value and `unit`; `–` in place of the value for a sensor that

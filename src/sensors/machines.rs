@@ -145,14 +145,14 @@ fn intel_laptop_with_i915() {
     });
     let mut hw = Hardware::default();
     let mut sensors = machine.sensors(config::Sensors::default(), None, &mut hw);
-    sensors.read(SECOND, &mut hw);
+    sensors.read(SECOND, &mut hw, super::Wanted::ALL);
     write(&machine.roots.sys, fixtures::I915_RC6, "120500\n");
     write(&machine.roots.sys, fixtures::I915_GT0_THROTTLE_PL1, "1\n");
     write(&machine.roots.proc, "vmstat", "pswpin 1000\npswpout 2512\n");
-    sensors.read(3 * SECOND, &mut hw);
+    sensors.read(3 * SECOND, &mut hw, super::Wanted::ALL);
     assert_eq!(
         render(&hw),
-        "CPU 50.0% 54°C 2.0GHz | GPU 25.0% | PSI mem 23%\n---\n\
+        "CPU 50% 54°C 2.0GHz | GPU 25% | PSI mem 23%\n---\n\
          <b>CPU</b>  50.0% of 4 CPUs · per process, 100% = one core · 54.0°C · 2000 MHz avg, 3000 max of 4700\n\
          <b>Memory</b>  – · in 0B/s out 1.0M/s\n\
          <b>IO</b>  read 0B/s · write 0B/s\n\
@@ -169,12 +169,12 @@ fn intel_desktop_with_xe() {
     let machine = Machine::new(|sys, _| fixtures::intel_xe(sys));
     let mut hw = Hardware::default();
     let mut sensors = machine.sensors(config::Sensors::default(), None, &mut hw);
-    sensors.read(SECOND, &mut hw);
+    sensors.read(SECOND, &mut hw, super::Wanted::ALL);
     write(&machine.roots.sys, fixtures::XE_IDLE, "200400\n");
-    sensors.read(2 * SECOND, &mut hw);
+    sensors.read(2 * SECOND, &mut hw, super::Wanted::ALL);
     assert_eq!(
         render(&hw),
-        "CPU 50.0% 54°C 2.0GHz | GPU 60.0% 48°C | (no pressure label)\n---\n\
+        "CPU 50% 54°C 2.0GHz | GPU 60% 48°C | (no pressure label)\n---\n\
          <b>CPU</b>  50.0% of 4 CPUs · per process, 100% = one core · 54.0°C · 2000 MHz avg, 3000 max of 4700\n\
          <b>Memory</b>  –\n\
          <b>IO</b>  read 0B/s · write 0B/s\n\
@@ -193,7 +193,7 @@ fn amd_desktop_with_amdgpu_and_an_nvidia_card() {
         Some(Box::new(FakeNvidia)),
         &mut hw,
     );
-    sensors.read(SECOND, &mut hw);
+    sensors.read(SECOND, &mut hw, super::Wanted::ALL);
     let expected_tooltip_gpus = "<b>GPU</b>\n\
          \x20 card1 amdgpu  37.0% · 1800 MHz · 61°C · VRAM 1.2G / 8.0G\n\
          \x20 nvidia0 nvidia NVIDIA GeForce RTX 3070  83.0% · 1905 / 2100 MHz · 71°C · VRAM 3.0G / 8.0G\n\
@@ -201,7 +201,7 @@ fn amd_desktop_with_amdgpu_and_an_nvidia_card() {
     assert_eq!(
         render(&hw),
         format!(
-            "CPU 50.0% 61°C | GPU 83.0% 71°C | (no pressure label)\n---\n\
+            "CPU 50% 61°C | GPU 83% 71°C | (no pressure label)\n---\n\
              <b>CPU</b>  50.0% of 4 CPUs · per process, 100% = one core · 61.2°C\n\
              <b>Memory</b>  –\n\
              <b>IO</b>  read 0B/s · write 0B/s\n\
@@ -218,8 +218,8 @@ fn amd_desktop_with_amdgpu_and_an_nvidia_card() {
     };
     let mut hw = Hardware::default();
     let mut sensors = machine.sensors(pinned, Some(Box::new(FakeNvidia)), &mut hw);
-    sensors.read(SECOND, &mut hw);
-    assert!(render(&hw).starts_with("CPU 50.0% 61°C | GPU 37.0% 61°C |"));
+    sensors.read(SECOND, &mut hw, super::Wanted::ALL);
+    assert!(render(&hw).starts_with("CPU 50% 61°C | GPU 37% 61°C |"));
     assert!(sensors.config_problems(&hw).is_empty());
 
     let typo = config::Sensors {
@@ -247,13 +247,13 @@ fn a_machine_with_nothing_shows_a_clean_bar_and_logs_nothing() {
         let mut hw = Hardware::default();
         let mut sensors = machine.sensors(config::Sensors::default(), None, &mut hw);
         for tick in 1..=100 {
-            sensors.read(tick * 10 * SECOND, &mut hw);
+            sensors.read(tick * 10 * SECOND, &mut hw, super::Wanted::ALL);
         }
         render(&hw)
     });
     assert_eq!(
         text,
-        "CPU 50.0% | (no gpu label) | (no pressure label)\n---\n\
+        "CPU 50% | (no gpu label) | (no pressure label)\n---\n\
          <b>CPU</b>  50.0% of 4 CPUs · per process, 100% = one core\n\
          <b>Memory</b>  –\n\
          <b>IO</b>  read 0B/s · write 0B/s\n\
@@ -269,16 +269,16 @@ fn files_that_vanish_show_dashes_log_once_and_are_rediscovered() {
     let ((), log) = logged(|| {
         let mut hw = Hardware::default();
         let mut sensors = machine.sensors(config::Sensors::default(), None, &mut hw);
-        sensors.read(SECOND, &mut hw);
-        assert!(render(&hw).starts_with("CPU 50.0% 61°C | GPU 37.0% 61°C |"));
+        sensors.read(SECOND, &mut hw, super::Wanted::ALL);
+        assert!(render(&hw).starts_with("CPU 50% 61°C | GPU 37% 61°C |"));
 
         // The driver starts returning garbage, then nothing, for a few ticks.
         write(&sys, fixtures::AMD_BUSY, "garbage\n");
         write(&sys, "class/hwmon/hwmon2/temp1_input", "");
         for tick in 2..=4 {
-            sensors.read(tick * SECOND / 2, &mut hw);
+            sensors.read(tick * SECOND / 2, &mut hw, super::Wanted::ALL);
             assert!(
-                render(&hw).starts_with("CPU 50.0% –°C | GPU – 61°C |"),
+                render(&hw).starts_with("CPU 50% –°C | GPU – 61°C |"),
                 "{}",
                 render(&hw)
             );
@@ -287,20 +287,20 @@ fn files_that_vanish_show_dashes_log_once_and_are_rediscovered() {
         // The card is unplugged: after the quicker failing-state rediscovery it is gone.
         std::fs::remove_dir_all(sys.join(fixtures::AMD_CARD)).expect("unplug");
         std::fs::remove_file(sys.join("class/drm/card1")).expect("unplug");
-        sensors.read(7 * SECOND, &mut hw);
+        sensors.read(7 * SECOND, &mut hw, super::Wanted::ALL);
         let text = render(&hw);
         // The temperature that reads nothing is dropped too, until it reads again.
-        assert!(text.starts_with("CPU 50.0% | (no gpu label) |"), "{text}");
+        assert!(text.starts_with("CPU 50% | (no gpu label) |"), "{text}");
         assert!(!text.contains("<b>GPU</b>"), "{text}");
 
         // The sensors come back (driver reloaded): found again by the slow timer.
         fixtures::amd_desktop_gpu(&sys);
         write(&sys, "class/hwmon/hwmon2/temp1_input", "62000\n");
-        sensors.read(8 * SECOND, &mut hw);
-        assert!(render(&hw).starts_with("CPU 50.0% | (no gpu label) |"));
-        sensors.read(68 * SECOND, &mut hw);
+        sensors.read(8 * SECOND, &mut hw, super::Wanted::ALL);
+        assert!(render(&hw).starts_with("CPU 50% | (no gpu label) |"));
+        sensors.read(68 * SECOND, &mut hw, super::Wanted::ALL);
         assert!(
-            render(&hw).starts_with("CPU 50.0% 62°C | GPU 37.0% 61°C |"),
+            render(&hw).starts_with("CPU 50% 62°C | GPU 37% 61°C |"),
             "{}",
             render(&hw)
         );
@@ -323,7 +323,7 @@ fn a_file_that_fails_with_eio_shows_a_dash_and_is_logged_once() {
         let mut hw = Hardware::default();
         let mut sensors = machine.sensors(config::Sensors::default(), None, &mut hw);
         for tick in 1..=4 {
-            sensors.read(tick * SECOND, &mut hw);
+            sensors.read(tick * SECOND, &mut hw, super::Wanted::ALL);
             assert!(render(&hw).contains("| GPU – 61°C |"), "{}", render(&hw));
         }
     });

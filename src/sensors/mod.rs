@@ -30,6 +30,7 @@ use gpu_users::GpuUsers;
 use nvidia::Nvidia;
 pub(crate) use sensor_file::SensorFile;
 use system::SystemSensors;
+pub use system::Wanted;
 
 /// Rediscover this often when everything reads fine (a GPU may have been plugged in)…
 const REDISCOVER_NS: u64 = 60_000_000_000;
@@ -224,7 +225,8 @@ impl Sensors {
     }
 
     /// Reads every sensor into `hw`, rediscovering first when it is time.
-    pub fn read(&mut self, now_ns: u64, hw: &mut Hardware) {
+    /// Reads every sensor; of the system readings, those `wanted`.
+    pub fn read(&mut self, now_ns: u64, hw: &mut Hardware, wanted: Wanted) {
         let since = now_ns.saturating_sub(self.discovered_ns);
         let wait = if any_failed(hw) {
             REDISCOVER_FAILING_NS
@@ -241,7 +243,7 @@ impl Sensors {
         for (battery, reader) in hw.batteries.iter_mut().zip(&mut self.batteries) {
             reader.read(battery);
         }
-        self.system.read(now_ns, hw);
+        self.system.read(now_ns, hw, wanted);
     }
 
     /// Who uses each GPU, after the process sample: `processes` are its user processes,

@@ -10,6 +10,25 @@ use super::{read_text, Roots, SensorFile};
 /// /proc/vmstat is about 5 KiB on current kernels.
 const VMSTAT_BUFFER: usize = 16 * 1024;
 
+/// Which of these readings a sample takes. No label but `pressure`'s shows them, so the
+/// bar asks for them only while that module is on it or a monitor tooltip is open: a
+/// closed tooltip costs no /proc/vmstat (the most expensive file a tick read) nor PSI
+/// read. The text outputs (`--once`, `--json`, `--waybar`) want them all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wanted {
+    /// /proc/pressure: the `pressure` module and the tooltip.
+    pub pressure: bool,
+    /// Swap traffic (/proc/vmstat) and the platform profile: the tooltip.
+    pub tooltip: bool,
+}
+
+impl Wanted {
+    pub const ALL: Wanted = Wanted {
+        pressure: true,
+        tooltip: true,
+    };
+}
+
 pub struct SystemSensors {
     /// cpu, memory, io; `None` where the kernel has no PSI (or it is disabled).
     pressure: [Option<ProcFile>; 3],
@@ -41,7 +60,22 @@ impl SystemSensors {
         }
     }
 
-    pub fn read(&mut self, now_ns: u64, hw: &mut Hardware) {
+    /// Reads what is `wanted`. What is not keeps its last reading, except the swap
+    /// traffic: it becomes unknown, and the next reading starts a new interval, so a rate
+    /// never spans the time it was not read.
+    pub fn read(&mut self, now_ns: u64, hw: &mut Hardware, wanted: Wanted) {
+        if wanted.pressure {
+            self.read_pressure(hw);
+        }
+        if wanted.tooltip {
+            self.read_swap_and_profile(now_ns, hw);
+        } else {
+            self.last_swap = None;
+            hw.swap = Value::Absent;
+        }
+    }
+
+    fn read_pressure(&mut self, hw: &mut Hardware) {
         let [cpu, memory, io] = &mut self.pressure;
         let buf = &mut self.buf;
         let mut stall = |file: &mut Option<ProcFile>| match file {
@@ -53,7 +87,9 @@ impl SystemSensors {
             memory: stall(memory),
             io: stall(io),
         };
+    }
 
+    fn read_swap_and_profile(&mut self, now_ns: u64, hw: &mut Hardware) {
         hw.swap = match &mut self.vmstat {
             None => Value::Absent,
             Some(file) => match file.read(&mut self.buf).and_then(SwapCounters::parse) {
@@ -132,7 +168,7 @@ mod tests {
         );
         let mut sensors = SystemSensors::discover(&roots(root), 4096);
         let mut hw = Hardware::default();
-        sensors.read(1_000_000_000, &mut hw);
+        sensors.read(1_000_000_000, &mut hw, Wanted::ALL);
         assert_eq!(hw.pressure.cpu.known().map(|s| s.some), Some(1.5));
         assert_eq!(hw.pressure.memory.known().and_then(|s| s.full), Some(4.0));
         assert_eq!(hw.pressure.io, Value::Absent, "no file, no reading");
@@ -147,7 +183,7 @@ mod tests {
             "nr_free_pages 1\npswpin 110\npswpout 200\n",
         );
         write(root, "sys/firmware/acpi/platform_profile", "performance\n");
-        sensors.read(3_000_000_000, &mut hw);
+        sensors.read(3_000_000_000, &mut hw, Wanted::ALL);
         assert_eq!(
             hw.swap,
             Value::Known(SwapActivity {
@@ -160,7 +196,7 @@ mod tests {
         write(root, "proc/pressure/memory", "garbage\n");
         write(root, "proc/vmstat", "");
         write(root, "sys/firmware/acpi/platform_profile", "\n");
-        sensors.read(4_000_000_000, &mut hw);
+        sensors.read(4_000_000_000, &mut hw, Wanted::ALL);
         assert_eq!(hw.pressure.memory, Value::Failed);
         assert_eq!(hw.swap, Value::Failed);
         assert_eq!(hw.power_profile, "");
@@ -168,11 +204,58 @@ mod tests {
     }
 
     #[test]
+    fn only_what_is_wanted_is_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        let psi = |some: &str| format!("some avg10={some} avg60=0.00 avg300=0.00 total=1\n");
+        write(root, "proc/pressure/cpu", &psi("1.50"));
+        write(root, "proc/vmstat", "pswpin 100\npswpout 200\n");
+        let mut sensors = SystemSensors::discover(&roots(root), 4096);
+        let mut hw = Hardware::default();
+        let labels_only = Wanted {
+            pressure: false,
+            tooltip: false,
+        };
+        sensors.read(1_000_000_000, &mut hw, Wanted::ALL);
+        write(root, "proc/pressure/cpu", &psi("9.00"));
+        write(root, "proc/vmstat", "pswpin 110\npswpout 200\n");
+        sensors.read(2_000_000_000, &mut hw, labels_only);
+        assert_eq!(
+            hw.pressure.cpu.known().map(|s| s.some),
+            Some(1.5),
+            "not read"
+        );
+        assert_eq!(hw.swap, Value::Absent, "not read");
+
+        // Wanted again: pressure at once; swap traffic from the next reading on, over
+        // its own interval (10 pages in 1 s), not since the reading before the gap.
+        sensors.read(3_000_000_000, &mut hw, Wanted::ALL);
+        assert_eq!(hw.pressure.cpu.known().map(|s| s.some), Some(9.0));
+        assert_eq!(hw.swap, Value::Absent, "a rate needs two readings");
+        write(root, "proc/vmstat", "pswpin 120\npswpout 200\n");
+        sensors.read(4_000_000_000, &mut hw, Wanted::ALL);
+        assert_eq!(
+            hw.swap.known().map(|s| s.in_per_second),
+            Some(10.0 * 4096.0)
+        );
+
+        // The pressure module alone on the bar: PSI, no vmstat.
+        let pressure_only = Wanted {
+            pressure: true,
+            tooltip: false,
+        };
+        write(root, "proc/pressure/cpu", &psi("3.00"));
+        sensors.read(5_000_000_000, &mut hw, pressure_only);
+        assert_eq!(hw.pressure.cpu.known().map(|s| s.some), Some(3.0));
+        assert_eq!(hw.swap, Value::Absent);
+    }
+
+    #[test]
     fn a_machine_without_psi_vmstat_or_profile() {
         let dir = tempfile::tempdir().expect("tempdir");
         let mut sensors = SystemSensors::discover(&roots(dir.path()), 4096);
         let mut hw = Hardware::default();
-        sensors.read(1, &mut hw);
+        sensors.read(1, &mut hw, Wanted::ALL);
         assert_eq!(hw, Hardware::default());
         assert!(!sensors.failed(&hw));
     }
@@ -181,8 +264,8 @@ mod tests {
     fn this_machine_has_vmstat() {
         let mut sensors = SystemSensors::discover(&Roots::system(), 4096);
         let mut hw = Hardware::default();
-        sensors.read(1_000_000_000, &mut hw);
-        sensors.read(2_000_000_000, &mut hw);
+        sensors.read(1_000_000_000, &mut hw, Wanted::ALL);
+        sensors.read(2_000_000_000, &mut hw, Wanted::ALL);
         assert!(matches!(hw.swap, Value::Known(_)), "{:?}", hw.swap);
         assert!(!sensors.failed(&hw));
     }

@@ -12,6 +12,7 @@ use gtk4::prelude::*;
 use gtk4::{gio, glib};
 
 use super::bar::Bar;
+use super::shown_readings::ShownReadings;
 #[cfg(feature = "test-support")]
 use super::test_hook::TestHook;
 use crate::compositor::Compositor;
@@ -58,6 +59,8 @@ pub struct App {
     pub(super) script_states: RefCell<Scripts>,
     /// The tray's StatusNotifierHost, started by the first bar with a `tray` module.
     pub(super) tray: RefCell<Option<Rc<super::tray::TrayHost>>>,
+    /// What the samples must read for what is on screen.
+    readings: ShownReadings,
 }
 
 impl App {
@@ -80,6 +83,7 @@ impl App {
             runners: RefCell::new(Vec::new()),
             script_states: RefCell::new(Scripts::new()),
             tray: RefCell::new(None),
+            readings: ShownReadings::default(),
         }))
     }
 
@@ -98,6 +102,7 @@ impl App {
         }
         self.follow_compositor();
         self.start_scripts();
+        self.want_readings_of_config();
         self.render_all();
         let handover = self.monitor.borrow().handover();
         let watch = Watch::new(
@@ -168,6 +173,7 @@ impl App {
         self.config.replace(config);
         self.follow_compositor();
         self.start_scripts();
+        self.want_readings_of_config();
 
         let old: Vec<Bar> = self.bars.borrow_mut().drain(..).collect();
         for bar in &old {
@@ -180,6 +186,31 @@ impl App {
             None => {}
         }
         self.monitor.borrow().sample_now();
+    }
+
+    /// The system readings the config's modules show on the bars.
+    fn want_readings_of_config(&self) {
+        let pressure = self
+            .config
+            .borrow()
+            .modules
+            .all()
+            .any(|m| m.name() == "pressure");
+        let wanted = self.readings.set_pressure_module(pressure);
+        self.monitor.borrow().set_wanted(wanted, false);
+    }
+
+    /// A monitor tooltip showed (`true`) or hid: the samples read what it shows only
+    /// while one is open, and one comes at once when it opens.
+    pub(super) fn monitor_tooltip_shown(&self, open: bool) {
+        let Some(wanted) = self.readings.tooltip(open) else {
+            return;
+        };
+        match self.monitor.try_borrow() {
+            Ok(monitor) => monitor.set_wanted(wanted, open),
+            // Only while the monitor reloads, which sets what is wanted anyway.
+            Err(_) => tracing::debug!("tooltip {open} during a reload"),
+        }
     }
 
     /// Sets every bar's sample-driven modules from the latest sample, and the tooltips

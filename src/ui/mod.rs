@@ -10,6 +10,7 @@ mod compositor_link;
 mod history_graph;
 mod outputs;
 mod scripts_link;
+mod shown_readings;
 mod slot;
 #[cfg(feature = "test-support")]
 mod stall_meter;

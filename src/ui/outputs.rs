@@ -11,7 +11,7 @@ use super::app::App;
 use super::bar::Bar;
 use super::workspace_row::WorkspaceRow;
 use crate::compositor::Workspace;
-use crate::modules::{Action, Button};
+use crate::modules::{Action, Button, Update};
 
 /// Logs the output a bar was put on; GDK may learn a new output's name a moment later.
 fn log_new_bar(monitor: &gdk::Monitor) {
@@ -112,6 +112,22 @@ impl App {
         bar.set_notice(&titles.iter().map(String::as_str).collect::<Vec<_>>());
     }
 
+    /// Tells the app when `content` (a monitor tooltip's) shows and hides.
+    fn follow_monitor_tooltip(self: &Rc<Self>, content: &gtk::Widget) {
+        for open in [true, false] {
+            let shown = glib::clone!(
+                #[weak(rename_to = app)]
+                self,
+                move |_: &gtk::Widget| app.monitor_tooltip_shown(open)
+            );
+            if open {
+                content.connect_map(shown);
+            } else {
+                content.connect_unmap(shown);
+            }
+        }
+    }
+
     fn add_bar(self: &Rc<Self>, bar: Bar) {
         self.show_notices(&bar);
         if self.probe_off() {
@@ -164,6 +180,9 @@ impl App {
                 slot.label.add_controller(scroll);
             }
 
+            if slot.module.update() == Update::Sample {
+                self.follow_monitor_tooltip(&slot.tooltip_widget);
+            }
             let tooltip_label = slot.tooltip_widget.clone();
             slot.label.connect_query_tooltip(glib::clone!(
                 #[weak(rename_to = app)]
@@ -180,6 +199,7 @@ impl App {
             ));
         }
 
+        self.follow_monitor_tooltip(bar.notice_tooltip.upcast_ref());
         let tooltip_label = bar.notice_tooltip.clone();
         bar.notice.connect_query_tooltip(glib::clone!(
             #[weak(rename_to = app)]

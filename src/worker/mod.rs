@@ -23,6 +23,7 @@ use crate::config;
 use crate::model::app::GroupBy;
 use crate::sample::{Notice, Sample};
 use crate::sampler::Sampler;
+use crate::sensors::Wanted;
 
 /// The thread's name, as `/proc/PID/task/TID/comm` shows it (15 bytes at most).
 pub const THREAD_NAME: &str = "ringbar-sampler";
@@ -36,6 +37,7 @@ struct Requests {
     group_by: Option<Option<GroupBy>>,
     group_by_toggles: u32,
     sensors: Option<(config::Sensors, Vec<Notice>)>,
+    wanted: Option<Wanted>,
     stop: bool,
 }
 
@@ -47,6 +49,7 @@ impl Requests {
             || self.group_by.is_some()
             || self.group_by_toggles > 0
             || self.sensors.is_some()
+            || self.wanted.is_some()
             || self.stop
     }
 }
@@ -153,6 +156,15 @@ impl Worker {
     pub fn reconfigure(&self, sensors: &config::Sensors, config_notices: Vec<Notice>) {
         let sensors = sensors.clone();
         self.request(|r| r.sensors = Some((sensors, config_notices)));
+    }
+
+    /// The system readings the samples take from now on; with `sample_now`, a sample
+    /// at once that has them (a tooltip that needs them just opened).
+    pub fn set_wanted(&self, wanted: Wanted, sample_now: bool) {
+        self.request(|r| {
+            r.wanted = Some(wanted);
+            r.sample_now |= sample_now;
+        });
     }
 
     /// Where the finished samples wait for the main loop.

@@ -94,5 +94,8 @@ fn apply(sampler: &mut Sampler, requests: &mut Requests) -> bool {
     if let Some(interval_ms) = requests.interval_ms {
         sampler.set_interval_ms(interval_ms);
     }
+    if let Some(wanted) = requests.wanted {
+        sampler.set_wanted(wanted);
+    }
     changed
 }

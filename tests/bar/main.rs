@@ -7,6 +7,7 @@ mod common;
 
 mod clock;
 mod drawing;
+mod hidden_readings;
 mod history;
 mod lifecycle;
 mod monitor;

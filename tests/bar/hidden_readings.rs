@@ -1,0 +1,73 @@
+//! No work for what is not on screen: the system readings only a monitor tooltip shows
+//! (swap traffic from /proc/vmstat, pressure stall from /proc/pressure) are read while a
+//! tooltip is open, and not otherwise. Checked on the sampling thread's real syscalls.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use crate::common::session::{Compositor, RunningBar, Session};
+use crate::common::{require_root, serial};
+use crate::*;
+
+/// The sampling thread's pread64 calls per file during `seconds`, from strace.
+fn sampler_reads(bar: &RunningBar, seconds: u32) -> String {
+    let tasks = format!("/proc/{}/task", bar.pid());
+    let tid = std::fs::read_dir(&tasks)
+        .expect("the bar's tasks")
+        .flatten()
+        .find(|task| {
+            std::fs::read_to_string(task.path().join("comm"))
+                .is_ok_and(|comm| comm.trim() == ringbar::worker::THREAD_NAME)
+        })
+        .expect("a sampling thread")
+        .file_name();
+    let out = Command::new("timeout")
+        .args(["-s", "INT", &seconds.to_string(), "strace", "-qq", "-y"])
+        .args(["-e", "trace=pread64", "-p"])
+        .arg(&tid)
+        .output()
+        .expect("run strace");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn count(trace: &str, file: &str) -> usize {
+    trace.matches(&format!("<{file}>")).count()
+}
+
+#[test]
+fn tooltip_only_readings_are_read_only_while_a_tooltip_shows() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    // No `pressure` module (the default layout's right part has one).
+    let config =
+        format!("interval_ms = 250\n{LEFT_MONITOR}modules_center = []\nmodules_right = []\n");
+    session.write_config_file("config.toml", &config);
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let psi = Path::new("/proc/pressure/cpu").exists();
+
+    let closed = sampler_reads(&bar, 2);
+    assert!(count(&closed, "/proc/meminfo") >= 4, "sampling: {closed}");
+    assert_eq!(count(&closed, "/proc/vmstat"), 0, "{closed}");
+    assert_eq!(count(&closed, "/proc/pressure/cpu"), 0, "{closed}");
+
+    let mut pointer = session.pointer();
+    hover_until_tooltip_shows(&mut pointer, &bar, "every 250 ms");
+    let open = sampler_reads(&bar, 2);
+    assert!(count(&open, "/proc/vmstat") >= 4, "{open}");
+    if psi {
+        assert!(count(&open, "/proc/pressure/cpu") >= 4, "{open}");
+    }
+    wait_for("swap traffic in the tooltip", WAIT, || {
+        bar.tooltip_text().contains("· in ")
+    });
+
+    // Away from the bar: the tooltip hides, and the reads stop.
+    pointer.move_to(600, 400);
+    std::thread::sleep(Duration::from_millis(1000));
+    let closed_again = sampler_reads(&bar, 2);
+    assert!(count(&closed_again, "/proc/meminfo") >= 4);
+    assert_eq!(count(&closed_again, "/proc/vmstat"), 0, "{closed_again}");
+}
