@@ -208,8 +208,9 @@ fn screenshot_for_the_readme() {
     session.swaymsg(&["rename", "workspace", "to", "web"]);
     let _flower = session.as_user("weston-flower").spawn();
     let mut pointer = session.pointer();
-    // The CPU module is the first of the right edge's.
-    hover_at_until_tooltip_shows(&mut pointer, &bar, WIDTH - 210, "sampled in");
+    // The memory module ends the right edge here (no battery; pressure only when
+    // stalled): its tooltip is the monitor's, as the CPU module's.
+    hover_at_until_tooltip_shows(&mut pointer, &bar, WIDTH - 60, "sampled in");
     // Some ticks, so the tooltip shows rates and its graphs a little history.
     std::thread::sleep(Duration::from_secs(12));
     let to = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/screenshot.png");
