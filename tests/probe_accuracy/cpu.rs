@@ -113,8 +113,13 @@ pub(crate) fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies(
     }
     let total = s.cpu_percent().expect("rates");
     let truth = busy_percent(before, after);
+    // /proc/stat counts whole ticks (USER_HZ) per CPU, sampled at each tick: over this
+    // one-second burst both its counters are off by a few ticks at each end, which is
+    // worth about 2 points here on top of the 3 the model may differ by.
+    let ticks = (after.1 - before.1) as f64;
+    let tick_slack = 4.0 / ticks * 100.0;
     assert!(
-        (total - truth).abs() <= 3.0,
-        "total CPU {total:.1}% vs /proc/stat {truth:.1}%"
+        (total - truth).abs() <= 3.0 + tick_slack,
+        "total CPU {total:.1}% vs /proc/stat {truth:.1}% ({ticks} ticks)"
     );
 }
