@@ -47,6 +47,13 @@ pub(crate) fn a_spinning_thread_matches_its_schedstat_and_the_total_matches_proc
 const BURST: &str = "$| = 1; <STDIN>; for (1 .. 200) { my $pid = fork(); \
     if ($pid == 0) { my $x = 0; $x += $_ for 1 .. 150000; exit 0 } waitpid($pid, 0) } print qq(done\\n); sleep 600";
 
+/// Runs the RCU callbacks waiting now (`rcu_barrier()`, through rcutree's
+/// `do_rcu_barrier` parameter, root only), so the tasks already reaped are freed; a kernel
+/// without the parameter is left to its own pace.
+fn flush_rcu_callbacks() {
+    let _ = std::fs::write("/sys/module/rcutree/parameters/do_rcu_barrier", "1");
+}
+
 /// cutime + cstime of a process, in nanoseconds (USER_HZ is 100).
 fn children_cpu_ns(pid: u32) -> u64 {
     let fields = stat_fields(pid).expect("stat");
@@ -69,6 +76,9 @@ pub(crate) fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies(
     // Another samples every 100 ms, looking for zombie rows.
     let mut watcher = collector(source, false);
     std::thread::sleep(Duration::from_millis(100));
+    // Processes of earlier tests are freed after an RCU grace period, which lazy RCU may
+    // put off for seconds: flushed now, their final reports fall before the bracket.
+    flush_rcu_callbacks();
 
     let before = cpu_jiffies();
     sample(&mut bracket);
@@ -89,6 +99,8 @@ pub(crate) fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies(
     }
     let (burst, line) = waiter.join().expect("burst");
     assert_eq!(line, "done");
+    // The children's final reports (when each is freed) inside the bracket.
+    flush_rcu_callbacks();
     let s = sample(&mut bracket);
     let after = cpu_jiffies();
 
@@ -104,9 +116,11 @@ pub(crate) fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies(
             "{} exited groups reported",
             s.exited_groups
         );
+        // Every exit of the machine in the bracket counts, not only the children's: up
+        // to 1.3 leaves room for that, and still fails a child counted twice (2.0).
         let ratio = s.exited_cpu_ns as f64 / children as f64;
         assert!(
-            (0.9..=1.15).contains(&ratio),
+            (0.9..=1.3).contains(&ratio),
             "exit hook reported {} ns for children that used {children} ns",
             s.exited_cpu_ns
         );
