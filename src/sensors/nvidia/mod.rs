@@ -2,13 +2,11 @@
 //! without the driver simply has no NVIDIA GPU. The rest of the bar sees NVML only
 //! through the [`Nvidia`] trait, so tests use a fake.
 
-use std::ffi::OsStr;
-
-use nvml_wrapper::enum_wrappers::device::{Clock, TemperatureSensor};
-use nvml_wrapper::enums::device::UsedGpuMemory;
-use nvml_wrapper::error::NvmlError;
+mod nvml;
 
 use crate::model::{Gpu, GpuDriver, GpuReading, Value};
+
+pub use nvml::Nvml;
 
 /// The library the NVIDIA driver installs (the unversioned name is only in -dev packages).
 pub const LIBRARY: &str = "libnvidia-ml.so.1";
@@ -73,111 +71,12 @@ pub fn read(nvidia: &dyn Nvidia, index: u32, out: &mut GpuReading) {
     };
 }
 
-/// The real NVML.
-pub struct Nvml(nvml_wrapper::Nvml);
-
-impl Nvml {
-    /// Loads [`LIBRARY`] from the system's library path.
-    pub fn load() -> Result<Nvml, NvmlError> {
-        Nvml::load_from(OsStr::new(LIBRARY))
-    }
-
-    pub fn load_from(library: &OsStr) -> Result<Nvml, NvmlError> {
-        nvml_wrapper::Nvml::builder()
-            .lib_path(library)
-            .init()
-            .map(Nvml)
-    }
-
-    /// NVML if this machine has it; why not is logged (quietly where that is normal).
-    pub fn load_logged() -> Option<Box<dyn Nvidia>> {
-        match Nvml::load() {
-            Ok(nvml) => Some(Box::new(nvml)),
-            Err(err @ (NvmlError::LibloadingError(_) | NvmlError::DriverNotLoaded)) => {
-                tracing::debug!("no NVIDIA GPUs: {err}");
-                None
-            }
-            Err(err) => {
-                tracing::warn!("NVIDIA GPUs not shown: NVML failed to start: {err}");
-                None
-            }
-        }
-    }
-}
-
-impl Nvidia for Nvml {
-    fn device_count(&self) -> u32 {
-        self.0.device_count().unwrap_or(0)
-    }
-
-    fn describe(&self, index: u32) -> Option<(String, String)> {
-        let device = self.0.device_by_index(index).ok()?;
-        let model = device.name().unwrap_or_default();
-        // NVML writes the domain with 8 digits: 00000000:01:00.0.
-        let bus_id = device.pci_info().map(|p| p.bus_id).unwrap_or_default();
-        let slot = bus_id.get(bus_id.len().saturating_sub(12)..).unwrap_or("");
-        Some((model, slot.to_ascii_lowercase()))
-    }
-
-    fn sample(&self, index: u32) -> NvidiaSample {
-        let Ok(device) = self.0.device_by_index(index) else {
-            return NvidiaSample::default();
-        };
-        let memory = device.memory_info().ok();
-        NvidiaSample {
-            busy_percent: device.utilization_rates().ok().map(|u| u.gpu),
-            vram_used: memory.as_ref().map(|m| m.used),
-            vram_total: memory.as_ref().map(|m| m.total),
-            celsius: device.temperature(TemperatureSensor::Gpu).ok(),
-            graphics_mhz: device.clock_info(Clock::Graphics).ok(),
-            max_graphics_mhz: device.max_clock_info(Clock::Graphics).ok(),
-        }
-    }
-
-    // nvml-wrapper returns Vecs: NVIDIA users allocate a little each tick (DRM's do not).
-    fn processes(&self, index: u32, last_seen_us: &mut u64, out: &mut Vec<NvidiaProcess>) {
-        out.clear();
-        let Ok(device) = self.0.device_by_index(index) else {
-            return;
-        };
-        let compute = device.running_compute_processes().unwrap_or_default();
-        let graphics = device.running_graphics_processes().unwrap_or_default();
-        for info in compute.iter().chain(&graphics) {
-            let memory = match info.used_gpu_memory {
-                UsedGpuMemory::Used(bytes) => Some(bytes),
-                UsedGpuMemory::Unavailable => None,
-            };
-            // A process in both lists is one process with one figure.
-            match out.iter_mut().find(|p| p.pid == info.pid) {
-                Some(p) => p.memory_bytes = p.memory_bytes.max(memory),
-                None => out.push(NvidiaProcess {
-                    pid: info.pid,
-                    memory_bytes: memory,
-                    busy_percent: None,
-                }),
-            }
-        }
-        // NotFound: no samples since `last_seen_us`.
-        let samples = device
-            .process_utilization_stats(*last_seen_us)
-            .unwrap_or_default();
-        for sample in &samples {
-            let busy = sample.sm_util.max(sample.enc_util).max(sample.dec_util);
-            match out.iter_mut().find(|p| p.pid == sample.pid) {
-                Some(p) => p.busy_percent = Some(busy.max(p.busy_percent.unwrap_or(0))),
-                None => out.push(NvidiaProcess {
-                    pid: sample.pid,
-                    memory_bytes: None,
-                    busy_percent: Some(busy),
-                }),
-            }
-            *last_seen_us = (*last_seen_us).max(sample.timestamp);
-        }
-    }
-}
-
 #[cfg(test)]
 pub mod tests {
+    use std::ffi::OsStr;
+
+    use nvml_wrapper::error::NvmlError;
+
     use super::*;
 
     /// A fake NVML: two GPUs, the second of which fails every query.
