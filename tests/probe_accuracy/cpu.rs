@@ -2,6 +2,10 @@
 
 use std::time::Duration;
 
+use ringbar::model::record::RECORD_OOM;
+use ringbar::model::ExitRecord;
+use ringbar::probe::Probe;
+
 use crate::common::*;
 use crate::*;
 
@@ -54,6 +58,50 @@ fn flush_rcu_callbacks() {
     let _ = std::fs::write("/sys/module/rcutree/parameters/do_rcu_barrier", "1");
 }
 
+const MS: u64 = 1_000_000;
+
+/// The exit reports of a probe of the test's own.
+struct ExitReports {
+    probe: Probe,
+    records: Vec<ExitRecord>,
+}
+
+impl ExitReports {
+    fn load() -> ExitReports {
+        ExitReports {
+            probe: Probe::load().expect("the BPF probe loads"),
+            records: Vec::new(),
+        }
+    }
+
+    /// Drops the reports so far.
+    fn forget(&mut self) {
+        self.probe.drain_exits(&mut self.records).expect("drain");
+        self.records.clear();
+    }
+
+    /// The reports since [`Self::forget`]: the final CPU time of the processes named
+    /// `comm`, how many they were, and the final CPU time of all the others.
+    fn take(&mut self, comm: &str) -> (u64, usize, u64) {
+        self.probe.drain_exits(&mut self.records).expect("drain");
+        // A group's last report is its final total.
+        let mut finals = std::collections::HashMap::new();
+        for exit in self.records.iter().filter(|e| e.flags & RECORD_OOM == 0) {
+            let group = finals
+                .entry((exit.tgid, exit.leader_start_ns))
+                .or_insert((0, false));
+            *group = (group.0.max(exit.cpu_ns), name(&exit.comm) == comm);
+        }
+        let named = finals.values().filter(|(_, named)| *named);
+        let others = finals.values().filter(|(_, named)| !named);
+        (
+            named.clone().map(|(cpu, _)| cpu).sum(),
+            named.count(),
+            others.map(|(cpu, _)| cpu).sum(),
+        )
+    }
+}
+
 /// cutime + cstime of a process, in nanoseconds (USER_HZ is 100).
 fn children_cpu_ns(pid: u32) -> u64 {
     let fields = stat_fields(pid).expect("stat");
@@ -75,11 +123,17 @@ pub(crate) fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies(
     let mut bracket = collector(source, false);
     // Another samples every 100 ms, looking for zombie rows.
     let mut watcher = collector(source, false);
+    // The probe's raw exit reports over the same bracket, per process: the truth the
+    // model's sum is held to, which also shows any other process that ended meanwhile.
+    let mut reports = (source == Source::Probe).then(ExitReports::load);
     std::thread::sleep(Duration::from_millis(100));
     // Processes of earlier tests are freed after an RCU grace period, which lazy RCU may
     // put off for seconds: flushed now, their final reports fall before the bracket.
     flush_rcu_callbacks();
 
+    if let Some(reports) = &mut reports {
+        reports.forget();
+    }
     let before = cpu_jiffies();
     sample(&mut bracket);
     sample(&mut watcher);
@@ -110,19 +164,27 @@ pub(crate) fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies(
         "the children used only {children} ns"
     );
     // Only the probe sees each exit; the /proc walk gets the total from /proc/stat.
-    if source == Source::Probe {
+    if let Some(reports) = &mut reports {
+        let (reported, groups, others) = reports.take("rb-burst");
         assert!(
-            s.exited_groups >= 200,
-            "{} exited groups reported",
+            groups >= 200 && s.exited_groups >= 200,
+            "{groups} and {} exited groups reported",
             s.exited_groups
         );
-        // Every exit of the machine in the bracket counts, not only the children's: up
-        // to 1.3 leaves room for that, and still fails a child counted twice (2.0).
-        let ratio = s.exited_cpu_ns as f64 / children as f64;
+        // The children's own final reports against what their parent reaped (cutime and
+        // cstime, whole 10 ms ticks: up to 10 ms less).
+        let ratio = reported as f64 / children as f64;
         assert!(
-            (0.9..=1.3).contains(&ratio),
-            "exit hook reported {} ns for children that used {children} ns",
-            s.exited_cpu_ns
+            (0.98..=1.05).contains(&ratio),
+            "the exit hook reported {reported} ns for children that used {children} ns"
+        );
+        // The model counts each child once, and of any other process at most its whole
+        // life (1 ms for rounding).
+        let counted = s.exited_cpu_ns;
+        assert!(
+            counted + MS >= reported && counted <= reported + others + MS,
+            "the model counted {counted} ns of exits: the children reported {reported} ns, \
+             other processes {others} ns"
         );
     }
     let total = s.cpu_percent().expect("rates");
