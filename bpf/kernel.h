@@ -28,6 +28,8 @@ typedef _Bool bool;
 
 /* bpf_map_update_elem() flags */
 #define BPF_ANY 0
+/* A map's flags: user space may mmap() an array's values. */
+#define BPF_F_MMAPABLE (1U << 10)
 
 enum bpf_map_type {
 	BPF_MAP_TYPE_ARRAY = 2,
@@ -132,6 +134,11 @@ struct sched_info {
 	unsigned long long last_arrival;
 };
 
+/* A pid: `level` is the depth of the PID namespace it was allocated in (0: the initial). */
+struct pid {
+	unsigned int level;
+};
+
 struct task_struct {
 	unsigned int __state;
 	unsigned int flags;
@@ -148,6 +155,7 @@ struct task_struct {
 	struct signal_struct *signal;
 	struct task_io_accounting ioac;
 	struct css_set *cgroups;
+	struct pid *thread_pid;
 };
 
 /* Linux < 5.14 called the state field `state` and made it a long. */
@@ -188,5 +196,24 @@ struct bpf_iter__task {
 };
 
 #pragma clang attribute pop
+
+/*
+ * The open-coded task iterator (Linux 6.7+): its state lives on the program's stack, as
+ * the kernel's struct of three opaque words; the kfuncs are weak so that the object still
+ * loads where they are missing (user space then leaves the walker out).
+ */
+struct bpf_iter_task {
+	u64 __opaque[3];
+} __attribute__((aligned(8)));
+
+#define BPF_TASK_ITER_ALL_THREADS 1
+
+extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
+			     unsigned int flags) __attribute__((weak, section(".ksyms")));
+extern struct task_struct *bpf_iter_task_next(struct bpf_iter_task *it)
+	__attribute__((weak, section(".ksyms")));
+extern void bpf_iter_task_destroy(struct bpf_iter_task *it) __attribute__((weak, section(".ksyms")));
+extern void bpf_rcu_read_lock(void) __attribute__((weak, section(".ksyms")));
+extern void bpf_rcu_read_unlock(void) __attribute__((weak, section(".ksyms")));
 
 #endif

@@ -203,51 +203,114 @@ static __always_inline __u64 task_cgroup_id(struct task_struct *t)
 	return kn->id;
 }
 
+/*
+ * One task's record. `reader` is bpf_get_current_uid_gid() of the process reading: the
+ * records are its view. Sets every field (the walker's slots hold the last sample's).
+ */
+static __always_inline void fill_task(struct ringbar_task *rec, struct task_struct *t, __u64 reader)
+{
+	struct task_struct *leader = t->group_leader;
+	struct signal_struct *sig = t->signal;
+	__u32 flags = task_flags(t);
+
+	rec->tgid = t->tgid;
+	rec->pid = t->pid;
+	rec->leader_start_ns = leader->start_time;
+	if (task_private(t, (__u32)reader, (__u32)(reader >> 32)))
+		flags |= RINGBAR_TASK_PRIVATE;
+	/* Root may read every task's io; nobody else learns a private task's here. */
+	if (hide_private_io && (flags & RINGBAR_TASK_PRIVATE) && (__u32)reader != 0)
+		flags |= RINGBAR_TASK_IO_HIDDEN;
+	rec->flags = flags;
+	rec->state = task_state(t);
+	rec->blocked_ns = rec->state == TASK_STATE_D ? blocked_ns(t) : 0;
+	rec->cpu_ns = t->se.sum_exec_runtime;
+	rec->group_dead_cpu_ns = sig->sum_sched_runtime;
+	rec->rss_pages = rss_pages(t);
+	if (bpf_core_field_exists(t->ioac) && !(flags & RINGBAR_TASK_IO_HIDDEN)) {
+		rec->read_bytes = t->ioac.read_bytes;
+		rec->write_bytes = t->ioac.write_bytes;
+		rec->group_dead_read_bytes = sig->ioac.read_bytes;
+		rec->group_dead_write_bytes = sig->ioac.write_bytes;
+	} else {
+		rec->read_bytes = 0;
+		rec->write_bytes = 0;
+		rec->group_dead_read_bytes = 0;
+		rec->group_dead_write_bytes = 0;
+	}
+	__builtin_memcpy(rec->comm, leader->comm, sizeof(rec->comm));
+	rec->cgroup_id = task_cgroup_id(t);
+}
+
 SEC("iter/task")
 int dump_task(struct bpf_iter__task *ctx)
 {
-	struct seq_file *seq = ctx->meta->seq;
 	struct task_struct *t = ctx->task;
-	struct task_struct *leader;
-	struct signal_struct *sig;
 	struct ringbar_task rec = {};
-	__u64 reader;
 
 	/* The iterator calls once more at the end without a task. */
 	if (!t)
 		return 0;
-
-	leader = t->group_leader;
-	sig = t->signal;
-
-	rec.tgid = t->tgid;
-	rec.pid = t->pid;
-	rec.leader_start_ns = leader->start_time;
-	rec.flags = task_flags(t);
 	/* The iterator runs in the reading process: its ids are the reader's. */
-	reader = bpf_get_current_uid_gid();
-	if (task_private(t, (__u32)reader, (__u32)(reader >> 32)))
-		rec.flags |= RINGBAR_TASK_PRIVATE;
-	/* Root may read every task's io; nobody else learns a private task's here. */
-	if (hide_private_io && (rec.flags & RINGBAR_TASK_PRIVATE) && (__u32)reader != 0)
-		rec.flags |= RINGBAR_TASK_IO_HIDDEN;
-	rec.state = task_state(t);
-	if (rec.state == TASK_STATE_D)
-		rec.blocked_ns = blocked_ns(t);
-	rec.cpu_ns = t->se.sum_exec_runtime;
-	rec.group_dead_cpu_ns = sig->sum_sched_runtime;
-	rec.rss_pages = rss_pages(t);
-	if (bpf_core_field_exists(t->ioac) && !(rec.flags & RINGBAR_TASK_IO_HIDDEN)) {
-		rec.read_bytes = t->ioac.read_bytes;
-		rec.write_bytes = t->ioac.write_bytes;
-		rec.group_dead_read_bytes = sig->ioac.read_bytes;
-		rec.group_dead_write_bytes = sig->ioac.write_bytes;
-	}
-	__builtin_memcpy(rec.comm, leader->comm, sizeof(rec.comm));
-	rec.cgroup_id = task_cgroup_id(t);
-
-	bpf_seq_write(seq, &rec, sizeof(rec));
+	fill_task(&rec, t, bpf_get_current_uid_gid());
+	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
+}
+
+/*
+ * The walker's output: one record per task, in a map user space maps into its memory.
+ * Its size is set before loading; tasks past it are only counted, and user space reads
+ * that sample through the iterator instead.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ringbar_task);
+} walked SEC(".maps");
+
+/*
+ * The same records as dump_task, for every task of the caller's PID namespace, in one run
+ * (BPF_PROG_TEST_RUN from the reading process): the open-coded task iterator follows the
+ * kernel's task list under RCU, without the iterator's pid lookups, reference counts and
+ * seq_file round per task, which cost most of a sample with thousands of tasks.
+ * It walks every task of the machine, so it runs only for a reader in the initial PID
+ * namespace, which sees them all in /proc; elsewhere it returns WALK_REFUSED and user
+ * space reads through the iterator, which keeps to the reader's namespace.
+ * Returns the tasks found, written or not.
+ */
+#define WALK_REFUSED 0xffffffffu
+
+SEC("syscall")
+int walk_tasks(void *ctx)
+{
+	struct task_struct *me = bpf_get_current_task_btf();
+	struct bpf_iter_task it;
+	struct task_struct *t;
+	__u64 reader = bpf_get_current_uid_gid();
+	__u32 n = 0;
+
+	if (!me->thread_pid || me->thread_pid->level != 0)
+		return WALK_REFUSED;
+
+	bpf_rcu_read_lock();
+	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
+	while ((t = bpf_iter_task_next(&it))) {
+		__u32 slot;
+		struct ringbar_task *rec;
+
+		/* The walk starts at CPU 0's idle task, which the task iterator leaves out. */
+		if (t->pid == 0)
+			continue;
+		slot = n++;
+		rec = bpf_map_lookup_elem(&walked, &slot);
+		if (rec)
+			fill_task(rec, t, reader);
+	}
+	bpf_iter_task_destroy(&it);
+	bpf_rcu_read_unlock();
+	return n;
 }
 
 static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u64 read_bytes, __u64 write_bytes)

@@ -113,6 +113,11 @@ impl Collector {
         !matches!(self.source, Source::Proc(_))
     }
 
+    /// Whether the latest records came from the probe's walker (see `Probe::read_tasks`).
+    pub fn walked(&self) -> bool {
+        matches!(&self.source, Source::Probe(probe) if probe.walked())
+    }
+
     /// Where the records come from.
     pub fn source(&self) -> sample::Source {
         match self.source {

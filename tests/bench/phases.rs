@@ -78,10 +78,15 @@ fn perf_shares(data: &Path) -> [f64; 5] {
     shares
 }
 
-/// One `ringbar --bench` under `perf record`: its line and the perf shares.
-fn profiled_bench(dir: &Path, name: &str) -> (String, [f64; 5]) {
+/// One `ringbar --bench` under `perf record`: its line and the perf shares. `iterator`:
+/// the records through the task iterator even where the walker would read them.
+fn profiled_bench(dir: &Path, name: &str, iterator: bool) -> (String, [f64; 5]) {
     let data = dir.join(format!("{name}.perf"));
-    let out = Command::new("perf")
+    let mut perf = Command::new("perf");
+    if iterator {
+        perf.env("RINGBAR_NO_WALKER", "1");
+    }
+    let out = perf
         .args(["record", "-q", "-F", "2999", "-o"])
         .arg(&data)
         .arg("--")
@@ -111,18 +116,28 @@ pub fn phases(report: &mut Report) -> f64 {
     let dir = tempfile::tempdir().expect("tempdir");
     let _base = Crowd::sleepers(300usize.saturating_sub(tasks_on_machine()));
     std::thread::sleep(Duration::from_secs(1));
-    let quiet = profiled_bench(dir.path(), "quiet");
+    let quiet = profiled_bench(dir.path(), "quiet", false);
+    let quiet_iterated = profiled_bench(dir.path(), "quiet-iterator", true);
     let crowd = Crowd::sleepers(PARKED);
     std::thread::sleep(Duration::from_secs(2));
-    let parked = profiled_bench(dir.path(), "parked");
+    let parked = profiled_bench(dir.path(), "parked", false);
+    let parked_iterated = profiled_bench(dir.path(), "parked-iterator", true);
     drop(crowd);
     let mut phase_rows = Vec::new();
     let mut perf_rows = Vec::new();
     for (load, (line, shares)) in [
         ("about 300 tasks", &quiet),
+        ("about 300 tasks", &quiet_iterated),
         ("+3,000 parked processes", &parked),
+        ("+3,000 parked processes", &parked_iterated),
     ] {
-        let mut row = vec![load.to_owned(), format!("{:.0}", field(line, "tasks"))];
+        let reader = if field(line, "walker") == 1.0 {
+            "walker"
+        } else {
+            "iterator"
+        };
+        let load = format!("{load}, {reader}");
+        let mut row = vec![load.clone(), format!("{:.0}", field(line, "tasks"))];
         for key in [
             "median_us",
             "records_us",
@@ -134,7 +149,7 @@ pub fn phases(report: &mut Report) -> f64 {
             row.push(format!("{:.0}", field(line, key)));
         }
         phase_rows.push(row);
-        let mut row = vec![load.to_owned()];
+        let mut row = vec![load];
         row.extend(shares.iter().map(|s| format!("{s:.1} %")));
         perf_rows.push(row);
     }
@@ -153,8 +168,10 @@ pub fn phases(report: &mut Report) -> f64 {
     );
     report.note(
         "Medians of each phase in µs (`ringbar --bench`, the probe in process, as root): the \
-         records are the iterator's reads (the kernel walks the tasks and runs the BPF program \
-         on each, then copies the records out) and the exit reports; the model looks up and \
+         records are the walker's run (one program run walks the task list and writes every \
+         record into a map ringbar has mapped; Linux 6.7+) or the iterator's reads (the kernel \
+         finds each task and runs the BPF program on it, then copies the records out; \
+         `RINGBAR_NO_WALKER=1`), and the exit reports; the model looks up and \
          aggregates each task and computes the deltas; the system files are /proc/meminfo, \
          vmstat and loadavg; the rest is sensors, real names, wait channels and history.",
     );
@@ -171,8 +188,8 @@ pub fn phases(report: &mut Report) -> f64 {
     );
     report.note(
         "Shares of `perf record -F 2999` samples of the same runs (start-up included). The \
-         task walk is the iterator's own work around the program (finding the next task, \
-         pid lookups, seq_file).",
+         task walk is the work around the program: finding the next task (the walker's \
+         kfuncs; the iterator's pid lookups and seq_file).",
     );
     field(&parked.0, "median_us") / field(&quiet.0, "median_us")
 }

@@ -11,6 +11,7 @@ mod frozen;
 mod memory_io;
 mod names_states;
 mod threads;
+mod walker;
 
 use std::fs;
 use std::path::{Path, PathBuf};
