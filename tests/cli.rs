@@ -112,7 +112,8 @@ fn bench_ends_with_one_summary_line() {
         keys,
         [
             &["samples", "tasks", "procs", "median_us", "p99_us", "max_us"][..],
-            &phases
+            &phases,
+            &["walker"],
         ]
         .concat()
     );
@@ -126,11 +127,13 @@ fn bench_ends_with_one_summary_line() {
     assert_eq!(value("samples"), 20);
     assert!(value("tasks") >= value("procs") && value("procs") > 1);
     assert!(value("median_us") <= value("p99_us") && value("p99_us") <= value("max_us"));
-    // Each phase's median is part of a sample; the records (the iterator) never take nothing.
+    // Each phase's median is part of a sample; the records (walker or iterator) never take
+    // nothing.
     for phase in phases {
         assert!(value(phase) <= value("max_us"), "{phase} > max_us: {last}");
     }
     assert!(value("records_us") > 0, "{last}");
+    assert!(value("walker") <= 1, "{last}");
 }
 
 /// Runs a copy of ringbar as `nobody`, which cannot load the probe.

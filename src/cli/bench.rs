@@ -34,17 +34,16 @@ pub fn run(samples: usize, kernel_threads: bool) -> Result<(), Failure> {
     let sample = sampler.sample();
     let [records, model, rank, system, rest] = phases.map(|mut list| quantile(&mut list, 0.5));
     print(&format!(
-        "source={} walker={} samples={samples} tasks={} procs={} median_us={:.0} p99_us={:.0} \
-         max_us={:.0} \
+        "source={} samples={samples} tasks={} procs={} median_us={:.0} p99_us={:.0} max_us={:.0} \
          records_us={records:.0} model_us={model:.0} rank_us={rank:.0} system_us={system:.0} \
-         rest_us={rest:.0}\n",
+         rest_us={rest:.0} walker={}\n",
         sample.source.name(),
-        u8::from(sampler.collector().walked()),
         sample.processes.tasks,
         sample.processes.processes,
         quantile(&mut micros, 0.5),
         quantile(&mut micros, 0.99),
-        quantile(&mut micros, 1.0)
+        quantile(&mut micros, 1.0),
+        u8::from(sampler.collector().walked()),
     ))
 }
 

@@ -164,15 +164,19 @@ impl Process {
 
 /// All processes of one sample. Kept and cleared between samples so that steady-state
 /// sampling reuses its memory.
+/// One sample's processes: dense in a Vec, found through a small index by key (a sample
+/// walks the table in order and looks up the previous one's; both stay cache-friendly).
 #[derive(Debug, Default)]
 pub struct ProcessTable {
-    processes: HashMap<ProcessKey, Process>,
+    processes: Vec<Process>,
+    index: HashMap<ProcessKey, u32>,
     tasks: u32,
 }
 
 impl ProcessTable {
     pub fn clear(&mut self) {
         self.processes.clear();
+        self.index.clear();
         self.tasks = 0;
     }
 
@@ -181,32 +185,42 @@ impl ProcessTable {
             tgid: rec.tgid,
             start_ns: rec.leader_start_ns,
         };
-        self.processes
-            .entry(key)
-            .or_insert_with(|| Process::from_record(rec))
-            .add_thread(rec);
+        // A process's threads come one after the other: the last one added is most
+        // likely the one.
+        let at = match self.processes.last() {
+            Some(last) if last.key() == key => self.processes.len() - 1,
+            _ => {
+                let next = self.processes.len();
+                let at = *self.index.entry(key).or_insert(next as u32) as usize;
+                if at == next {
+                    self.processes.push(Process::from_record(rec));
+                }
+                at
+            }
+        };
+        self.processes[at].add_thread(rec);
         self.tasks += 1;
     }
 
     pub fn get(&self, key: &ProcessKey) -> Option<&Process> {
-        self.processes.get(key)
+        let at = *self.index.get(key)?;
+        self.processes.get(at as usize)
     }
 
     pub fn contains(&self, key: &ProcessKey) -> bool {
-        self.processes.contains_key(key)
+        self.index.contains_key(key)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Process> {
-        self.processes.values()
+        self.processes.iter()
     }
 
     pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Process> {
-        self.processes.values_mut()
+        self.processes.iter_mut()
     }
 
-    /// The process with this thread group id, whatever its start time.
     pub fn by_tgid(&self, tgid: u32) -> Option<&Process> {
-        self.processes.values().find(|p| p.tgid == tgid)
+        self.processes.iter().find(|p| p.tgid == tgid)
     }
 
     pub fn tasks(&self) -> u32 {

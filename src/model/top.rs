@@ -78,6 +78,19 @@ impl Ranked for Row {
     }
 }
 
+impl<const N: usize> TopList<N, Row> {
+    /// Whether a row of `value` for process `tgid` would be kept: checked before the row
+    /// is built, since most of a machine's processes are not among the top few.
+    pub fn takes(&self, value: u64, tgid: u32) -> bool {
+        match self.rows[..self.len].get(N - 1) {
+            Some(last) => {
+                (value, std::cmp::Reverse(tgid)) > (last.value, std::cmp::Reverse(last.tgid))
+            }
+            None => true,
+        }
+    }
+}
+
 /// The `N` rows offered that rank first (see [`Ranked`]), in order.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopList<const N: usize, T: Ranked = Row> {
@@ -167,6 +180,24 @@ mod tests {
         }
         assert_eq!(ranked(&forward), [(1, 7), (2, 7)]);
         assert_eq!(ranked(&backward), ranked(&forward));
+    }
+
+    #[test]
+    fn takes_says_whether_an_offer_would_be_kept() {
+        let mut top = TopList::<3>::default();
+        // A pseudo-random walk of values, ties and pids included.
+        let mut x = 7u64;
+        for i in 0..500u32 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (tgid, value) = ((x >> 40) as u32 % 50, (x >> 20) % 20);
+            let before = ranked(&top);
+            let takes = top.takes(value, tgid);
+            top.offer(row(tgid, value));
+            let kept = ranked(&top).contains(&(tgid, value)) && ranked(&top) != before;
+            assert_eq!(takes, kept, "offer {i}: ({tgid}, {value}) to {before:?}");
+        }
     }
 
     #[test]

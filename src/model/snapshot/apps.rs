@@ -4,7 +4,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::TOP_ROWS;
-use crate::model::app::{App, Label};
+use crate::model::app::App;
 use crate::model::process::Process;
 use crate::model::top::{Row, TopList};
 
@@ -16,12 +16,6 @@ pub struct AppLists {
     pub io: TopList<TOP_ROWS>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Key {
-    App(u64),
-    Process(u32),
-}
-
 #[derive(Clone, Copy, Debug)]
 struct Sum {
     row: Row,
@@ -31,29 +25,48 @@ struct Sum {
 /// The sums of one sample, reused from sample to sample (cleared, never shrunk).
 #[derive(Debug, Default)]
 pub(super) struct AppTable {
-    sums: HashMap<Key, Sum>,
+    /// By app id.
+    sums: HashMap<u64, Sum>,
+    /// The processes in no app, each a row of its own, ranked as they come.
+    lone: AppLists,
 }
 
 impl AppTable {
-    /// Empties the table, keeping room for half again as many rows as `processes`:
-    /// including kernel threads, or a few more processes, needs no new memory.
+    /// Empties the table, keeping room for half again as many apps as `processes`: a few
+    /// more processes, each in an app of its own, need no new memory.
     pub fn clear(&mut self, processes: usize) {
         self.sums.clear();
         self.sums.reserve(processes + processes / 2);
+        self.lone = AppLists::default();
     }
 
     /// Adds a listed process: its CPU and memory, and its IO where the reader may see it.
     pub fn add(&mut self, app: Option<App>, p: &Process, rss_bytes: u64, io_visible: bool) {
-        let key = app.map_or(Key::Process(p.tgid), |a| Key::App(a.id));
         let (read, write) = if io_visible {
             (p.read_delta, p.write_delta)
         } else {
             (0, 0)
         };
-        let sum = self.sums.entry(key).or_insert_with(|| Sum {
+        let Some(app) = app else {
+            let lone = &self.lone;
+            let io = read.saturating_add(write);
+            let wanted = (p.cpu_delta_ns > 0 && lone.cpu.takes(p.cpu_delta_ns, p.tgid))
+                || (rss_bytes > 0 && lone.memory.takes(rss_bytes, p.tgid))
+                || (io > 0 && lone.io.takes(io, p.tgid));
+            if wanted {
+                let row = Row {
+                    read,
+                    write,
+                    ..Row::new(p, p.cpu_delta_ns)
+                };
+                offer(&mut self.lone, row, rss_bytes);
+            }
+            return;
+        };
+        let sum = self.sums.entry(app.id).or_insert_with(|| Sum {
             row: Row {
-                label: app.map_or(Label::default(), |a| a.label),
-                app: app.is_some(),
+                label: app.label,
+                app: true,
                 count: 0,
                 value: 0,
                 read: 0,
@@ -76,25 +89,24 @@ impl AppTable {
     }
 
     pub fn rank(&self, lists: &mut AppLists) {
-        lists.cpu.clear();
-        lists.memory.clear();
-        lists.io.clear();
+        *lists = self.lone;
         for sum in self.sums.values() {
-            let row = sum.row;
-            if row.value > 0 {
-                lists.cpu.offer(row);
-            }
-            if sum.rss > 0 {
-                lists.memory.offer(Row {
-                    value: sum.rss,
-                    ..row
-                });
-            }
-            let io = row.read.saturating_add(row.write);
-            if io > 0 {
-                lists.io.offer(Row { value: io, ..row });
-            }
+            offer(lists, sum.row, sum.rss);
         }
+    }
+}
+
+/// Offers a row (its CPU time in `value`, its IO in `read` and `write`) to the three lists.
+fn offer(lists: &mut AppLists, row: Row, rss: u64) {
+    if row.value > 0 {
+        lists.cpu.offer(row);
+    }
+    if rss > 0 {
+        lists.memory.offer(Row { value: rss, ..row });
+    }
+    let io = row.read.saturating_add(row.write);
+    if io > 0 {
+        lists.io.offer(Row { value: io, ..row });
     }
 }
 

@@ -84,9 +84,11 @@ impl Model {
         snap.cpu_busy_ns = 0;
         snap.read_bytes = 0;
         snap.write_bytes = 0;
+        let mut still_here = 0;
         for p in self.current.iter_mut() {
             match self.previous.get(&p.key()) {
                 Some(old) => {
+                    still_here += 1;
                     // A counter that went backwards yields no rate rather than a huge one.
                     p.cpu_delta_ns = p.cpu_ns().saturating_sub(old.cpu_ns());
                     p.read_delta = p.read_bytes().saturating_sub(old.read_bytes());
@@ -125,11 +127,14 @@ impl Model {
         }
 
         // Processes that vanished: remember what was counted for them, so that their exit
-        // reports (which may arrive a sample late) add only the rest.
-        for p in self.previous.iter() {
-            if !self.current.contains(&p.key()) {
-                self.departed
-                    .insert(p.key(), Departed::seen(p, self.samples));
+        // reports (which may arrive a sample late) add only the rest. (None vanished when
+        // every one of them is still here.)
+        if still_here < self.previous.len() {
+            for p in self.previous.iter() {
+                if !self.current.contains(&p.key()) {
+                    self.departed
+                        .insert(p.key(), Departed::seen(p, self.samples));
+                }
             }
         }
 
@@ -236,14 +241,13 @@ impl Model {
             }
             let rss_bytes = p.rss_pages.saturating_mul(self.page_size);
             self.apps.add(app, p, rss_bytes, !private);
-            if p.cpu_delta_ns > 0 {
+            if p.cpu_delta_ns > 0 && snap.top_cpu.takes(p.cpu_delta_ns, p.tgid) {
                 snap.top_cpu.offer(Row::new(p, p.cpu_delta_ns));
             }
-            if p.rss_pages > 0 {
-                snap.top_memory
-                    .offer(Row::new(p, p.rss_pages.saturating_mul(self.page_size)));
+            if rss_bytes > 0 && snap.top_memory.takes(rss_bytes, p.tgid) {
+                snap.top_memory.offer(Row::new(p, rss_bytes));
             }
-            if p.io_delta() > 0 && !private {
+            if p.io_delta() > 0 && !private && snap.top_io.takes(p.io_delta(), p.tgid) {
                 snap.top_io.offer(Row::new(p, p.io_delta()));
             }
             if p.is_blocked() {
