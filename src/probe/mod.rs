@@ -235,9 +235,13 @@ impl Probe {
             exit_queue,
             exits_lost,
             lost_seen: 0,
+            // With the walker, the iterator's buffer is made only if a sample needs it.
+            tasks: match walker {
+                Some(_) => Vec::new(),
+                None => vec![TaskRecord::default(); INITIAL_TASKS],
+            },
             walker,
             walked: false,
-            tasks: vec![TaskRecord::default(); INITIAL_TASKS],
             task_count: 0,
         })
     }
