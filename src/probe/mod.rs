@@ -164,9 +164,9 @@ impl Probe {
         let (skel, walk_capacity) = match load_skeleton(&mut storage, &settings, walk_capacity) {
             Ok(skel) => (skel, walk_capacity),
             Err(err) if walk_capacity.is_some() => {
-                tracing::info!("the task walker did not load, the task iterator reads: {err}");
                 let skel = load_skeleton(&mut retry_storage, &settings, None)
                     .map_err(|e| ProbeError::from_libbpf("load", e))?;
+                tracing::info!("the task walker did not load, the task iterator reads: {err}");
                 (skel, None)
             }
             Err(err) => return Err(ProbeError::from_libbpf("load", err)),

@@ -268,3 +268,17 @@ fn runtime_ns(pid: u32) -> u64 {
         .and_then(|s| s.split_whitespace().next()?.parse().ok())
         .expect("schedstat")
 }
+
+/// Linux 6.7 or newer, where the kernel has the open-coded task iterator the probe's
+/// walker needs.
+pub fn kernel_has_the_walker() -> bool {
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").expect("osrelease");
+    let mut numbers = release.split(|c: char| !c.is_ascii_digit());
+    let mut next = || {
+        numbers
+            .next()
+            .and_then(|n| n.parse::<u32>().ok())
+            .unwrap_or(0)
+    };
+    (next(), next()) >= (6, 7)
+}

@@ -9,15 +9,6 @@ use ringbar::probe::Probe;
 
 use crate::common::*;
 
-/// Linux 6.7 or newer, where the kernel has the open-coded task iterator.
-fn kernel_has_the_walker() -> bool {
-    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").expect("osrelease");
-    let mut numbers = release.split(|c: char| !c.is_ascii_digit());
-    let major: u32 = numbers.next().and_then(|n| n.parse().ok()).unwrap_or(0);
-    let minor: u32 = numbers.next().and_then(|n| n.parse().ok()).unwrap_or(0);
-    (major, minor) >= (6, 7)
-}
-
 fn by_pid(records: &[TaskRecord]) -> HashMap<u32, TaskRecord> {
     records.iter().map(|r| (r.pid, *r)).collect()
 }
