@@ -3,6 +3,7 @@
 //! fds), so it can live in a `'static` closure and keeps working once privileges drop.
 
 mod error;
+mod load;
 mod walker;
 
 use std::io::{self, Read};
@@ -10,12 +11,12 @@ use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use libbpf_rs::skel::{OpenSkel, SkelBuilder};
 use libbpf_rs::{Iter, Link, MapCore, MapFlags, MapHandle, RingBuffer, RingBufferBuilder};
 
 pub use error::{preflight, ProbeError};
 
 use crate::model::record::{decode_exit, task_bytes_mut, ExitRecord, OomRecord, TaskRecord};
+use load::{load_skeleton, route_libbpf_log, tracepoint_args, Settings};
 use walker::Walker;
 
 mod skel {
@@ -30,7 +31,6 @@ mod skel {
     )]
     include!(concat!(env!("OUT_DIR"), "/ringbar.skel.rs"));
 }
-use skel::RingbarSkelBuilder;
 
 /// Asserts at compile time that two `#[repr(C)]` structs have the same size and fields.
 macro_rules! assert_same_layout {
@@ -118,13 +118,6 @@ pub struct Probe {
     /// The task iterator's records.
     tasks: Vec<TaskRecord>,
     task_count: usize,
-}
-
-/// What the skeleton is loaded with besides the walker.
-struct Settings {
-    hide_private_io: bool,
-    group_dead: bool,
-    oom_args: Option<usize>,
 }
 
 impl Probe {
@@ -372,60 +365,4 @@ pub(crate) fn read_records(iter: &mut impl Read, tasks: &mut Vec<TaskRecord>) ->
         ));
     }
     Ok(filled / size)
-}
-
-/// How many arguments the tracepoint `name` passes (its BTF prototype's, without the
-/// context): `sched_process_exit` gained `group_dead` in recent kernels, `mark_victim`
-/// passes the task on newer kernels and only its pid on older ones (6.1). `None` without BTF or the tracepoint.
-/// Opens the skeleton, sets it up and loads it; with `walk_capacity`, the walker too.
-fn load_skeleton<'obj>(
-    storage: &'obj mut MaybeUninit<libbpf_rs::OpenObject>,
-    settings: &Settings,
-    walk_capacity: Option<usize>,
-) -> Result<skel::RingbarSkel<'obj>, libbpf_rs::Error> {
-    let mut open = RingbarSkelBuilder::default().open(storage)?;
-    let group_dead = settings.group_dead;
-    let oom_task = settings.oom_args.is_some_and(|n| n >= 2);
-    open.progs.exit_with_group_dead.set_autoload(group_dead);
-    open.progs.exit_without_group_dead.set_autoload(!group_dead);
-    open.progs.oom_victim_task.set_autoload(oom_task);
-    open.progs
-        .oom_victim_pid
-        .set_autoload(settings.oom_args == Some(1));
-    open.progs.walk_tasks.set_autoload(walk_capacity.is_some());
-    if let Some(capacity) = walk_capacity {
-        open.maps
-            .walked
-            .set_max_entries(u32::try_from(capacity).unwrap_or(u32::MAX))?;
-    }
-    if let Some(rodata) = open.maps.rodata_data.as_deref_mut() {
-        rodata.hide_private_io = u32::from(settings.hide_private_io);
-    }
-    open.load()
-}
-
-fn tracepoint_args(name: &str) -> Option<usize> {
-    use libbpf_rs::btf::types::{FuncProto, Typedef};
-    use libbpf_rs::btf::Btf;
-
-    let btf = Btf::from_vmlinux().ok()?;
-    let typedef = btf.type_by_name::<Typedef<'_>>(&format!("btf_trace_{name}"))?;
-    // typedef → pointer → function prototype (void *ctx, the tracepoint's arguments…)
-    let proto = typedef
-        .next_type()
-        .and_then(|ptr| ptr.next_type())
-        .and_then(|ty| FuncProto::try_from(ty).ok())?;
-    proto.len().checked_sub(1)
-}
-
-/// libbpf's messages go to the log at debug level instead of stderr.
-fn route_libbpf_log() {
-    fn print(level: libbpf_rs::PrintLevel, msg: String) {
-        let msg = msg.trim_end();
-        match level {
-            libbpf_rs::PrintLevel::Warn => tracing::debug!(target: "libbpf", "{msg}"),
-            _ => tracing::trace!(target: "libbpf", "{msg}"),
-        }
-    }
-    libbpf_rs::set_print(Some((libbpf_rs::PrintLevel::Debug, print)));
 }

@@ -1,0 +1,71 @@
+//! Loading the skeleton: what the kernel offers (the tracepoints' arguments), which
+//! programs load, and libbpf's log.
+
+use std::mem::MaybeUninit;
+
+use libbpf_rs::skel::{OpenSkel, SkelBuilder};
+
+use super::skel::{self, RingbarSkelBuilder};
+
+/// What the skeleton is loaded with besides the walker.
+pub(super) struct Settings {
+    pub hide_private_io: bool,
+    pub group_dead: bool,
+    pub oom_args: Option<usize>,
+}
+
+/// Opens the skeleton, sets it up and loads it; with `walk_capacity`, the walker too.
+pub(super) fn load_skeleton<'obj>(
+    storage: &'obj mut MaybeUninit<libbpf_rs::OpenObject>,
+    settings: &Settings,
+    walk_capacity: Option<usize>,
+) -> Result<skel::RingbarSkel<'obj>, libbpf_rs::Error> {
+    let mut open = RingbarSkelBuilder::default().open(storage)?;
+    let group_dead = settings.group_dead;
+    let oom_task = settings.oom_args.is_some_and(|n| n >= 2);
+    open.progs.exit_with_group_dead.set_autoload(group_dead);
+    open.progs.exit_without_group_dead.set_autoload(!group_dead);
+    open.progs.oom_victim_task.set_autoload(oom_task);
+    open.progs
+        .oom_victim_pid
+        .set_autoload(settings.oom_args == Some(1));
+    open.progs.walk_tasks.set_autoload(walk_capacity.is_some());
+    if let Some(capacity) = walk_capacity {
+        open.maps
+            .walked
+            .set_max_entries(u32::try_from(capacity).unwrap_or(u32::MAX))?;
+    }
+    if let Some(rodata) = open.maps.rodata_data.as_deref_mut() {
+        rodata.hide_private_io = u32::from(settings.hide_private_io);
+    }
+    open.load()
+}
+
+/// How many arguments the tracepoint `name` passes (its BTF prototype's, without the
+/// context): `sched_process_exit` gained `group_dead` in recent kernels, `mark_victim`
+/// passes the task on newer kernels and only its pid on older ones (6.1). `None` without BTF or the tracepoint.
+pub(super) fn tracepoint_args(name: &str) -> Option<usize> {
+    use libbpf_rs::btf::types::{FuncProto, Typedef};
+    use libbpf_rs::btf::Btf;
+
+    let btf = Btf::from_vmlinux().ok()?;
+    let typedef = btf.type_by_name::<Typedef<'_>>(&format!("btf_trace_{name}"))?;
+    // typedef → pointer → function prototype (void *ctx, the tracepoint's arguments…)
+    let proto = typedef
+        .next_type()
+        .and_then(|ptr| ptr.next_type())
+        .and_then(|ty| FuncProto::try_from(ty).ok())?;
+    proto.len().checked_sub(1)
+}
+
+/// libbpf's messages go to the log at debug level instead of stderr.
+pub(super) fn route_libbpf_log() {
+    fn print(level: libbpf_rs::PrintLevel, msg: String) {
+        let msg = msg.trim_end();
+        match level {
+            libbpf_rs::PrintLevel::Warn => tracing::debug!(target: "libbpf", "{msg}"),
+            _ => tracing::trace!(target: "libbpf", "{msg}"),
+        }
+    }
+    libbpf_rs::set_print(Some((libbpf_rs::PrintLevel::Debug, print)));
+}
