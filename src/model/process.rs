@@ -207,6 +207,18 @@ impl ProcessTable {
         self.processes.get(at as usize)
     }
 
+    /// As [`ProcessTable::get`], trying first the process after the one `cursor` found
+    /// last: two samples list the processes in the same order, but for those that came
+    /// and went, so a walk of one sample finds most of the other's without a lookup.
+    pub fn get_after(&self, key: &ProcessKey, cursor: &mut usize) -> Option<&Process> {
+        let at = match self.processes.get(*cursor) {
+            Some(next) if next.key() == *key => *cursor,
+            _ => *self.index.get(key)? as usize,
+        };
+        *cursor = at + 1;
+        self.processes.get(at)
+    }
+
     pub fn contains(&self, key: &ProcessKey) -> bool {
         self.index.contains_key(key)
     }
@@ -257,6 +269,28 @@ pub(crate) mod tests {
             comm: comm("proc"),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn get_after_finds_each_process_whatever_came_and_went() {
+        let mut before = ProcessTable::default();
+        for tgid in [10, 20, 30, 40] {
+            before.add(&thread(tgid, tgid, 1, u64::from(tgid)));
+        }
+        // 20 ended, 25 started, 10 and 40 swapped places.
+        let now = [40, 30, 25, 10];
+        let mut cursor = 0;
+        let found: Vec<Option<u64>> = now
+            .iter()
+            .map(|&tgid| {
+                let key = ProcessKey {
+                    tgid,
+                    start_ns: u64::from(tgid) * 1000,
+                };
+                before.get_after(&key, &mut cursor).map(Process::cpu_ns)
+            })
+            .collect();
+        assert_eq!(found, [Some(40), Some(30), None, Some(10)]);
     }
 
     #[test]

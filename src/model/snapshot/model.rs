@@ -84,9 +84,9 @@ impl Model {
         snap.cpu_busy_ns = 0;
         snap.read_bytes = 0;
         snap.write_bytes = 0;
-        let mut still_here = 0;
+        let (mut still_here, mut cursor) = (0, 0);
         for p in self.current.iter_mut() {
-            match self.previous.get(&p.key()) {
+            match self.previous.get_after(&p.key(), &mut cursor) {
                 Some(old) => {
                     still_here += 1;
                     // A counter that went backwards yields no rate rather than a huge one.
