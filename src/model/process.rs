@@ -162,10 +162,8 @@ impl Process {
     }
 }
 
-/// All processes of one sample. Kept and cleared between samples so that steady-state
-/// sampling reuses its memory.
-/// One sample's processes: dense in a Vec, found through a small index by key (a sample
-/// walks the table in order and looks up the previous one's; both stay cache-friendly).
+/// All processes of one sample, dense in a Vec and found by key through a small index.
+/// Kept and cleared between samples so that steady-state sampling reuses its memory.
 #[derive(Debug, Default)]
 pub struct ProcessTable {
     processes: Vec<Process>,
@@ -231,6 +229,7 @@ impl ProcessTable {
         self.processes.iter_mut()
     }
 
+    /// The process with this thread group id, whatever its start time.
     pub fn by_tgid(&self, tgid: u32) -> Option<&Process> {
         self.processes.iter().find(|p| p.tgid == tgid)
     }

@@ -70,11 +70,15 @@ pub trait Ranked: Copy + Default {
     fn ranks_before(&self, other: &Self) -> bool;
 }
 
+/// How rows rank: the larger value first; ties go to the lower PID so the order never
+/// depends on hash-map iteration.
+fn rank_key(value: u64, tgid: u32) -> (u64, std::cmp::Reverse<u32>) {
+    (value, std::cmp::Reverse(tgid))
+}
+
 impl Ranked for Row {
-    /// The larger value first; ties go to the lower PID so the order never depends on
-    /// hash-map iteration.
     fn ranks_before(&self, other: &Row) -> bool {
-        (self.value, std::cmp::Reverse(self.tgid)) > (other.value, std::cmp::Reverse(other.tgid))
+        rank_key(self.value, self.tgid) > rank_key(other.value, other.tgid)
     }
 }
 
@@ -83,9 +87,7 @@ impl<const N: usize> TopList<N, Row> {
     /// is built, since most of a machine's processes are not among the top few.
     pub fn takes(&self, value: u64, tgid: u32) -> bool {
         match self.rows[..self.len].get(N - 1) {
-            Some(last) => {
-                (value, std::cmp::Reverse(tgid)) > (last.value, std::cmp::Reverse(last.tgid))
-            }
+            Some(last) => rank_key(value, tgid) > rank_key(last.value, last.tgid),
             None => true,
         }
     }

@@ -3,6 +3,8 @@
 
 use std::mem::MaybeUninit;
 
+use libbpf_rs::btf::types::{FuncProto, Typedef};
+use libbpf_rs::btf::Btf;
 use libbpf_rs::skel::{OpenSkel, SkelBuilder};
 
 use super::skel::{self, RingbarSkelBuilder};
@@ -43,12 +45,9 @@ pub(super) fn load_skeleton<'obj>(
 
 /// How many arguments the tracepoint `name` passes (its BTF prototype's, without the
 /// context): `sched_process_exit` gained `group_dead` in recent kernels, `mark_victim`
-/// passes the task on newer kernels and only its pid on older ones (6.1). `None` without BTF or the tracepoint.
-pub(super) fn tracepoint_args(name: &str) -> Option<usize> {
-    use libbpf_rs::btf::types::{FuncProto, Typedef};
-    use libbpf_rs::btf::Btf;
-
-    let btf = Btf::from_vmlinux().ok()?;
+/// passes the task on newer kernels and only its pid on older ones (6.1). `None` without
+/// the tracepoint.
+pub(super) fn tracepoint_args(btf: &Btf<'_>, name: &str) -> Option<usize> {
     let typedef = btf.type_by_name::<Typedef<'_>>(&format!("btf_trace_{name}"))?;
     // typedef → pointer → function prototype (void *ctx, the tracepoint's arguments…)
     let proto = typedef

@@ -138,6 +138,9 @@ impl Probe {
         preflight()?;
         route_libbpf_log();
 
+        // The kernel's BTF, parsed once for what it offers.
+        let btf = libbpf_rs::btf::Btf::from_vmlinux().ok();
+        let tracepoint_args = |name| btf.as_ref().and_then(|btf| tracepoint_args(btf, name));
         let group_dead = tracepoint_args("sched_process_exit").is_some_and(|n| n >= 2);
         // Newer kernels (6.18) pass the OOM victim's task, older ones (6.1) its pid.
         let oom_args = tracepoint_args("mark_victim");
@@ -151,7 +154,7 @@ impl Probe {
         // RINGBAR_NO_WALKER: the way out should the walker misbehave on some kernel.
         let walk = !hide_private_io
             && std::env::var_os("RINGBAR_NO_WALKER").is_none()
-            && walker::kernel_supports();
+            && btf.as_ref().is_some_and(walker::kernel_supports);
         let walk_capacity = walk.then(walker::capacity_for_this_machine);
         let (mut storage, mut retry_storage) = (MaybeUninit::uninit(), MaybeUninit::uninit());
         let (skel, walk_capacity) = match load_skeleton(&mut storage, &settings, walk_capacity) {
@@ -201,22 +204,23 @@ impl Probe {
             })
             .map_err(attach)?;
         let exits = builder.build().map_err(attach)?;
-        let walker = match walk_capacity {
-            Some(capacity) => Some(
-                skel.progs
-                    .walk_tasks
-                    .as_fd()
-                    .try_clone_to_owned()
-                    .and_then(|program| Walker::new(program, &skel.maps.walked, capacity))
-                    .map_err(|e| ProbeError::from_libbpf("attach", e.into()))?,
-            ),
-            None => None,
-        };
+        // A walker that cannot be set up leaves the iterator to read, as one that fails.
+        let walker = walk_capacity.and_then(|capacity| {
+            skel.progs
+                .walk_tasks
+                .as_fd()
+                .try_clone_to_owned()
+                .and_then(|program| Walker::new(program, &skel.maps.walked, capacity))
+                .inspect_err(|err| {
+                    tracing::info!("the task walker failed, the iterator reads: {err}")
+                })
+                .ok()
+        });
         tracing::debug!(
             group_dead,
             oom = oom_link.is_some(),
             oom_task,
-            walker = walk_capacity,
+            walker = walker.as_ref().map(Walker::capacity),
             "BPF probe loaded and attached"
         );
 

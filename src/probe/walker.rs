@@ -20,11 +20,10 @@ const WALK_REFUSED: u32 = u32::MAX;
 const LEAST_CAPACITY: usize = 4096;
 const HEADROOM_FACTOR: usize = 2;
 
-/// Whether the kernel has the open-coded task iterator (the kfunc `bpf_iter_task_new`).
-pub(super) fn kernel_supports() -> bool {
-    Btf::from_vmlinux()
-        .ok()
-        .is_some_and(|btf| btf.type_by_name::<Func<'_>>("bpf_iter_task_new").is_some())
+/// Whether the kernel (its BTF) has the open-coded task iterator (the kfunc
+/// `bpf_iter_task_new`).
+pub(super) fn kernel_supports(btf: &Btf<'_>) -> bool {
+    btf.type_by_name::<Func<'_>>("bpf_iter_task_new").is_some()
 }
 
 /// Records the walker's map is sized for: twice the machine's tasks now, 4096 at least.
