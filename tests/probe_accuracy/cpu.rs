@@ -47,9 +47,13 @@ pub(crate) fn a_spinning_thread_matches_its_schedstat_and_the_total_matches_proc
     );
 }
 
-/// Children from fork() burning about 10 ms of CPU each, reaped at once. Prints "done".
-const BURST: &str = "$| = 1; <STDIN>; for (1 .. 200) { my $pid = fork(); \
-    if ($pid == 0) { my $x = 0; $x += $_ for 1 .. 150000; exit 0 } waitpid($pid, 0) } print qq(done\\n); sleep 600";
+/// 200 children from fork() one after the other, each busy for 4 ms of its own CPU time
+/// (a fixed count of iterations used from 420 ms to over a second in all, depending on
+/// the host), reaped at once. Prints "done".
+const BURST: &str = "use Time::HiRes qw(clock_gettime CLOCK_PROCESS_CPUTIME_ID); $| = 1; <STDIN>; \
+    for (1 .. 200) { my $pid = fork(); if ($pid == 0) { \
+    1 while clock_gettime(CLOCK_PROCESS_CPUTIME_ID) < 0.004; exit 0 } waitpid($pid, 0) } \
+    print qq(done\\n); sleep 600";
 
 /// Runs the RCU callbacks waiting now (`rcu_barrier()`, through rcutree's
 /// `do_rcu_barrier` parameter, root only), so the tasks already reaped are freed; a kernel
