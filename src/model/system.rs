@@ -82,12 +82,32 @@ impl LoadAverage {
     }
 }
 
+/// The last two fields of `/proc/loadavg`: the tasks (threads) on the machine and the
+/// last pid handed out in the reader's PID namespace (`0.00 0.01 0.05 1/123 4567`:
+/// `(123, 4567)`).
+pub fn tasks_and_last_pid(text: &[u8]) -> Option<(u32, u32)> {
+    let text = std::str::from_utf8(text).ok()?;
+    let mut words = text.split_ascii_whitespace().skip(3);
+    let (_, tasks) = words.next()?.split_once('/')?;
+    Some((tasks.parse().ok()?, words.next()?.parse().ok()?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const MEMINFO: &[u8] = b"MemTotal:       24577656 kB\nMemFree:        23000000 kB\n\
 MemAvailable:   23456789 kB\nBuffers:            1234 kB\nSwapTotal:       2097148 kB\nSwapFree:        1048574 kB\n";
+
+    #[test]
+    fn the_task_count_and_last_pid_of_loadavg() {
+        let parse = tasks_and_last_pid;
+        assert_eq!(parse(b"0.00 0.01 0.05 1/123 4567\n"), Some((123, 4567)));
+        assert_eq!(parse(b"0.00 0.01 0.05\n"), None);
+        assert_eq!(parse(b"0.00 0.01 0.05 1-123 4567"), None);
+        assert_eq!(parse(b"0.00 0.01 0.05 1/123"), None);
+        assert_eq!(parse(b"0.00 0.01 0.05 1/x 4567"), None);
+    }
 
     #[test]
     fn memory_used_is_total_minus_available() {

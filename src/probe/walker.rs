@@ -12,6 +12,7 @@ use libbpf_rs::btf::Btf;
 use rustix::mm::{mmap, munmap, MapFlags, ProtFlags};
 
 use crate::model::record::TaskRecord;
+use crate::model::system::tasks_and_last_pid;
 
 /// What `walk_tasks` returns for a reader outside the initial PID namespace.
 const WALK_REFUSED: u32 = u32::MAX;
@@ -28,17 +29,11 @@ pub(super) fn kernel_supports(btf: &Btf<'_>) -> bool {
 
 /// Records the walker's map is sized for: twice the machine's tasks now, 4096 at least.
 pub(super) fn capacity_for_this_machine() -> usize {
-    let tasks = std::fs::read_to_string("/proc/loadavg")
+    let tasks = std::fs::read("/proc/loadavg")
         .ok()
-        .and_then(|text| threads_in_loadavg(&text))
-        .unwrap_or(0);
+        .and_then(|text| tasks_and_last_pid(&text))
+        .map_or(0, |(tasks, _)| tasks as usize);
     (tasks * HEADROOM_FACTOR).max(LEAST_CAPACITY)
-}
-
-/// The task count of `/proc/loadavg` (`0.00 0.01 0.05 1/123 4567`: 123).
-fn threads_in_loadavg(text: &str) -> Option<usize> {
-    let runnable_of_all = text.split_whitespace().nth(3)?;
-    runnable_of_all.split_once('/')?.1.parse().ok()
 }
 
 pub(super) struct Walker {
@@ -141,17 +136,5 @@ impl Drop for Mapping {
     fn drop(&mut self) {
         // SAFETY: unmaps exactly the mapping made in `of`, which nothing borrows any more.
         let _ = unsafe { munmap(self.address.as_ptr(), self.length) };
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_task_count_of_loadavg() {
-        assert_eq!(threads_in_loadavg("0.00 0.01 0.05 1/123 4567\n"), Some(123));
-        assert_eq!(threads_in_loadavg("0.00 0.01 0.05\n"), None);
-        assert_eq!(threads_in_loadavg("0.00 0.01 0.05 1-123 4567"), None);
     }
 }

@@ -8,7 +8,8 @@
 //! totals, which the collector uses for the CPU total.
 //!
 //! Fast by holding on: /proc stays open and is listed with `getdents64` into one large
-//! buffer, and the files of a process seen in two walks in a row stay open, to be read
+//! buffer (only when a pid was handed out since the last listing: see [`new_pids`]), and
+//! the files of a process seen in two walks in a row stay open, to be read
 //! with one `pread` at offset 0 per sample (see [`files`]). A process seen once (a
 //! short-lived child) is read with open, read, close, and so are processes past the fd
 //! budget ([`fdbudget`](crate::model::fdbudget)); files of vanished processes are closed
@@ -24,6 +25,7 @@
 //! space (a zombie, an exiting process) has no verdict, so it is read the plain way.
 
 mod files;
+mod new_pids;
 #[cfg(test)]
 mod tests;
 
@@ -42,6 +44,7 @@ use crate::model::procstat::{parse_cpu_ticks, parse_io, parse_statm_resident, Pr
 use crate::model::record::{TaskRecord, TASK_IO_UNKNOWN, TASK_KTHREAD};
 use crate::model::SystemCpu;
 use files::Held;
+use new_pids::NewPids;
 
 /// The getdents64 buffer: one call lists about 2,700 processes.
 const DENTS_BUFFER: usize = 64 * 1024;
@@ -54,6 +57,10 @@ pub struct ProcWalk {
     /// `/proc/stat`, held like the processes' files.
     proc_stat: Option<OwnedFd>,
     dents: Vec<MaybeUninit<u8>>,
+    /// Whether a process was made since /proc was last listed; made with `dir`.
+    new_pids: Option<NewPids>,
+    /// The processes to read: /proc's listing, or the last walk's processes when no
+    /// process was made since.
     pids: Vec<u32>,
     known: HashMap<u32, Known>,
     /// Fds in `known`'s held files.
@@ -110,6 +117,7 @@ impl ProcWalk {
             dir: None,
             proc_stat: None,
             dents: Vec::new(),
+            new_pids: None,
             pids: Vec::with_capacity(1024),
             known: HashMap::with_capacity(1024),
             held: 0,
@@ -154,10 +162,14 @@ impl ProcWalk {
             listed
         });
         self.held -= closed;
+        // What the next walk reads if no process is made meanwhile.
+        self.pids.clear();
+        self.pids.extend(self.tasks.iter().map(|task| task.tgid));
         Ok(())
     }
 
-    /// Lists the numeric entries of `/proc` into `pids`.
+    /// Lists the numeric entries of `/proc` into `pids`, unless no process was made since
+    /// the last listing (then `pids` holds the processes of the last walk).
     fn list_pids(&mut self) -> io::Result<()> {
         if self.dir.is_none() {
             self.dir = Some(files::open_dir(&self.root)?);
@@ -166,6 +178,10 @@ impl ProcWalk {
         let Some(dir) = &self.dir else {
             return Ok(());
         };
+        let new_pids = self.new_pids.get_or_insert_with(|| NewPids::watch(dir));
+        if !new_pids.must_list(&mut self.buf) {
+            return Ok(());
+        }
         seek(dir, SeekFrom::Start(0))?;
         self.pids.clear();
         let mut entries = RawDir::new(dir, &mut self.dents);

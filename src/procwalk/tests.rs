@@ -174,3 +174,85 @@ fn pids_are_digits_only() {
         assert_eq!(parse_pid(name), None, "{:?}", String::from_utf8_lossy(name));
     }
 }
+
+/// A fake /proc of this process's own namespace: `self` names this process, and
+/// `loadavg` ends with `tasks` and `last_pid`.
+fn fake_loadavg(proc: &Path, tasks: u32, last_pid: u32) {
+    let link = proc.join("self");
+    if fs::symlink_metadata(&link).is_err() {
+        std::os::unix::fs::symlink(std::process::id().to_string(), &link).expect("symlink");
+    }
+    let text = format!("0.00 0.01 0.05 1/{tasks} {last_pid}\n");
+    fs::write(proc.join("loadavg"), text).expect("write");
+}
+
+fn listed_pids(walk: &ProcWalk) -> Vec<u32> {
+    let mut pids: Vec<u32> = walk.tasks().iter().map(|t| t.tgid).collect();
+    pids.sort_unstable();
+    pids
+}
+
+#[test]
+fn proc_is_listed_again_only_when_a_pid_was_handed_out() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let proc = dir.path();
+    fake_loadavg(proc, 90, 51);
+    for pid in [50, 51] {
+        fake_process(proc, pid, 5);
+    }
+    let mut walk = ProcWalk::new(proc);
+    walk.read_tasks().expect("walks");
+    assert_eq!(listed_pids(&walk), [50, 51]);
+    // A process appears, but loadavg says no pid was handed out: the last walk's
+    // processes are read without listing (a real /proc cannot do this).
+    fake_process(proc, 52, 5);
+    walk.read_tasks().expect("walks");
+    assert_eq!(listed_pids(&walk), [50, 51], "not listed");
+    // A process that is gone (its held stat reads nothing, as a real one reads ESRCH)
+    // is dropped without a listing.
+    fs::write(proc.join("50/stat"), "").expect("write");
+    walk.read_tasks().expect("walks");
+    assert_eq!(listed_pids(&walk), [51]);
+    // A pid handed out: listed again.
+    fake_loadavg(proc, 90, 52);
+    walk.read_tasks().expect("walks");
+    assert_eq!(listed_pids(&walk), [51, 52]);
+    // The same last pid with another task count (the counter wrapped round): listed.
+    fake_process(proc, 53, 5);
+    fake_loadavg(proc, 91, 52);
+    walk.read_tasks().expect("walks");
+    assert_eq!(listed_pids(&walk), [51, 52, 53]);
+    // Nothing changes in loadavg: listed anyway after LIST_AT_LEAST_EVERY walks.
+    fake_process(proc, 54, 5);
+    let mut walks = 0;
+    while listed_pids(&walk).len() == 3 {
+        walk.read_tasks().expect("walks");
+        walks += 1;
+        assert!(walks <= new_pids::LIST_AT_LEAST_EVERY, "never listed");
+    }
+    assert_eq!(walks, new_pids::LIST_AT_LEAST_EVERY);
+}
+
+#[test]
+fn without_a_loadavg_of_its_own_namespace_proc_is_listed_every_walk() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let proc = dir.path();
+    fake_process(proc, 60, 5);
+    // Another process's pid in `self`: a /proc of another namespace.
+    std::os::unix::fs::symlink("1", proc.join("self")).expect("symlink");
+    fs::write(proc.join("loadavg"), "0.00 0.01 0.05 1/90 60\n").expect("write");
+    let mut walk = ProcWalk::new(proc);
+    walk.read_tasks().expect("walks");
+    fake_process(proc, 61, 5);
+    walk.read_tasks().expect("walks");
+    assert_eq!(listed_pids(&walk), [60, 61]);
+    // Its own namespace, but no loadavg.
+    fs::remove_file(proc.join("self")).expect("rm");
+    fs::remove_file(proc.join("loadavg")).expect("rm");
+    std::os::unix::fs::symlink(std::process::id().to_string(), proc.join("self")).expect("symlink");
+    let mut walk = ProcWalk::new(proc);
+    walk.read_tasks().expect("walks");
+    fake_process(proc, 62, 5);
+    walk.read_tasks().expect("walks");
+    assert_eq!(listed_pids(&walk), [60, 61, 62]);
+}
