@@ -162,19 +162,35 @@ impl Process {
     }
 }
 
-/// All processes of one sample, dense in a Vec and found by key through a small index.
-/// Kept and cleared between samples so that steady-state sampling reuses its memory.
+/// All processes of one sample, dense in a Vec, found by key through an index that is
+/// built only as far as a lookup needs it. Kept and cleared between samples so that
+/// steady-state sampling reuses its memory.
+///
+/// Most lookups need no index: the walker lists a process's threads one after the other
+/// and the processes in the order they were made, so a new key usually started after
+/// every process already here (then it cannot be here), and two samples list the same
+/// processes in the same order. On a quiet machine the index is never built.
 #[derive(Debug, Default)]
 pub struct ProcessTable {
     processes: Vec<Process>,
+    /// The first `indexed` processes by key.
     index: HashMap<ProcessKey, u32>,
+    indexed: usize,
+    /// The latest start among the processes: a key that started later is not here.
+    latest_start_ns: u64,
     tasks: u32,
 }
+
+/// How far past the expected place [`ProcessTable::position_after`] looks before it
+/// asks the index: past a few processes that ended in between.
+const LOOK_AHEAD: usize = 4;
 
 impl ProcessTable {
     pub fn clear(&mut self) {
         self.processes.clear();
         self.index.clear();
+        self.indexed = 0;
+        self.latest_start_ns = 0;
         self.tasks = 0;
     }
 
@@ -183,42 +199,61 @@ impl ProcessTable {
             tgid: rec.tgid,
             start_ns: rec.leader_start_ns,
         };
-        // A process's threads come one after the other: the last one added is most
-        // likely the one.
+        // A process's threads usually come one after the other: the last one added is
+        // most likely the one.
         let at = match self.processes.last() {
             Some(last) if last.key() == key => self.processes.len() - 1,
-            _ => {
-                let next = self.processes.len();
-                let at = *self.index.entry(key).or_insert(next as u32) as usize;
-                if at == next {
+            _ => match self.find(&key) {
+                Some(at) => at,
+                None => {
                     self.processes.push(Process::from_record(rec));
+                    self.latest_start_ns = self.latest_start_ns.max(key.start_ns);
+                    self.processes.len() - 1
                 }
-                at
-            }
+            },
         };
         self.processes[at].add_thread(rec);
         self.tasks += 1;
     }
 
-    pub fn get(&self, key: &ProcessKey) -> Option<&Process> {
-        let at = *self.index.get(key)?;
-        self.processes.get(at as usize)
+    /// Where the process with this key is.
+    fn find(&mut self, key: &ProcessKey) -> Option<usize> {
+        if self.processes.is_empty() || key.start_ns > self.latest_start_ns {
+            return None;
+        }
+        for (at, p) in self.processes.iter().enumerate().skip(self.indexed) {
+            self.index.insert(p.key(), at as u32);
+        }
+        self.indexed = self.processes.len();
+        self.index.get(key).map(|&at| at as usize)
     }
 
-    /// As [`ProcessTable::get`], trying first the process after the one `cursor` found
-    /// last: two samples list the processes in the same order, but for those that came
-    /// and went, so a walk of one sample finds most of the other's without a lookup.
-    pub fn get_after(&self, key: &ProcessKey, cursor: &mut usize) -> Option<&Process> {
-        let at = match self.processes.get(*cursor) {
-            Some(next) if next.key() == *key => *cursor,
-            _ => *self.index.get(key)? as usize,
-        };
-        *cursor = at + 1;
+    pub fn get(&mut self, key: &ProcessKey) -> Option<&Process> {
+        let at = self.find(key)?;
         self.processes.get(at)
     }
 
-    pub fn contains(&self, key: &ProcessKey) -> bool {
-        self.index.contains_key(key)
+    /// Where the process with this key is, looked for first at `cursor` and a few
+    /// places after it (where the previous call left off: two samples list the
+    /// processes in the same order, but for those that came and went), then through the
+    /// index. Moves `cursor` past what it found.
+    pub fn position_after(&mut self, key: &ProcessKey, cursor: &mut usize) -> Option<usize> {
+        let ahead = self.processes.get(*cursor..).unwrap_or_default();
+        let at = match ahead.iter().take(LOOK_AHEAD).position(|p| p.key() == *key) {
+            Some(skipped) => *cursor + skipped,
+            None => self.find(key)?,
+        };
+        *cursor = at + 1;
+        Some(at)
+    }
+
+    /// The process at a position [`ProcessTable::position_after`] gave.
+    pub fn at(&self, position: usize) -> &Process {
+        &self.processes[position]
+    }
+
+    pub fn contains(&mut self, key: &ProcessKey) -> bool {
+        self.find(key).is_some()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Process> {
@@ -248,110 +283,5 @@ impl ProcessTable {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-
-    pub fn comm(name: &str) -> [u8; COMM_LEN] {
-        let mut c = [0u8; COMM_LEN];
-        let n = name.len().min(COMM_LEN - 1);
-        c[..n].copy_from_slice(&name.as_bytes()[..n]);
-        c
-    }
-
-    pub fn thread(tgid: u32, pid: u32, state: u32, cpu_ns: u64) -> TaskRecord {
-        TaskRecord {
-            tgid,
-            pid,
-            state,
-            cpu_ns,
-            leader_start_ns: u64::from(tgid) * 1000,
-            comm: comm("proc"),
-            ..Default::default()
-        }
-    }
-
-    #[test]
-    fn get_after_finds_each_process_whatever_came_and_went() {
-        let mut before = ProcessTable::default();
-        for tgid in [10, 20, 30, 40] {
-            before.add(&thread(tgid, tgid, 1, u64::from(tgid)));
-        }
-        // 20 ended, 25 started, 10 and 40 swapped places.
-        let now = [40, 30, 25, 10];
-        let mut cursor = 0;
-        let found: Vec<Option<u64>> = now
-            .iter()
-            .map(|&tgid| {
-                let key = ProcessKey {
-                    tgid,
-                    start_ns: u64::from(tgid) * 1000,
-                };
-                before.get_after(&key, &mut cursor).map(Process::cpu_ns)
-            })
-            .collect();
-        assert_eq!(found, [Some(40), Some(30), None, Some(10)]);
-    }
-
-    #[test]
-    fn threads_sum_into_their_process() {
-        let mut table = ProcessTable::default();
-        let mut a = thread(10, 10, 0, 100);
-        a.group_dead_cpu_ns = 50;
-        a.rss_pages = 7;
-        a.read_bytes = 1;
-        a.group_dead_write_bytes = 4;
-        let mut b = thread(10, 11, 2, 200);
-        b.group_dead_cpu_ns = 50;
-        b.rss_pages = 7;
-        b.write_bytes = 2;
-        b.group_dead_write_bytes = 4;
-        table.add(&a);
-        table.add(&thread(20, 20, 1, 5));
-        table.add(&b);
-
-        assert_eq!(table.len(), 2);
-        assert_eq!(table.tasks(), 3);
-        let p = table.by_tgid(10).expect("process 10");
-        assert_eq!(p.threads, 2);
-        assert_eq!(p.cpu_ns(), 350);
-        assert_eq!(p.rss_pages, 7);
-        assert_eq!((p.read_bytes(), p.write_bytes()), (1, 6));
-        assert!(p.is_blocked());
-        assert!(!p.is_zombie());
-    }
-
-    #[test]
-    fn a_zombie_leader_with_running_threads_is_not_a_zombie() {
-        let mut table = ProcessTable::default();
-        table.add(&thread(30, 30, 6, 10));
-        table.add(&thread(30, 31, 0, 10));
-        assert!(!table.by_tgid(30).expect("30").is_zombie());
-
-        table.clear();
-        table.add(&thread(30, 30, 6, 10));
-        assert!(table.by_tgid(30).expect("30").is_zombie());
-    }
-
-    #[test]
-    fn a_reused_pid_is_a_different_process() {
-        let mut table = ProcessTable::default();
-        let old = thread(40, 40, 1, 10);
-        let mut new = old;
-        new.leader_start_ns += 1;
-        table.add(&old);
-        table.add(&new);
-        assert_eq!(table.len(), 2);
-    }
-
-    #[test]
-    fn the_leader_names_the_process() {
-        let mut table = ProcessTable::default();
-        let mut worker = thread(50, 51, 1, 1);
-        worker.comm = comm("worker");
-        let mut leader = thread(50, 50, 1, 1);
-        leader.comm = comm("main");
-        table.add(&worker);
-        table.add(&leader);
-        assert_eq!(table.by_tgid(50).expect("50").comm, comm("main"));
-    }
-}
+#[path = "process_tests.rs"]
+pub(crate) mod tests;

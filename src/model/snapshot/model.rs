@@ -19,6 +19,8 @@ use crate::model::top::Row;
 pub struct Model {
     current: ProcessTable,
     previous: ProcessTable,
+    /// Which of `previous` are in `current` too, by position.
+    still_here: Vec<bool>,
     /// What was counted for processes that vanished recently, by key.
     departed: HashMap<ProcessKey, Departed>,
     /// The times of the previous sample and of the one before it.
@@ -41,6 +43,7 @@ impl Model {
         Model {
             current: ProcessTable::default(),
             previous: ProcessTable::default(),
+            still_here: Vec::new(),
             departed: HashMap::default(),
             window_starts: [None; 2],
             samples: 0,
@@ -84,10 +87,14 @@ impl Model {
         snap.cpu_busy_ns = 0;
         snap.read_bytes = 0;
         snap.write_bytes = 0;
+        self.still_here.clear();
+        self.still_here.resize(self.previous.len(), false);
         let (mut still_here, mut cursor) = (0, 0);
         for p in self.current.iter_mut() {
-            match self.previous.get_after(&p.key(), &mut cursor) {
-                Some(old) => {
+            match self.previous.position_after(&p.key(), &mut cursor) {
+                Some(at) => {
+                    let old = self.previous.at(at);
+                    self.still_here[at] = true;
                     still_here += 1;
                     // A counter that went backwards yields no rate rather than a huge one.
                     p.cpu_delta_ns = p.cpu_ns().saturating_sub(old.cpu_ns());
@@ -130,11 +137,14 @@ impl Model {
         // reports (which may arrive a sample late) add only the rest. (None vanished when
         // every one of them is still here.)
         if still_here < self.previous.len() {
-            for p in self.previous.iter() {
-                if !self.current.contains(&p.key()) {
-                    self.departed
-                        .insert(p.key(), Departed::seen(p, self.samples));
-                }
+            for (p, _) in self
+                .previous
+                .iter()
+                .zip(&self.still_here)
+                .filter(|(_, &here)| !here)
+            {
+                self.departed
+                    .insert(p.key(), Departed::seen(p, self.samples));
             }
         }
 
