@@ -178,7 +178,9 @@ impl ProcWalk {
         let Some(dir) = &self.dir else {
             return Ok(());
         };
-        let new_pids = self.new_pids.get_or_insert_with(|| NewPids::watch(dir));
+        let new_pids = self
+            .new_pids
+            .get_or_insert_with(|| NewPids::watch(&self.root, dir));
         if !new_pids.must_list(&mut self.buf) {
             return Ok(());
         }

@@ -175,15 +175,28 @@ fn pids_are_digits_only() {
     }
 }
 
-/// A fake /proc of this process's own namespace: `self` names this process, and
-/// `loadavg` ends with `tasks` and `last_pid`.
+/// A fake /proc of this process's own namespace: `self` names this process, whose
+/// `mountinfo` has a proc mount without `hidepid` at `proc`, and `loadavg` ends with
+/// `tasks` and `last_pid`.
 fn fake_loadavg(proc: &Path, tasks: u32, last_pid: u32) {
+    let me = std::process::id().to_string();
     let link = proc.join("self");
     if fs::symlink_metadata(&link).is_err() {
-        std::os::unix::fs::symlink(std::process::id().to_string(), &link).expect("symlink");
+        std::os::unix::fs::symlink(&me, &link).expect("symlink");
+        fs::create_dir_all(proc.join(&me)).expect("mkdir");
+        fake_mountinfo(proc, "rw");
     }
     let text = format!("0.00 0.01 0.05 1/{tasks} {last_pid}\n");
     fs::write(proc.join("loadavg"), text).expect("write");
+}
+
+fn fake_mountinfo(proc: &Path, super_options: &str) {
+    let line = format!(
+        "22 27 0:21 / {} rw - proc proc {super_options}\n",
+        proc.display()
+    );
+    let me = std::process::id().to_string();
+    fs::write(proc.join(me).join("mountinfo"), line).expect("write");
 }
 
 fn listed_pids(walk: &ProcWalk) -> Vec<u32> {
@@ -238,21 +251,33 @@ fn without_a_loadavg_of_its_own_namespace_proc_is_listed_every_walk() {
     let dir = tempfile::tempdir().expect("tempdir");
     let proc = dir.path();
     fake_process(proc, 60, 5);
-    // Another process's pid in `self`: a /proc of another namespace.
+    // Another process's pid in `self`: a /proc of another namespace (whose mountinfo
+    // would do).
     std::os::unix::fs::symlink("1", proc.join("self")).expect("symlink");
+    fs::create_dir_all(proc.join("1")).expect("mkdir");
+    let mountinfo = format!("22 27 0:21 / {} rw - proc proc rw\n", proc.display());
+    fs::write(proc.join("1/mountinfo"), mountinfo).expect("write");
     fs::write(proc.join("loadavg"), "0.00 0.01 0.05 1/90 60\n").expect("write");
     let mut walk = ProcWalk::new(proc);
     walk.read_tasks().expect("walks");
     fake_process(proc, 61, 5);
     walk.read_tasks().expect("walks");
     assert_eq!(listed_pids(&walk), [60, 61]);
-    // Its own namespace, but no loadavg.
+    // Its own namespace, but mounted with hidepid: listed every walk.
     fs::remove_file(proc.join("self")).expect("rm");
-    fs::remove_file(proc.join("loadavg")).expect("rm");
-    std::os::unix::fs::symlink(std::process::id().to_string(), proc.join("self")).expect("symlink");
+    fake_loadavg(proc, 90, 60);
+    fake_mountinfo(proc, "rw,hidepid=invisible");
     let mut walk = ProcWalk::new(proc);
     walk.read_tasks().expect("walks");
     fake_process(proc, 62, 5);
     walk.read_tasks().expect("walks");
     assert_eq!(listed_pids(&walk), [60, 61, 62]);
+    // Its own namespace without hidepid, but no loadavg.
+    fake_mountinfo(proc, "rw");
+    fs::remove_file(proc.join("loadavg")).expect("rm");
+    let mut walk = ProcWalk::new(proc);
+    walk.read_tasks().expect("walks");
+    fake_process(proc, 63, 5);
+    walk.read_tasks().expect("walks");
+    assert_eq!(listed_pids(&walk), [60, 61, 62, 63]);
 }
