@@ -33,6 +33,7 @@ mod app {
         for file in [
             "bpf/ringbar.bpf.c",
             "bpf/oom.bpf.h",
+            "bpf/walker.bpf.h",
             "bpf/ringbar.h",
             "bpf/kernel.h",
         ] {

@@ -257,62 +257,6 @@ int dump_task(struct bpf_iter__task *ctx)
 	return 0;
 }
 
-/*
- * The walker's output: one record per task, in a map user space maps into its memory.
- * Its size is set before loading; tasks past it are only counted, and user space reads
- * that sample through the iterator instead.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct ringbar_task);
-} walked SEC(".maps");
-
-/*
- * The same records as dump_task, for every task of the caller's PID namespace, in one run
- * (BPF_PROG_TEST_RUN from the reading process): the open-coded task iterator follows the
- * kernel's task list under RCU, without the iterator's pid lookups, reference counts and
- * seq_file round per task, which cost most of a sample with thousands of tasks.
- * It walks every task of the machine, so it runs only for a reader in the initial PID
- * namespace, which sees them all in /proc; elsewhere it returns WALK_REFUSED and user
- * space reads through the iterator, which keeps to the reader's namespace.
- * Returns the tasks found, written or not.
- */
-#define WALK_REFUSED 0xffffffffu
-
-SEC("syscall")
-int walk_tasks(void *ctx)
-{
-	struct task_struct *me = bpf_get_current_task_btf();
-	struct bpf_iter_task it;
-	struct task_struct *t;
-	__u64 reader = bpf_get_current_uid_gid();
-	__u32 n = 0;
-
-	if (!me->thread_pid || me->thread_pid->level != 0)
-		return WALK_REFUSED;
-
-	bpf_rcu_read_lock();
-	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
-	while ((t = bpf_iter_task_next(&it))) {
-		__u32 slot;
-		struct ringbar_task *rec;
-
-		/* The walk starts at CPU 0's idle task, which the task iterator leaves out. */
-		if (t->pid == 0)
-			continue;
-		slot = n++;
-		rec = bpf_map_lookup_elem(&walked, &slot);
-		if (rec)
-			fill_task(rec, t, reader);
-	}
-	bpf_iter_task_destroy(&it);
-	bpf_rcu_read_unlock();
-	return n;
-}
-
 static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u64 read_bytes, __u64 write_bytes)
 {
 	struct task_struct *leader = t->group_leader;
@@ -423,6 +367,8 @@ int BPF_PROG(group_freed, struct task_struct *t)
 	return 0;
 }
 
+/* The walker, which uses fill_task above. */
+#include "walker.bpf.h"
 
 /* The OOM kill hooks, which use the helpers and maps above. */
 #include "oom.bpf.h"
