@@ -95,6 +95,11 @@ pub(crate) fn a_frozen_task_is_a_d_row(source: Source) {
     let subjects = Subjects::new();
     let sleeper = Subject::spawn(&subjects.program("rb-frozen", "/bin/sleep"), &["600"]);
     let pid = sleeper.pid();
+    // Just spawned, it may still be in D while its program is read in: a sample then
+    // would see it in D twice. Asleep, it is S.
+    wait_for("the sleeper to sleep", Duration::from_secs(5), || {
+        state_of(pid) == Some('S')
+    });
     let cgroup = FrozenCgroup::new();
     let mut c = collector(source, false);
     let asleep = Instant::now();
