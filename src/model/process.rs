@@ -228,11 +228,6 @@ impl ProcessTable {
         self.index.get(key).map(|&at| at as usize)
     }
 
-    pub fn get(&mut self, key: &ProcessKey) -> Option<&Process> {
-        let at = self.find(key)?;
-        self.processes.get(at)
-    }
-
     /// Where the process with this key is, looked for first at `cursor` and a few
     /// places after it (where the previous call left off: two samples list the
     /// processes in the same order, but for those that came and went), then through the
