@@ -5,6 +5,7 @@
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Read, Seek, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -37,14 +38,33 @@ pub fn lock_path(runtime_dir: &Path, display: &str) -> PathBuf {
     runtime_dir.join(format!("ringbar-{}.lock", display.replace('/', "_")))
 }
 
-/// Takes the lock at `path`, or reports who holds it.
+/// Takes the lock at `path`, or reports who holds it. The directory must be the user's
+/// own and writable by nobody else, and the lock a regular file of the user's, never
+/// reached through a symlink: another user who could plant a link there would otherwise
+/// have us truncate whatever it points to.
 pub fn claim(path: &Path) -> io::Result<Claim> {
+    if let Some(dir) = path.parent() {
+        check_runtime_dir(dir)?;
+    }
     let file = OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
-        .open(path)?;
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(|err| match err.raw_os_error() {
+            Some(libc::ELOOP) => refused(path, "is a symlink"),
+            _ => err,
+        })?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(refused(path, "is not a regular file"));
+    }
+    if meta.uid() != effective_uid() {
+        return Err(refused(path, "belongs to another user"));
+    }
     match file.try_lock() {
         Ok(()) => {
             // A previous bar's pid may still be there: until ours is published, nobody
@@ -60,6 +80,32 @@ pub fn claim(path: &Path) -> io::Result<Claim> {
         }),
         Err(TryLockError::Error(err)) => Err(err),
     }
+}
+
+/// `$XDG_RUNTIME_DIR` must be ours and writable by us alone (the XDG spec makes it 0700).
+fn check_runtime_dir(dir: &Path) -> io::Result<()> {
+    let meta = std::fs::metadata(dir)?;
+    if !meta.is_dir() {
+        return Err(refused(dir, "is not a directory"));
+    }
+    if meta.uid() != effective_uid() {
+        return Err(refused(dir, "belongs to another user"));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Err(refused(dir, "is writable by other users"));
+    }
+    Ok(())
+}
+
+fn refused(path: &Path, why: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        format!("{} {why}", path.display()),
+    )
+}
+
+fn effective_uid() -> u32 {
+    rustix::process::geteuid().as_raw()
 }
 
 /// The pid in a taken lock file. The holder writes it once it can take signals, which
@@ -123,6 +169,34 @@ mod tests {
             "",
             "a stale pid is wiped as soon as the lock is taken"
         );
+    }
+
+    #[test]
+    fn a_planted_link_or_fifo_or_shared_directory_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "kept").expect("victim");
+        let run = dir.path().join("run");
+        std::fs::create_dir(&run).expect("mkdir");
+        let path = lock_path(&run, "wayland-1");
+        std::os::unix::fs::symlink(&victim, &path).expect("plant");
+        let err = claim(&path).err().expect("a symlink is refused");
+        assert!(err.to_string().ends_with("is a symlink"), "{err}");
+        std::fs::remove_file(&path).expect("rm");
+        let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).expect("path");
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        let err = claim(&path).err().expect("a FIFO is refused");
+        assert!(err.to_string().ends_with("is not a regular file"), "{err}");
+        std::fs::remove_file(&path).expect("rm");
+        std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o1777)).expect("chmod");
+        let err = claim(&path).err().expect("a shared directory is refused");
+        assert!(
+            err.to_string().ends_with("is writable by other users"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "kept");
     }
 
     #[test]

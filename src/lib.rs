@@ -17,6 +17,7 @@ pub mod render;
 pub mod sample;
 pub mod script;
 pub mod tray;
+pub mod user_file;
 pub mod waybar;
 pub mod wire;
 

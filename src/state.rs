@@ -18,7 +18,9 @@ struct Saved {
 /// Applies the saved choices over `defaults`. A missing file is normal; a broken one is
 /// logged and ignored (it is rewritten at the next click).
 pub fn load(path: &Path, defaults: Controls) -> Controls {
-    let text = match std::fs::read_to_string(path) {
+    let read = crate::user_file::read(path, crate::user_file::MAX_STATE_BYTES);
+    let text = match read.and_then(|bytes| String::from_utf8(bytes).map_err(std::io::Error::other))
+    {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return defaults,
         Err(err) => {

@@ -289,10 +289,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
     })
 }
 
-/// Reads the config file. A missing file is not an error; anything else that is wrong
+/// Reads the config file (a regular file of at most 1 MiB). A missing file is not an error; anything else that is wrong
 /// yields the defaults and the reason.
 pub fn load(path: &Path) -> (Config, Option<ConfigError>) {
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::user_file::read(path, crate::user_file::MAX_CONFIG_BYTES) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             return (Config::default(), None);

@@ -84,12 +84,20 @@ pub fn install(display: &gdk::Display, user_file: Option<PathBuf>) -> Style {
     }
 }
 
+/// Loads the user's style, a regular UTF-8 file of at most 1 MiB; anything else (deleted,
+/// never created, a FIFO, a device, too large) leaves the default style alone.
 fn load_user(provider: &gtk::CssProvider, path: &Path) {
-    if path.is_file() {
-        provider.load_from_path(path);
-        tracing::info!("style loaded from {}", path.display());
-    } else {
-        // Deleted or never created: back to the default style alone.
-        provider.load_from_data("");
+    let read = crate::user_file::read(path, crate::user_file::MAX_CONFIG_BYTES);
+    match read.and_then(|bytes| String::from_utf8(bytes).map_err(std::io::Error::other)) {
+        Ok(css) => {
+            provider.load_from_data(&css);
+            tracing::info!("style loaded from {}", path.display());
+        }
+        Err(err) => {
+            if err.kind() != std::io::ErrorKind::NotFound {
+                tracing::warn!("not using {}: {err}", path.display());
+            }
+            provider.load_from_data("");
+        }
     }
 }

@@ -1,0 +1,149 @@
+//! Files the user controls, swapped for things that are not files: a FIFO that never
+//! gets a writer, a device that never ends, a huge file, and a planted symlink where the
+//! instance lock goes.
+
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::process::Stdio;
+use std::time::Duration;
+
+use crate::common::wait_for;
+use crate::{finish, mkfifo, text, Home, Lines, Running};
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+#[test]
+fn a_config_that_is_a_fifo_is_refused_by_once_and_waybar_without_waiting() {
+    crate::common::require_root();
+    let home = Home::new();
+    mkfifo(&home.config());
+    let out = finish(home.command(&["--once", "--interval-ms", "100"]), LIMIT);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("⚠ config") && stdout.contains("not a regular file but a FIFO"),
+        "the config notice names the FIFO:\n{stdout}"
+    );
+
+    let mut waybar = Running(
+        home.command(&["--waybar"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn --waybar"),
+    );
+    let line = Lines::of(&mut waybar.0).next("from --waybar", LIMIT);
+    assert!(line.contains("not a regular file but a FIFO"), "{line}");
+}
+
+#[test]
+fn a_running_instance_told_to_reload_a_fifo_keeps_answering() {
+    crate::common::require_root();
+    let home = Home::new();
+    std::fs::write(home.config(), "interval_ms = 100\n").expect("config");
+    let mut waybar = Running(
+        home.command(&["--waybar"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn --waybar"),
+    );
+    let pid = waybar.0.id() as i32;
+    let lines = Lines::of(&mut waybar.0);
+    lines.next("from --waybar", LIMIT);
+    // The control socket is up once `msg` reaches it.
+    let msg = |home: &Home| {
+        let mut c = home.command(&["msg", "toggle-kernel-threads"]);
+        c.stdout(Stdio::null()).stderr(Stdio::null());
+        c.status().expect("ringbar msg").success()
+    };
+    wait_for("the control socket", Duration::from_secs(20), || msg(&home));
+
+    std::fs::remove_file(home.config()).expect("rm config");
+    mkfifo(&home.config());
+    // SAFETY: kill takes plain integers; `pid` is our child.
+    unsafe { libc::kill(pid, libc::SIGUSR1) };
+    lines.until("not a regular file but a FIFO", Duration::from_secs(20));
+    assert!(msg(&home), "`ringbar msg` still reaches it");
+    // SAFETY: as above.
+    unsafe { libc::kill(pid, libc::SIGTERM) };
+    assert!(
+        crate::exits_within(&mut waybar, Duration::from_secs(20)),
+        "SIGTERM ends it"
+    );
+}
+
+#[test]
+fn a_config_linked_to_an_endless_device_or_over_the_cap_is_refused() {
+    crate::common::require_root();
+    let home = Home::new();
+    for device in ["/dev/zero", "/dev/urandom"] {
+        let _ = std::fs::remove_file(home.config());
+        symlink(device, home.config()).expect("symlink");
+        let mut command = home.command(&["--once", "--interval-ms", "100"]);
+        limit_memory(&mut command, 512 << 20);
+        let out = finish(command, LIMIT);
+        assert!(out.status.success(), "{device}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains("not a regular file but a character device"),
+            "{device}: {}",
+            text(&out.stdout)
+        );
+    }
+    std::fs::remove_file(home.config()).expect("rm");
+    let big = "# a comment line of a config file that is far too long\n".repeat(40_000);
+    assert!(big.len() > 1 << 20);
+    std::fs::write(home.config(), big).expect("write");
+    let out = finish(home.command(&["--once", "--interval-ms", "100"]), LIMIT);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("⚠ config") && stdout.contains("larger than 1 MiB"),
+        "{stdout}"
+    );
+}
+
+/// RLIMIT_AS for the child: a read without limit fails fast instead of swapping.
+fn limit_memory(command: &mut std::process::Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit is async-signal-safe; the struct lives on the child's stack.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes * 8,
+                rlim_max: bytes * 8,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &limit);
+            Ok(())
+        });
+    }
+}
+
+#[test]
+fn the_instance_lock_never_follows_a_planted_symlink() {
+    crate::common::require_root();
+    for mode in [0o777, 0o1777, 0o700] {
+        let home = Home::new();
+        let victim = home.path("victim.txt");
+        std::fs::write(&victim, "precious\n").expect("victim");
+        let run = home.path("run");
+        std::fs::set_permissions(&run, std::fs::Permissions::from_mode(mode)).expect("chmod");
+        symlink(&victim, run.join("ringbar-ringbar-hostile-none.lock")).expect("plant");
+        // The bar takes its lock before anything else, then finds no display and exits.
+        let out = finish(home.command(&[]), LIMIT);
+        assert_eq!(
+            std::fs::read_to_string(&victim).expect("victim"),
+            "precious\n",
+            "mode {mode:o}: {}",
+            text(&out.stderr)
+        );
+        let why = if mode == 0o700 {
+            "is a symlink"
+        } else {
+            "is writable by other users"
+        };
+        assert!(
+            text(&out.stderr).contains(why),
+            "mode {mode:o}: {}",
+            text(&out.stderr)
+        );
+    }
+}
