@@ -64,6 +64,10 @@ pub struct Sensors {
 pub const MIN_INTERVAL_MS: u32 = 50;
 pub const MAX_INTERVAL_MS: u32 = 60_000;
 
+/// The most modules `modules_left`, `modules_center` or `modules_right` may list: far
+/// more than fit on a screen, and a bound on the work a hostile config can cause.
+pub const MAX_MODULES_PER_GROUP: usize = 64;
+
 /// Modules on the bar when the config names none: left, centre, right.
 const DEFAULT_LEFT: [&str; 2] = ["workspaces", "window"];
 const DEFAULT_CENTER: [&str; 1] = ["clock"];
@@ -240,6 +244,13 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         })?;
 
     let mut part = |list: Vec<Spanned<String>>| -> Result<Vec<Rc<dyn Module>>, ConfigError> {
+        if let Some(extra) = list.get(MAX_MODULES_PER_GROUP) {
+            let message = format!(
+                "more than {MAX_MODULES_PER_GROUP} modules in one group ({} here)",
+                list.len()
+            );
+            return Err(ConfigError::at(path, text, extra.span(), message));
+        }
         let mut part = Vec::new();
         for entry in list {
             let name = entry.get_ref();

@@ -234,3 +234,19 @@ fn group_by_is_app_or_process_and_unset_by_default() {
     let wrong = parse_str("group_by = \"apps\"\n").expect_err("apps");
     assert!(wrong.contains("group_by"), "{wrong}");
 }
+
+#[test]
+fn module_lists_are_capped() {
+    let list = |n: usize| vec!["\"cpu\""; n].join(", ");
+    let at_cap = format!("modules_right = [{}]\n", list(MAX_MODULES_PER_GROUP));
+    let config = parse_str(&at_cap).expect("64 modules are fine");
+    assert_eq!(config.modules.right.len(), MAX_MODULES_PER_GROUP);
+    let hostile = format!("modules_left = [{}]\n", list(1_000_000));
+    let err = parse_str(&hostile).expect_err("a million modules");
+    assert!(
+        err.contains("more than 64 modules in one group (1000000 here)"),
+        "{err}"
+    );
+    // Checked before any module is made: a million would take seconds and 100+ MB.
+    assert!(err.len() < 400, "a short message: {} bytes", err.len());
+}

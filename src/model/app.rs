@@ -11,6 +11,8 @@ pub const LABEL_LEN: usize = 32;
 pub struct Label([u8; LABEL_LEN]);
 
 impl Label {
+    pub const EMPTY: Label = Label([0; LABEL_LEN]);
+
     /// The name cut at [`LABEL_LEN`] bytes, on a UTF-8 boundary where it is UTF-8; NULs end it.
     pub fn new(name: &[u8]) -> Label {
         let name = &name[..name.iter().position(|&b| b == 0).unwrap_or(name.len())];

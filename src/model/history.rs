@@ -8,12 +8,14 @@
 //! averaged away. Changing the interval changes nothing in the ring; seconds without a
 //! sample (the machine was suspended, the clock jumped) are gaps.
 //!
-//! Memory: [`History::BYTES`] (62,400 bytes: 104 a second), allocated once when the history is made;
-//! recording and reading allocate nothing.
+//! Memory: [`History::BYTES`] (37,712 bytes: 56 a second and 4 KiB of culprit names, see
+//! `history/names.rs`), allocated once when the history is made; recording and reading
+//! allocate nothing.
 
-use super::record::COMM_LEN;
+use super::app::Label;
 use super::snapshot::Snapshot;
 use super::top::Row;
+use names::Names;
 
 /// How many seconds the ring covers: ten minutes.
 pub const SECONDS: usize = 600;
@@ -55,30 +57,42 @@ impl Metric {
     }
 }
 
-/// The process behind a value: its PID and kernel name.
+/// The process behind a value: its PID and the name its list row showed (its real name,
+/// or its app's).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Culprit {
     /// 0 for none.
     pub pid: u32,
-    pub comm: [u8; COMM_LEN],
+    pub name: Label,
 }
 
 impl Culprit {
     pub const NONE: Culprit = Culprit {
         pid: 0,
-        comm: [0; COMM_LEN],
+        name: Label::EMPTY,
     };
 
     fn of(row: Option<&Row>) -> Culprit {
         row.map_or(Culprit::NONE, |row| Culprit {
             pid: row.tgid,
-            comm: row.comm,
+            name: Label::new(row.name()),
         })
     }
 
     pub fn is_none(&self) -> bool {
         self.pid == 0
     }
+}
+
+/// A culprit as a bucket keeps it: its name is a slot of the history's [`Names`].
+#[derive(Clone, Copy, Debug)]
+struct Kept {
+    pid: u32,
+    slot: u8,
+}
+
+impl Kept {
+    const NONE: Kept = Kept { pid: 0, slot: 0 };
 }
 
 /// One sample's values, `NaN` where it has none (no rates yet, no GPU).
@@ -123,21 +137,26 @@ impl Point {
     }
 }
 
-/// One second of the ring.
+/// One second of the ring: each metric's highest value and its culprit.
 #[derive(Clone, Copy, Debug)]
 struct Bucket {
     /// The Unix second this bucket holds; `u64::MAX` for never filled.
     second: u64,
-    point: Point,
+    values: [f32; 4],
+    culprits: [Kept; 4],
 }
 
-const EMPTY: Bucket = Bucket {
-    second: u64::MAX,
-    point: Point {
-        values: [f32::NAN; 4],
-        culprits: [Culprit::NONE; 4],
-    },
-};
+impl Bucket {
+    const fn empty(second: u64) -> Bucket {
+        Bucket {
+            second,
+            values: [f32::NAN; 4],
+            culprits: [Kept::NONE; 4],
+        }
+    }
+}
+
+const EMPTY: Bucket = Bucket::empty(u64::MAX);
 
 /// The highest value of a metric in the ring, when and whose it was.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -152,6 +171,7 @@ pub struct Peak {
 /// (see `clone.rs`).
 pub struct History {
     buckets: Box<[Bucket; SECONDS]>,
+    names: Box<Names>,
     /// The newest second recorded, `None` before the first sample.
     latest: Option<u64>,
     /// The first second recorded since the ring was made or cleared: nothing older is
@@ -165,6 +185,7 @@ impl Default for History {
     fn default() -> Self {
         History {
             buckets: Box::new([EMPTY; SECONDS]),
+            names: Box::default(),
             latest: None,
             since: 0,
             utc_offset_s: 0,
@@ -190,7 +211,8 @@ const BACKWARD_SLACK_S: u64 = 2;
 
 impl History {
     /// The ring's memory, fixed at compile time.
-    pub const BYTES: usize = std::mem::size_of::<[Bucket; SECONDS]>();
+    pub const BYTES: usize =
+        std::mem::size_of::<[Bucket; SECONDS]>() + std::mem::size_of::<Names>();
 
     /// Records a sample taken at `unix_ms` that measured the `span_ns` before it.
     pub fn record(&mut self, unix_ms: u64, span_ns: u64, point: &Point) {
@@ -227,26 +249,67 @@ impl History {
     }
 
     fn fold(&mut self, second: u64, point: &Point) {
-        let bucket = &mut self.buckets[(second % SECONDS as u64) as usize];
-        if bucket.second != second {
-            *bucket = Bucket {
-                second,
-                point: Point::empty(),
-            };
+        let index = (second % SECONDS as u64) as usize;
+        if self.buckets[index].second != second {
+            self.buckets[index] = Bucket::empty(second);
         }
         for i in 0..4 {
-            let new = point.values[i];
+            let (new, old) = (point.values[i], self.buckets[index].values[i]);
             // NaN never wins, and loses to any number.
-            if new >= bucket.point.values[i] || bucket.point.values[i].is_nan() && !new.is_nan() {
-                bucket.point.values[i] = new;
-                bucket.point.culprits[i] = point.culprits[i];
+            if new >= old || old.is_nan() && !new.is_nan() {
+                let kept = self.keep(&point.culprits[i]);
+                let bucket = &mut self.buckets[index];
+                bucket.values[i] = new;
+                bucket.culprits[i] = kept;
             }
+        }
+    }
+
+    /// The culprit with its name in a slot of the name table.
+    fn keep(&mut self, culprit: &Culprit) -> Kept {
+        if culprit.is_none() {
+            return Kept::NONE;
+        }
+        let slot = match self.names.find(&culprit.name) {
+            Some(slot) => slot,
+            None => {
+                let buckets = &self.buckets;
+                let (slot, evicted) = self.names.insert(culprit.name, || slots_in_use(buckets));
+                if evicted {
+                    self.forget_slot(slot);
+                }
+                slot
+            }
+        };
+        Kept {
+            pid: culprit.pid,
+            slot,
+        }
+    }
+
+    /// The buckets that named the slot's previous name no longer name a culprit.
+    fn forget_slot(&mut self, slot: u8) {
+        for kept in self.buckets.iter_mut().flat_map(|b| b.culprits.iter_mut()) {
+            if kept.pid != 0 && kept.slot == slot {
+                *kept = Kept::NONE;
+            }
+        }
+    }
+
+    fn culprit(&self, kept: Kept) -> Culprit {
+        if kept.pid == 0 {
+            return Culprit::NONE;
+        }
+        Culprit {
+            pid: kept.pid,
+            name: *self.names.get(kept.slot),
         }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.buckets.fill(EMPTY);
+        self.names.clear();
         self.latest = None;
         self.since = 0;
     }
@@ -274,7 +337,7 @@ impl History {
         };
         seconds.map(move |second| {
             self.bucket(second)
-                .map(|b| b.point.values[metric.index()])
+                .map(|b| b.values[metric.index()])
                 .filter(|v| !v.is_nan())
         })
     }
@@ -315,14 +378,14 @@ impl History {
             let Some(bucket) = self.bucket(second) else {
                 continue;
             };
-            let value = bucket.point.values[metric.index()];
+            let value = bucket.values[metric.index()];
             if value.is_nan() || best.is_some_and(|b| b.value > value) {
                 continue;
             }
             best = Some(Peak {
                 value,
                 unix_s: second,
-                culprit: bucket.point.culprits[metric.index()],
+                culprit: self.culprit(bucket.culprits[metric.index()]),
             });
         }
         best
@@ -362,7 +425,7 @@ impl History {
             );
             *column = (from..to)
                 .filter_map(|s| self.bucket(s))
-                .map(|b| b.point.values[metric.index()])
+                .map(|b| b.values[metric.index()])
                 .filter(|v| !v.is_nan())
                 .reduce(f32::max);
         }
@@ -373,11 +436,23 @@ impl History {
     pub fn last(&self, metric: Metric) -> Option<f32> {
         self.latest
             .and_then(|l| self.bucket(l))
-            .map(|b| b.point.values[metric.index()])
+            .map(|b| b.values[metric.index()])
             .filter(|v| !v.is_nan())
     }
 }
 
+/// Which name slots some bucket refers to.
+fn slots_in_use(buckets: &[Bucket; SECONDS]) -> names::InUse {
+    let mut in_use = [false; names::SLOTS];
+    for kept in buckets.iter().flat_map(|b| b.culprits.iter()) {
+        if kept.pid != 0 {
+            in_use[usize::from(kept.slot)] = true;
+        }
+    }
+    in_use
+}
+
 mod clone;
+mod names;
 #[cfg(test)]
 mod tests;

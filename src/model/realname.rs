@@ -27,6 +27,21 @@ fn is_interpreter(comm: &[u8]) -> bool {
     INTERPRETERS.contains(&comm) || INTERPRETERS.contains(&&comm[..stem_len])
 }
 
+/// A script read from a file descriptor (`bash /dev/fd/3`: process substitution, or a
+/// launcher piping a script in) has no name of its own; the fd number is none.
+fn names_no_script(path: &[u8]) -> bool {
+    if path.starts_with(b"/dev/fd/") {
+        return true;
+    }
+    // `/proc/self/fd/N`, `/proc/thread-self/fd/N`, `/proc/PID/fd/N`, `/proc/PID/task/TID/fd/N`.
+    let Some(rest) = path.strip_prefix(b"/proc/") else {
+        return false;
+    };
+    let mut parts = rest.rsplit(|&b| b == b'/');
+    let _fd_number = parts.next();
+    parts.next() == Some(b"fd") && parts.next().is_some()
+}
+
 /// The name to show for a process with this `comm` (NUL-padded) and `/proc/PID/cmdline`
 /// (NUL-separated arguments); `None` keeps `comm`.
 pub fn real_name(comm: &[u8; COMM_LEN], cmdline: &[u8]) -> Option<Label> {
@@ -40,6 +55,7 @@ pub fn real_name(comm: &[u8; COMM_LEN], cmdline: &[u8]) -> Option<Label> {
                 b"-c" | b"-e" => return None,
                 b"-m" => return None,
                 _ if arg.starts_with(b"-") => continue,
+                _ if names_no_script(arg) => return None,
                 _ => return Some(Label::new(base(arg))).filter(|l| !l.is_empty()),
             }
         }
@@ -85,6 +101,27 @@ mod tests {
         assert_eq!(shown("python3", b"python3\0-c\0print(1)\0"), None);
         assert_eq!(shown("python3", b"python3\0-m\0http.server\0"), None);
         assert_eq!(shown("python3", b"python3\0"), None);
+    }
+
+    #[test]
+    fn a_script_read_from_a_file_descriptor_keeps_the_interpreter() {
+        for path in [
+            "/dev/fd/3",
+            "/dev/fd/63",
+            "/proc/self/fd/3",
+            "/proc/thread-self/fd/4",
+            "/proc/1234/fd/5",
+            "/proc/1234/task/1235/fd/5",
+        ] {
+            let cmdline = format!("bash\0{path}\0");
+            assert_eq!(shown("bash", cmdline.as_bytes()), None, "{path}");
+        }
+        // A script whose own name merely looks like a number is still a script.
+        assert_eq!(shown("sh", b"sh\0./3\0").as_deref(), Some("3"));
+        assert_eq!(
+            shown("bash", b"bash\0/proc/x.sh\0").as_deref(),
+            Some("x.sh")
+        );
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub fn write_peak(sink: &mut dyn Sink, history: &History, metric: Metric, peak: 
     write_time_of_day(out, peak.unix_s, history.utc_offset_s);
     if !peak.culprit.is_none() {
         sink.out().push_str(", ");
-        name(sink, &peak.culprit.comm);
+        name(sink, peak.culprit.name.as_bytes());
     }
 }
 
@@ -115,7 +115,7 @@ pub fn json(sample: &Sample) -> Json {
             });
             if !peak.culprit.is_none() {
                 object["pid"] = json!(peak.culprit.pid);
-                object["name"] = json!(name_string(&peak.culprit.comm));
+                object["name"] = json!(name_string(peak.culprit.name.as_bytes()));
             }
             object
         });

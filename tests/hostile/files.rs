@@ -147,3 +147,19 @@ fn the_instance_lock_never_follows_a_planted_symlink() {
         );
     }
 }
+
+#[test]
+fn a_config_listing_a_hundred_thousand_modules_is_refused() {
+    crate::common::require_root();
+    let home = Home::new();
+    let list = vec!["\"cpu\""; 100_000].join(",");
+    std::fs::write(home.config(), format!("modules_right = [{list}]\n")).expect("config");
+    let out = finish(home.command(&["--once", "--interval-ms", "100"]), LIMIT);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("more than 64 modules in one group (100000 here)"),
+        "{stdout}"
+    );
+    assert!(stdout.len() < 64 * 1024, "{} bytes of output", stdout.len());
+}

@@ -8,6 +8,7 @@
 mod common;
 
 mod files;
+mod names;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

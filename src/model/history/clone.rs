@@ -7,6 +7,7 @@ impl Clone for History {
     fn clone(&self) -> Self {
         History {
             buckets: self.buckets.clone(),
+            names: self.names.clone(),
             latest: self.latest,
             since: self.since,
             utc_offset_s: self.utc_offset_s,
@@ -16,6 +17,7 @@ impl Clone for History {
     fn clone_from(&mut self, source: &Self) {
         // Box::clone_from copies into the existing allocation.
         self.buckets.clone_from(&source.buckets);
+        self.names.clone_from(&source.names);
         self.latest = source.latest;
         self.since = source.since;
         self.utc_offset_s = source.utc_offset_s;

@@ -1,14 +1,11 @@
 use super::*;
-use crate::model::record::COMM_LEN;
 
 const S: u64 = 1_000_000_000;
 /// 2026-11-23 14:00:00 UTC, in ms.
 const T0: u64 = 1_795_442_400_000;
 
-fn comm(name: &str) -> [u8; COMM_LEN] {
-    let mut c = [0; COMM_LEN];
-    c[..name.len()].copy_from_slice(name.as_bytes());
-    c
+fn label(name: &str) -> Label {
+    Label::new(name.as_bytes())
 }
 
 /// A point whose CPU is `cpu` %, caused by `pid` named `name`.
@@ -17,7 +14,7 @@ fn cpu(cpu: f32, pid: u32, name: &str) -> Point {
     p.values[0] = cpu;
     p.culprits[0] = Culprit {
         pid,
-        comm: comm(name),
+        name: label(name),
     };
     p
 }
@@ -30,8 +27,12 @@ fn cpu_values(h: &History) -> Vec<Option<f32>> {
 fn the_ring_is_ten_minutes_of_seconds_and_its_size_is_fixed() {
     let h = History::default();
     assert_eq!(SECONDS, 600);
-    assert_eq!(History::BYTES, SECONDS * std::mem::size_of::<Bucket>());
-    assert_eq!(History::BYTES, 62_400, "104 bytes a second");
+    assert_eq!(
+        History::BYTES,
+        SECONDS * std::mem::size_of::<Bucket>() + std::mem::size_of::<Names>()
+    );
+    assert_eq!(std::mem::size_of::<Bucket>(), 56, "56 bytes a second");
+    assert_eq!(History::BYTES, 37_712, "and 4 KiB of names");
     assert_eq!(h.filled(), 0);
     assert_eq!(h.values(Metric::Cpu).count(), 0);
     assert_eq!(h.peak(Metric::Cpu), None);
@@ -50,7 +51,7 @@ fn fast_samples_fold_into_one_second_keeping_the_highest_and_its_culprit() {
     assert_eq!(h.last(Metric::Cpu), Some(97.0));
     let peak = h.peak(Metric::Cpu).expect("a peak");
     assert_eq!((peak.value, peak.unix_s), (97.0, T0 / 1000));
-    assert_eq!((peak.culprit.pid, peak.culprit.comm), (2, comm("cargo")));
+    assert_eq!((peak.culprit.pid, peak.culprit.name), (2, label("cargo")));
     assert_eq!(h.last(Metric::Memory), None, "no memory value was given");
 }
 
@@ -89,7 +90,7 @@ fn wraps_around_forgetting_what_is_older_than_ten_minutes() {
         "spike gone"
     );
     let peak = h.peak(Metric::Cpu).expect("a peak");
-    assert_eq!(peak.culprit.comm, comm("calm"));
+    assert_eq!(peak.culprit.name, label("calm"));
     assert_eq!(h.first_second(), Some(T0 / 1000 + 899 - 599));
     assert_eq!(values.last(), Some(&Some(1.0 + (899 % 3) as f32)));
 }
@@ -174,8 +175,8 @@ fn a_point_of_a_snapshot_takes_the_top_rows_as_culprits() {
     m.rank(false);
     let p = Point::of(m.snapshot(), Some(37.0));
     assert_eq!(p.values, [25.0, 25.0, (1 << 20) as f32, 37.0]);
-    assert_eq!(p.culprits[0].comm, pcomm("spin"));
-    assert_eq!(p.culprits[1].comm, pcomm("hog"));
+    assert_eq!(p.culprits[0].name, label("spin"));
+    assert_eq!(p.culprits[1].name, label("hog"));
     assert_eq!(p.culprits[2].pid, 200);
     assert!(p.culprits[3].is_none());
 }
@@ -216,4 +217,49 @@ fn has_values_per_metric() {
     assert!(h.has_values(Metric::Cpu));
     assert!(!h.has_values(Metric::Gpu));
     assert_eq!(h.count(Metric::Cpu), 1);
+}
+
+#[test]
+fn culprits_keep_the_name_their_row_showed_however_long() {
+    let mut h = History::default();
+    h.record(T0, S, &cpu(99.0, 7, "qemu-system-x86_64"));
+    let peak = h.peak(Metric::Cpu).expect("a peak");
+    assert_eq!(peak.culprit.name.as_bytes(), b"qemu-system-x86_64");
+}
+
+#[test]
+fn past_the_name_slots_names_nobody_refers_to_give_way_and_none_is_ever_wrong() {
+    let mut h = History::default();
+    // 600 seconds, each with a name of its own: far more names than slots.
+    for i in 0..SECONDS as u64 {
+        h.record(
+            T0 + 1000 * i,
+            S,
+            &cpu(1.0 + i as f32 / 1000.0, 1 + i as u32, &format!("n{i}")),
+        );
+    }
+    // Every second still holds its value; a culprit it names is its own, or none.
+    for i in 0..SECONDS as u64 {
+        let bucket = h.bucket(T0 / 1000 + i).expect("bucket");
+        let culprit = h.culprit(bucket.culprits[0]);
+        assert!(
+            culprit.is_none()
+                || culprit
+                    == Culprit {
+                        pid: 1 + i as u32,
+                        name: label(&format!("n{i}"))
+                    },
+            "second {i}: {culprit:?}"
+        );
+    }
+    // The newest seconds kept theirs.
+    let peak = h.peak(Metric::Cpu).expect("a peak");
+    assert_eq!(peak.culprit.name, label("n599"));
+    // Once the old seconds have left the ring, their names' slots are taken first.
+    for i in 0..SECONDS as u64 {
+        let second = T0 + 1000 * (SECONDS as u64 + i);
+        h.record(second, S, &cpu(50.0, 9, if i % 2 == 0 { "a" } else { "b" }));
+    }
+    let peak = h.peak(Metric::Cpu).expect("a peak");
+    assert_eq!((peak.culprit.pid, peak.culprit.name), (9, label("b")));
 }

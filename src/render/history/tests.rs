@@ -7,12 +7,10 @@ const S: u64 = 1_000_000_000;
 const T0: u64 = 1_795_442_400_000;
 
 fn culprit(pid: u32, name: &[u8]) -> Culprit {
-    let mut c = Culprit {
+    Culprit {
         pid,
-        ..Culprit::NONE
-    };
-    c.comm[..name.len()].copy_from_slice(name);
-    c
+        name: crate::model::app::Label::new(name),
+    }
 }
 
 /// A sample whose history has `cpu` per second and a peak by `<cargo>`.
