@@ -1,6 +1,7 @@
 //! The command line: the bar, `--once [--json]`, `--waybar`, `--bench` and `msg`.
 
 mod bench;
+mod latest_line;
 mod msg;
 mod once;
 mod waybar;
@@ -136,6 +137,7 @@ pub fn main() -> ExitCode {
     } else {
         "warn"
     });
+    crate::script::signals::catch_realtime_signals();
     let result = match command {
         Command::Bar => return crate::ui::run(),
         Command::Waybar => return waybar::run(),

@@ -4,13 +4,13 @@
 //! As in the bar, the monitor samples on its own thread and hands each sample over.
 
 use std::cell::RefCell;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
 
 use gtk4::glib;
 
+use super::latest_line::LatestLine;
 use crate::control::{self, Command};
 use crate::modules::{Action, Input, Module, Update};
 use crate::monitor::Monitor;
@@ -20,6 +20,7 @@ use crate::{paths, startup};
 
 struct Stream {
     monitor: RefCell<Monitor>,
+    out: Rc<LatestLine>,
     modules: RefCell<Vec<Rc<dyn Module>>>,
     config_file: Option<PathBuf>,
     main_loop: glib::MainLoop,
@@ -43,11 +44,18 @@ pub fn run() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let main_loop = glib::MainLoop::new(None, false);
+    let out = LatestLine::new(glib::clone!(
+        #[strong]
+        main_loop,
+        move || main_loop.quit()
+    ));
     let stream = Rc::new(Stream {
         monitor: RefCell::new(monitor),
+        out,
         modules: RefCell::new(monitor_modules(&started.config)),
         config_file: started.config_file,
-        main_loop: glib::MainLoop::new(None, false),
+        main_loop,
     });
 
     let _server = paths::runtime_dir().and_then(|dir| {
@@ -120,7 +128,8 @@ impl Stream {
         }
     }
 
-    /// Writes the latest sample's line. Waybar gone (EPIPE) ends the stream.
+    /// Writes the latest sample's line, never waiting for Waybar to read. Waybar gone
+    /// (EPIPE) ends the stream.
     fn emit(&self) {
         let monitor = self.monitor.borrow();
         let input = Input {
@@ -130,12 +139,7 @@ impl Stream {
             output: "",
             scripts: &crate::modules::NO_SCRIPTS,
         };
-        let line = crate::waybar::line(&input, &self.modules.borrow());
-        let mut stdout = std::io::stdout().lock();
-        let written = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
-        if let Err(err) = written {
-            tracing::info!("stdout closed ({err}): exiting");
-            self.main_loop.quit();
-        }
+        self.out
+            .write(crate::waybar::line(&input, &self.modules.borrow()));
     }
 }

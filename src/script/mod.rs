@@ -27,7 +27,7 @@ pub mod markup;
 #[cfg(feature = "app")]
 pub mod runner;
 #[cfg(feature = "app")]
-mod signals;
+pub mod signals;
 
 mod config;
 mod label;

@@ -135,6 +135,25 @@ fn drain(fd: i32) {
     }
 }
 
+/// Catches every realtime signal, so that one sent to ringbar that no module subscribed to
+/// (Waybar users send `pkill -RTMIN+N` to their bars) does nothing instead of killing it:
+/// the handler finds no pipe to write to. Unlike `SIG_IGN`, a caught signal is back to its
+/// default in the programs ringbar starts. Call it once, early, in every mode.
+pub fn catch_realtime_signals() {
+    let Ok(mut registry) = REGISTRY.lock() else {
+        return;
+    };
+    for signal in libc::SIGRTMIN()..=libc::SIGRTMAX() {
+        if registry.installed & (1 << signal) != 0 {
+            continue;
+        }
+        match install_handler(signal) {
+            Ok(()) => registry.installed |= 1 << signal,
+            Err(err) => tracing::warn!("cannot catch signal {signal}: {err}"),
+        }
+    }
+}
+
 fn install_handler(signal: i32) -> Result<(), String> {
     // SAFETY: an all-zero sigaction is a valid value to fill in.
     let mut action: libc::sigaction = unsafe { std::mem::zeroed() };

@@ -9,6 +9,7 @@ mod common;
 
 mod files;
 mod names;
+mod waybar;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
