@@ -53,15 +53,22 @@ impl Collector {
     /// process (call while still privileged), the /proc walk; with the latter, the reason
     /// the probe did not load.
     pub fn new(kernel_threads: bool) -> (Self, Option<ProbeError>) {
-        if let Some(remote) = connect_service() {
-            return (
-                Collector::from_source(Source::Service(remote), kernel_threads),
-                None,
-            );
-        }
-        match Collector::with_probe(kernel_threads) {
-            Ok(collector) => (collector, None),
-            Err(err) => (Collector::with_proc(kernel_threads), Some(err)),
+        let service_error = match connect_service() {
+            Ok(Some(remote)) => {
+                let source = Source::Service(remote);
+                return (Collector::from_source(source, kernel_threads), None);
+            }
+            Ok(None) => None,
+            Err(err) => Some(err),
+        };
+        match (Collector::with_probe(kernel_threads), service_error) {
+            (Ok(collector), _) => (collector, None),
+            // Without capabilities the service was the way: say why it failed, not setcap.
+            (Err(ProbeError::NoPermission { .. }), Some((path, reason))) => {
+                let err = ProbeError::ServiceUnavailable { path, reason };
+                (Collector::with_proc(kernel_threads), Some(err))
+            }
+            (Err(err), _) => (Collector::with_proc(kernel_threads), Some(err)),
         }
     }
 
@@ -229,18 +236,19 @@ impl PhaseClock {
     }
 }
 
-/// The probe service, if its socket exists and it answers there.
-fn connect_service() -> Option<RemoteProbe> {
+/// The probe service, if its socket exists; its path and what went wrong if it exists
+/// but does not serve this process.
+fn connect_service() -> Result<Option<RemoteProbe>, (String, String)> {
     let path = service::socket_path();
     if !path.exists() {
         tracing::debug!(path = %path.display(), "no probe service");
-        return None;
+        return Ok(None);
     }
     match RemoteProbe::connect(&path) {
-        Ok(remote) => Some(remote),
+        Ok(remote) => Ok(Some(remote)),
         Err(err) => {
-            tracing::warn!(path = %path.display(), "the probe service does not answer: {err}");
-            None
+            tracing::warn!(path = %path.display(), "the probe service cannot serve this bar: {err}");
+            Err((path.display().to_string(), err.to_string()))
         }
     }
 }

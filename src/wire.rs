@@ -10,6 +10,7 @@
 //! exits    service → client  magic version op=1 count 0 lost_total       + count exit records
 //! request  client → service  magic version op=2 (an iterator fd, please)
 //! iterator service → client  magic version op=2 status                   + iterator fd if 0
+//! refused  service → client  magic version op=3 reason limit             (instead of hello)
 //! ```
 //!
 //! Integers are little-endian. The BPF ring buffer has one consumer position, so the
@@ -31,6 +32,7 @@ pub const HELLO_LEN: usize = 12;
 pub const REQUEST_LEN: usize = 8;
 pub const EXITS_HEADER_LEN: usize = 24;
 pub const ITERATOR_LEN: usize = 12;
+pub const REFUSED_LEN: usize = 16;
 /// Exit records in one message at most (57 KiB): a larger backlog goes in several.
 pub const MAX_EXITS_PER_MESSAGE: usize = 1024;
 /// The largest message either side sends.
@@ -40,6 +42,7 @@ pub const MAX_MESSAGE_LEN: usize = EXITS_HEADER_LEN + MAX_EXITS_PER_MESSAGE * EX
 pub enum Op {
     Exits = 1,
     Iterator = 2,
+    Refused = 3,
 }
 
 impl Op {
@@ -47,6 +50,7 @@ impl Op {
         match op {
             1 => Some(Op::Exits),
             2 => Some(Op::Iterator),
+            3 => Some(Op::Refused),
             _ => None,
         }
     }
@@ -137,6 +141,53 @@ pub fn decode_hello(bytes: &[u8]) -> Result<(), WireError> {
     Ok(())
 }
 
+/// Why the service turned a client away, sent instead of the greeting before it closes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The client's user holds `limit` connections already.
+    UserLimit { limit: u32 },
+    /// The service holds `limit` connections already.
+    Full { limit: u32 },
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::UserLimit { limit } => write!(
+                f,
+                "this user already holds {limit} connections, the most one user may"
+            ),
+            Refusal::Full { limit } => {
+                write!(f, "it serves {limit} connections already, its most")
+            }
+        }
+    }
+}
+
+pub fn encode_refused(refusal: Refusal, out: &mut Vec<u8>) {
+    let (reason, limit) = match refusal {
+        Refusal::UserLimit { limit } => (1u32, limit),
+        Refusal::Full { limit } => (2, limit),
+    };
+    header(Op::Refused as u16, out);
+    out.extend_from_slice(&reason.to_le_bytes());
+    out.extend_from_slice(&limit.to_le_bytes());
+}
+
+/// The service's first message: its greeting, or why it turned the client away. (The
+/// greeting's third field is the task record's size, never 3.)
+pub fn decode_greeting(bytes: &[u8]) -> Result<Result<(), Refusal>, WireError> {
+    if bytes.len() == REFUSED_LEN && Op::from_u16(check_header(bytes)?) == Some(Op::Refused) {
+        let limit = u32_at(bytes, 12);
+        return match u32_at(bytes, 8) {
+            1 => Ok(Err(Refusal::UserLimit { limit })),
+            2 => Ok(Err(Refusal::Full { limit })),
+            _ => Err(WireError::Op),
+        };
+    }
+    decode_hello(bytes).map(Ok)
+}
+
 /// The one request a client makes: an iterator instance, where the kernel refuses it
 /// one of its own.
 pub fn encode_request(out: &mut Vec<u8>) {
@@ -149,7 +200,7 @@ pub fn decode_request(bytes: &[u8]) -> Result<(), WireError> {
     }
     match Op::from_u16(check_header(bytes)?) {
         Some(Op::Iterator) => Ok(()),
-        Some(Op::Exits) | None => Err(WireError::Op),
+        Some(Op::Exits | Op::Refused) | None => Err(WireError::Op),
     }
 }
 

@@ -85,3 +85,23 @@ fn wrong_messages_are_refused_with_a_reason() {
     assert_eq!(decode_iterator(&exits[..12]), Err(WireError::Op));
     assert!(out.is_empty(), "nothing from a refused message");
 }
+
+#[test]
+fn a_refusal_comes_instead_of_the_greeting_and_says_why() {
+    let mut hello = Vec::new();
+    encode_hello(&mut hello);
+    assert_eq!(decode_greeting(&hello), Ok(Ok(())));
+    let mut refused = Vec::new();
+    for refusal in [Refusal::UserLimit { limit: 8 }, Refusal::Full { limit: 64 }] {
+        encode_refused(refusal, &mut refused);
+        assert_eq!(refused.len(), REFUSED_LEN);
+        assert_eq!(decode_greeting(&refused), Ok(Err(refusal)));
+    }
+    assert_eq!(
+        Refusal::UserLimit { limit: 8 }.to_string(),
+        "this user already holds 8 connections, the most one user may"
+    );
+    refused[8] = 7;
+    assert_eq!(decode_greeting(&refused), Err(WireError::Op));
+    assert_eq!(decode_greeting(&refused[..12]), Err(WireError::RecordSize));
+}

@@ -17,6 +17,11 @@ pub enum ProbeError {
          Fix: sudo setcap cap_bpf,cap_perfmon+ep {exe}"
     )]
     NoPermission { exe: String },
+    #[error(
+        "the probe service at {path} cannot serve this bar ({reason}), and this ringbar has no \
+         CAP_BPF and CAP_PERFMON of its own"
+    )]
+    ServiceUnavailable { path: String, reason: String },
     #[error("the BPF probe failed to {stage}: {source} (RINGBAR_LOG=debug shows libbpf's log)")]
     Failed {
         stage: &'static str,

@@ -78,7 +78,15 @@ impl RemoteProbe {
         sockopt::set_socket_timeout(&socket, sockopt::Timeout::Recv, Some(TIMEOUT))?;
         sockopt::set_socket_timeout(&socket, sockopt::Timeout::Send, Some(TIMEOUT))?;
         let (len, link) = fds::receive(&socket, &mut self.message)?;
-        wire::decode_hello(&self.message[..len]).map_err(invalid)?;
+        if len == 0 {
+            return Err(closed());
+        }
+        if let Err(refusal) = wire::decode_greeting(&self.message[..len]).map_err(invalid)? {
+            return Err(io::Error::new(
+                io::ErrorKind::ConnectionRefused,
+                format!("refused: {refusal}"),
+            ));
+        }
         let link = link.ok_or_else(|| invalid("a greeting without the iterator link"))?;
         tracing::info!(path = %self.path.display(), "connected to the probe service");
         self.lost_seen = 0; // a new connection counts from 0

@@ -2,8 +2,10 @@
 //! the clients. Exit reports are pushed to every client as they come, at most every
 //! [`MIN_DRAIN_GAP`], so a client's sample never waits for the service. It never blocks
 //! on a client: sends do not wait, a client whose socket is full keeps a bounded queue
-//! here until it reads, and a client that misbehaves (a wrong message) is dropped; it may
-//! connect again.
+//! here until it reads (nothing is sent to it until poll says its socket has room), and
+//! a client that misbehaves (a wrong message) or whose queue stays full is dropped; it may
+//! connect again. One user may hold [`MAX_CLIENTS_PER_USER`] connections, so that nobody
+//! can take the service from everyone else; a client turned away is told why.
 
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
@@ -19,6 +21,11 @@ use crate::wire;
 
 /// Clients at once; more are turned away.
 const MAX_CLIENTS: usize = 64;
+/// Clients of one uid at once: a bar and a `--waybar` per display leave plenty of room.
+const MAX_CLIENTS_PER_USER: usize = 8;
+/// A client whose queue is full and whose socket took nothing for this long is dropped:
+/// a bar reads at every sample, at least once a minute.
+const MAX_STALL: Duration = Duration::from_secs(130);
 /// Exit reports kept per client while its socket is full (a bar reads it at least every
 /// 2 s); beyond that they are counted as lost.
 const MAX_QUEUED_EXITS: usize = 16 * 1024;
@@ -36,6 +43,9 @@ struct Client {
     lost: u64,
     /// The answer to its request (an errno, and the iterator fd if 0), until sent.
     answer: Option<(u32, Option<OwnedFd>)>,
+    /// Since when its socket has been full (its last send would have blocked); nothing is
+    /// sent to it until poll says there is room.
+    full_since: Option<Instant>,
 }
 
 impl Client {
@@ -63,34 +73,61 @@ impl Client {
     }
 
     /// Sends the answer to its request, then the queued reports, as many as the client's
-    /// socket takes now.
+    /// socket takes now; nothing while its socket is known to be full.
     fn flush(&mut self, message: &mut Vec<u8>) -> Result<(), String> {
+        if self.full_since.is_some() {
+            return Ok(());
+        }
         if let Some((errno, fd)) = &self.answer {
             wire::encode_iterator(*errno, message);
-            match fds::send(self.socket.as_fd(), message, fd.as_ref().map(AsFd::as_fd)) {
-                Ok(()) => self.answer = None,
-                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(()),
-                Err(err) => return Err(err.to_string()),
+            let sent = fds::send(self.socket.as_fd(), message, fd.as_ref().map(AsFd::as_fd));
+            if !self.sent(sent)? {
+                return Ok(());
             }
+            self.answer = None;
         }
         while !self.exits.is_empty() {
             let count = self.exits.len().min(wire::MAX_EXITS_PER_MESSAGE);
             wire::encode_exits(&self.exits[..count], self.lost, message);
-            match fds::send(self.socket.as_fd(), message, None) {
-                Ok(()) => drop(self.exits.drain(..count)),
-                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(()),
-                Err(err) => return Err(err.to_string()),
+            if !self.sent(fds::send(self.socket.as_fd(), message, None))? {
+                return Ok(());
             }
+            self.exits.drain(..count);
         }
         Ok(())
     }
 
-    /// What to wait for: requests, and room in its socket while reports wait here.
+    /// Whether a send went out; a full socket is remembered, any other error ends the client.
+    fn sent(&mut self, result: io::Result<()>) -> Result<bool, String> {
+        match result {
+            Ok(()) => Ok(true),
+            Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
+                self.full_since = Some(Instant::now());
+                Ok(false)
+            }
+            Err(err) => Err(err.to_string()),
+        }
+    }
+
+    /// Poll said its socket has room again.
+    fn has_room(&mut self) {
+        self.full_since = None;
+    }
+
+    /// A client that reads nothing while its queue overflows is let go.
+    fn stalled(&self, now: Instant) -> bool {
+        self.exits.len() >= MAX_QUEUED_EXITS
+            && self
+                .full_since
+                .is_some_and(|since| now - since >= MAX_STALL)
+    }
+
+    /// What to wait for: requests, and room in its socket once it was found full.
     fn poll_flags(&self) -> PollFlags {
-        if self.exits.is_empty() && self.answer.is_none() {
-            PollFlags::IN
-        } else {
+        if self.full_since.is_some() {
             PollFlags::IN | PollFlags::OUT
+        } else {
+            PollFlags::IN
         }
     }
 }
@@ -113,7 +150,7 @@ pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
             MIN_DRAIN_GAP - since_drain
         };
         let timeout = Timespec::try_from(wait).map_err(io::Error::other)?;
-        let ready: Vec<bool> = {
+        let ready: Vec<PollFlags> = {
             let exits_ready = probe.exits_ready_fd();
             let mut polled: Vec<PollFd<'_>> =
                 std::iter::once(PollFd::new(&listener, PollFlags::IN))
@@ -129,28 +166,38 @@ pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
                 Err(rustix::io::Errno::INTR) => continue,
                 Err(err) => return Err(err.into()),
             }
-            polled.iter().map(|p| !p.revents().is_empty()).collect()
+            polled.iter().map(PollFd::revents).collect()
         };
         if last_drain.is_none_or(|t| t.elapsed() >= MIN_DRAIN_GAP) {
             drain(&mut probe, &mut drained, &mut clients);
             last_drain = Some(Instant::now());
         }
         // Clients first (indices of `ready` are theirs before anyone is added or removed).
+        let now = Instant::now();
         let mut index = clients.len();
         while index > 0 {
             index -= 1;
             let client = &mut clients[index];
+            let revents = ready[index + 1];
+            if revents.contains(PollFlags::OUT) {
+                client.has_room();
+            }
             let mut kept = Ok(());
-            if ready[index + 1] {
+            if revents.intersects(PollFlags::IN | PollFlags::HUP | PollFlags::ERR) {
                 kept = answer(client, &probe, &mut request);
             }
-            let kept = kept.and_then(|()| client.flush(&mut message));
+            let kept = kept
+                .and_then(|()| client.flush(&mut message))
+                .and_then(|()| match client.stalled(now) {
+                    true => Err("its queue stayed full: it reads nothing".into()),
+                    false => Ok(()),
+                });
             if let Err(why) = kept {
                 tracing::info!(uid = client.uid, "client gone: {why}");
                 clients.swap_remove(index);
             }
         }
-        if ready[0] {
+        if !ready[0].is_empty() {
             accept(&listener, &probe, &mut clients, &mut message)?;
         }
     }
@@ -187,8 +234,23 @@ fn accept(
         return Ok(());
     };
     let (uid, gid) = (peer.uid.as_raw(), peer.gid.as_raw());
-    if clients.len() >= MAX_CLIENTS {
-        tracing::warn!(uid, "{MAX_CLIENTS} clients already: refused");
+    let of_user = clients.iter().filter(|c| c.uid == uid).count();
+    let refusal = if of_user >= MAX_CLIENTS_PER_USER {
+        Some(wire::Refusal::UserLimit {
+            limit: MAX_CLIENTS_PER_USER as u32,
+        })
+    } else if clients.len() >= MAX_CLIENTS {
+        Some(wire::Refusal::Full {
+            limit: MAX_CLIENTS as u32,
+        })
+    } else {
+        None
+    };
+    if let Some(refusal) = refusal {
+        tracing::warn!(uid, "client refused: {refusal}");
+        wire::encode_refused(refusal, message);
+        // Best effort: the socket closes right after.
+        let _ = fds::send(socket.as_fd(), message, None);
         return Ok(());
     }
     wire::encode_hello(message);
@@ -208,6 +270,7 @@ fn accept(
         exits: Vec::new(),
         lost: 0,
         answer: None,
+        full_since: None,
     });
     Ok(())
 }
@@ -236,4 +299,58 @@ fn answer(client: &mut Client, probe: &Probe, request: &mut [u8]) -> Result<(), 
         }
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustix::net::{socketpair, AddressFamily, SocketType};
+
+    fn client() -> (Client, OwnedFd) {
+        let (ours, theirs) = socketpair(
+            AddressFamily::UNIX,
+            SocketType::SEQPACKET,
+            SocketFlags::NONBLOCK | SocketFlags::CLOEXEC,
+            None,
+        )
+        .expect("socketpair");
+        let client = Client {
+            socket: ours,
+            uid: 1000,
+            gid: 1000,
+            exits: Vec::new(),
+            lost: 0,
+            answer: None,
+            full_since: None,
+        };
+        (client, theirs)
+    }
+
+    #[test]
+    fn a_full_socket_is_waited_for_and_a_client_that_never_reads_is_let_go() {
+        let (mut client, _peer) = client();
+        let exit = ExitRecord::default();
+        let mut message = Vec::new();
+        // The peer reads nothing: the socket fills, then nothing more is tried.
+        for _ in 0..MAX_QUEUED_EXITS + 10 {
+            client.queue(&exit);
+        }
+        assert_eq!(client.lost, 10);
+        client.flush(&mut message).expect("flush");
+        assert!(client.full_since.is_some(), "the socket filled");
+        assert!(!client.exits.is_empty(), "reports wait here");
+        assert_eq!(client.poll_flags(), PollFlags::IN | PollFlags::OUT);
+        while client.exits.len() < MAX_QUEUED_EXITS {
+            client.queue(&exit);
+        }
+        let since = client.full_since.expect("full");
+        assert!(!client.stalled(since + MAX_STALL / 2));
+        assert!(
+            client.stalled(since + MAX_STALL),
+            "a full queue for the whole stall"
+        );
+        client.has_room();
+        assert!(!client.stalled(since + MAX_STALL), "room came");
+        assert_eq!(client.poll_flags(), PollFlags::IN);
+    }
 }

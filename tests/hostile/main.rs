@@ -9,6 +9,7 @@ mod common;
 
 mod files;
 mod names;
+mod service;
 mod waybar;
 
 use std::path::{Path, PathBuf};

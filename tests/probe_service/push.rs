@@ -152,6 +152,7 @@ fn exit_reports_are_pushed_and_a_client_that_does_not_read_holds_nothing_up() {
                 assert!(fd, "the iterator fd came with the answer");
                 answered = true;
             }
+            Op::Refused => panic!("a refusal after the greeting"),
         }
     }
     assert!(answered, "no answer to the request");
