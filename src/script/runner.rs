@@ -20,7 +20,9 @@
 //!   full pipe instead of spinning the bar. Stderr goes to the log at info level, prefixed
 //!   `custom/NAME`, at most 20 lines a minute.
 //! - The script runs in a process group of its own; `stop()`, drop, a timeout and the end
-//!   of a continuous script kill the whole group with SIGKILL, so no orphan outlives the
+//!   of a continuous script kill the whole group with SIGKILL, and what the run started
+//!   outside the group (`setsid`, a daemon), which ringbar adopts as a child subreaper and
+//!   knows by the run's tag in its environment (`orphans.rs`), so no orphan outlives the
 //!   module. If ringbar crashes, the shell dies with it (`PR_SET_PDEATHSIG`) and what the
 //!   shell started dies of SIGPIPE at its next line, as nobody reads the pipe any more.
 //! - `on-click` and friends run detached (a session of their own, output to the log): they
@@ -37,6 +39,7 @@
 
 mod action;
 mod log;
+mod orphans;
 mod output;
 mod pipe;
 mod process;
@@ -50,8 +53,9 @@ use std::time::{Duration, Instant};
 use gtk4::glib::{self, JoinHandle};
 
 use self::log::Log;
+pub use self::orphans::adopt_orphans;
 use self::output::Collected;
-use self::process::{kill_group, Exit};
+use self::process::{end_run, Exit};
 use self::schedule::BACKOFF_START;
 pub use super::ScriptState;
 use super::{signals, ScriptConfig};
@@ -77,6 +81,8 @@ struct Run {
     id: u64,
     kind: Kind,
     pgid: i32,
+    /// `RINGBAR_SCRIPT_RUN` of its processes (see `orphans.rs`).
+    tag: String,
     started: Instant,
     exit: Option<Exit>,
     /// Pipes not at their end yet.
@@ -210,7 +216,7 @@ impl ScriptRunner {
             (inner.run.take(), inner.timer.take(), inner.signal.take())
         };
         if let Some(run) = run {
-            kill_group(run.pgid);
+            end_run(run.pgid, &run.tag);
             run.tasks.iter().for_each(JoinHandle::abort);
         }
         if let Some(timer) = timer {

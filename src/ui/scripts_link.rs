@@ -7,15 +7,16 @@ use gtk4::glib;
 
 use super::app::App;
 use crate::modules::{custom, Button, Update};
-use crate::script::runner::ScriptRunner;
+use crate::script::runner::{self, ScriptRunner};
 use crate::script::ScriptState;
 
 impl App {
-    /// Starts a runner for every script module of the config, stopping the old ones.
+    /// Starts a runner for every script module of the config. A runner whose module kept
+    /// its name and settings goes on as it was (a reload neither restarts its script nor
+    /// resets its backoff); the others are stopped.
     pub(super) fn start_scripts(self: &Rc<Self>) {
-        for runner in self.runners.borrow_mut().drain(..) {
-            runner.stop();
-        }
+        runner::adopt_orphans();
+        let mut old: Vec<Rc<ScriptRunner>> = self.runners.borrow_mut().drain(..).collect();
         self.script_states.borrow_mut().clear();
         let config = self.config.borrow();
         let mut started: Vec<String> = Vec::new();
@@ -28,6 +29,16 @@ impl App {
                 continue; // listed twice: one script feeds both places
             }
             started.push(name.clone());
+            let short = module.name().trim_start_matches("custom/");
+            if let Some(at) = old
+                .iter()
+                .position(|r| r.name() == short && r.config() == script)
+            {
+                let runner = old.swap_remove(at);
+                self.script_states.borrow_mut().insert(name, runner.state());
+                self.runners.borrow_mut().push(runner);
+                continue;
+            }
             self.script_states
                 .borrow_mut()
                 .insert(name.clone(), ScriptState::Starting);
@@ -41,9 +52,11 @@ impl App {
                     app.render_where(|update| update == Update::Script);
                 }
             );
-            let short = module.name().trim_start_matches("custom/");
             let runner = ScriptRunner::start(short, script.clone(), on_update);
             self.runners.borrow_mut().push(runner);
+        }
+        for runner in old {
+            runner.stop();
         }
     }
 

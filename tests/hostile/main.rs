@@ -9,6 +9,7 @@ mod common;
 
 mod files;
 mod names;
+mod scripts;
 mod service;
 mod waybar;
 

@@ -31,7 +31,7 @@ impl ScriptRunner {
             return;
         }
         let flags = gio::SubprocessFlags::STDOUT_PIPE | gio::SubprocessFlags::STDERR_MERGE;
-        let (process, _) = match spawn_shell(command, flags, Setup::Detached) {
+        let (process, _) = match spawn_shell(command, flags, Setup::Detached, None) {
             Ok(spawned) => spawned,
             Err(err) => {
                 tracing::warn!("{prefix}: cannot run `{command}`: {err}");

@@ -6,6 +6,8 @@ use std::ffi::OsStr;
 use gtk4::gio;
 use gtk4::glib;
 
+use super::orphans;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Exit {
     Code(i32),
@@ -20,13 +22,18 @@ pub(super) enum Setup {
     Detached,
 }
 
-/// Starts `sh -c command`; the process and its process group id.
+/// Starts `sh -c command`, with `RINGBAR_SCRIPT_RUN=tag` in its environment if a tag is
+/// given; the process and its process group id.
 pub(super) fn spawn_shell(
     command: &str,
     flags: gio::SubprocessFlags,
     setup: Setup,
+    tag: Option<&str>,
 ) -> Result<(gio::Subprocess, i32), glib::Error> {
     let launcher = gio::SubprocessLauncher::new(flags);
+    if let Some(tag) = tag {
+        launcher.setenv(orphans::RUN_VAR, tag, true);
+    }
     let parent = std::process::id() as i32;
     launcher.set_child_setup(move || child_setup(setup, parent));
     let argv = [OsStr::new("/bin/sh"), OsStr::new("-c"), OsStr::new(command)];
@@ -35,6 +42,7 @@ pub(super) fn spawn_shell(
         .identifier()
         .and_then(|id| id.parse().ok())
         .unwrap_or(0);
+    orphans::spawned(pid);
     Ok((process, pid))
 }
 
@@ -64,11 +72,13 @@ fn child_setup(setup: Setup, parent: i32) {
     }
 }
 
-/// SIGKILL to the process group `pgid` (never to ours or to every process).
-pub(super) fn kill_group(pgid: i32) {
+/// Ends a run: SIGKILL to its process group `pgid` (never to ours or to every process),
+/// then to what it started outside the group (tagged `tag`).
+pub(super) fn end_run(pgid: i32, tag: &str) {
     if pgid > 1 {
         // SAFETY: kill takes plain integers; a negative pid names the group we created.
         unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        orphans::end(tag, pgid);
     }
 }
 

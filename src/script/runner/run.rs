@@ -7,9 +7,10 @@ use gtk4::gio;
 use gtk4::glib::{self, JoinHandle};
 
 use super::log::{printable, REASON_CHARS};
+use super::orphans;
 use super::output::Collected;
 use super::pipe::{read_lines, Event, STDERR_CHUNK, STDOUT_CHUNK};
-use super::process::{describe, exit_of, kill_group, spawn_shell, with_stderr, Exit, Setup};
+use super::process::{describe, end_run, exit_of, spawn_shell, with_stderr, Exit, Setup};
 use super::{Kind, Mode, Run, ScriptRunner, ScriptState};
 
 /// An interval run is killed after max(interval, this).
@@ -26,7 +27,8 @@ impl ScriptRunner {
             (Kind::ExecIf, Some(exec_if)) => (exec_if.as_str(), F::STDOUT_SILENCE | F::STDERR_PIPE),
             _ => (self.config.exec.as_str(), F::STDOUT_PIPE | F::STDERR_PIPE),
         };
-        let (process, pgid) = match spawn_shell(command, flags, Setup::Group) {
+        let tag = orphans::new_tag();
+        let (process, pgid) = match spawn_shell(command, flags, Setup::Group, Some(&tag)) {
             Ok(spawned) => spawned,
             Err(err) => {
                 let reason = format!("cannot start sh: {err}");
@@ -44,6 +46,7 @@ impl ScriptRunner {
             id,
             kind,
             pgid,
+            tag,
             started: Instant::now(),
             exit: None,
             open_pipes: 0,
@@ -166,7 +169,7 @@ impl ScriptRunner {
             run.exit = Some(exit);
             if continuous && run.kind == Kind::Exec {
                 // What the script left behind (a `sleep` of its loop) goes too.
-                kill_group(run.pgid);
+                end_run(run.pgid, &run.tag);
             }
             run.open_pipes == 0
         });
@@ -244,7 +247,7 @@ impl ScriptRunner {
         let Some(run) = self.take_run(id) else {
             return;
         };
-        kill_group(run.pgid);
+        end_run(run.pgid, &run.tag);
         run.tasks.iter().for_each(JoinHandle::abort);
         let reason = format!("timed out after {} s", limit.as_secs_f64());
         match run.kind {
