@@ -76,11 +76,13 @@ impl TestHook {
                     written.push(slot.module.name());
                     let _ = write!(
                         out,
-                        "\t{}={}\t{}.visible={}",
+                        "\t{}={}\t{}.visible={}\t{}.buttons={}",
                         slot.module.name(),
                         row.describe(),
                         slot.module.name(),
-                        row.widget.is_visible()
+                        row.widget.is_visible(),
+                        slot.module.name(),
+                        row.button_bounds(&bar.window)
                     );
                 }
             }
@@ -100,6 +102,35 @@ impl TestHook {
                 if let (Some(graph), false) = (&slot.bar_graph, written.contains(&name)) {
                     let _ = write!(out, "\t{name}.graph={}", graph.describe());
                 }
+            }
+            // Where each module sits in its window, as laid out for the last frame.
+            let mut placed: Vec<&str> = Vec::new();
+            for slot in &bar.slots {
+                let name = slot.module.name();
+                if placed.contains(&name) {
+                    continue;
+                }
+                placed.push(name);
+                if let Some(r) = slot.widget().compute_bounds(&bar.window) {
+                    let _ = write!(
+                        out,
+                        "\t{name}.bounds={},{},{},{}",
+                        r.x(),
+                        r.y(),
+                        r.width(),
+                        r.height()
+                    );
+                }
+            }
+            if let Some(r) = bar.notice.compute_bounds(&bar.window) {
+                let _ = write!(
+                    out,
+                    "\tnotice.bounds={},{},{},{}",
+                    r.x(),
+                    r.y(),
+                    r.width(),
+                    r.height()
+                );
             }
             let labels = bar
                 .slots

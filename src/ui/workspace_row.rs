@@ -44,6 +44,12 @@ impl WorkspaceRow {
 
     /// Shows `wanted`, changing only the buttons that differ.
     pub fn show(&mut self, wanted: &[WorkspaceButton]) {
+        // Visible before its buttons change: with GTK 4.8, a row whose buttons were added
+        // while it was hidden kept, once shown, the width it had without them, and the
+        // window title next to it was drawn over the first button.
+        if !wanted.is_empty() {
+            self.widget.set_visible(true);
+        }
         while self.buttons.len() < wanted.len() {
             let index = self.buttons.len();
             let button = gtk::Button::new();
@@ -82,7 +88,21 @@ impl WorkspaceRow {
                 None => shown.push(want.clone()),
             }
         }
-        self.widget.set_visible(!wanted.is_empty());
+        if wanted.is_empty() {
+            self.widget.set_visible(false);
+        }
+    }
+
+    /// Each button's `x,y,w,h` in `window`, `;`-separated, for the test hook.
+    #[cfg(feature = "test-support")]
+    pub fn button_bounds(&self, window: &gtk::Window) -> String {
+        let bounds: Vec<String> = self
+            .buttons
+            .iter()
+            .filter_map(|b| b.compute_bounds(window))
+            .map(|r| format!("{},{},{},{}", r.x(), r.y(), r.width(), r.height()))
+            .collect();
+        bounds.join(";")
     }
 
     /// `1:focused+visible+occupied|2:empty`, for the test hook.

@@ -8,6 +8,7 @@
 mod common;
 
 mod files;
+mod layout;
 mod names;
 mod scripts;
 mod service;

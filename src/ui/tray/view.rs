@@ -68,6 +68,8 @@ impl TrayView {
                 }
             }
             Some(state) => {
+                // Visible before an icon is added, as the workspace row (see its `show`).
+                container.set_visible(true);
                 let image = icons.entry(address.clone()).or_insert_with(|| {
                     let image = new_icon(address, host);
                     container.append(&image);
