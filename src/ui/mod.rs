@@ -6,6 +6,7 @@
 mod app;
 mod bar;
 mod bar_graph;
+mod clip_bin;
 mod compositor_link;
 mod history_graph;
 mod outputs;

@@ -7,6 +7,7 @@ use gtk4 as gtk;
 use gtk4::prelude::*;
 
 use super::bar_graph::BarGraphView;
+use super::clip_bin::ClipBin;
 use super::history_graph::HistoryGraphs;
 use super::workspace_row::WorkspaceRow;
 use crate::modules::{Input, Level, Module, WorkspaceButton};
@@ -22,6 +23,8 @@ pub struct Slot {
     pub tray: Option<gtk::Box>,
     /// Around the label, for a graph module: the graph drawn over it.
     pub bar_graph: Option<BarGraphView>,
+    /// Around the label, for a script module: its markup never makes the bar taller.
+    clip: Option<ClipBin>,
     /// Reused for the row's buttons.
     buttons: Vec<WorkspaceButton>,
     /// The tooltip's content; mapped exactly while the tooltip is on screen.
@@ -70,12 +73,18 @@ impl Slot {
         let bar_graph = module
             .bar_graph()
             .map(|graph| BarGraphView::new(&label, *graph));
+        let clip = module.script().map(|_| {
+            let clip = ClipBin::new(&label);
+            clip.set_visible(false);
+            clip
+        });
         Slot {
             module,
             label,
             row,
             tray,
             bar_graph,
+            clip,
             buttons: Vec::new(),
             tooltip,
             graphs,
@@ -91,6 +100,9 @@ impl Slot {
     pub fn widget(&self) -> gtk::Widget {
         if let Some(graph) = &self.bar_graph {
             return graph.widget.clone().upcast();
+        }
+        if let Some(clip) = &self.clip {
+            return clip.clone().upcast();
         }
         match (&self.row, &self.tray) {
             (Some(row), _) => row.widget.clone().upcast(),
@@ -119,6 +131,9 @@ impl Slot {
         let visible = status.is_some();
         if self.label.is_visible() != visible {
             self.label.set_visible(visible);
+            if let Some(clip) = &self.clip {
+                clip.set_visible(visible);
+            }
         }
         let Some(status) = status else {
             return;

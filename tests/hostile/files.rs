@@ -163,3 +163,26 @@ fn a_config_listing_a_hundred_thousand_modules_is_refused() {
     );
     assert!(stdout.len() < 64 * 1024, "{} bytes of output", stdout.len());
 }
+
+#[test]
+fn a_style_that_is_a_fifo_leaves_the_bar_running_on_its_default_style() {
+    use crate::common::session::{Compositor, Session};
+    crate::common::require_root();
+    let _serial = crate::common::serial();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file("config.toml", "modules_right = [\"cpu\"]\n");
+    let style = session.home().join(".config/ringbar/style.css");
+    mkfifo(&style);
+    std::os::unix::fs::chown(&style, Some(uid_of(&session)), None).expect("chown");
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("not a regular file but a FIFO");
+    bar.wait_for_log("bar on output HEADLESS-1");
+    wait_for("the cpu label", Duration::from_secs(20), || {
+        bar.field("cpu").starts_with("CPU")
+    });
+}
+
+fn uid_of(session: &crate::common::session::Session) -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(session.home()).expect("home").uid()
+}

@@ -136,3 +136,36 @@ height = \"tall\"\n",
         );
     }
 }
+
+#[test]
+fn a_scripts_markup_never_makes_the_bar_taller_than_its_height() {
+    crate::common::require_root();
+    let _serial = serial();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file(
+        "config.toml",
+        "height = 30\nmodules_left = [\"custom/big\", \"custom/tall\"]\nmodules_center = [\"clock\"]\n\
+         modules_right = []\n\
+         [custom.big]\nexec = \"echo '<span font=\\\"40\\\">BIG</span>'\"\ninterval = \"once\"\n\
+         [custom.tall]\nexec = \"echo '<big><big><big><big><big>T</big></big></big></big></big>'\"\n\
+         interval = \"once\"\n",
+    );
+    let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let field = |key: &str| bar.field(key);
+    wait_for("both scripts shown", WAIT, || {
+        field("custom/big") == "BIG" && field("custom/tall") == "T"
+    });
+    std::thread::sleep(Duration::from_millis(1500));
+    for name in ["custom/big", "custom/tall"] {
+        let bounds = rect(&field(&format!("{name}.bounds"))).expect("bounds");
+        assert_eq!(bounds[3], 30.0, "{name} is as tall as the bar: {bounds:?}");
+    }
+    assert_eq!(
+        session.workspace_y(),
+        30,
+        "the bar reserves its 30 px and no more"
+    );
+    let log = bar.log_text();
+    assert!(!log.contains("WARN") && !log.contains("CRITICAL"), "{log}");
+}
