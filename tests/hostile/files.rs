@@ -7,7 +7,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use crate::common::wait_for;
-use crate::{finish, mkfifo, text, Home, Lines, Running};
+use crate::{finish, mkfifo, text, Home, Lines};
 
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -24,13 +24,7 @@ fn a_config_that_is_a_fifo_is_refused_by_once_and_waybar_without_waiting() {
         "the config notice names the FIFO:\n{stdout}"
     );
 
-    let mut waybar = Running(
-        home.command(&["--waybar"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn --waybar"),
-    );
+    let mut waybar = home.waybar();
     let line = Lines::of(&mut waybar.0).next("from --waybar", LIMIT);
     assert!(line.contains("not a regular file but a FIFO"), "{line}");
 }
@@ -40,13 +34,7 @@ fn a_running_instance_told_to_reload_a_fifo_keeps_answering() {
     crate::common::require_root();
     let home = Home::new();
     std::fs::write(home.config(), "interval_ms = 100\n").expect("config");
-    let mut waybar = Running(
-        home.command(&["--waybar"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn --waybar"),
-    );
+    let mut waybar = home.waybar();
     let pid = waybar.0.id() as i32;
     let lines = Lines::of(&mut waybar.0);
     lines.next("from --waybar", LIMIT);

@@ -67,6 +67,19 @@ impl Home {
     }
 }
 
+impl Home {
+    /// `ringbar --waybar` in this home, its stdout piped to the test.
+    pub fn waybar(&self) -> Running {
+        Running(
+            self.command(&["--waybar"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("spawn --waybar"),
+        )
+    }
+}
+
 /// Runs `command` to its end, or kills it after `limit` and fails.
 pub fn finish(mut command: Command, limit: Duration) -> Output {
     let child = command

@@ -13,13 +13,7 @@ const WAIT: Duration = Duration::from_secs(60);
 
 fn start(home: &Home) -> Running {
     std::fs::write(home.config(), "interval_ms = 100\n").expect("config");
-    Running(
-        home.command(&["--waybar"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn --waybar"),
-    )
+    home.waybar()
 }
 
 /// Bytes waiting in the pipe.
