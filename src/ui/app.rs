@@ -18,7 +18,7 @@ use super::test_hook::TestHook;
 use crate::compositor::Compositor;
 use crate::config::Config;
 use crate::control::Command;
-use crate::modules::{Action, Input, Scripts, Update};
+use crate::modules::{Action, Scripts, Update};
 use crate::monitor::Monitor;
 use crate::render::{report, Markup};
 use crate::sample::{Sample, Source};
@@ -253,29 +253,12 @@ impl App {
     }
 
     pub(super) fn render_where(&self, wanted: impl Fn(Update) -> bool) {
-        let monitor = self.monitor.borrow();
-        // The compositor's state only when its modules are drawn: a sample tick copies
-        // nothing.
-        let state = wanted(Update::Compositor)
-            .then(|| self.compositor_state())
-            .flatten();
-        let compositor = state.as_ref().unwrap_or(&crate::modules::NO_COMPOSITOR);
-        let sample = monitor.sample();
-        let scripts = self.script_states.borrow();
+        let inputs = self.inputs(wanted(Update::Compositor));
+        let sample = inputs.sample();
         let mut text = self.text.borrow_mut();
         for bar in self.bars.borrow_mut().iter_mut() {
-            let output = if state.is_some() {
-                bar.connector()
-            } else {
-                String::new()
-            };
-            let input = Input {
-                sample,
-                clock: &LocalClock,
-                compositor,
-                output: &output,
-                scripts: &scripts,
-            };
+            let output = inputs.output_of(bar);
+            let input = inputs.input(&output);
             for slot in &mut bar.slots {
                 if !wanted(slot.module.update()) {
                     continue;
@@ -321,24 +304,16 @@ impl App {
 
     /// Fills the tooltip of slot `index` of the bar on `window` (GTK is about to show it).
     pub(super) fn fill_tooltip(&self, window: &gtk4::Window, index: usize) {
-        let monitor = self.monitor.borrow();
         let bars = self.bars.borrow();
-        let Some(slot) = bars
-            .iter()
-            .find(|bar| &bar.window == window)
-            .and_then(|bar| bar.slots.get(index))
-        else {
+        let Some(bar) = bars.iter().find(|bar| &bar.window == window) else {
             return;
         };
-        let state = self.compositor_state();
-        let input = Input {
-            sample: monitor.sample(),
-            clock: &LocalClock,
-            compositor: state.as_ref().unwrap_or(&crate::modules::NO_COMPOSITOR),
-            output: "",
-            scripts: &crate::modules::NO_SCRIPTS,
+        let Some(slot) = bar.slots.get(index) else {
+            return;
         };
-        slot.fill_tooltip(&input, &mut self.text.borrow_mut());
+        let inputs = self.inputs(true);
+        let output = inputs.output_of(bar);
+        slot.fill_tooltip(&inputs.input(&output), &mut self.text.borrow_mut());
         #[cfg(feature = "test-support")]
         if let Some(hook) = &self.test_hook {
             hook.write_tooltip(&slot.tooltip);

@@ -9,6 +9,7 @@ mod bar_graph;
 mod clip_bin;
 mod compositor_link;
 mod history_graph;
+mod inputs;
 mod outputs;
 mod scripts_link;
 mod shown_readings;

@@ -139,3 +139,25 @@ fn custom_modules_run_waybar_scripts_and_their_clicks() {
         "the script's failure is logged: {log}"
     );
 }
+
+/// A script that speaks once: its tooltip must show on the first hover (the tooltip was
+/// built from an input without the scripts' states, and only a later line filled it).
+#[test]
+fn a_scripts_tooltip_shows_on_the_first_hover() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = [\"custom/once\"]\nmodules_center = []\nmodules_right = []\n\
+         [custom.once]\nexec = \"echo '{\\\"text\\\": \\\"said once\\\", \\\"tooltip\\\": \\\"only now\\\"}'\"\n\
+         return-type = \"json\"\ninterval = \"once\"\n",
+    );
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    wait_for("the script's text", WAIT, || {
+        bar.field("custom/once") == "said once"
+    });
+    let mut pointer = session.pointer();
+    hover_until_tooltip_shows(&mut pointer, &bar, "only now");
+}
