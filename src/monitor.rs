@@ -2,7 +2,7 @@
 //! sampling thread and remembered in the state file, and the latest sample it handed
 //! over: what the main loop renders.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::config::Config;
@@ -11,6 +11,7 @@ use crate::modules::Action;
 use crate::sample::Sample;
 use crate::sampler::Sampler;
 use crate::sensors::Wanted;
+use crate::state::StateFile;
 use crate::worker::{Handover, Taken, Worker};
 
 /// The first sample after start-up comes this soon after the one taken at once, so the
@@ -22,7 +23,7 @@ pub struct Monitor {
     /// The latest sample handed over.
     sample: Sample,
     controls: Controls,
-    state_file: Option<PathBuf>,
+    state_file: Option<StateFile>,
 }
 
 impl Monitor {
@@ -32,7 +33,7 @@ impl Monitor {
     pub fn start(
         sampler: Sampler,
         controls: Controls,
-        state_file: Option<PathBuf>,
+        state_file: Option<StateFile>,
     ) -> Result<Monitor, String> {
         tracing::info!(
             "{} {}",
@@ -84,7 +85,35 @@ impl Monitor {
         let (config, notices) = crate::startup::load_config(config_file);
         self.worker.reconfigure(&config.sensors, notices);
         self.worker.set_group_by(config.group_by);
+        self.follow_config(&config);
         config
+    }
+
+    /// A value the config changed since it was last read wins over the click that chose
+    /// the one in use, as it does at start (see [`StateFile::load`]).
+    fn follow_config(&mut self, config: &Config) {
+        let Some(state_file) = &mut self.state_file else {
+            return;
+        };
+        let old = state_file.config;
+        state_file.config = Controls {
+            interval_ms: config.interval_ms,
+            kernel_threads: config.kernel_threads,
+        };
+        if old == state_file.config {
+            return;
+        }
+        if old.interval_ms != config.interval_ms {
+            self.controls.interval_ms = config.interval_ms;
+            self.worker.set_interval_ms(config.interval_ms);
+            tracing::info!("{} from config.toml", self.controls.interval_line());
+        }
+        if old.kernel_threads != config.kernel_threads {
+            self.controls.kernel_threads = config.kernel_threads;
+            self.worker.set_kernel_threads(config.kernel_threads);
+            tracing::info!("{} from config.toml", self.controls.kernel_threads_line());
+        }
+        self.remember();
     }
 
     pub fn interval_ms(&self) -> u32 {
@@ -116,11 +145,16 @@ impl Monitor {
             // A module's own state, nothing of the monitor's.
             Action::Redraw | Action::Script(_) => return,
         };
-        if let Some(path) = &self.state_file {
-            if let Err(err) = crate::state::save(path, self.controls) {
-                tracing::warn!("cannot remember the setting in {}: {err}", path.display());
+        self.remember();
+        tracing::info!("{line}");
+    }
+
+    fn remember(&self) {
+        if let Some(state_file) = &self.state_file {
+            if let Err(err) = state_file.save(self.controls) {
+                let path = state_file.path.display();
+                tracing::warn!("cannot remember the setting in {path}: {err}");
             }
         }
-        tracing::info!("{line}");
     }
 }

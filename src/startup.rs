@@ -11,7 +11,8 @@ use crate::config::{self, Config};
 use crate::model::controls::Controls;
 use crate::sample::Notice;
 use crate::sampler::Sampler;
-use crate::{fdlimit, paths, privileges, state};
+use crate::state::StateFile;
+use crate::{fdlimit, paths, privileges};
 
 pub struct Started {
     pub sampler: Sampler,
@@ -20,7 +21,7 @@ pub struct Started {
     pub config: Config,
     pub config_file: Option<PathBuf>,
     pub controls: Controls,
-    pub state_file: Option<PathBuf>,
+    pub state_file: Option<StateFile>,
 }
 
 /// Loads the probe (or falls back to /proc), drops privileges, reads config and state.
@@ -43,9 +44,11 @@ pub fn start() -> Result<Started, String> {
         interval_ms: config.interval_ms,
         kernel_threads: config.kernel_threads,
     };
-    let controls = state_file
-        .as_deref()
-        .map_or(defaults, |path| state::load(path, defaults));
+    let state_file = state_file.map(|path| StateFile {
+        path,
+        config: defaults,
+    });
+    let controls = state_file.as_ref().map_or(defaults, StateFile::load);
     let mut sampler = Sampler::new(
         collector,
         probe_error.as_ref(),

@@ -151,3 +151,53 @@ fn msg_drives_a_running_waybar_stream_and_fails_cleanly_without_one() {
         .collect();
     assert!(left.is_empty(), "stale sockets are swept: {left:?}");
 }
+
+/// The interval in config.toml wins over a click made before it was edited: on reload,
+/// and at the next start.
+#[test]
+fn an_edited_config_interval_wins_over_an_earlier_click() {
+    require_root();
+    let home = tempfile::tempdir().expect("tempdir");
+    for dir in ["run", "config/ringbar"] {
+        std::fs::create_dir_all(home.path().join(dir)).expect("mkdir");
+    }
+    std::fs::set_permissions(
+        home.path().join("run"),
+        std::fs::Permissions::from_mode(0o700),
+    )
+    .expect("chmod");
+    let config = home.path().join("config/ringbar/config.toml");
+    std::fs::write(&config, "interval_ms = 2000\n").expect("config");
+    let mut stream = Stream::start(home.path());
+    stream.wait_for("every 2000 ms");
+    let clicked = || {
+        let out = msg(home.path(), "cycle-interval");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    clicked();
+    stream.wait_for("every 1000 ms");
+    std::fs::write(&config, "interval_ms = 500\n").expect("config");
+    assert!(msg(home.path(), "reload").status.success());
+    stream.wait_for("every 500 ms");
+    clicked();
+    stream.wait_for("every 250 ms");
+    drop(stream);
+
+    // Edited while nothing ran: the next start takes the config's value.
+    std::fs::write(&config, "interval_ms = 1000\n").expect("config");
+    let mut stream = Stream::start(home.path());
+    stream.wait_for("every 1000 ms");
+    drop(stream);
+    // Not edited: the click is remembered.
+    let mut stream = Stream::start(home.path());
+    stream.wait_for("every 1000 ms");
+    clicked();
+    stream.wait_for("every 500 ms");
+    drop(stream);
+    let mut stream = Stream::start(home.path());
+    stream.wait_for("every 500 ms");
+}
