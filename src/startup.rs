@@ -24,9 +24,10 @@ pub struct Started {
     pub state_file: Option<StateFile>,
 }
 
-/// Loads the probe (or falls back to /proc), drops privileges, reads config and state.
-/// Fails only when privileges cannot be dropped: nothing must run with them.
-pub fn start() -> Result<Started, String> {
+/// Loads the probe (or falls back to /proc), drops privileges, reads config and state;
+/// `interval_ms` (from the command line) overrides both. Fails only when privileges
+/// cannot be dropped: nothing must run with them.
+pub fn start(interval_ms: Option<u32>) -> Result<Started, String> {
     // The /proc fallback keeps files open; the children get the usual limit back.
     fdlimit::raise();
     let (mut collector, probe_error) = Collector::new(false);
@@ -48,7 +49,11 @@ pub fn start() -> Result<Started, String> {
         path,
         config: defaults,
     });
-    let controls = state_file.as_ref().map_or(defaults, StateFile::load);
+    let mut controls = state_file.as_ref().map_or(defaults, StateFile::load);
+    if let Some(ms) = interval_ms {
+        controls.interval_ms = ms;
+        tracing::info!("interval={ms}ms from the command line");
+    }
     let mut sampler = Sampler::new(
         collector,
         probe_error.as_ref(),

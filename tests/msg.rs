@@ -19,8 +19,13 @@ struct Stream {
 
 impl Stream {
     fn start(home: &std::path::Path) -> Stream {
+        Stream::start_with(home, &[])
+    }
+
+    fn start_with(home: &std::path::Path, args: &[&str]) -> Stream {
         let mut child = Command::new(RINGBAR)
             .arg("--waybar")
+            .args(args)
             .env("HOME", home)
             .env("XDG_RUNTIME_DIR", home.join("run"))
             .env("XDG_CONFIG_HOME", home.join("config"))
@@ -200,4 +205,8 @@ fn an_edited_config_interval_wins_over_an_earlier_click() {
     drop(stream);
     let mut stream = Stream::start(home.path());
     stream.wait_for("every 500 ms");
+    drop(stream);
+    // The command line, as a Waybar user writes it in `exec`.
+    let mut stream = Stream::start_with(home.path(), &["--interval-ms", "250"]);
+    stream.wait_for("every 250 ms");
 }

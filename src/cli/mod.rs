@@ -9,19 +9,21 @@ mod waybar;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use crate::config::{MAX_INTERVAL_MS, MIN_INTERVAL_MS};
 use crate::control::Command as Message;
 
 const USAGE: &str = "\
 usage: ringbar                  run the bar (Wayland; layer-shell compositors)
        ringbar --once [--json] [--interval-ms N] [--kernel-threads]
-       ringbar --waybar
+       ringbar --waybar [--interval-ms N]
        ringbar --bench N [--kernel-threads]
        ringbar msg cycle-interval | toggle-kernel-threads | toggle-group-by | reload
 
   --once            take two samples N ms apart (default 500) and print every configured
                     module's text, then what its tooltip shows
   --json            with --once: one JSON object instead (schema in README.md)
-  --interval-ms N   the interval for --once
+  --interval-ms N   the interval for --once, or --waybar's first (50 to 60000; clicks
+                    still change it)
   --kernel-threads  include kernel threads in the process lists (--once, --bench)
   --waybar          stream one JSON line per sample for a Waybar custom module
   --bench N         take N samples back to back and print their timing
@@ -41,7 +43,9 @@ enum Command {
         kernel_threads: bool,
         json: bool,
     },
-    Waybar,
+    Waybar {
+        interval_ms: Option<u32>,
+    },
     Bench {
         samples: usize,
         kernel_threads: bool,
@@ -90,8 +94,8 @@ fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, 
     if json && !once {
         return Err("--json goes with --once".into());
     }
-    if interval_ms.is_some() && !once {
-        return Err("--interval-ms goes with --once".into());
+    if interval_ms.is_some() && !(once || waybar) {
+        return Err("--interval-ms goes with --once or --waybar".into());
     }
     if kernel_threads && !(once || bench.is_some()) {
         return Err("--kernel-threads goes with --once or --bench".into());
@@ -116,11 +120,17 @@ fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, 
             json,
         });
     }
-    Ok(if waybar {
-        Command::Waybar
-    } else {
-        Command::Bar
-    })
+    if waybar {
+        let range = u64::from(MIN_INTERVAL_MS)..=u64::from(MAX_INTERVAL_MS);
+        if interval_ms.is_some_and(|ms| !range.contains(&ms)) {
+            let message =
+                format!("--interval-ms with --waybar must be between {MIN_INTERVAL_MS} and {MAX_INTERVAL_MS}");
+            return Err(message.into());
+        }
+        let interval_ms = interval_ms.map(|ms| ms as u32);
+        return Ok(Command::Waybar { interval_ms });
+    }
+    Ok(Command::Bar)
 }
 
 pub fn main() -> ExitCode {
@@ -140,7 +150,7 @@ pub fn main() -> ExitCode {
     crate::script::signals::catch_realtime_signals();
     let result = match command {
         Command::Bar => return crate::ui::run(),
-        Command::Waybar => return waybar::run(),
+        Command::Waybar { interval_ms } => return waybar::run(interval_ms),
         Command::Msg(message) => return msg::send(message),
         Command::Help => print(&format!("{USAGE}\n")),
         Command::Version => print(&format!("ringbar {}\n", env!("CARGO_PKG_VERSION"))),
@@ -237,7 +247,13 @@ mod tests {
                 kernel_threads: false
             })
         );
-        assert_eq!(args("--waybar"), Ok(Command::Waybar));
+        assert_eq!(args("--waybar"), Ok(Command::Waybar { interval_ms: None }));
+        assert_eq!(
+            args("--waybar --interval-ms 500"),
+            Ok(Command::Waybar {
+                interval_ms: Some(500)
+            })
+        );
         assert_eq!(
             args("msg cycle-interval"),
             Ok(Command::Msg(Message::CycleInterval))
@@ -267,6 +283,8 @@ mod tests {
             "--json",
             "--waybar --json",
             "--waybar --interval-ms 5",
+            "--waybar --interval-ms 60001",
+            "--interval-ms 500",
             "--kernel-threads",
             "--frobnicate",
             "msg",

@@ -26,8 +26,10 @@ struct Stream {
     main_loop: glib::MainLoop,
 }
 
-pub fn run() -> ExitCode {
-    let started = match startup::start() {
+/// `interval_ms` (`--interval-ms`) overrides the interval of the config and the state file
+/// at start.
+pub fn run(interval_ms: Option<u32>) -> ExitCode {
+    let started = match startup::start(interval_ms) {
         Ok(started) => started,
         Err(err) => {
             tracing::error!("{err}");

@@ -59,7 +59,7 @@ pub fn run() -> ExitCode {
         },
     };
 
-    let started = match startup::start() {
+    let started = match startup::start(None) {
         Ok(started) => started,
         Err(err) => {
             // Never run the UI with privileges it should not have.
