@@ -216,3 +216,73 @@ fn without_privileges_bench_measures_the_proc_walk() {
     let stdout = text(&out.stdout);
     assert!(stdout.starts_with("source=proc samples=5 "), "{stdout}");
 }
+
+/// Script modules run once during `--once`: what each first says is printed as the bar
+/// would show it (plain text without markup, or JSON), `exec-if` hides, a script that
+/// says nothing in time is stopped.
+#[test]
+fn once_runs_the_script_modules_once() {
+    require_root();
+    let home = tempfile::tempdir().expect("tempdir");
+    let config = home.path().join("ringbar");
+    std::fs::create_dir_all(&config).expect("mkdir");
+    let marker = format!("{}.5", 60_000 + std::process::id());
+    std::fs::write(
+        config.join("config.toml"),
+        format!(
+            "modules_left = []\nmodules_center = []\n\
+             modules_right = [\"custom/json\", \"custom/plain\", \"custom/hidden\", \"custom/slow\"]\n\
+             [custom.json]\nexec = \"echo '{{\\\"text\\\": \\\"rain <b>12°</b>\\\", \\\"tooltip\\\": \\\"wet &amp; cold\\\"}}'\"\n\
+             return-type = \"json\"\ninterval = 30\n\
+             [custom.plain]\nexec = \"while :; do echo plain; sleep 1; done\"\n\
+             [custom.hidden]\nexec = \"echo never\"\nexec-if = \"false\"\n\
+             [custom.slow]\nexec = \"sleep {marker}; echo late\"\ninterval = \"once\"\n"
+        ),
+    )
+    .expect("config");
+    let once = |json: bool| {
+        let mut command = Command::new(RINGBAR);
+        command.args(["--once", "--interval-ms", "200"]);
+        if json {
+            command.arg("--json");
+        }
+        let out = command
+            .env("XDG_CONFIG_HOME", home.path())
+            .output()
+            .expect("run ringbar");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        out
+    };
+    let out = once(false);
+    let stdout = text(&out.stdout);
+    let first = stdout.lines().next().unwrap_or_default();
+    assert_eq!(first, "rain 12°  plain", "{stdout}");
+    assert!(stdout.lines().any(|l| l == "wet & cold"), "{stdout}");
+    assert!(
+        text(&out.stderr).contains("custom/slow: said nothing within 5s"),
+        "{}",
+        text(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&once(true).stdout).expect("JSON");
+    let module = |name: &str| {
+        doc["modules"]
+            .as_array()
+            .and_then(|m| m.iter().find(|m| m["name"] == name))
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(module("custom/json")["text"], "rain <b>12°</b>");
+    assert_eq!(module("custom/plain")["text"], "plain");
+    assert_eq!(module("custom/hidden")["visible"], false);
+    assert_eq!(module("custom/slow")["visible"], false);
+    // The slow script was stopped, not left behind.
+    let left = std::process::Command::new("pgrep")
+        .args(["-f", &format!("sleep {marker}")])
+        .output()
+        .expect("pgrep");
+    assert!(
+        text(&left.stdout).trim().is_empty(),
+        "{}",
+        text(&left.stdout)
+    );
+}

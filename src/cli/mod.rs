@@ -4,6 +4,7 @@ mod bench;
 mod latest_line;
 mod msg;
 mod once;
+mod once_scripts;
 mod waybar;
 
 use std::io::{self, Write};

@@ -1,7 +1,8 @@
 //! `ringbar --once [--json]`: two samples, then every configured module's text and the
-//! tooltips the bar would show, or the same as one JSON object.
+//! tooltips the bar would show, or the same as one JSON object. Script modules run once
+//! meanwhile (see `once_scripts.rs`).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::{print, report_probe_error, Failure};
 use crate::modules::{shown, Input};
@@ -17,15 +18,19 @@ pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), 
     sampler.set_interval_ms(interval_ms);
     sampler.set_kernel_threads(kernel_threads);
     sampler.take();
-    std::thread::sleep(Duration::from_millis(u64::from(interval_ms)));
+    let first = Instant::now();
+    // The scripts run meanwhile: the interval waits for them, not the other way round.
+    let modules: Vec<_> = started.config.modules.all().cloned().collect();
+    let scripts = super::once_scripts::first_states(&modules);
+    let interval = Duration::from_millis(u64::from(interval_ms));
+    std::thread::sleep(interval.saturating_sub(first.elapsed()));
     let input = Input {
         sample: sampler.take(),
         clock: &LocalClock,
         compositor: &crate::modules::NO_COMPOSITOR,
         output: "",
-        scripts: &crate::modules::NO_SCRIPTS,
+        scripts: &scripts,
     };
-    let modules: Vec<_> = started.config.modules.all().cloned().collect();
 
     if as_json {
         let document = json::document(&input, &modules);

@@ -79,10 +79,10 @@ impl Module for Custom {
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
         match input.scripts.get(&self.name) {
             Some(ScriptState::Output(output)) => {
-                // Checked markup; a plain-text output takes it as it is.
+                // Checked markup; a plain-text output takes its visible text.
                 let mut markup = String::new();
                 if script::tooltip_markup(&self.config, output, &mut markup) {
-                    sink.out().push_str(&markup);
+                    sink.checked_markup(&markup);
                 }
             }
             Some(ScriptState::Failed { reason }) => {

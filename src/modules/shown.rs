@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use super::{Input, Module, Status};
 use crate::render::{push_escaped, Markup, Plain};
+use crate::script::markup::visible_text;
 
 pub struct Shown {
     pub text: String,
@@ -31,10 +32,10 @@ pub fn shown(input: &Input<'_>, modules: &[Rc<dyn Module>], markup: bool) -> Sho
         if !shown.text.is_empty() {
             shown.text.push_str("  ");
         }
-        if markup && !status.markup {
-            push_escaped(&mut shown.text, &one);
-        } else {
-            shown.text.push_str(&one);
+        match (markup, status.markup) {
+            (true, false) => push_escaped(&mut shown.text, &one),
+            (false, true) => visible_text(&one, &mut shown.text),
+            _ => shown.text.push_str(&one),
         }
         shown.statuses.push(status);
         let mut tooltip = String::new();

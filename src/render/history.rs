@@ -161,6 +161,10 @@ impl Sink for GraphedMarkup<'_> {
     fn sparklines(&self) -> bool {
         false
     }
+
+    fn checked_markup(&mut self, markup: &str) {
+        super::Markup(self.0).checked_markup(markup);
+    }
 }
 
 #[cfg(test)]

@@ -38,6 +38,8 @@ pub trait Sink {
     fn sparklines(&self) -> bool {
         true
     }
+    /// Appends markup already checked safe (a script's): as it is, or its visible text.
+    fn checked_markup(&mut self, markup: &str);
 }
 
 /// Text as the terminal shows it.
@@ -55,6 +57,10 @@ impl Sink for Plain<'_> {
     fn bold(&mut self, _on: bool) {}
 
     fn small(&mut self, _on: bool) {}
+
+    fn checked_markup(&mut self, markup: &str) {
+        crate::script::markup::visible_text(markup, self.0);
+    }
 }
 
 /// Pango markup, for GTK tooltips and Waybar.
@@ -75,6 +81,10 @@ impl Sink for Markup<'_> {
 
     fn small(&mut self, on: bool) {
         self.0.push_str(if on { "<small>" } else { "</small>" });
+    }
+
+    fn checked_markup(&mut self, markup: &str) {
+        self.0.push_str(markup);
     }
 }
 

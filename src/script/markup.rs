@@ -121,6 +121,40 @@ pub fn scan<'a>(
     }
 }
 
+/// Appends the text `markup` shows, without its tags and with its entities decoded, for a
+/// plain-text output; markup [`check`] refuses is appended as it is.
+pub fn visible_text(markup: &str, out: &mut String) {
+    let start = out.len();
+    let accepted = scan(markup, true, |piece| {
+        if let Piece::Visible(text) = piece {
+            out.push(decode(text));
+        }
+    });
+    if accepted.is_err() {
+        out.truncate(start);
+        out.push_str(markup);
+    }
+}
+
+/// The character a visible piece stands for: itself, or what its entity names.
+fn decode(piece: &str) -> char {
+    let Some(name) = piece.strip_prefix('&').and_then(|p| p.strip_suffix(';')) else {
+        return piece.chars().next().unwrap_or('?');
+    };
+    let code = match name {
+        "amp" => Some('&' as u32),
+        "lt" => Some('<' as u32),
+        "gt" => Some('>' as u32),
+        "quot" => Some('"' as u32),
+        "apos" => Some('\'' as u32),
+        _ => match name.strip_prefix("#x") {
+            Some(hex) => number(hex, 16),
+            None => name.strip_prefix('#').and_then(|d| number(d, 10)),
+        },
+    };
+    code.and_then(char::from_u32).unwrap_or('?')
+}
+
 /// Appends `markup` (accepted by [`check`]) with at most `max` visible characters: when it
 /// has more, the first `max - 1` and `…`, with the tags still open closed.
 pub fn truncate(markup: &str, max: usize, out: &mut String) {

@@ -6,6 +6,7 @@ mod config;
 mod label;
 mod lines;
 mod output;
+mod visible;
 
 fn json(line: &str) -> ScriptOutput {
     parse_line(line.as_bytes(), true).expect("valid output")
