@@ -299,19 +299,11 @@ fn take_oom_kills(
         complete_pid_only(&mut oom, victim, reader);
         let now = *now.get_or_insert_with(|| Clocks {
             monotonic_ns,
-            unix_ms: unix_ms(),
+            unix_ms: crate::wallclock::unix_ms_now(),
         });
         kills.push(OomKill::from_record(&oom, page, reader, now));
         false
     });
-}
-
-/// Wall-clock time in ms since the Unix epoch.
-fn unix_ms() -> u64 {
-    use std::time::{SystemTime, UNIX_EPOCH};
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 fn clock_ns(clock: libc::clockid_t) -> u64 {

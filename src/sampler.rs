@@ -2,7 +2,7 @@
 //! `--bench`): the collector's process snapshot and the sensors' readings, timed and
 //! stamped, in one [`Sample`].
 
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use crate::collector::{self, Collector};
 use crate::config;
@@ -111,9 +111,7 @@ impl Sampler {
         let sample = &mut self.sample;
         sample.oom_kills = *self.collector.oom_kills();
         sample.sample_us = u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX);
-        sample.unix_ms = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        sample.unix_ms = crate::wallclock::unix_ms_now();
         sample.history.utc_offset_s = utc_offset_s(sample.unix_ms / 1000);
         sample.record_history();
         sample
