@@ -10,12 +10,15 @@ use std::path::Path;
 use crate::cgroup::CgroupNames;
 use crate::model::app::GroupBy;
 use crate::model::oom::{complete_pid_only, Clocks, OomKill, OomKills, Reader};
-use crate::model::{ExitRecord, LoadAverage, Memory, Model, Privacy, Snapshot, TaskRecord};
+use crate::model::{ExitRecord, Model, Privacy, Snapshot};
 use crate::probe::{Probe, ProbeError};
 use crate::procfs::SystemFiles;
 use crate::procwalk::ProcWalk;
 use crate::sample;
 use crate::service::{self, client::RemoteProbe};
+
+mod source;
+pub use source::RecordSource;
 
 /// Where the last sample's time went (nanoseconds of wall time), for `--bench`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -31,14 +34,8 @@ pub struct Phases {
     pub rank_ns: u64,
 }
 
-enum Source {
-    Probe(Probe),
-    Service(RemoteProbe),
-    Proc(ProcWalk),
-}
-
 pub struct Collector {
-    source: Source,
+    source: Box<dyn RecordSource + Send>,
     system: SystemFiles,
     model: Model,
     exits: Vec<ExitRecord>,
@@ -55,8 +52,10 @@ impl Collector {
     pub fn new(kernel_threads: bool) -> (Self, Option<ProbeError>) {
         let service_error = match connect_service() {
             Ok(Some(remote)) => {
-                let source = Source::Service(remote);
-                return (Collector::from_source(source, kernel_threads), None);
+                return (
+                    Collector::from_source(Box::new(remote), kernel_threads),
+                    None,
+                );
             }
             Ok(None) => None,
             Err(err) => Some(err),
@@ -75,7 +74,7 @@ impl Collector {
     /// The BPF collector only.
     pub fn with_probe(kernel_threads: bool) -> Result<Self, ProbeError> {
         Ok(Collector::from_source(
-            Source::Probe(Probe::load()?),
+            Box::new(Probe::load()?),
             kernel_threads,
         ))
     }
@@ -83,10 +82,10 @@ impl Collector {
     /// The /proc collector only: the fallback, and the reference in tests.
     pub fn with_proc(kernel_threads: bool) -> Self {
         let walk = ProcWalk::new(Path::new("/proc"));
-        Collector::from_source(Source::Proc(walk), kernel_threads)
+        Collector::from_source(Box::new(walk), kernel_threads)
     }
 
-    fn from_source(source: Source, kernel_threads: bool) -> Self {
+    fn from_source(source: Box<dyn RecordSource + Send>, kernel_threads: bool) -> Self {
         let mut model = Model::new(page_size(), online_cpus());
         model.set_app_names(Box::new(CgroupNames::new()));
         Collector {
@@ -109,29 +108,22 @@ impl Collector {
 
     /// The probe's task record buffer size (`None` for the service and the /proc walk).
     pub fn record_capacity(&self) -> Option<usize> {
-        match &self.source {
-            Source::Probe(probe) => Some(probe.capacity()),
-            Source::Service(_) | Source::Proc(_) => None,
-        }
+        self.source.capacity()
     }
 
     /// Whether the records come from the BPF probe, in this process or the service's.
     pub fn uses_probe(&self) -> bool {
-        !matches!(self.source, Source::Proc(_))
+        self.source.kind() != sample::Source::Proc
     }
 
     /// Whether the latest records came from the probe's walker (see `Probe::read_tasks`).
     pub fn walked(&self) -> bool {
-        matches!(&self.source, Source::Probe(probe) if probe.walked())
+        self.source.walked()
     }
 
     /// Where the records come from.
     pub fn source(&self) -> sample::Source {
-        match self.source {
-            Source::Probe(_) => sample::Source::Probe,
-            Source::Service(_) => sample::Source::Service,
-            Source::Proc(_) => sample::Source::Proc,
-        }
+        self.source.kind()
     }
 
     /// Takes a sample: the model's snapshot is then the new one.
@@ -140,40 +132,19 @@ impl Collector {
         let memory = self.system.memory();
         let load = self.system.load();
         self.phases.system_ns = clock.lap();
-        match &mut self.source {
-            Source::Probe(probe) => {
-                probe.read_tasks()?;
-                probe.drain_exits(&mut self.exits)?;
-                self.phases.records_ns = clock.lap();
-                let probed = Probed {
-                    tasks: probe.tasks(),
-                    exits: &mut self.exits,
-                    kills: &mut self.oom_kills,
-                    reader: self.reader,
-                };
-                probed.update(&mut self.model, memory, load);
-            }
-            Source::Service(remote) => {
-                remote.read_tasks()?;
-                remote.drain_exits(&mut self.exits)?;
-                self.phases.records_ns = clock.lap();
-                let probed = Probed {
-                    tasks: remote.tasks(),
-                    exits: &mut self.exits,
-                    kills: &mut self.oom_kills,
-                    reader: self.reader,
-                };
-                probed.update(&mut self.model, memory, load);
-            }
-            Source::Proc(walk) => {
-                // /proc's start times count from boot, suspend included.
-                let now = boottime_ns();
-                walk.read_tasks()?;
-                self.phases.records_ns = clock.lap();
-                self.model.update(now, walk.tasks(), &[], memory, load);
-                self.model
-                    .use_system_cpu(walk.cpu_time_ns(), walk.threads());
-            }
+        let now = self.source.read(&mut self.exits)?;
+        self.phases.records_ns = clock.lap();
+        take_oom_kills(
+            &mut self.exits,
+            &self.model,
+            &mut self.oom_kills,
+            self.reader,
+            now,
+        );
+        let tasks = self.source.tasks();
+        self.model.update(now, tasks, &self.exits, memory, load);
+        if let Some((cpu, threads)) = self.source.system_cpu() {
+            self.model.use_system_cpu(cpu, threads);
         }
         self.phases.model_ns = clock.lap();
         self.model.rank(self.kernel_threads);
@@ -265,23 +236,6 @@ pub fn monotonic_ns() -> u64 {
 
 /// Moves the OOM kills, which travel with the exit reports, from `exits` into `kills`;
 /// `model` still holds the previous sample, where a pid-only kill finds its victim.
-/// One sample's records from the probe, in this process or the service's.
-struct Probed<'a> {
-    tasks: &'a [TaskRecord],
-    exits: &'a mut Vec<ExitRecord>,
-    kills: &'a mut OomKills,
-    reader: Reader,
-}
-
-impl Probed<'_> {
-    /// Takes the OOM kills out of the exit reports, then updates the model with the rest.
-    fn update(self, model: &mut Model, memory: Option<Memory>, load: Option<LoadAverage>) {
-        let now = monotonic_ns();
-        take_oom_kills(self.exits, model, self.kills, self.reader, now);
-        model.update(now, self.tasks, self.exits, memory, load);
-    }
-}
-
 fn take_oom_kills(
     exits: &mut Vec<ExitRecord>,
     model: &Model,
