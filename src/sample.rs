@@ -132,3 +132,34 @@ impl Clone for Sample {
         self.history.clone_from(history);
     }
 }
+
+/// Which of the system readings that only some outputs show a sample takes. No label but `pressure`'s shows them, so the
+/// bar asks for them only while that module is on it or a monitor tooltip is open: a
+/// closed tooltip costs no /proc/vmstat (the most expensive file a tick read) nor PSI
+/// read. The text outputs (`--once`, `--json`, `--waybar`) want them all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wanted {
+    /// /proc/pressure: the `pressure` module and the tooltip.
+    pub pressure: bool,
+    /// Swap traffic (/proc/vmstat) and the platform profile: the tooltip.
+    pub tooltip: bool,
+}
+
+impl Wanted {
+    pub const ALL: Wanted = Wanted {
+        pressure: true,
+        tooltip: true,
+    };
+    pub const NONE: Wanted = Wanted {
+        pressure: false,
+        tooltip: false,
+    };
+
+    /// What either wants.
+    pub fn union(self, other: Wanted) -> Wanted {
+        Wanted {
+            pressure: self.pressure || other.pressure,
+            tooltip: self.tooltip || other.tooltip,
+        }
+    }
+}

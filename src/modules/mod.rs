@@ -213,6 +213,12 @@ pub trait Module {
         report::write(sink, input.sample);
     }
 
+    /// The system readings its text shows (read only while it is on a bar, or a tooltip
+    /// is open); none by default.
+    fn readings(&self) -> crate::sample::Wanted {
+        crate::sample::Wanted::NONE
+    }
+
     /// Whether its tooltip draws the history's graphs under the text: the monitor
     /// modules', whose tooltip is the report.
     fn history_graphs(&self) -> bool {

@@ -26,6 +26,13 @@ impl Module for Pressure {
         "pressure"
     }
 
+    fn readings(&self) -> crate::sample::Wanted {
+        crate::sample::Wanted {
+            pressure: true,
+            tooltip: false,
+        }
+    }
+
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let sample = input.sample;
         let t = self.thresholds;

@@ -10,24 +10,7 @@ use super::{read_text, Roots, SensorFile};
 /// /proc/vmstat is about 5 KiB on current kernels.
 const VMSTAT_BUFFER: usize = 16 * 1024;
 
-/// Which of these readings a sample takes. No label but `pressure`'s shows them, so the
-/// bar asks for them only while that module is on it or a monitor tooltip is open: a
-/// closed tooltip costs no /proc/vmstat (the most expensive file a tick read) nor PSI
-/// read. The text outputs (`--once`, `--json`, `--waybar`) want them all.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Wanted {
-    /// /proc/pressure: the `pressure` module and the tooltip.
-    pub pressure: bool,
-    /// Swap traffic (/proc/vmstat) and the platform profile: the tooltip.
-    pub tooltip: bool,
-}
-
-impl Wanted {
-    pub const ALL: Wanted = Wanted {
-        pressure: true,
-        tooltip: true,
-    };
-}
+pub use crate::sample::Wanted;
 
 pub struct SystemSensors {
     /// cpu, memory, io; `None` where the kernel has no PSI (or it is disabled).

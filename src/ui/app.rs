@@ -21,7 +21,7 @@ use crate::control::Command;
 use crate::modules::{Action, Scripts, Update};
 use crate::monitor::Monitor;
 use crate::render::{report, Markup};
-use crate::sample::{Sample, Source};
+use crate::sample::{Sample, Source, Wanted};
 use crate::script::runner::ScriptRunner;
 use crate::startup::Started;
 use crate::wallclock::{LocalClock, WallTimer};
@@ -190,13 +190,12 @@ impl App {
 
     /// The system readings the config's modules show on the bars.
     fn want_readings_of_config(&self) {
-        let pressure = self
-            .config
-            .borrow()
+        let config = self.config.borrow();
+        let of_modules = config
             .modules
             .all()
-            .any(|m| m.name() == "pressure");
-        let wanted = self.readings.set_pressure_module(pressure);
+            .fold(Wanted::NONE, |wanted, m| wanted.union(m.readings()));
+        let wanted = self.readings.set_modules(of_modules);
         self.monitor.borrow().set_wanted(wanted, false);
     }
 

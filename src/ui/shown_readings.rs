@@ -1,5 +1,6 @@
-//! Which system readings the bar shows now (see [`Wanted`]): pressure while the
-//! `pressure` module is on a bar, and everything while a monitor tooltip is open. GTK maps
+//! Which system readings the bar shows now (see [`Wanted`]): what the modules on the bars
+//! read (`Module::readings`: pressure for `pressure`), and everything while a monitor
+//! tooltip is open. GTK maps
 //! a tooltip's content when the tooltip shows and unmaps it when it hides; the count of
 //! those on screen decides.
 
@@ -10,22 +11,20 @@ use crate::sensors::Wanted;
 #[derive(Default)]
 pub struct ShownReadings {
     open_tooltips: Cell<u32>,
-    pressure_module: Cell<bool>,
+    modules: Cell<Wanted>,
 }
 
 impl ShownReadings {
     pub fn wanted(&self) -> Wanted {
-        let tooltip = self.open_tooltips.get() > 0;
-        Wanted {
-            pressure: tooltip || self.pressure_module.get(),
-            tooltip,
+        match self.open_tooltips.get() > 0 {
+            true => Wanted::ALL,
+            false => self.modules.get(),
         }
     }
 
-    /// The config's modules changed: whether `pressure` is among them. Returns what the
-    /// bar wants now.
-    pub fn set_pressure_module(&self, shown: bool) -> Wanted {
-        self.pressure_module.set(shown);
+    /// The config's modules changed: what they read. Returns what the bar wants now.
+    pub fn set_modules(&self, wanted: Wanted) -> Wanted {
+        self.modules.set(wanted);
         self.wanted()
     }
 
@@ -70,9 +69,9 @@ mod tests {
             pressure: true,
             tooltip: false,
         };
-        assert_eq!(shown.set_pressure_module(true), with_pressure);
+        assert_eq!(shown.set_modules(with_pressure), with_pressure);
         assert_eq!(shown.tooltip(true), Some(Wanted::ALL));
         assert_eq!(shown.tooltip(false), Some(with_pressure));
-        assert_eq!(shown.set_pressure_module(false), LABELS);
+        assert_eq!(shown.set_modules(Wanted::NONE), LABELS);
     }
 }
