@@ -7,43 +7,14 @@
 //! connection is retried after 0.5 s, doubling to 10 s, and logged once per outage;
 //! meanwhile the state is empty.
 
-use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::hyprland_client::Hyprland;
+use super::shared::Shared;
 use super::sway_client::Sway;
 use super::{step_target, CompositorState, Workspace};
-
-/// What the backends share with [`Compositor`]: the state and who wants to hear of it.
-pub(super) struct Shared {
-    state: RefCell<CompositorState>,
-    on_change: Box<dyn Fn(&CompositorState)>,
-}
-
-impl Shared {
-    /// Takes `new` as the state; `on_change` runs when it differs. No borrow is held
-    /// while it runs, so it may call back into the [`Compositor`].
-    pub(super) fn publish(&self, new: CompositorState) {
-        if *self.state.borrow() == new {
-            return;
-        }
-        self.state.replace(new.clone());
-        (self.on_change)(&new);
-    }
-
-    /// Publishes the state as `change` leaves it.
-    pub(super) fn update(&self, change: impl FnOnce(&mut CompositorState)) {
-        let mut new = self.state.borrow().clone();
-        change(&mut new);
-        self.publish(new);
-    }
-
-    pub(super) fn state(&self) -> CompositorState {
-        self.state.borrow().clone()
-    }
-}
 
 enum Backend {
     Sway(Rc<Sway>),
@@ -109,10 +80,7 @@ impl Compositor {
                 return None;
             }
         };
-        let shared = Rc::new(Shared {
-            state: RefCell::new(CompositorState::default()),
-            on_change: Box::new(on_change),
-        });
+        let shared = Rc::new(Shared::new(on_change));
         let backend = match endpoint {
             Endpoint::Sway(path) => Backend::Sway(Sway::start(path, shared.clone())),
             Endpoint::Hyprland(dir) => Backend::Hyprland(Hyprland::start(dir, shared.clone())),
@@ -136,12 +104,10 @@ impl Compositor {
     /// Shows the next (or previous) workspace on the focused output, wrapping around:
     /// for scrolling over the workspaces.
     pub fn step_workspace(&self, forward: bool) {
-        let state = self.shared.state.borrow();
-        let Some(target) = step_target(&state, forward).cloned() else {
-            return;
-        };
-        drop(state);
-        self.focus_workspace(&target);
+        let state = self.shared.state();
+        if let Some(target) = step_target(&state, forward) {
+            self.focus_workspace(target);
+        }
     }
 }
 

@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use gtk4::glib::{self, ControlFlow, IOCondition};
 
-use super::client::Shared;
 use super::hyprland::{self, Action, Dialect, Event, LineReader};
 use super::io::{self, Backoff};
 use super::oneshot::OneShots;
+use super::shared::Shared;
 use super::Workspace;
 
 const WHAT: &str = "Hyprland IPC";

@@ -22,6 +22,8 @@ mod io;
 #[cfg(feature = "app")]
 mod oneshot;
 #[cfg(feature = "app")]
+mod shared;
+#[cfg(feature = "app")]
 mod sway_client;
 
 #[cfg(feature = "app")]

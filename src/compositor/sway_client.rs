@@ -11,8 +11,8 @@ use std::rc::{Rc, Weak};
 
 use gtk4::glib::{self, ControlFlow, IOCondition};
 
-use super::client::Shared;
 use super::io::{self, Backoff};
+use super::shared::Shared;
 use super::sway::{self, Decoder, EventAction};
 use super::{CompositorState, Workspace};
 
