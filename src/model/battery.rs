@@ -1,7 +1,7 @@
 //! Batteries as the kernel's power_supply class reports them
 //! (`/sys/class/power_supply/BAT*`), and what several of them add up to.
 
-use super::hardware::Value;
+use super::value::Value;
 
 /// `status` of a power_supply battery.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -21,6 +21,7 @@ pub mod realname;
 pub mod record;
 pub mod system;
 pub mod top;
+pub mod value;
 
 mod snapshot;
 
