@@ -286,3 +286,38 @@ fn once_runs_the_script_modules_once() {
         text(&left.stdout)
     );
 }
+
+/// `ringbar check` names every problem of a config, and passes the shipped example.
+#[test]
+fn check_names_every_problem_and_passes_the_example() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let broken = dir.path().join("broken.toml");
+    std::fs::write(
+        &broken,
+        "heigth = 30\ninterval_ms = 5\nmodules_left = [\"cpu\", \"nope\"]\n[cpu]\nwarning = \"high\"\n",
+    )
+    .expect("write");
+    let out = run(&["check", broken.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    for (line, number) in lines.iter().zip([5, 1, 2, 3]) {
+        let prefix = format!("{}:{number}: ", broken.display());
+        assert!(line.starts_with(&prefix), "{line} / {prefix}");
+    }
+    assert!(
+        text(&out.stderr).contains("4 problems in"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/config.toml");
+    let out = run(&["check", example.to_str().expect("path")]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).ends_with(": fine\n"));
+    let out = run(&["check", "/nonexistent/ringbar.toml"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = run(&["check", "a", "b"]);
+    assert_eq!(out.status.code(), Some(2), "a second file is a usage error");
+}

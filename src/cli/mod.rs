@@ -1,6 +1,7 @@
 //! The command line: the bar, `--once [--json]`, `--waybar`, `--bench` and `msg`.
 
 mod bench;
+mod check;
 mod latest_line;
 mod msg;
 mod once;
@@ -19,6 +20,7 @@ usage: ringbar                  run the bar (Wayland; layer-shell compositors)
        ringbar --waybar [--interval-ms N]
        ringbar --bench N [--kernel-threads]
        ringbar msg cycle-interval | toggle-kernel-threads | toggle-group-by | reload
+       ringbar check [FILE]
 
   --once            take two samples N ms apart (default 500) and print every configured
                     module's text, then what its tooltip shows
@@ -30,6 +32,8 @@ usage: ringbar                  run the bar (Wayland; layer-shell compositors)
   --bench N         take N samples back to back and print their timing
   msg WORD          tell the running bar and --waybar instances to act; exits 1 when
                     none runs
+  check [FILE]      read a config (default: the user's) and name every problem in it;
+                    exits 1 when there is one
   -h, --help        show this help
   -V, --version     show the version
 
@@ -52,6 +56,7 @@ enum Command {
         kernel_threads: bool,
     },
     Msg(Message),
+    Check(Option<std::path::PathBuf>),
     Help,
     Version,
 }
@@ -72,6 +77,17 @@ fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, 
             Long("kernel-threads") => kernel_threads = true,
             Short('h') | Long("help") => return Ok(Command::Help),
             Short('V') | Long("version") => return Ok(Command::Version),
+            Value(word) if word == "check" && !(once || waybar || bench.is_some()) => {
+                let file = match parser.next()? {
+                    None => None,
+                    Some(Value(file)) => Some(std::path::PathBuf::from(file)),
+                    Some(other) => return Err(other.unexpected()),
+                };
+                if let Some(extra) = parser.next()? {
+                    return Err(extra.unexpected());
+                }
+                return Ok(Command::Check(file));
+            }
             Value(word) if word == "msg" && !(once || waybar || bench.is_some()) => {
                 let what = parser.value()?.string()?;
                 if let Some(extra) = parser.next()? {
@@ -153,6 +169,7 @@ pub fn main() -> ExitCode {
         Command::Bar => return crate::ui::run(),
         Command::Waybar { interval_ms } => return waybar::run(interval_ms),
         Command::Msg(message) => return msg::send(message),
+        Command::Check(file) => return check::run(file),
         Command::Help => print(&format!("{USAGE}\n")),
         Command::Version => print(&format!("ringbar {}\n", env!("CARGO_PKG_VERSION"))),
         Command::Once {
@@ -268,6 +285,11 @@ mod tests {
             Ok(Command::Msg(Message::ToggleGroupBy))
         );
         assert_eq!(args("msg reload"), Ok(Command::Msg(Message::Reload)));
+        assert_eq!(args("check"), Ok(Command::Check(None)));
+        assert_eq!(
+            args("check /etc/ringbar.toml"),
+            Ok(Command::Check(Some("/etc/ringbar.toml".into())))
+        );
         assert_eq!(args("--help"), Ok(Command::Help));
         assert_eq!(args(""), Ok(Command::Bar));
     }
@@ -291,6 +313,8 @@ mod tests {
             "msg",
             "msg frobnicate",
             "msg reload now",
+            "check a b",
+            "--once check",
         ] {
             assert!(args(line).is_err(), "{line}");
         }

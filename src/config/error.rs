@@ -62,16 +62,25 @@ fn locate(text: &str, offset: usize) -> (usize, String) {
     (number, source_line)
 }
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path.display())?;
+impl ConfigError {
+    /// `file:line: `line`: what is wrong`, without what the bar does about it.
+    pub fn problem(&self) -> String {
+        let mut out = self.path.display().to_string();
         if let Some(line) = self.line {
-            write!(f, ":{line}")?;
+            out.push_str(&format!(":{line}"));
         }
         if !self.source_line.is_empty() {
-            write!(f, ": `{}`", self.source_line)?;
+            out.push_str(&format!(": `{}`", self.source_line));
         }
-        write!(f, ": {} (using the defaults)", self.message)
+        out.push_str(": ");
+        out.push_str(&self.message);
+        out
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (using the defaults)", self.problem())
     }
 }
 

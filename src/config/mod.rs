@@ -6,22 +6,23 @@
 //! the bar to show.
 
 mod error;
+mod parse;
 #[cfg(test)]
 mod tests;
 
 use std::path::Path;
-use std::rc::Rc;
 
 use serde::de;
 use serde::Deserialize;
 
 use crate::model::app::GroupBy;
-use toml::de::{DeTable, Deserializer, ValueDeserializer};
+
 use toml::Spanned;
 
 pub use error::ConfigError;
+pub use parse::parse_all;
 
-use crate::modules::{self, Layout, Module};
+use crate::modules::Layout;
 
 /// Where the bar sits on its monitor.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -188,129 +189,32 @@ fn interval<'de, D: de::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     }
 }
 
-/// Parses config text; `path` is only used in messages.
+/// Parses config text; `path` is only used in messages. The first problem, if any (see
+/// [`parse_all`] for every one).
 pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
-    let located = |err: toml::de::Error| ConfigError::located(path, text, err);
-    let document = DeTable::parse(text).map_err(located)?;
-    let span = document.span();
-    let mut table = document.into_inner();
-    for (old, instead) in REPLACED {
-        if let Some((key, _)) = table.get_key_value(old) {
-            return Err(ConfigError::at(path, text, key.span(), instead.to_owned()));
-        }
-    }
-
-    // Each module reads its own table; what remains are the bar's keys.
-    let module_keys: Vec<String> = table
-        .keys()
-        .map(|key| key.get_ref().to_string())
-        .filter(|key| modules::is_module(key))
-        .collect();
-    let mut made: Vec<(String, Rc<dyn Module>)> = Vec::new();
-    // `[custom.NAME]`: the script modules' tables, each made into `custom/NAME`.
-    if let Some(custom) = table.remove("custom") {
-        let span = custom.span();
-        let toml::de::DeValue::Table(scripts) = custom.into_inner() else {
-            let message = "`custom` holds one table per script module: [custom.NAME]".to_owned();
-            return Err(ConfigError::at(path, text, span, message));
-        };
-        for (key, value) in scripts {
-            let name = format!("custom/{}", key.get_ref());
-            if !modules::is_custom(&name) {
-                let message =
-                    format!("{name:?}: a script module's name is letters, digits, `-` and `_`");
-                return Err(ConfigError::at(path, text, key.span(), message));
-            }
-            let module = modules::custom::make(&name, ValueDeserializer::from(value));
-            made.push((name, module.map_err(located)?));
-        }
-    }
-    for name in module_keys {
-        let Some(value) = table.remove(name.as_str()) else {
-            continue;
-        };
-        if let Some(module) = modules::make(&name, Some(ValueDeserializer::from(value))) {
-            made.push((name, module.map_err(located)?));
-        }
-    }
-    let settings =
-        Settings::deserialize(Deserializer::from(Spanned::new(span, table))).map_err(|err| {
-            let mut err = located(err);
-            if err.message.starts_with("unknown field") {
-                let tables: Vec<String> = modules::names().map(|n| format!("`[{n}]`")).collect();
-                err.message = format!("{}, or a module table: {}", err.message, tables.join(", "));
-            }
-            err
-        })?;
-
-    let mut part = |list: Vec<Spanned<String>>| -> Result<Vec<Rc<dyn Module>>, ConfigError> {
-        if let Some(extra) = list.get(MAX_MODULES_PER_GROUP) {
-            let message = format!(
-                "more than {MAX_MODULES_PER_GROUP} modules in one group ({} here)",
-                list.len()
-            );
-            return Err(ConfigError::at(path, text, extra.span(), message));
-        }
-        let mut part = Vec::new();
-        for entry in list {
-            let name = entry.get_ref();
-            if let Some((_, module)) = made.iter().find(|(n, _)| n == name) {
-                part.push(Rc::clone(module));
-                continue;
-            }
-            if modules::is_custom(name) {
-                let message = format!(
-                    "{name} has no table: add [custom.{}] with at least `exec`",
-                    &name["custom/".len()..]
-                );
-                return Err(ConfigError::at(path, text, entry.span(), message));
-            }
-            let Some(module) = modules::make(name, None) else {
-                let known: Vec<&str> = modules::names().collect();
-                let message = format!(
-                    "no module is called {name:?}; modules: {}, and custom/NAME for a script",
-                    known.join(", ")
-                );
-                return Err(ConfigError::at(path, text, entry.span(), message));
-            };
-            let module = module.map_err(located)?;
-            made.push((name.clone(), Rc::clone(&module)));
-            part.push(module);
-        }
-        Ok(part)
-    };
-    let modules = Layout {
-        left: part(settings.modules_left)?,
-        center: part(settings.modules_center)?,
-        right: part(settings.modules_right)?,
-    };
-    Ok(Config {
-        position: settings.position,
-        layer: settings.layer,
-        height: settings.height,
-        margin_top: settings.margin_top,
-        margin_bottom: settings.margin_bottom,
-        margin_left: settings.margin_left,
-        margin_right: settings.margin_right,
-        modules,
-        interval_ms: settings.interval_ms,
-        kernel_threads: settings.kernel_threads,
-        group_by: settings.group_by,
-        sensors: settings.sensors,
-    })
+    parse_all(text, path).map_err(|mut errors| errors.swap_remove(0))
 }
 
 /// Reads the config file (a regular file of at most 1 MiB). A missing file is not an error; anything else that is wrong
 /// yields the defaults and the reason.
 pub fn load(path: &Path) -> (Config, Option<ConfigError>) {
+    match check(path) {
+        Ok(config) => (config.unwrap_or_default(), None),
+        Err(mut errors) => (Config::default(), Some(errors.swap_remove(0))),
+    }
+}
+
+/// Reads and parses the config file with every problem found (`ringbar check`); `None`
+/// when there is no file.
+pub fn check(path: &Path) -> Result<Option<Config>, Vec<ConfigError>> {
     let bytes = match crate::user_file::read(path, crate::user_file::MAX_CONFIG_BYTES) {
         Ok(bytes) => bytes,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            return (Config::default(), None);
-        }
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) => {
-            let error = ConfigError::whole_file(path, format!("cannot read: {err}"));
-            return (Config::default(), Some(error));
+            return Err(vec![ConfigError::whole_file(
+                path,
+                format!("cannot read: {err}"),
+            )]);
         }
     };
     let text = match String::from_utf8(bytes) {
@@ -320,11 +224,8 @@ pub fn load(path: &Path) -> (Config, Option<ConfigError>) {
             let lossy = String::from_utf8_lossy(err.as_bytes());
             let mut error = ConfigError::whole_file(path, "not UTF-8 text".to_owned());
             error.line = Some(lossy[..valid.min(lossy.len())].matches('\n').count() + 1);
-            return (Config::default(), Some(error));
+            return Err(vec![error]);
         }
     };
-    match parse(&text, path) {
-        Ok(config) => (config, None),
-        Err(err) => (Config::default(), Some(err)),
-    }
+    parse_all(&text, path).map(Some)
 }

@@ -1,6 +1,8 @@
 use std::path::Path;
 
 use super::*;
+use crate::modules::{self, Module};
+use std::rc::Rc;
 
 fn parse_str(text: &str) -> Result<Config, String> {
     parse(text, Path::new("/home/u/.config/ringbar/config.toml")).map_err(|e| e.to_string())
@@ -249,4 +251,38 @@ fn module_lists_are_capped() {
     );
     // Checked before any module is made: a million would take seconds and 100+ MB.
     assert!(err.len() < 400, "a short message: {} bytes", err.len());
+}
+
+#[test]
+fn every_problem_is_found_not_only_the_first() {
+    let text = "heigth = 30\ninterval_ms = 5\nmodules_left = [\"cpu\", \"nope\"]\n\
+                [cpu]\nwarning = \"high\"\n[custom.x]\nexec = 3\n";
+    let errors = parse_all(text, Path::new("c.toml")).expect_err("five problems");
+    let mut lines: Vec<usize> = errors.iter().filter_map(|e| e.line).collect();
+    lines.sort_unstable();
+    assert_eq!(lines, [1, 2, 3, 5, 7], "{errors:#?}");
+    let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("unknown field `heigth`")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("no module is called \"nope\"")),
+        "{messages:?}"
+    );
+    // The first of them is what the bar shows.
+    let first = parse(text, Path::new("c.toml")).expect_err("broken");
+    assert_eq!(first, errors[0]);
+    // A syntax error ends the reading: one error.
+    assert_eq!(
+        parse_all("height = [", Path::new("c.toml"))
+            .map(|_| ())
+            .unwrap_err()
+            .len(),
+        1
+    );
 }
