@@ -8,6 +8,7 @@ mod bar;
 mod bar_graph;
 mod clip_bin;
 mod compositor_link;
+mod config_watch;
 mod history_graph;
 mod inputs;
 mod outputs;
@@ -126,6 +127,16 @@ pub fn run() -> ExitCode {
         app.add_fallback();
     }
     handle_signals(&app, &style, &main_loop);
+    let _config_watch = paths::config_file().and_then(|path| {
+        config_watch::watch(
+            &path,
+            glib::clone!(
+                #[weak]
+                app,
+                move || app.reload()
+            ),
+        )
+    });
     let _server = paths::runtime_dir().and_then(|dir| {
         let obey = glib::clone!(
             #[weak]

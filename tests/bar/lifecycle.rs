@@ -128,6 +128,46 @@ fn a_broken_config_shows_a_marker_and_the_bar_runs_on_defaults() {
     });
 }
 
+/// A saved config reloads the bar by itself: written in place, renamed over the old one
+/// (as editors save), and broken (the marker, the bar runs on).
+#[test]
+fn a_saved_config_reloads_the_bar_by_itself() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file("config.toml", "modules_right = [\"cpu\"]\n");
+    let mut bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let field = |key: &str| {
+        bar.bars()
+            .first()
+            .map(|b| b.get(key).cloned().unwrap_or_default())
+    };
+    wait_for("the cpu label", WAIT, || {
+        field("cpu").is_some_and(|t| t.ends_with('%'))
+    });
+    // In place.
+    session.write_config_file("config.toml", "height = 40\nmodules_right = [\"cpu\"]\n");
+    wait_for("the new height", WAIT, || session.workspace_y() == 40);
+    // A new file renamed over the old one.
+    let fresh = session.write_home_file(
+        ".config/ringbar/.config.toml.new",
+        "modules_right = [\"memory\"]\n",
+    );
+    std::fs::rename(&fresh, session.home().join(".config/ringbar/config.toml")).expect("rename");
+    wait_for("memory instead of cpu", WAIT, || {
+        field("memory").is_some_and(|t| t.starts_with("MEM"))
+            && field("cpu.visible").is_none_or(|v| v != "true")
+    });
+    wait_for("the default height", WAIT, || session.workspace_y() == 26);
+    // Broken: the marker, and the bar goes on.
+    session.write_config_file("config.toml", "height = \"tall\"\n");
+    wait_for("the config marker", WAIT, || {
+        field("notice").as_deref() == Some("⚠ config")
+    });
+    assert!(bar.try_wait().is_none(), "the bar still runs");
+}
+
 #[test]
 fn thresholds_set_classes_and_the_user_style_is_reloaded_when_it_changes() {
     let _serial = serial();
