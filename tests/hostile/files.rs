@@ -153,7 +153,7 @@ fn a_config_listing_a_hundred_thousand_modules_is_refused() {
 }
 
 #[test]
-fn a_style_that_is_a_fifo_leaves_the_bar_running_on_its_default_style() {
+fn a_style_or_config_that_is_a_fifo_leaves_the_bar_running() {
     use crate::common::session::{Compositor, Session};
     crate::common::require_root();
     let _serial = crate::common::serial();
@@ -168,6 +168,26 @@ fn a_style_that_is_a_fifo_leaves_the_bar_running_on_its_default_style() {
     wait_for("the cpu label", Duration::from_secs(20), || {
         bar.field("cpu").starts_with("CPU")
     });
+
+    // The config swapped for a FIFO under the running bar, and SIGUSR1: the main loop
+    // goes on, with the marker, and still takes SIGTERM.
+    let config = session.home().join(".config/ringbar/config.toml");
+    std::fs::remove_file(&config).expect("rm config");
+    mkfifo(&config);
+    // SAFETY: kill takes plain integers; the bar is our child.
+    unsafe { libc::kill(bar.pid() as i32, libc::SIGUSR1) };
+    wait_for("the config marker", Duration::from_secs(20), || {
+        bar.field("notice") == "⚠ config"
+    });
+    let log = bar.log_text();
+    assert!(log.contains("not a regular file but a FIFO"), "{log}");
+    let mut bar = bar;
+    // SAFETY: as above.
+    unsafe { libc::kill(bar.pid() as i32, libc::SIGTERM) };
+    assert!(
+        bar.wait_exit(Duration::from_secs(10)).success(),
+        "SIGTERM ends it"
+    );
 }
 
 fn uid_of(session: &crate::common::session::Session) -> u32 {
