@@ -15,7 +15,7 @@
 use super::app::Label;
 use super::snapshot::Snapshot;
 use super::top::Row;
-use names::Names;
+use names::{Kept, Names};
 
 /// How many seconds the ring covers: ten minutes.
 pub const SECONDS: usize = 600;
@@ -82,17 +82,6 @@ impl Culprit {
     pub fn is_none(&self) -> bool {
         self.pid == 0
     }
-}
-
-/// A culprit as a bucket keeps it: its name is a slot of the history's [`Names`].
-#[derive(Clone, Copy, Debug)]
-struct Kept {
-    pid: u32,
-    slot: u8,
-}
-
-impl Kept {
-    const NONE: Kept = Kept { pid: 0, slot: 0 };
 }
 
 /// One sample's values, `NaN` where it has none (no rates yet, no GPU).
@@ -265,47 +254,6 @@ impl History {
         }
     }
 
-    /// The culprit with its name in a slot of the name table.
-    fn keep(&mut self, culprit: &Culprit) -> Kept {
-        if culprit.is_none() {
-            return Kept::NONE;
-        }
-        let slot = match self.names.find(&culprit.name) {
-            Some(slot) => slot,
-            None => {
-                let buckets = &self.buckets;
-                let (slot, evicted) = self.names.insert(culprit.name, || slots_in_use(buckets));
-                if evicted {
-                    self.forget_slot(slot);
-                }
-                slot
-            }
-        };
-        Kept {
-            pid: culprit.pid,
-            slot,
-        }
-    }
-
-    /// The buckets that named the slot's previous name no longer name a culprit.
-    fn forget_slot(&mut self, slot: u8) {
-        for kept in self.buckets.iter_mut().flat_map(|b| b.culprits.iter_mut()) {
-            if kept.pid != 0 && kept.slot == slot {
-                *kept = Kept::NONE;
-            }
-        }
-    }
-
-    fn culprit(&self, kept: Kept) -> Culprit {
-        if kept.pid == 0 {
-            return Culprit::NONE;
-        }
-        Culprit {
-            pid: kept.pid,
-            name: *self.names.get(kept.slot),
-        }
-    }
-
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.buckets.fill(EMPTY);
@@ -439,17 +387,6 @@ impl History {
             .map(|b| b.values[metric.index()])
             .filter(|v| !v.is_nan())
     }
-}
-
-/// Which name slots some bucket refers to.
-fn slots_in_use(buckets: &[Bucket; SECONDS]) -> names::InUse {
-    let mut in_use = [false; names::SLOTS];
-    for kept in buckets.iter().flat_map(|b| b.culprits.iter()) {
-        if kept.pid != 0 {
-            in_use[usize::from(kept.slot)] = true;
-        }
-    }
-    in_use
 }
 
 mod clone;

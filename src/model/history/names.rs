@@ -4,6 +4,7 @@
 //! ring's budget. Rarely do more than a few dozen names take turns at the top; past
 //! [`SLOTS`] of them, a name no bucket refers to any more gives its slot up first.
 
+use super::{Bucket, Culprit, History, SECONDS};
 use crate::model::app::Label;
 
 /// Distinct culprit names kept at once.
@@ -69,3 +70,69 @@ impl Names {
 }
 
 const _: () = assert!(SLOTS <= 256, "a slot number is one byte");
+
+/// A culprit as a bucket keeps it: its name is a slot of the history's [`Names`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Kept {
+    pub(super) pid: u32,
+    pub(super) slot: u8,
+}
+
+impl Kept {
+    pub(super) const NONE: Kept = Kept { pid: 0, slot: 0 };
+}
+
+/// Culprits into and out of the name table.
+impl History {
+    /// The culprit with its name in a slot of the name table.
+    pub(super) fn keep(&mut self, culprit: &Culprit) -> Kept {
+        if culprit.is_none() {
+            return Kept::NONE;
+        }
+        let slot = match self.names.find(&culprit.name) {
+            Some(slot) => slot,
+            None => {
+                let buckets = &self.buckets;
+                let (slot, evicted) = self.names.insert(culprit.name, || slots_in_use(buckets));
+                if evicted {
+                    self.forget_slot(slot);
+                }
+                slot
+            }
+        };
+        Kept {
+            pid: culprit.pid,
+            slot,
+        }
+    }
+
+    /// The buckets that named the slot's previous name no longer name a culprit.
+    fn forget_slot(&mut self, slot: u8) {
+        for kept in self.buckets.iter_mut().flat_map(|b| b.culprits.iter_mut()) {
+            if kept.pid != 0 && kept.slot == slot {
+                *kept = Kept::NONE;
+            }
+        }
+    }
+
+    pub(super) fn culprit(&self, kept: Kept) -> Culprit {
+        if kept.pid == 0 {
+            return Culprit::NONE;
+        }
+        Culprit {
+            pid: kept.pid,
+            name: *self.names.get(kept.slot),
+        }
+    }
+}
+
+/// Which name slots some bucket refers to.
+fn slots_in_use(buckets: &[Bucket; SECONDS]) -> InUse {
+    let mut in_use = [false; SLOTS];
+    for kept in buckets.iter().flat_map(|b| b.culprits.iter()) {
+        if kept.pid != 0 {
+            in_use[usize::from(kept.slot)] = true;
+        }
+    }
+    in_use
+}
