@@ -21,6 +21,11 @@ fn intersect(a: [f64; 4], b: [f64; 4]) -> bool {
     a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]
 }
 
+/// Whether the bounds written are of a frame GTK laid out: the row has its height.
+fn laid_out(field: &dyn Fn(&str) -> String) -> bool {
+    rect(&field("workspaces.bounds")).is_some_and(|row| row[3] > 0.0)
+}
+
 /// Every workspace button, the row and the title, where GTK put them: no two overlap,
 /// and every button lies within its row.
 fn check_layout(field: &dyn Fn(&str) -> String, when: &str) {
@@ -72,8 +77,10 @@ fn the_workspace_buttons_and_the_title_never_overlap() {
     let field = |key: &str| bar.field(key);
     let settled = |what: &str, check: &dyn Fn() -> bool| {
         wait_for(what, WAIT, check);
-        // The bounds are those of the frame before the last write: let two more go by.
+        // The bounds are those of the frame before the last write: let two more go by,
+        // and (after a reload rebuilt the bars) wait for a write after their first layout.
         std::thread::sleep(Duration::from_millis(700));
+        wait_for(&format!("{what}, laid out"), WAIT, || laid_out(&field));
         check_layout(&field, what);
     };
     let mut windows: Vec<Child> = Vec::new();
