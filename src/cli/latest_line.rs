@@ -58,6 +58,11 @@ impl LatestLine {
         loop {
             let written = rustix::io::write(stdout(), &self.pending.borrow());
             match written {
+                // Ok(0) only for an empty write; never spin on it.
+                Ok(0) | Err(Errno::AGAIN) => {
+                    self.watch_for_room();
+                    return;
+                }
                 Ok(n) => {
                     self.pending.borrow_mut().drain(..n);
                     if !self.pending.borrow().is_empty() {
@@ -72,10 +77,6 @@ impl LatestLine {
                     pending.push(b'\n');
                 }
                 Err(Errno::INTR) => {}
-                Err(Errno::AGAIN) => {
-                    self.watch_for_room();
-                    return;
-                }
                 Err(err) => {
                     tracing::info!("stdout closed ({err}): exiting");
                     self.stop_watching();

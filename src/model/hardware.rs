@@ -126,7 +126,7 @@ pub struct Gpu {
     pub model: String,
     pub reading: GpuReading,
     /// Its busiest processes (see `gpu_users.rs`); empty where none can be seen.
-    pub processes: super::gpu_users::GpuProcesses,
+    pub processes: super::gpu_process::GpuProcesses,
 }
 
 impl Gpu {

@@ -10,6 +10,7 @@ pub mod battery;
 pub mod controls;
 pub mod fdbudget;
 pub mod fdinfo;
+pub mod gpu_process;
 pub mod gpu_users;
 pub mod hardware;
 pub mod history;

@@ -21,6 +21,7 @@ mod style;
 #[cfg(feature = "test-support")]
 mod test_hook;
 mod tray;
+mod tray_link;
 mod watchdog;
 mod workspace_row;
 

@@ -20,8 +20,7 @@ use gtk4 as gtk;
 use gtk4::prelude::*;
 use gtk4::{gio, glib};
 
-use super::app::App;
-use crate::modules::{TraySettings, Update};
+use crate::modules::TraySettings;
 use crate::tray::ItemAddress;
 use item::{Item, ITEM_INTERFACE};
 use view::{Click, TrayView};
@@ -41,27 +40,9 @@ pub struct TrayHost {
     on_change: Box<dyn Fn()>,
 }
 
-impl App {
-    /// Puts a bar's tray box under the tray host, starting the host on first use.
-    pub(super) fn attach_tray(self: &Rc<Self>, container: &gtk::Box, settings: &TraySettings) {
-        let host = self
-            .tray
-            .borrow_mut()
-            .get_or_insert_with(|| {
-                let app = Rc::downgrade(self);
-                TrayHost::start(Box::new(move || {
-                    if let Some(app) = app.upgrade() {
-                        app.render_where(|update| update == Update::Bus);
-                    }
-                }))
-            })
-            .clone();
-        host.attach(container, settings);
-    }
-}
-
 impl TrayHost {
-    fn start(on_change: Box<dyn Fn()>) -> Rc<TrayHost> {
+    /// Starts the host; `on_change` runs after each change of an item.
+    pub(in crate::ui) fn start(on_change: Box<dyn Fn()>) -> Rc<TrayHost> {
         let host = Rc::new(TrayHost {
             connection: OnceCell::new(),
             watcher: RefCell::new(None),
@@ -80,7 +61,8 @@ impl TrayHost {
         host
     }
 
-    fn attach(self: &Rc<Self>, container: &gtk::Box, settings: &TraySettings) {
+    /// Shows the items in a bar's tray box, and every change to come.
+    pub(in crate::ui) fn attach(self: &Rc<Self>, container: &gtk::Box, settings: &TraySettings) {
         let view = TrayView::new(container, settings);
         let weak = Rc::downgrade(self);
         for (address, item) in self.items.borrow().iter() {
