@@ -7,10 +7,11 @@ use std::path::Path;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use gtk4::glib::{self, ControlFlow, Priority};
+use gtk4::glib;
 use ringbar::script::runner::ScriptRunner;
 use ringbar::script::ScriptConfig;
 
+use crate::common::ipc::pump;
 use crate::common::session::{Compositor, Session};
 use crate::common::wait_for;
 
@@ -32,19 +33,6 @@ fn kill_all(pids: &[i32]) {
         // SAFETY: kill takes plain integers; these are the test's own sleepers.
         unsafe { libc::kill(pid, libc::SIGKILL) };
     }
-}
-
-/// Iterates `context` for `time`.
-fn run_for(context: &glib::MainContext, time: Duration) {
-    let tick = glib::timeout_source_new(Duration::from_millis(10), None, Priority::DEFAULT, || {
-        ControlFlow::Continue
-    });
-    tick.attach(Some(context));
-    let deadline = Instant::now() + time;
-    while Instant::now() < deadline {
-        context.iteration(true);
-    }
-    tick.destroy();
 }
 
 fn script(dir: &Path, body: &str) -> String {
@@ -77,7 +65,7 @@ fn a_script_that_daemonizes_leaves_no_orphan_at_its_restarts_or_its_end() {
                 *seen.borrow_mut() += 1;
             });
             // A crash loop: runs at 0, 1, 3 and 7 s (the backoff doubles).
-            run_for(&context, Duration::from_millis(7500));
+            pump(&context, Duration::from_millis(7500));
             let started = fs::read_to_string(&runs)
                 .unwrap_or_default()
                 .lines()
@@ -86,9 +74,9 @@ fn a_script_that_daemonizes_leaves_no_orphan_at_its_restarts_or_its_end() {
             // A click's command may start what must outlive it (`pavucontrol`).
             let kept = format!("{}.25", 50_000 + std::process::id());
             runner.run_action(&format!("setsid sleep {kept} </dev/null >/dev/null 2>&1 &"));
-            run_for(&context, Duration::from_millis(500));
+            pump(&context, Duration::from_millis(500));
             runner.stop();
-            run_for(&context, Duration::from_millis(1500));
+            pump(&context, Duration::from_millis(1500));
             let after_stop = sleepers(&seconds);
             let clicked = sleepers(&kept);
             kill_all(&left);
