@@ -8,7 +8,9 @@
 /// The session bus address to connect to, from the two variables' values.
 pub fn session_bus_address(from_env: Option<&str>, runtime_dir: Option<&str>) -> Option<String> {
     if let Some(address) = from_env.filter(|a| only_sockets(a)) {
-        return Some(address.to_owned());
+        // The checked entries alone: empty ones between `;` are dropped.
+        let entries: Vec<&str> = address.split(';').filter(|a| !a.is_empty()).collect();
+        return Some(entries.join(";"));
     }
     let dir = runtime_dir.filter(|d| d.starts_with('/'))?;
     Some(format!(
@@ -139,6 +141,17 @@ mod tests {
         );
         assert_eq!(session_bus_address(None, Some("relative")), None);
         assert_eq!(session_bus_address(None, None), None);
+    }
+
+    /// Found by the `tray` fuzz target: empty entries before the socket were passed on,
+    /// so the address did not start with its transport.
+    #[test]
+    fn fuzz_regression_empty_entries_are_dropped() {
+        let run = Some("/run/user/1000");
+        assert_eq!(
+            session_bus_address(Some(";;;;unix:path=/tmp/b;;unix:abstract=x;"), run).as_deref(),
+            Some("unix:path=/tmp/b;unix:abstract=x")
+        );
     }
 
     #[test]
