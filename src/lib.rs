@@ -13,6 +13,7 @@ pub mod compositor;
 pub mod config;
 pub mod model;
 pub mod modules;
+pub mod readings;
 pub mod render;
 pub mod sample;
 pub mod script;

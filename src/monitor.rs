@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::model::controls::Controls;
 use crate::modules::Action;
+use crate::readings::Roots;
 use crate::sample::Sample;
 use crate::sampler::Sampler;
 use crate::sensors::Wanted;
@@ -83,7 +84,8 @@ impl Monitor {
     pub fn reload_config(&mut self, config_file: Option<&Path>) -> Config {
         tracing::info!("reloading the config");
         let (config, notices) = crate::startup::load_config(config_file);
-        self.worker.reconfigure(&config.sensors, notices);
+        let readers = crate::readings::readers_of(config.modules.all(), &Roots::system());
+        self.worker.reconfigure(&config.sensors, readers, notices);
         self.worker.set_group_by(config.group_by);
         self.follow_config(&config);
         config

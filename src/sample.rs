@@ -5,6 +5,7 @@
 
 use crate::model::history::{History, Point};
 use crate::model::{Hardware, OomKills, Snapshot};
+use crate::readings::Readings;
 
 /// Where the process data came from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -64,6 +65,8 @@ pub struct Sample {
     pub oom_kills: OomKills,
     /// The last ten minutes, with their culprits; fixed in size.
     pub history: History,
+    /// The readings of the layout's modules that have their own (see [`crate::readings`]).
+    pub readings: Readings,
 }
 
 impl Sample {
@@ -119,6 +122,7 @@ impl Clone for Sample {
             notices,
             oom_kills,
             history,
+            readings,
         } = source;
         self.processes = *processes;
         self.hardware.clone_from(hardware);
@@ -130,6 +134,7 @@ impl Clone for Sample {
         self.notices.clone_from(notices);
         self.oom_kills = *oom_kills;
         self.history.clone_from(history);
+        self.readings.clone_from(readings);
     }
 }
 

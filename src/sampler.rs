@@ -10,6 +10,7 @@ use crate::model::app::GroupBy;
 use crate::model::controls::Controls;
 use crate::model::gpu_users::Owner;
 use crate::probe::ProbeError;
+use crate::readings::{Reader, Readings};
 use crate::realnames::RealNames;
 use crate::sample::{Notice, Sample};
 use crate::sensors::nvidia::Nvml;
@@ -42,6 +43,8 @@ pub struct Sampler {
     names: RealNames,
     /// The system readings taken (all, unless the bar says what it shows).
     wanted: Wanted,
+    /// The readings of the layout's modules, parallel to `sample.readings`.
+    readers: Vec<Box<dyn Reader>>,
 }
 
 impl Sampler {
@@ -83,6 +86,7 @@ impl Sampler {
             sample_failed: false,
             names: RealNames::default(),
             wanted: Wanted::ALL,
+            readers: Vec::new(),
         };
         sampler.set_config_notices(config_notices);
         sampler
@@ -97,6 +101,8 @@ impl Sampler {
             &mut self.sample.hardware,
             self.wanted,
         );
+        let now_ns = collector::monotonic_ns();
+        self.sample.readings.read(&mut self.readers, now_ns);
         match self.collector.sample() {
             Ok(()) => self.sample_failed = false,
             Err(err) => {
@@ -164,6 +170,12 @@ impl Sampler {
         let next = self.sample.processes.group_by.toggled();
         self.set_group_by(Some(next));
         next
+    }
+
+    /// The modules' own readers (see [`crate::readings`]), for the next samples.
+    pub fn set_readers(&mut self, readers: Vec<Box<dyn Reader>>) {
+        self.sample.readings = Readings::of(&readers);
+        self.readers = readers;
     }
 
     /// The system readings the next samples take.

@@ -62,6 +62,8 @@ pub fn start(interval_ms: Option<u32>) -> Result<Started, String> {
         config_notices,
     );
     sampler.set_group_by(config.group_by);
+    let roots = crate::readings::Roots::system();
+    sampler.set_readers(crate::readings::readers_of(config.modules.all(), &roots));
     Ok(Started {
         sampler,
         probe_error: probe_error.map(|err| err.to_string()),

@@ -38,7 +38,7 @@ pub type Table<'a> = Option<ValueDeserializer<'a>>;
 type Make = fn(Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error>;
 
 /// Every module ringbar has, by the name the config's module lists use.
-const REGISTRY: [(&str, Make); 12] = [
+const REGISTRY: &[(&str, Make)] = &[
     ("cpu", cpu::make),
     ("memory", memory::make),
     ("gpu", gpu::make),
@@ -211,6 +211,12 @@ pub trait Module {
     /// Writes the tooltip; the monitor's whole report unless the module has its own.
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
         report::write(sink, input.sample);
+    }
+
+    /// A reading of its own, taken on the sampling thread each tick and found in the
+    /// sample's `readings` under its name; none by default.
+    fn reader(&self, _roots: &crate::readings::Roots) -> Option<Box<dyn crate::readings::Reader>> {
+        None
     }
 
     /// The system readings its text shows (read only while it is on a bar, or a tooltip

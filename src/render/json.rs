@@ -33,7 +33,7 @@ pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
         })
         .collect();
     let (batteries, battery) = battery::json(sample);
-    json!({
+    let mut document = json!({
         "version": SCHEMA_VERSION,
         "time_unix_ms": sample.unix_ms,
         "source": sample.source.name(),
@@ -59,7 +59,12 @@ pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
             "title": n.title,
             "detail": n.detail,
         })).collect::<Vec<_>>(),
-    })
+    });
+    // The modules' own readings, each under its module's name.
+    for (key, reading) in sample.readings.iter() {
+        document[key] = reading.json();
+    }
+    document
 }
 
 #[cfg(test)]

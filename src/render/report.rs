@@ -5,7 +5,8 @@ use crate::model::history::Metric;
 use crate::sample::Sample;
 
 /// Notices, CPU (D/Z rows first), Memory, the OOM kills if there were any, IO, GPUs,
-/// pressure, power profile and batteries where the machine has them, and the footer. CPU,
+/// pressure, power profile and batteries where the machine has them, the sections of the
+/// modules' own readings, and the footer. CPU,
 /// Memory, IO and GPU end with their history's sparkline once there is one.
 pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     footer::write_notices(sink, sample);
@@ -20,6 +21,9 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     history::write(sink, sample, Metric::Gpu);
     pressure::write(sink, sample);
     battery::write(sink, sample);
+    for (_, reading) in sample.readings.iter() {
+        reading.write_report(sink);
+    }
     footer::write(sink, sample);
 }
 

@@ -76,20 +76,7 @@ impl GpuReader {
 }
 
 /// Where the sensors live: `/sys` and `/proc` on a real machine.
-#[derive(Clone, Debug)]
-pub struct Roots {
-    pub sys: PathBuf,
-    pub proc: PathBuf,
-}
-
-impl Roots {
-    pub fn system() -> Roots {
-        Roots {
-            sys: PathBuf::from("/sys"),
-            proc: PathBuf::from("/proc"),
-        }
-    }
-}
+pub use crate::readings::Roots;
 
 /// Every sensor of the machine, and when to look for changes.
 pub struct Sensors {

@@ -21,6 +21,7 @@ pub use wake::Watch;
 
 use crate::config;
 use crate::model::app::GroupBy;
+use crate::readings::Reader;
 use crate::sample::{Notice, Sample};
 use crate::sampler::Sampler;
 use crate::sensors::Wanted;
@@ -37,6 +38,7 @@ struct Requests {
     group_by: Option<Option<GroupBy>>,
     group_by_toggles: u32,
     sensors: Option<(config::Sensors, Vec<Notice>)>,
+    readers: Option<Vec<Box<dyn Reader>>>,
     wanted: Option<Wanted>,
     stop: bool,
 }
@@ -49,6 +51,7 @@ impl Requests {
             || self.group_by.is_some()
             || self.group_by_toggles > 0
             || self.sensors.is_some()
+            || self.readers.is_some()
             || self.wanted.is_some()
             || self.stop
     }
@@ -152,10 +155,18 @@ impl Worker {
     }
 
     /// Rediscovers the sensors for a changed `[sensors]` table (see
-    /// [`Sampler::reconfigure`]).
-    pub fn reconfigure(&self, sensors: &config::Sensors, config_notices: Vec<Notice>) {
+    /// [`Sampler::reconfigure`]) and takes the modules' `readers` from now on.
+    pub fn reconfigure(
+        &self,
+        sensors: &config::Sensors,
+        readers: Vec<Box<dyn Reader>>,
+        config_notices: Vec<Notice>,
+    ) {
         let sensors = sensors.clone();
-        self.request(|r| r.sensors = Some((sensors, config_notices)));
+        self.request(|r| {
+            r.sensors = Some((sensors, config_notices));
+            r.readers = Some(readers);
+        });
     }
 
     /// The system readings the samples take from now on; with `sample_now`, a sample

@@ -78,6 +78,10 @@ fn apply(sampler: &mut Sampler, requests: &mut Requests) -> bool {
         sampler.reconfigure(&sensors, notices);
         changed = true;
     }
+    if let Some(readers) = requests.readers.take() {
+        sampler.set_readers(readers);
+        changed = true;
+    }
     if let Some(group_by) = requests.group_by {
         sampler.set_group_by(group_by);
         changed = true;
