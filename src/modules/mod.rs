@@ -8,6 +8,7 @@ mod battery;
 mod clock;
 mod cpu;
 pub mod custom;
+pub mod format;
 mod gpu;
 mod graph;
 mod input;

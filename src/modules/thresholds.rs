@@ -48,7 +48,8 @@ fn decimals<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
     }
 }
 
-fn percent<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+/// A `warning` or `critical` share: a number from 0 to 100.
+pub(super) fn percent<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     let value = f64::deserialize(d)?;
     if (0.0..=100.0).contains(&value) {
         Ok(Some(value))

@@ -205,11 +205,11 @@ pub fn number(decimals: usize) -> impl Fn(&mut String, f64) {
     }
 }
 
-/// Appends `text` right-aligned in `width` columns (ASCII text).
+/// Appends `text` right-aligned in `width` columns (one per character: `–` is one).
 pub fn pad_left(out: &mut String, width: usize, text: impl FnOnce(&mut String)) {
     let start = out.len();
     text(out);
-    let written = out.len() - start;
+    let written = out[start..].chars().count();
     if written < width {
         out.insert_str(start, &"        "[..(width - written).min(8)]);
     }

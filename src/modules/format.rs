@@ -1,0 +1,70 @@
+//! A module's `format`: text with `{key}` fields the module fills in (`DISK
+//! {percentage_used}%`). Keys are checked when the config is read, so a typo is a config
+//! error, not a silent `{typo}` on the bar.
+
+/// Appends `format` to `out` with each `{key}` replaced by what `value` writes for it;
+/// `value` returns `false` for a key it does not know, which is then kept as written.
+/// Allocates nothing.
+pub fn fill(format: &str, out: &mut String, mut value: impl FnMut(&str, &mut String) -> bool) {
+    let mut rest = format;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            out.push_str(&rest[open..]);
+            return;
+        };
+        let key = &after[..close];
+        if !value(key, out) {
+            out.push('{');
+            out.push_str(key);
+            out.push('}');
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+}
+
+/// Checks that every `{key}` in `format` is one of `known`: the config error otherwise.
+pub fn check(format: &str, known: &[&str]) -> Result<(), String> {
+    let mut unknown = None;
+    fill(format, &mut String::new(), |key, _| {
+        if unknown.is_none() && !known.contains(&key) {
+            unknown = Some(key.to_owned());
+        }
+        true
+    });
+    match unknown {
+        None => Ok(()),
+        Some(key) => {
+            let known: Vec<String> = known.iter().map(|k| format!("{{{k}}}")).collect();
+            Err(format!(
+                "no {{{key}}} in a format here; it takes {}",
+                known.join(", ")
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_filled_and_strangers_kept() {
+        let mut out = String::new();
+        fill("A {x}% {y} {unclosed", &mut out, |key, out| match key {
+            "x" => {
+                out.push_str("42");
+                true
+            }
+            _ => false,
+        });
+        assert_eq!(out, "A 42% {y} {unclosed");
+        assert_eq!(check("{x} and {x}", &["x"]), Ok(()));
+        assert_eq!(
+            check("{x} {percent}", &["x", "y"]),
+            Err("no {percent} in a format here; it takes {x}, {y}".to_owned())
+        );
+    }
+}
