@@ -227,6 +227,47 @@ fn real_sampling_allocates_nothing_once_warm() {
     );
 }
 
+/// The disk module's reader on this machine's /proc/diskstats and statvfs of `/`, the copy
+/// of its reading into the main loop's sample, and the module's text and tooltip.
+#[test]
+fn the_disk_reading_and_its_texts_allocate_nothing_once_warm() {
+    let config = config::parse(
+        "modules_left = []\nmodules_center = []\nmodules_right = [\"disk\"]\n\
+         [disk]\nformat = \"{path} {percentage_used}% {free} r {read} w {write}\"\n",
+        "config.toml".as_ref(),
+    )
+    .expect("valid");
+    let mut reader = config.modules.right[0]
+        .reader(&Roots::system())
+        .expect("a reader");
+    let mut taken = Sample {
+        readings: ringbar::readings::Readings::of(std::slice::from_ref(&reader)),
+        ..Sample::default()
+    };
+    let mut shown = Sample::default();
+    let (mut text, mut tooltip) = (String::with_capacity(256), String::with_capacity(4096));
+    let mut tick = |t: u64| {
+        let readers = std::slice::from_mut(&mut reader);
+        taken.readings.read(readers, t * 100_000_000);
+        shown.clone_from(&taken);
+        render(&config, &shown, &mut text, &mut tooltip);
+    };
+    for t in 1..=5 {
+        tick(t);
+    }
+    let before = allocations();
+    for t in 6..=1000 {
+        tick(t);
+    }
+    assert_eq!(
+        allocations() - before,
+        0,
+        "allocations in 995 warm disk ticks, copies and renders"
+    );
+    assert!(text.starts_with("/ ") && text.contains("% "), "{text}");
+    assert!(tooltip.starts_with("<b>Disk</b>  read "), "{tooltip}");
+}
+
 /// The hand-over of each sample from the sampling thread to the main loop: the copy into
 /// the slot, the eventfd's wake-up, the glib source that watches it and the swap into the
 /// main loop's sample, counted on both threads.

@@ -177,7 +177,7 @@ fn errors_name_file_line_and_key() {
     let unknown_module = parse_str("modules_left = [\"cpu\",\n  \"cpux\"]\n").expect_err("name");
     assert!(
         unknown_module.contains(
-            ":2: `\"cpux\"]`: no module is called \"cpux\"; modules: cpu, memory, gpu, pressure, oom, battery, clock, workspaces, window"
+            ":2: `\"cpux\"]`: no module is called \"cpux\"; modules: cpu, memory, gpu, pressure, oom, battery, disk, clock, workspaces, window"
         ),
         "{unknown_module}"
     );

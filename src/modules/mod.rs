@@ -8,6 +8,7 @@ mod battery;
 mod clock;
 mod cpu;
 pub mod custom;
+pub mod disk;
 pub mod format;
 mod gpu;
 mod graph;
@@ -46,6 +47,7 @@ const REGISTRY: &[(&str, Make)] = &[
     ("pressure", pressure::make),
     ("oom", oom::make),
     ("battery", battery::make),
+    ("disk", disk::make),
     ("clock", clock::make),
     ("workspaces", workspaces::make),
     ("window", window::make),
@@ -344,6 +346,7 @@ pub(crate) mod tests {
                 "pressure",
                 "oom",
                 "battery",
+                "disk",
                 "clock",
                 "workspaces",
                 "window",

@@ -1,0 +1,199 @@
+//! `disk`: `DISK 76%`, the fullest of the configured mount points (`mounts`, `/` by
+//! default), with `.warning` and `.critical` past its thresholds. The tooltip lists each
+//! mount with its filesystem and free space, and the read and write rates of each block
+//! device (`devices`; by default every whole disk but loop and RAM devices). A mount point
+//! with nothing mounted on it is left out (and logged); with none, the module hides.
+
+// The reader and the two files it parses: the edge, with the application.
+#[cfg(feature = "app")]
+mod diskstats;
+#[cfg(feature = "app")]
+mod mountinfo;
+#[cfg(feature = "app")]
+mod reader;
+mod reading;
+#[cfg(test)]
+mod tests;
+
+use std::rc::Rc;
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+
+use super::format;
+use super::thresholds::{percent, Thresholds};
+use super::{Action, Button, Input, Module, Status, Table};
+use crate::readings::{Reader, Reading, Roots};
+use crate::render::{write_bytes, write_rate, Sink};
+pub use reading::{Device, DiskReading, Mount, Space};
+
+/// The keys `format` takes.
+const KEYS: [&str; 9] = [
+    "path",
+    "filesystem",
+    "used",
+    "free",
+    "total",
+    "percentage_used",
+    "percentage_free",
+    "read",
+    "write",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Settings {
+    #[serde(deserialize_with = "checked_format")]
+    format: String,
+    #[serde(deserialize_with = "mount_points")]
+    mounts: Vec<String>,
+    #[serde(deserialize_with = "device_names")]
+    devices: Vec<String>,
+    #[serde(deserialize_with = "percent")]
+    warning: Option<f64>,
+    #[serde(deserialize_with = "percent")]
+    critical: Option<f64>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            format: "DISK {percentage_used}%".to_owned(),
+            mounts: vec!["/".to_owned()],
+            devices: Vec::new(),
+            warning: Some(80.0),
+            critical: Some(90.0),
+        }
+    }
+}
+
+fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let text = String::deserialize(d)?;
+    format::check(&text, &KEYS).map_err(de::Error::custom)?;
+    Ok(text)
+}
+
+/// Absolute paths, without trailing slashes (the mount table has none).
+fn mount_points<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let paths = Vec::<String>::deserialize(d)?;
+    if paths.is_empty() {
+        return Err(de::Error::custom("at least one mount point, such as \"/\""));
+    }
+    paths
+        .into_iter()
+        .map(|path| {
+            if !path.starts_with('/') || path.contains('\0') {
+                return Err(de::Error::custom(format!(
+                    "{path:?} is not an absolute path"
+                )));
+            }
+            let trimmed = path.trim_end_matches('/');
+            Ok(if trimmed.is_empty() { "/" } else { trimmed }.to_owned())
+        })
+        .collect()
+}
+
+/// Names as /proc/diskstats lists them (`nvme0n1`, `sda`, `loop0`).
+fn device_names<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let names = Vec::<String>::deserialize(d)?;
+    for name in &names {
+        if name.is_empty() || name.contains(['/', ' ', '\0']) {
+            return Err(de::Error::custom(format!(
+                "{name:?} is not a block device name such as \"nvme0n1\""
+            )));
+        }
+    }
+    Ok(names)
+}
+
+struct Disk {
+    settings: Settings,
+    thresholds: Thresholds,
+}
+
+pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        None => Settings::default(),
+    };
+    let defaults = Settings::default();
+    let thresholds = Thresholds {
+        warning: settings.warning.or(defaults.warning).unwrap_or(80.0),
+        critical: settings.critical.or(defaults.critical).unwrap_or(90.0),
+    };
+    Ok(Rc::new(Disk {
+        settings,
+        thresholds,
+    }))
+}
+
+fn reading<'a>(input: &Input<'a>) -> Option<&'a DiskReading> {
+    input.sample.readings.get::<DiskReading>("disk")
+}
+
+fn write_optional_rate(out: &mut String, rate: Option<f64>) {
+    write_rate(out, rate.unwrap_or(0.0));
+}
+
+impl Module for Disk {
+    fn name(&self) -> &str {
+        "disk"
+    }
+
+    fn reader(&self, roots: &Roots) -> Option<Box<dyn Reader>> {
+        #[cfg(feature = "app")]
+        return Some(Box::new(reader::DiskReader::new(
+            &self.settings.mounts,
+            &self.settings.devices,
+            roots,
+        )));
+        #[cfg(not(feature = "app"))]
+        {
+            let _ = roots;
+            None
+        }
+    }
+
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let reading = reading(input)?;
+        let (mount, space) = reading.fullest()?;
+        let used = space.used_percent();
+        let (read, write) = reading.total_rates();
+        format::fill(&self.settings.format, out, |key, out| {
+            match key {
+                "path" => out.push_str(&mount.path),
+                "filesystem" => out.push_str(&mount.filesystem),
+                "used" => write_bytes(out, space.used as f64),
+                "free" => write_bytes(out, space.available as f64),
+                "total" => write_bytes(out, space.total as f64),
+                "percentage_used" => {
+                    let _ = std::fmt::Write::write_fmt(out, format_args!("{used:.0}"));
+                }
+                "percentage_free" => {
+                    let _ = std::fmt::Write::write_fmt(out, format_args!("{:.0}", 100.0 - used));
+                }
+                "read" => write_optional_rate(out, read),
+                "write" => write_optional_rate(out, write),
+                _ => return false,
+            }
+            true
+        });
+        let t = self.thresholds;
+        Some(Status::of(Some(used), t.warning, t.critical))
+    }
+
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        if let Some(reading) = reading(input) {
+            reading.write_report(sink);
+        }
+    }
+
+    /// Its tooltip is the disks alone.
+    fn history_graphs(&self) -> bool {
+        false
+    }
+
+    fn action(&self, _button: Button) -> Option<Action> {
+        None
+    }
+}
