@@ -11,7 +11,7 @@ use crate::modules::{shown, Input, Level, Module};
 use crate::sample::Source;
 
 /// The line for one sample (no newline): the shown modules' texts, the tooltip, the
-/// worst level and the modules' state classes (`charging`) as class, plus `probe-off`
+/// worst level and the modules' state classes (`charging`, a script's own) as class, plus `probe-off`
 /// when the numbers come from /proc, and the first module's percentage, rounded (Waybar
 /// reads it as an integer).
 pub fn line(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> String {
@@ -23,10 +23,13 @@ pub fn line(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> String {
         .map(|s| s.level)
         .max()
         .unwrap_or(Level::Normal);
-    let states = statuses.iter().filter_map(|s| s.class);
     let percentage = statuses.iter().find_map(|s| s.percentage);
     let mut class: Vec<&str> = worst.css_class().into_iter().collect();
-    class.extend(states);
+    for state in statuses.iter().flat_map(|s| s.state_classes()) {
+        if !class.contains(&state) {
+            class.push(state);
+        }
+    }
     if sample.source == Source::Proc {
         class.push("probe-off");
     }
@@ -80,5 +83,40 @@ mod tests {
             1,
             "one report for the monitor modules"
         );
+    }
+
+    /// A script's classes reach Waybar's `class` as they reach the bar's label, each once.
+    #[test]
+    fn a_scripts_classes_join_the_level_and_states() {
+        let config = config::parse(
+            "modules_right = [\"custom/a\", \"custom/b\"]\n\
+             [custom.a]\nexec = \"true\"\n[custom.b]\nexec = \"true\"\n",
+            "c.toml".as_ref(),
+        )
+        .expect("valid");
+        let modules: Vec<_> = config.modules.right;
+        let output = |json: &str| {
+            crate::script::ScriptState::Output(
+                crate::script::parse_line(json.as_bytes(), true).expect("valid output"),
+            )
+        };
+        let mut scripts = crate::modules::Scripts::new();
+        scripts.insert(
+            "custom/a".into(),
+            output(r#"{"text": "a", "class": ["vpn", "critical"]}"#),
+        );
+        scripts.insert(
+            "custom/b".into(),
+            output(r#"{"text": "b", "class": "vpn"}"#),
+        );
+        let sample = Sample::default();
+        let input = crate::modules::Input {
+            scripts: &scripts,
+            ..crate::modules::tests::input(&sample)
+        };
+        let parsed: serde_json::Value =
+            serde_json::from_str(&line(&input, &modules)).expect("JSON");
+        assert_eq!(parsed["text"], "a  b");
+        assert_eq!(parsed["class"], json!(["vpn", "critical"]));
     }
 }

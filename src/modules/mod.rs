@@ -151,6 +151,22 @@ pub struct Status {
 }
 
 impl Status {
+    /// The CSS classes of the module's state besides its level: the state (`charging`)
+    /// and a script's own.
+    pub fn state_classes(&self) -> impl Iterator<Item = &str> {
+        let scripts = self.classes.iter().map(String::as_str);
+        self.class.into_iter().chain(scripts)
+    }
+
+    /// Every CSS class the status adds to the module's own (`module`, its name): the
+    /// level's (`warning`), then [`Status::state_classes`]. The one mapping every sink uses.
+    pub fn css_classes(&self) -> impl Iterator<Item = &str> {
+        self.level
+            .css_class()
+            .into_iter()
+            .chain(self.state_classes())
+    }
+
     /// The level of `percent` against the thresholds, with `percent` as the percentage.
     pub fn of(percent: Option<f64>, warning: f64, critical: f64) -> Status {
         Status {

@@ -10,7 +10,7 @@ use super::bar_graph::BarGraphView;
 use super::clip_bin::ClipBin;
 use super::history_graph::HistoryGraphs;
 use super::workspace_row::WorkspaceRow;
-use crate::modules::{Input, Level, Module, WorkspaceButton};
+use crate::modules::{Input, Module, WorkspaceButton};
 use crate::render::history::GraphedMarkup;
 use crate::render::Markup;
 
@@ -34,10 +34,7 @@ pub struct Slot {
     /// What the tooltip shows: the label, or a box of the label and the graphs.
     pub tooltip_widget: gtk::Widget,
     text: String,
-    level: Level,
-    /// The state class shown besides the level (`charging`).
-    class: Option<&'static str>,
-    /// The classes a script gave.
+    /// The classes the status added (see `Status::css_classes`).
     classes: Vec<String>,
 }
 
@@ -90,8 +87,6 @@ impl Slot {
             graphs,
             tooltip_widget,
             text: String::new(),
-            level: Level::Normal,
-            class: None,
             classes: Vec::new(),
         }
     }
@@ -148,32 +143,21 @@ impl Slot {
             self.text.clear();
             self.text.push_str(scratch);
         }
-        if self.classes != status.classes {
+        // Changed only when they differ: a steady tick allocates nothing.
+        if !self
+            .classes
+            .iter()
+            .map(String::as_str)
+            .eq(status.css_classes())
+        {
             for class in &self.classes {
                 self.label.remove_css_class(class);
             }
-            for class in &status.classes {
+            self.classes.clear();
+            for class in status.css_classes() {
                 self.label.add_css_class(class);
+                self.classes.push(class.to_owned());
             }
-            self.classes.clone_from(&status.classes);
-        }
-        if self.level != status.level {
-            if let Some(class) = self.level.css_class() {
-                self.label.remove_css_class(class);
-            }
-            if let Some(class) = status.level.css_class() {
-                self.label.add_css_class(class);
-            }
-            self.level = status.level;
-        }
-        if self.class != status.class {
-            if let Some(class) = self.class {
-                self.label.remove_css_class(class);
-            }
-            if let Some(class) = status.class {
-                self.label.add_css_class(class);
-            }
-            self.class = status.class;
         }
     }
 
