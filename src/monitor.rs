@@ -6,8 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::config::Config;
-use crate::model::controls::Controls;
-use crate::modules::Action;
+use crate::model::controls::{Controls, Request};
 use crate::readings::Roots;
 use crate::sample::Sample;
 use crate::sampler::Sampler;
@@ -126,26 +125,24 @@ impl Monitor {
     /// (the latest sample re-ranked at once), remembers it and logs it (`interval=500ms`,
     /// `kernel-threads=on`; the sampling thread logs `group-by=…`). The result comes
     /// through the hand-over.
-    pub fn apply(&mut self, action: Action) {
+    pub fn apply(&mut self, request: Request) {
         let controls = &mut self.controls;
-        let line = match action {
-            Action::CycleInterval => {
+        let line = match request {
+            Request::CycleInterval => {
                 controls.cycle_interval();
                 self.worker.set_interval_ms(controls.interval_ms);
                 controls.interval_line()
             }
-            Action::ToggleKernelThreads => {
+            Request::ToggleKernelThreads => {
                 controls.toggle_kernel_threads();
                 self.worker.set_kernel_threads(controls.kernel_threads);
                 controls.kernel_threads_line()
             }
-            Action::ToggleGroupBy => {
+            Request::ToggleGroupBy => {
                 // Not remembered: the config's `group_by` (or the session) decides at start.
                 self.worker.toggle_group_by();
                 return;
             }
-            // A module's own state, nothing of the monitor's.
-            Action::Redraw | Action::Script(_) => return,
         };
         self.remember();
         tracing::info!("{line}");

@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 use common::{require_root, serial};
 use ringbar::collector::Collector;
 use ringbar::config;
-use ringbar::model::controls::Controls;
-use ringbar::modules::Action;
+use ringbar::model::controls::{Controls, Request};
 use ringbar::monitor::Monitor;
 use ringbar::sampler::Sampler;
 use ringbar::worker::{Taken, THREAD_NAME};
@@ -86,7 +85,7 @@ fn spawned_after_the_drop_it_holds_none_and_answers_settings_at_once() {
         assert!(monitor.sample().processes.processes > 0);
 
         // A new interval samples at once, not at the next 2 s tick.
-        monitor.apply(Action::CycleInterval);
+        monitor.apply(Request::CycleInterval);
         let took = next_sample(&mut monitor);
         assert!(took < Duration::from_millis(1500), "{took:?}");
         assert_eq!(monitor.sample().interval_ms, 1000);
@@ -94,7 +93,7 @@ fn spawned_after_the_drop_it_holds_none_and_answers_settings_at_once() {
         assert!(resampled > first);
 
         // Kernel threads: the latest sample re-ranked and handed over, not a new one.
-        monitor.apply(Action::ToggleKernelThreads);
+        monitor.apply(Request::ToggleKernelThreads);
         let took = next_sample(&mut monitor);
         assert!(monitor.sample().kernel_threads());
         assert!(took < Duration::from_millis(500), "{took:?}");

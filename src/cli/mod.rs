@@ -235,6 +235,7 @@ pub fn init_logging(default_level: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control::Request;
 
     fn args(line: &str) -> Result<Command, String> {
         parse(line.split_whitespace().map(Into::into)).map_err(|e| e.to_string())
@@ -274,15 +275,15 @@ mod tests {
         );
         assert_eq!(
             args("msg cycle-interval"),
-            Ok(Command::Msg(Message::CycleInterval))
+            Ok(Command::Msg(Message::Monitor(Request::CycleInterval)))
         );
         assert_eq!(
             args("msg toggle-kernel-threads"),
-            Ok(Command::Msg(Message::ToggleKernelThreads))
+            Ok(Command::Msg(Message::Monitor(Request::ToggleKernelThreads)))
         );
         assert_eq!(
             args("msg toggle-group-by"),
-            Ok(Command::Msg(Message::ToggleGroupBy))
+            Ok(Command::Msg(Message::Monitor(Request::ToggleGroupBy)))
         );
         assert_eq!(args("msg reload"), Ok(Command::Msg(Message::Reload)));
         assert_eq!(args("check"), Ok(Command::Check(None)));

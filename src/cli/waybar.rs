@@ -12,7 +12,7 @@ use gtk4::glib;
 
 use super::latest_line::LatestLine;
 use crate::control::{self, Command};
-use crate::modules::{Action, Input, Module, Update};
+use crate::modules::{Input, Module, Update};
 use crate::monitor::Monitor;
 use crate::wallclock::LocalClock;
 use crate::worker::Watch;
@@ -114,11 +114,7 @@ impl Stream {
     /// once (a new one, or the latest re-ranked): its line follows.
     fn obey(self: &Rc<Self>, command: Command) {
         match command {
-            Command::CycleInterval => self.monitor.borrow_mut().apply(Action::CycleInterval),
-            Command::ToggleKernelThreads => {
-                self.monitor.borrow_mut().apply(Action::ToggleKernelThreads);
-            }
-            Command::ToggleGroupBy => self.monitor.borrow_mut().apply(Action::ToggleGroupBy),
+            Command::Monitor(request) => self.monitor.borrow_mut().apply(request),
             Command::Reload => {
                 let config = self
                     .monitor

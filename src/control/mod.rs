@@ -15,6 +15,8 @@ use std::time::Duration;
 
 use gtk4::glib::{self, thread_guard::ThreadGuard, ControlFlow, IOCondition, Priority};
 
+pub use crate::model::controls::Request;
+
 /// The longest line a client may send; anything longer is an unknown command.
 const MAX_LINE: usize = 64;
 /// A client that has not sent its line by then is dropped, so it cannot pin a connection.
@@ -25,17 +27,16 @@ const SEND_TIMEOUT: Duration = Duration::from_secs(2);
 /// What `ringbar msg WORD` asks a running instance to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
-    CycleInterval,
-    ToggleKernelThreads,
-    ToggleGroupBy,
+    /// A change to the monitor's settings, as a click makes it.
+    Monitor(Request),
     Reload,
 }
 
 impl Command {
     pub const ALL: [Command; 4] = [
-        Command::CycleInterval,
-        Command::ToggleKernelThreads,
-        Command::ToggleGroupBy,
+        Command::Monitor(Request::CycleInterval),
+        Command::Monitor(Request::ToggleKernelThreads),
+        Command::Monitor(Request::ToggleGroupBy),
         Command::Reload,
     ];
 
@@ -45,9 +46,9 @@ impl Command {
 
     pub fn word(self) -> &'static str {
         match self {
-            Command::CycleInterval => "cycle-interval",
-            Command::ToggleKernelThreads => "toggle-kernel-threads",
-            Command::ToggleGroupBy => "toggle-group-by",
+            Command::Monitor(Request::CycleInterval) => "cycle-interval",
+            Command::Monitor(Request::ToggleKernelThreads) => "toggle-kernel-threads",
+            Command::Monitor(Request::ToggleGroupBy) => "toggle-group-by",
             Command::Reload => "reload",
         }
     }

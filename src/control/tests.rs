@@ -74,9 +74,18 @@ fn a_command_reaches_one_server_then_two() {
         assert_eq!(*seen.borrow(), [Command::Reload]);
 
         let (waybar, seen_too) = recording(dir, "waybar");
-        assert_eq!(send_served(context, dir, Command::CycleInterval), 2);
-        assert_eq!(*seen.borrow(), [Command::Reload, Command::CycleInterval]);
-        assert_eq!(*seen_too.borrow(), [Command::CycleInterval]);
+        assert_eq!(
+            send_served(context, dir, Command::Monitor(Request::CycleInterval)),
+            2
+        );
+        assert_eq!(
+            *seen.borrow(),
+            [Command::Reload, Command::Monitor(Request::CycleInterval)]
+        );
+        assert_eq!(
+            *seen_too.borrow(),
+            [Command::Monitor(Request::CycleInterval)]
+        );
 
         let paths = [bar.path().to_owned(), waybar.path().to_owned()];
         drop((bar, waybar));
@@ -124,7 +133,10 @@ fn garbage_and_silent_clients_get_nothing_done() {
             replies
         });
         assert!(replies.iter().all(|r| r == b"error: unknown command\n"));
-        assert_eq!(*seen.borrow(), [Command::Reload, Command::CycleInterval]);
+        assert_eq!(
+            *seen.borrow(),
+            [Command::Reload, Command::Monitor(Request::CycleInterval)]
+        );
         assert!(bar.shared.clients.borrow().is_empty());
     });
 }

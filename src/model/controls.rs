@@ -1,5 +1,17 @@
 //! What the clicks change: the sample interval and whether kernel threads are counted.
 
+/// A change to the monitor's settings, the same from a click, `ringbar msg` and
+/// `--waybar`'s control socket; the monitor applies it whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// 2000 → 1000 → 500 → 250 → 100 ms, and around.
+    CycleInterval,
+    /// Include or exclude kernel threads in the process lists.
+    ToggleKernelThreads,
+    /// Rank apps instead of processes in the lists, or back (`group_by`).
+    ToggleGroupBy,
+}
+
 /// Left click steps through these, wrapping around.
 pub const INTERVAL_CYCLE_MS: [u32; 5] = [2000, 1000, 500, 250, 100];
 

@@ -32,6 +32,7 @@ use std::rc::Rc;
 
 use toml::de::ValueDeserializer;
 
+pub use crate::model::controls::Request;
 use crate::render::{report, Sink};
 
 /// A module's config table, if the file has one; spans point into the config text.
@@ -189,12 +190,8 @@ pub enum Button {
 /// What a click on a module asks the bar to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// 2000 → 1000 → 500 → 250 → 100 ms, and around.
-    CycleInterval,
-    /// Include or exclude kernel threads in the process lists.
-    ToggleKernelThreads,
-    /// Rank apps instead of processes in the lists, or back (`group_by`).
-    ToggleGroupBy,
+    /// A change to the monitor's settings.
+    Monitor(Request),
     /// The module changed its own state (the clock's alternative format): draw it again.
     Redraw,
     /// Run the script module's command for this button (`on-click`…).
@@ -271,9 +268,9 @@ pub trait Module {
     /// What a click does; the monitor modules share theirs.
     fn action(&self, button: Button) -> Option<Action> {
         match button {
-            Button::Left => Some(Action::CycleInterval),
-            Button::Middle => Some(Action::ToggleKernelThreads),
-            Button::Right => Some(Action::ToggleGroupBy),
+            Button::Left => Some(Action::Monitor(Request::CycleInterval)),
+            Button::Middle => Some(Action::Monitor(Request::ToggleKernelThreads)),
+            Button::Right => Some(Action::Monitor(Request::ToggleGroupBy)),
             Button::ScrollUp | Button::ScrollDown => None,
         }
     }
@@ -345,12 +342,13 @@ pub(crate) mod tests {
     #[test]
     fn monitor_clicks() {
         let cpu = default_module("cpu");
-        assert_eq!(cpu.action(Button::Left), Some(Action::CycleInterval));
+        let monitor = |request| Some(Action::Monitor(request));
+        assert_eq!(cpu.action(Button::Left), monitor(Request::CycleInterval));
         assert_eq!(
             cpu.action(Button::Middle),
-            Some(Action::ToggleKernelThreads)
+            monitor(Request::ToggleKernelThreads)
         );
-        assert_eq!(cpu.action(Button::Right), Some(Action::ToggleGroupBy));
+        assert_eq!(cpu.action(Button::Right), monitor(Request::ToggleGroupBy));
         assert_eq!(cpu.action(Button::ScrollUp), None);
         assert!(make("cpux", None).is_none());
         assert_eq!(

@@ -143,9 +143,7 @@ impl App {
     /// What `ringbar msg` asks.
     pub fn obey(self: &Rc<Self>, command: Command) {
         match command {
-            Command::CycleInterval => self.perform(Action::CycleInterval),
-            Command::ToggleKernelThreads => self.perform(Action::ToggleKernelThreads),
-            Command::ToggleGroupBy => self.perform(Action::ToggleGroupBy),
+            Command::Monitor(request) => self.perform(Action::Monitor(request)),
             Command::Reload => self.reload(),
         }
     }
@@ -154,9 +152,8 @@ impl App {
     /// which hands over a sample at once: a new one for a new interval, the latest one
     /// re-ranked for the kernel-thread and group-by settings.
     pub fn perform(self: &Rc<Self>, action: Action) {
-        self.monitor.borrow_mut().apply(action);
         match action {
-            Action::CycleInterval | Action::ToggleKernelThreads | Action::ToggleGroupBy => {}
+            Action::Monitor(request) => self.monitor.borrow_mut().apply(request),
             Action::Redraw => self.render_all(),
             // Routed by the module's name: see `run_script_action`.
             Action::Script(_) => {}
