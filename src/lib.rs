@@ -1,68 +1,31 @@
 //! ringbar: a GTK4 Wayland status bar whose system monitor is an eBPF probe.
 //!
-//! The pure core, always built and free of GTK and libbpf: [`model`] (records, processes,
-//! deltas, ranking), [`sample`] (one whole sample), [`render`] (text, markup and JSON
-//! writers), [`modules`] (bar modules as data), [`waybar`], [`wire`] (the probe service's
-//! messages) and [`config`]. With the `app`
-//! feature come the edges: [`probe`] loads the BPF program, [`procwalk`] and [`procfs`]
-//! read /proc, [`sensors`] reads sysfs, [`sampler`] ties them into one sample per tick, [`worker`] takes
-//! it on its own thread for the bar and `--waybar`,
-//! [`ui`] is the GTK bar and [`cli`] the command line.
+//! The folders follow the data path (see ARCHITECTURE.md):
+//! [`records`] (where process records come from: the BPF probe, the probe service, /proc)
+//! → [`model`] (processes, deltas, apps, top lists, history) → [`sample`] (one whole
+//! sample per tick, taken on its own thread) → [`modules`] (bar modules as data) →
+//! [`sinks`] (plain text, JSON, the Waybar line; the GTK bar is [`ui`]). Beside the path:
+//! [`sensors`] (sysfs), [`events`] (compositor IPC, D-Bus, scripts, `ringbar msg`),
+//! [`render`] (the report's text writers), [`config`], [`app`] (start-up, privileges,
+//! files) and [`cli`].
+//!
+//! The pure core, always built and free of GTK and libbpf, is `model`, `modules`,
+//! `render`, `sinks`, `config` and the core halves of `records` (the probe service's
+//! wire format), `sample`, `events` (parsers and state) and `app` (checked user files);
+//! the `app` feature adds the edges.
 
-pub mod compositor;
-pub mod config;
-pub mod model;
-pub mod modules;
-pub mod readings;
-pub mod render;
-pub mod sample;
-pub mod script;
-pub mod tray;
-pub mod user_file;
-pub mod waybar;
-pub mod wire;
-
-#[cfg(feature = "app")]
-pub mod cgroup;
+pub mod app;
 #[cfg(feature = "app")]
 pub mod cli;
-#[cfg(feature = "app")]
-pub mod collector;
-#[cfg(feature = "app")]
-pub mod control;
-#[cfg(feature = "app")]
-pub mod fdlimit;
-#[cfg(feature = "app")]
-pub mod instance;
-#[cfg(feature = "app")]
-pub mod monitor;
-#[cfg(feature = "app")]
-pub mod paths;
-#[cfg(feature = "app")]
-pub mod privileges;
-#[cfg(feature = "app")]
-pub mod probe;
-#[cfg(feature = "app")]
-pub mod procfs;
-#[cfg(feature = "app")]
-pub mod procwalk;
-#[cfg(feature = "app")]
-pub mod realnames;
-#[cfg(feature = "app")]
-pub mod sampler;
+pub mod config;
+pub mod events;
+pub mod model;
+pub mod modules;
+pub mod records;
+pub mod render;
+pub mod sample;
 #[cfg(feature = "app")]
 pub mod sensors;
-#[cfg(feature = "app")]
-pub mod service;
-#[cfg(feature = "app")]
-pub mod startup;
-#[cfg(feature = "app")]
-pub mod state;
+pub mod sinks;
 #[cfg(feature = "app")]
 pub mod ui;
-#[cfg(feature = "app")]
-pub mod wallclock;
-#[cfg(feature = "app")]
-pub mod wchan;
-#[cfg(feature = "app")]
-pub mod worker;

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use ringbar::cgroup::{cgroup2_mount, CgroupNames};
-use ringbar::collector::Collector;
 use ringbar::model::app::{AppNames, GroupBy};
+use ringbar::records::cgroup::{cgroup2_mount, CgroupNames};
+use ringbar::records::collector::Collector;
 
 /// A slice of scopes under the v2 root, removed (processes killed first) when dropped.
 struct Scopes {

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use ringbar::compositor::{CompositorState, Workspace};
+use ringbar::events::compositor::{CompositorState, Workspace};
 
 use common::ipc::{
     connect, focused, on_own_context, pump, thread_cpu_time, wait_state, workspace, Running,

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 use common::*;
 use ringbar::modules::disk::DiskReading;
-use ringbar::readings::{Reader, Readings, Roots};
+use ringbar::sample::readings::{Reader, Readings, Roots};
 use serde_json::Value as Json;
 
 const RINGBAR: &str = env!("CARGO_BIN_EXE_ringbar");

@@ -10,7 +10,7 @@ use std::fs;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use ringbar::compositor::CompositorState;
+use ringbar::events::compositor::CompositorState;
 
 use common::hyprland::{self, example, HyprlandVm};
 use common::ipc::{

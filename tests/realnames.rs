@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use ringbar::model::top::Row;
 use ringbar::model::Snapshot;
-use ringbar::realnames::RealNames;
+use ringbar::records::realnames::RealNames;
 
 struct Killed(Child);
 
@@ -131,7 +131,7 @@ fn the_bar_s_lists_carry_the_real_names() {
         .find(|r| r.tgid == hog.0.id())
         .expect("the hog among the top 5 by memory");
     assert_eq!(String::from_utf8_lossy(row.name()), "rb_hog.py");
-    let json = ringbar::render::json::document(
+    let json = ringbar::sinks::json::document(
         &common::input(sample),
         &ringbar::config::Config::default()
             .modules

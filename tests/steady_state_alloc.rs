@@ -241,7 +241,7 @@ fn the_disk_reading_and_its_texts_allocate_nothing_once_warm() {
         .reader(&Roots::system())
         .expect("a reader");
     let mut taken = Sample {
-        readings: ringbar::readings::Readings::of(std::slice::from_ref(&reader)),
+        readings: ringbar::sample::readings::Readings::of(std::slice::from_ref(&reader)),
         ..Sample::default()
     };
     let mut shown = Sample::default();
@@ -278,8 +278,8 @@ fn handing_samples_over_to_the_main_loop_allocates_nothing_once_warm() {
 
     use gtk4::glib;
     use ringbar::model::{Battery, Gpu, GpuDriver};
+    use ringbar::sample::worker::{Handover, Watch};
     use ringbar::sample::Notice;
-    use ringbar::worker::{Handover, Watch};
 
     const WARM: u64 = 10;
     const ROUNDS: u64 = 400;

@@ -4,9 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ringbar::tray::menu::{MenuBudget, MenuEntry, Prop};
-use ringbar::tray::pixmap::{self, Pixmap};
-use ringbar::tray::{session_bus_address, ItemAddress};
+use ringbar::events::tray::menu::{MenuBudget, MenuEntry, Prop};
+use ringbar::events::tray::pixmap::{self, Pixmap};
+use ringbar::events::tray::{session_bus_address, ItemAddress};
 
 fuzz_target!(|data: &[u8]| {
     if data.len() < 8 {

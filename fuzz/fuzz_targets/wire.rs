@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ringbar::wire;
+use ringbar::records::wire;
 
 fuzz_target!(|data: &[u8]| {
     let _ = wire::decode_hello(data);

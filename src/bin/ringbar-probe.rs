@@ -1,12 +1,12 @@
-//! `ringbar-probe`: the optional probe service (see `ringbar::service`). Started by
+//! `ringbar-probe`: the optional probe service (see `ringbar::records::service`). Started by
 //! systemd from data/systemd/ringbar-probe.socket (socket activation), or by hand:
 //! `ringbar-probe [--socket PATH]`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use ringbar::probe::Probe;
-use ringbar::service::{self, listener, server};
+use ringbar::records::probe::Probe;
+use ringbar::records::service::{self, listener, server};
 
 const USAGE: &str = "\
 usage: ringbar-probe [--socket PATH]
@@ -57,7 +57,7 @@ fn run(socket_path: Option<PathBuf>) -> Result<(), String> {
     };
     let probe = Probe::load_for_service().map_err(|err| err.to_string())?;
     // The loaded probe needs no capability to serve: drop them before any client talks.
-    ringbar::privileges::drop_all()?;
+    ringbar::app::privileges::drop_all()?;
     tracing::info!("probe loaded; serving");
     server::serve(listener, probe).map_err(|err| format!("serving: {err}"))
 }

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use super::{print, report_probe_error, Failure};
-use crate::startup;
+use crate::app::startup;
 
 pub fn run(samples: usize, kernel_threads: bool) -> Result<(), Failure> {
     let started = startup::start(None).map_err(Failure::Message)?;

@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::{config, paths};
+use crate::app::paths;
+use crate::config;
 
 pub fn run(file: Option<PathBuf>) -> ExitCode {
     let given = file.is_some();

@@ -12,7 +12,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use crate::config::{MAX_INTERVAL_MS, MIN_INTERVAL_MS};
-use crate::control::Command as Message;
+use crate::events::control::Command as Message;
 
 const USAGE: &str = "\
 usage: ringbar                  run the bar (Wayland; layer-shell compositors)
@@ -164,7 +164,7 @@ pub fn main() -> ExitCode {
     } else {
         "warn"
     });
-    crate::script::signals::catch_realtime_signals();
+    crate::events::script::signals::catch_realtime_signals();
     let result = match command {
         Command::Bar => return crate::ui::run(),
         Command::Waybar { interval_ms } => return waybar::run(interval_ms),
@@ -235,7 +235,7 @@ pub fn init_logging(default_level: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::control::Request;
+    use crate::events::control::Request;
 
     fn args(line: &str) -> Result<Command, String> {
         parse(line.split_whitespace().map(Into::into)).map_err(|e| e.to_string())

@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
-use crate::control::{self, Command};
-use crate::paths;
+use crate::app::paths;
+use crate::events::control::{self, Command};
 
 pub fn send(command: Command) -> ExitCode {
     let Some(runtime_dir) = paths::runtime_dir() else {

@@ -5,10 +5,11 @@
 use std::time::{Duration, Instant};
 
 use super::{print, report_probe_error, Failure};
-use crate::modules::{shown, Input};
-use crate::render::json;
-use crate::startup;
-use crate::wallclock::LocalClock;
+use crate::app::startup;
+use crate::modules::Input;
+use crate::sample::wallclock::LocalClock;
+use crate::sinks::json;
+use crate::sinks::shown;
 
 pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), Failure> {
     let started = startup::start(None).map_err(Failure::Message)?;

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use gtk4::glib::{self, ControlFlow, Priority};
 
+use crate::events::script::runner::ScriptRunner;
+use crate::events::script::ScriptState;
 use crate::modules::{Module, Scripts};
-use crate::script::runner::ScriptRunner;
-use crate::script::ScriptState;
 
 /// How long `--once` waits for its scripts, together.
 pub const DEADLINE: Duration = Duration::from_secs(5);

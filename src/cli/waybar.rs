@@ -11,12 +11,12 @@ use std::rc::Rc;
 use gtk4::glib;
 
 use super::latest_line::LatestLine;
-use crate::control::{self, Command};
+use crate::app::{paths, startup};
+use crate::events::control::{self, Command};
 use crate::modules::{Input, Module, Update};
-use crate::monitor::Monitor;
-use crate::wallclock::LocalClock;
-use crate::worker::Watch;
-use crate::{paths, startup};
+use crate::sample::monitor::Monitor;
+use crate::sample::wallclock::LocalClock;
+use crate::sample::worker::Watch;
 
 struct Stream {
     monitor: RefCell<Monitor>,
@@ -138,6 +138,6 @@ impl Stream {
             scripts: &crate::modules::NO_SCRIPTS,
         };
         self.out
-            .write(crate::waybar::line(&input, &self.modules.borrow()));
+            .write(crate::sinks::waybar::line(&input, &self.modules.borrow()));
     }
 }

@@ -207,7 +207,7 @@ pub fn load(path: &Path) -> (Config, Option<ConfigError>) {
 /// Reads and parses the config file with every problem found (`ringbar check`); `None`
 /// when there is no file.
 pub fn check(path: &Path) -> Result<Option<Config>, Vec<ConfigError>> {
-    let bytes = match crate::user_file::read(path, crate::user_file::MAX_CONFIG_BYTES) {
+    let bytes = match crate::app::user_file::read(path, crate::app::user_file::MAX_CONFIG_BYTES) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) => {

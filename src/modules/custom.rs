@@ -11,8 +11,8 @@ use serde::Deserialize;
 use toml::de::ValueDeserializer;
 
 use super::{Action, Button, Input, Level, Module, Status, Update};
+use crate::events::script::{self, ScriptConfig, ScriptState};
 use crate::render::{untrusted, Sink};
-use crate::script::{self, ScriptConfig, ScriptState};
 
 struct Custom {
     /// `custom/NAME`.

@@ -1,6 +1,6 @@
 //! What modules render from: the latest sample, and the wall clock.
 
-use crate::compositor::CompositorState;
+use crate::events::compositor::CompositorState;
 use crate::sample::Sample;
 
 /// A calendar date, in the local time zone.
@@ -35,7 +35,7 @@ pub struct Input<'a> {
 }
 
 /// Script states by module name (`custom/NAME`).
-pub type Scripts = std::collections::BTreeMap<String, crate::script::ScriptState>;
+pub type Scripts = std::collections::BTreeMap<String, crate::events::script::ScriptState>;
 
 /// No scripts: for outputs and tests that run none.
 pub static NO_SCRIPTS: Scripts = Scripts::new();

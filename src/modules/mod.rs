@@ -16,7 +16,6 @@ mod input;
 mod memory;
 mod oom;
 mod pressure;
-mod shown;
 mod thresholds;
 mod tray;
 mod window;
@@ -24,7 +23,6 @@ mod workspaces;
 
 pub use graph::{BarGraph, GraphSettings};
 pub use input::{Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS};
-pub use shown::{shown, Shown};
 pub use tray::TraySettings;
 
 use std::fmt;
@@ -105,7 +103,7 @@ pub struct WorkspaceButton {
     /// `focused`, `visible`, `urgent`, `empty` or `occupied`, `special`.
     pub classes: Vec<&'static str>,
     /// What a click switches to.
-    pub workspace: crate::compositor::Workspace,
+    pub workspace: crate::events::compositor::Workspace,
 }
 
 /// How alarming a value is; becomes the `.warning` or `.critical` CSS class.
@@ -208,7 +206,7 @@ pub trait Module {
     }
 
     /// A script module's settings, for the runner that feeds it.
-    fn script(&self) -> Option<&crate::script::ScriptConfig> {
+    fn script(&self) -> Option<&crate::events::script::ScriptConfig> {
         None
     }
 
@@ -231,7 +229,10 @@ pub trait Module {
 
     /// A reading of its own, taken on the sampling thread each tick and found in the
     /// sample's `readings` under its name; none by default.
-    fn reader(&self, _roots: &crate::readings::Roots) -> Option<Box<dyn crate::readings::Reader>> {
+    fn reader(
+        &self,
+        _roots: &crate::sample::readings::Roots,
+    ) -> Option<Box<dyn crate::sample::readings::Reader>> {
         None
     }
 

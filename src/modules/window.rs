@@ -107,8 +107,8 @@ impl Module for Window {
 
 #[cfg(test)]
 mod tests {
-    use crate::compositor::CompositorState;
     use crate::config;
+    use crate::events::compositor::CompositorState;
     use crate::modules::tests::CLOCK;
     use crate::modules::Input;
     use crate::render::Markup;

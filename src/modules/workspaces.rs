@@ -10,7 +10,7 @@ use std::rc::Rc;
 use serde::Deserialize;
 
 use super::{Action, Button, Input, Module, Status, Table, Update, WorkspaceButton};
-use crate::compositor::Workspace;
+use crate::events::compositor::Workspace;
 use crate::render::Sink;
 
 #[derive(Deserialize)]
@@ -164,8 +164,8 @@ impl Module for Workspaces {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compositor::CompositorState;
     use crate::config;
+    use crate::events::compositor::CompositorState;
     use crate::modules::tests::CLOCK;
     use crate::sample::Sample;
 

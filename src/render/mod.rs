@@ -1,7 +1,7 @@
 //! Writers that turn a [`Sample`](crate::sample::Sample) into text. Each section (CPU,
 //! memory, IO, GPU, pressure, footer) has one file holding its one text writer, which
 //! renders into a [`Sink`]: plain text for `--once` or Pango markup for tooltips, and its
-//! JSON form for `--json`. Nothing here reads a file or touches GTK.
+//! JSON form, which `sinks::json` puts into the `--json` document. Nothing here reads a file or touches GTK.
 
 pub mod apps;
 pub mod battery;
@@ -10,7 +10,6 @@ pub mod footer;
 pub mod gpu;
 pub mod history;
 pub mod io;
-pub mod json;
 pub mod memory;
 pub mod oom;
 pub mod pressure;
@@ -59,7 +58,7 @@ impl Sink for Plain<'_> {
     fn small(&mut self, _on: bool) {}
 
     fn checked_markup(&mut self, markup: &str) {
-        crate::script::markup::visible_text(markup, self.0);
+        crate::events::script::markup::visible_text(markup, self.0);
     }
 }
 

@@ -22,7 +22,7 @@ use rustix::fs::{openat, readlinkat_raw, Mode, OFlags, RawDir, CWD};
 use crate::model::fdinfo::DrmFdinfo;
 use crate::model::gpu_users::{gpu_of, DrmUsage, Owner};
 use crate::model::{Gpu, ProcessKey};
-use crate::procfs::stack_path;
+use crate::records::procfs::stack_path;
 
 /// A process's fds are looked at again after this long (a minute, as for the GPUs).
 pub const RESCAN_NS: u64 = 60_000_000_000;
@@ -194,7 +194,7 @@ fn read_fdinfo<'b>(proc: &OwnedFd, pid: u32, fd: u32, buf: &'b mut [u8]) -> Opti
     // Opened each tick, never kept: the open is where /proc checks the reader may look.
     let flags = OFlags::RDONLY | OFlags::CLOEXEC;
     let file = File::from(openat(proc, name, flags, Mode::empty()).ok()?);
-    let filled = crate::procfs::read_whole(&file, buf).ok()?;
+    let filled = crate::records::procfs::read_whole(&file, buf).ok()?;
     Some(&buf[..filled])
 }
 

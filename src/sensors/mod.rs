@@ -76,7 +76,7 @@ impl GpuReader {
 }
 
 /// Where the sensors live: `/sys` and `/proc` on a real machine.
-pub use crate::readings::Roots;
+pub use crate::sample::readings::Roots;
 
 /// Every sensor of the machine, and when to look for changes.
 pub struct Sensors {

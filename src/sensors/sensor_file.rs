@@ -4,7 +4,7 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 use super::parse_integer;
-use crate::procfs::ProcFile;
+use crate::records::procfs::ProcFile;
 
 /// One sensor file kept open. Read errors and unparsable or implausible values are
 /// logged once (until the file reads fine again) and come back as `None`.

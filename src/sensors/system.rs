@@ -3,7 +3,7 @@
 
 use crate::model::hardware::SwapCounters;
 use crate::model::{Hardware, Pressure, Stall, Value};
-use crate::procfs::ProcFile;
+use crate::records::procfs::ProcFile;
 
 use super::{read_text, Roots, SensorFile};
 

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use gtk4::glib;
 
 use super::app::App;
-use crate::compositor::{Compositor, CompositorState, Workspace};
+use crate::events::compositor::{Compositor, CompositorState, Workspace};
 use crate::modules::Update;
 
 impl App {

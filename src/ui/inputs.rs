@@ -6,11 +6,11 @@ use std::cell::Ref;
 
 use super::app::App;
 use super::bar::Bar;
-use crate::compositor::CompositorState;
+use crate::events::compositor::CompositorState;
 use crate::modules::{Input, Scripts, NO_COMPOSITOR};
-use crate::monitor::Monitor;
+use crate::sample::monitor::Monitor;
+use crate::sample::wallclock::LocalClock;
 use crate::sample::Sample;
-use crate::wallclock::LocalClock;
 
 pub(super) struct Inputs<'a> {
     monitor: Ref<'a, Monitor>,

@@ -33,9 +33,9 @@ use gtk4 as gtk;
 use gtk4::prelude::*;
 use gtk4::{gdk, gio, glib};
 
-use crate::control;
-use crate::instance::{self, Claim};
-use crate::{paths, startup};
+use crate::app::instance::{self, Claim};
+use crate::app::{paths, startup};
+use crate::events::control;
 
 /// Runs the bar until the compositor goes away (exit 1) or a SIGTERM/SIGINT (exit 0).
 pub fn run() -> ExitCode {

@@ -10,7 +10,7 @@ use gtk4::{gdk, gio, glib};
 use super::app::App;
 use super::bar::Bar;
 use super::workspace_row::WorkspaceRow;
-use crate::compositor::Workspace;
+use crate::events::compositor::Workspace;
 use crate::modules::{Action, Button, Update};
 
 /// Logs the output a bar was put on; GDK may learn a new output's name a moment later.

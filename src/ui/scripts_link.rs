@@ -6,9 +6,9 @@ use std::rc::Rc;
 use gtk4::glib;
 
 use super::app::App;
+use crate::events::script::runner::{self, ScriptRunner};
+use crate::events::script::ScriptState;
 use crate::modules::{custom, Button, Update};
-use crate::script::runner::{self, ScriptRunner};
-use crate::script::ScriptState;
 
 impl App {
     /// Starts a runner for every script module of the config. A runner whose module kept

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use gtk4 as gtk;
 use gtk4::prelude::*;
 
-use crate::compositor::Workspace;
+use crate::events::compositor::Workspace;
 use crate::modules::WorkspaceButton;
 
 pub struct WorkspaceRow {

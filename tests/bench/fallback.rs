@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use ringbar::model::procstat::{parse_io, parse_statm_resident, ProcStat};
-use ringbar::procwalk::ProcWalk;
+use ringbar::records::procwalk::ProcWalk;
 
 use crate::common::crowd::processes_on_machine;
 use crate::common::crowd::Crowd;
@@ -72,7 +72,7 @@ fn time_round(mut walk: impl FnMut() -> usize) -> (f64, usize) {
 /// The ratio plain / held at about 3,000 processes (for the goals table).
 pub fn fallback_walks(report: &mut Report) -> f64 {
     report.heading("8. The /proc fallback: held files vs a plain open/read/close walk");
-    ringbar::fdlimit::raise();
+    ringbar::app::fdlimit::raise();
     let mut rows = Vec::new();
     let mut at_3000 = 0.0;
     for target in [300usize, 3000] {

@@ -5,7 +5,7 @@ use std::fs;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use ringbar::collector::Collector;
+use ringbar::records::collector::Collector;
 
 use crate::common::crowd::Crowd;
 use crate::report::{median, percentile, Report};

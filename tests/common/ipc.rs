@@ -1,4 +1,4 @@
-//! Driving the compositor IPC client (`ringbar::compositor::Compositor`) from a test: a
+//! Driving the compositor IPC client (`ringbar::events::compositor::Compositor`) from a test: a
 //! glib main context of the test's own, iterated while waiting for the client's state.
 
 use std::cell::Cell;
@@ -7,7 +7,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use gtk4::glib;
-use ringbar::compositor::{Compositor, CompositorState, Workspace};
+use ringbar::events::compositor::{Compositor, CompositorState, Workspace};
 
 /// Runs `body` with a fresh main context as the thread default (the client's sources
 /// attach to it).

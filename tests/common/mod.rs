@@ -212,13 +212,14 @@ pub fn name(comm: &[u8; 16]) -> String {
 }
 
 /// The sampler the bar runs, on the real probe, at 100 ms with the machine's sensors.
-pub fn probe_sampler() -> ringbar::sampler::Sampler {
-    let collector = ringbar::collector::Collector::with_probe(false).expect("the BPF probe loads");
+pub fn probe_sampler() -> ringbar::sample::sampler::Sampler {
+    let collector =
+        ringbar::records::collector::Collector::with_probe(false).expect("the BPF probe loads");
     let controls = ringbar::model::controls::Controls {
         interval_ms: 100,
         kernel_threads: false,
     };
-    ringbar::sampler::Sampler::new(
+    ringbar::sample::sampler::Sampler::new(
         collector,
         None,
         &ringbar::config::Sensors::default(),

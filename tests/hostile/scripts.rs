@@ -8,8 +8,8 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use gtk4::glib;
-use ringbar::script::runner::ScriptRunner;
-use ringbar::script::ScriptConfig;
+use ringbar::events::script::runner::ScriptRunner;
+use ringbar::events::script::ScriptConfig;
 
 use crate::common::ipc::pump;
 use crate::common::session::{Compositor, Session};
@@ -58,7 +58,7 @@ fn a_script_that_daemonizes_leaves_no_orphan_at_its_restarts_or_its_end() {
     context
         .with_thread_default(|| {
             // As the bar does before its first script.
-            ringbar::script::runner::adopt_orphans();
+            ringbar::events::script::runner::adopt_orphans();
             let states = Rc::new(RefCell::new(0usize));
             let seen = states.clone();
             let runner = ScriptRunner::start("daemon", ScriptConfig::new(exec), move |_| {

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use ringbar::model::record::RECORD_OOM;
 use ringbar::model::ExitRecord;
-use ringbar::probe::Probe;
+use ringbar::records::probe::Probe;
 
 use crate::common::*;
 use crate::*;

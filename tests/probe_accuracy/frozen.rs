@@ -119,7 +119,7 @@ pub(crate) fn a_frozen_task_is_a_d_row(source: Source) {
     let second = Instant::now();
     let mut s = sample(&mut c);
     let second_done = Instant::now();
-    ringbar::wchan::fill(&mut s.stuck);
+    ringbar::records::wchan::fill(&mut s.stuck);
     let Some((blocked_ns, comm, wchan)) = d_row(&s, pid) else {
         panic!(
             "no D row for the frozen task: {:?}",

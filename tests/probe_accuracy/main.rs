@@ -17,8 +17,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use ringbar::collector::Collector;
 use ringbar::model::{Row, Snapshot, TaskState, TopList};
+use ringbar::records::collector::Collector;
 
 use cpu::a_spinning_thread_matches_its_schedstat_and_the_total_matches_proc_stat;
 use cpu::short_lived_children_count_in_total_cpu_and_never_show_as_zombies;

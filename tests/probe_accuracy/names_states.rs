@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use ringbar::collector::Collector;
+use ringbar::records::collector::Collector;
 
 use crate::common::*;
 use crate::*;

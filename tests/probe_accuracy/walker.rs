@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::process::Command;
 
 use ringbar::model::record::TaskRecord;
-use ringbar::probe::Probe;
+use ringbar::records::probe::Probe;
 
 use crate::common::*;
 

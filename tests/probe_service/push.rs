@@ -16,8 +16,8 @@ use rustix::net::{
 };
 
 use ringbar::model::record::ExitRecord;
-use ringbar::service::client::RemoteProbe;
-use ringbar::wire::{self, Op};
+use ringbar::records::service::client::RemoteProbe;
+use ringbar::records::wire::{self, Op};
 
 use crate::common::service::ProbeService;
 use crate::common::*;

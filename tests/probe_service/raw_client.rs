@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use ringbar::model::record::{ExitRecord, TASK_IO_UNKNOWN, TASK_PRIVATE};
-use ringbar::service::client::RemoteProbe;
+use ringbar::records::service::client::RemoteProbe;
 
 use crate::common::service::ProbeService;
 use crate::common::*;

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use ringbar::model::procstat::ProcStat;
 use ringbar::model::record::TASK_IO_UNKNOWN;
-use ringbar::procwalk::ProcWalk;
+use ringbar::records::procwalk::ProcWalk;
 
 use crate::common::*;
 use crate::{open_fds, record, walk_n};

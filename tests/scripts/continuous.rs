@@ -5,7 +5,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use gtk4::glib::{self};
-use ringbar::script::runner::ScriptState;
+use ringbar::events::script::runner::ScriptState;
 
 use crate::*;
 

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use ringbar::script::ScriptConfig;
+use ringbar::events::script::ScriptConfig;
 
 use crate::*;
 

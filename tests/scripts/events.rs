@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use ringbar::script::{IntervalSetting, ScriptConfig};
+use ringbar::events::script::{IntervalSetting, ScriptConfig};
 
 use crate::*;
 

@@ -4,8 +4,8 @@
 use std::fs;
 use std::time::{Duration, Instant};
 
-use ringbar::script::runner::ScriptState;
-use ringbar::script::{IntervalSetting, ScriptConfig};
+use ringbar::events::script::runner::ScriptState;
+use ringbar::events::script::{IntervalSetting, ScriptConfig};
 
 use crate::*;
 
@@ -153,7 +153,7 @@ sleep 100"#,
         );
         assert_eq!(output.tooltip.as_deref(), Some("<b>ok</b>"));
         let mut label = String::new();
-        ringbar::script::format(runner.config(), &output, &mut label);
+        ringbar::events::script::format(runner.config(), &output, &mut label);
         assert_eq!(label, output.text, "shows the markup as text");
     });
 }
@@ -170,7 +170,7 @@ fn a_script_gets_the_fd_limit_the_bar_started_with() {
         maximum: hard,
     };
     setrlimit(Resource::Nofile, started_with).expect("soft limit 1024");
-    ringbar::fdlimit::raise();
+    ringbar::app::fdlimit::raise();
     let raised = getrlimit(Resource::Nofile).current;
     assert!(
         raised.is_none_or(|soft| soft > 1024),

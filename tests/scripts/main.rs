@@ -16,8 +16,8 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use gtk4::glib::{self, ControlFlow, Priority};
-use ringbar::script::runner::{ScriptRunner, ScriptState};
-use ringbar::script::ScriptConfig;
+use ringbar::events::script::runner::{ScriptRunner, ScriptState};
+use ringbar::events::script::ScriptConfig;
 
 type States = Rc<RefCell<Vec<(Instant, ScriptState)>>>;
 

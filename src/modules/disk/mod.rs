@@ -23,8 +23,8 @@ use serde::Deserialize;
 use super::format;
 use super::thresholds::{percent, Thresholds};
 use super::{Action, Button, Input, Module, Status, Table};
-use crate::readings::{Reader, Reading, Roots};
 use crate::render::{write_bytes, write_rate, Sink};
+use crate::sample::readings::{Reader, Reading, Roots};
 pub use reading::{Device, DiskReading, Mount, Space};
 
 /// The keys `format` takes.

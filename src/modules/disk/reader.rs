@@ -13,8 +13,8 @@ use super::diskstats::{self, SECTOR_BYTES};
 use super::mountinfo;
 use super::reading::{Device, DiskReading, Mount, Space};
 use crate::model::Value;
-use crate::procfs::ProcFile;
-use crate::readings::{value_mut, Reader, Reading, Roots};
+use crate::records::procfs::ProcFile;
+use crate::sample::readings::{value_mut, Reader, Reading, Roots};
 
 /// A configured mount point and what is mounted there now.
 struct Wanted {

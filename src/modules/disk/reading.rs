@@ -6,8 +6,8 @@ use std::fmt::Write;
 use serde_json::{json, Value as Json};
 
 use crate::model::Value;
-use crate::readings::{copy_same, Reading};
 use crate::render::{header, pad_left, untrusted, write_bytes, write_rate, Sink};
+use crate::sample::readings::{copy_same, Reading};
 
 /// A filesystem's size, as statvfs(3) gives it, in bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

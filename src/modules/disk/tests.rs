@@ -2,8 +2,8 @@ use super::*;
 use crate::model::Value;
 use crate::modules::tests::{default_module, input};
 use crate::modules::Level;
-use crate::readings::Readings;
 use crate::render::Plain;
+use crate::sample::readings::Readings;
 use crate::sample::Sample;
 
 fn space(total: u64, used: u64, available: u64) -> Value<Space> {
@@ -127,7 +127,7 @@ fn tooltip_json_and_report() {
     crate::render::report::write(&mut Plain(&mut report), &sample);
     assert!(report.contains("\nDisk  read 2.0M/s"), "{report}");
 
-    let json = crate::render::json::document(&input(&sample), &[]);
+    let json = crate::sinks::json::document(&input(&sample), &[]);
     let disk = &json["disk"];
     assert_eq!(disk["mounts"][1]["path"], "/home");
     assert_eq!(disk["mounts"][1]["used_bytes"], 340u64 << 30);
@@ -139,7 +139,7 @@ fn tooltip_json_and_report() {
         serde_json::Value::Null
     );
     assert!(
-        crate::render::json::document(&input(&Sample::default()), &[])
+        crate::sinks::json::document(&input(&Sample::default()), &[])
             .get("disk")
             .is_none()
     );

@@ -5,7 +5,7 @@
 use gtk4::gio;
 use gtk4::glib;
 
-use crate::tray::session_bus_address;
+use crate::events::tray::session_bus_address;
 
 /// Connects to the session bus and calls `on_connected` with the connection; logs why
 /// when there is none (the tray then stays hidden).

@@ -11,7 +11,7 @@ use gtk4::prelude::*;
 
 use super::bus::FETCH_TIMEOUT_MS;
 use super::props;
-use crate::tray::{ItemAddress, ItemState};
+use crate::events::tray::{ItemAddress, ItemState};
 
 pub const ITEM_INTERFACE: &str = "org.kde.StatusNotifierItem";
 

@@ -12,7 +12,7 @@ use gtk4::{gio, glib};
 
 use super::bus::{self, FETCH_TIMEOUT_MS};
 use super::props;
-use crate::tray::{MenuEntry, Toggle};
+use crate::events::tray::{MenuEntry, Toggle};
 
 const MENU_INTERFACE: &str = "com.canonical.dbusmenu";
 /// The action group's prefix in the menu model's action names.

@@ -20,8 +20,8 @@ use gtk4 as gtk;
 use gtk4::prelude::*;
 use gtk4::{gio, glib};
 
+use crate::events::tray::ItemAddress;
 use crate::modules::TraySettings;
-use crate::tray::ItemAddress;
 use item::{Item, ITEM_INTERFACE};
 use view::{Click, TrayView};
 use watcher::{Watcher, WATCHER_INTERFACE, WATCHER_NAME, WATCHER_PATH};

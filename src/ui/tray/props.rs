@@ -5,10 +5,10 @@
 use gtk4::glib;
 use gtk4::glib::{Variant, VariantTy};
 
-use crate::tray::item::clean_text;
-use crate::tray::menu::Prop;
-use crate::tray::pixmap::{self, Pixmap};
-use crate::tray::{ItemState, MenuBudget, MenuEntry, Status};
+use crate::events::tray::item::clean_text;
+use crate::events::tray::menu::Prop;
+use crate::events::tray::pixmap::{self, Pixmap};
+use crate::events::tray::{ItemState, MenuBudget, MenuEntry, Status};
 
 /// An item with more properties than this is not read further.
 const MAX_PROPERTIES: usize = 64;

@@ -11,9 +11,9 @@ use gtk4::prelude::*;
 use gtk4::{gdk, glib};
 
 use super::TrayHost;
+use crate::events::tray::item::Icon;
+use crate::events::tray::{ItemAddress, ItemState};
 use crate::modules::TraySettings;
-use crate::tray::item::Icon;
-use crate::tray::{ItemAddress, ItemState};
 
 /// The icon theme's search path, with the folders items add (`IconThemePath`), stays
 /// below this many folders.

@@ -1,0 +1,114 @@
+//! What the bar and `--waybar` do before their main loop, in the order privacy needs:
+//! load the probe while the process holds CAP_BPF/CAP_PERFMON, drop every capability, and
+//! only then read what the user controls (config, state).
+
+use std::path::PathBuf;
+
+use gtk4::glib;
+
+use crate::app::state::StateFile;
+use crate::app::{fdlimit, paths, privileges};
+use crate::config::{self, Config};
+use crate::model::controls::Controls;
+use crate::records::collector::Collector;
+use crate::sample::sampler::Sampler;
+use crate::sample::Notice;
+
+pub struct Started {
+    pub sampler: Sampler,
+    /// Why the probe did not load (the numbers come from /proc), for the caller to report.
+    pub probe_error: Option<String>,
+    pub config: Config,
+    pub config_file: Option<PathBuf>,
+    pub controls: Controls,
+    pub state_file: Option<StateFile>,
+}
+
+/// Loads the probe (or falls back to /proc), drops privileges, reads config and state;
+/// `interval_ms` (from the command line) overrides both. Fails only when privileges
+/// cannot be dropped: nothing must run with them.
+pub fn start(interval_ms: Option<u32>) -> Result<Started, String> {
+    // The /proc fallback keeps files open; the children get the usual limit back.
+    fdlimit::raise();
+    let (mut collector, probe_error) = Collector::new(false);
+    // Who reads, judged with the powers the process started with.
+    collector.set_privacy(privileges::reader_privacy());
+    match privileges::drop_all() {
+        Ok(dropped) => tracing::debug!("capabilities dropped: {dropped:?}"),
+        Err(err) => return Err(format!("cannot drop privileges: {err}")),
+    }
+
+    let config_file = paths::config_file();
+    let (config, config_notices) = load_config(config_file.as_deref());
+    let state_file = paths::state_file();
+    let defaults = Controls {
+        interval_ms: config.interval_ms,
+        kernel_threads: config.kernel_threads,
+    };
+    let state_file = state_file.map(|path| StateFile {
+        path,
+        config: defaults,
+    });
+    let mut controls = state_file.as_ref().map_or(defaults, StateFile::load);
+    if let Some(ms) = interval_ms {
+        controls.interval_ms = ms;
+        tracing::info!("interval={ms}ms from the command line");
+    }
+    let mut sampler = Sampler::new(
+        collector,
+        probe_error.as_ref(),
+        &config.sensors,
+        controls,
+        config_notices,
+    );
+    sampler.set_group_by(config.group_by);
+    let roots = crate::sample::readings::Roots::system();
+    sampler.set_readers(crate::sample::readings::readers_of(
+        config.modules.all(),
+        &roots,
+    ));
+    Ok(Started {
+        sampler,
+        probe_error: probe_error.map(|err| err.to_string()),
+        config,
+        config_file,
+        controls,
+        state_file,
+    })
+}
+
+/// SIGTERM and SIGINT end `main_loop` (logged); SIGUSR1 and SIGHUP call `reload`.
+pub fn handle_signals(main_loop: &glib::MainLoop, reload: impl Fn() + 'static) {
+    for (signal, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGINT, "SIGINT")] {
+        let main_loop = main_loop.clone();
+        glib_unix::unix_signal_add_local(signal, move || {
+            tracing::info!("{name}: exiting");
+            main_loop.quit();
+            glib::ControlFlow::Continue
+        });
+    }
+    let reload = std::rc::Rc::new(reload);
+    for signal in [libc::SIGUSR1, libc::SIGHUP] {
+        let reload = reload.clone();
+        glib_unix::unix_signal_add_local(signal, move || {
+            reload();
+            glib::ControlFlow::Continue
+        });
+    }
+}
+
+/// The config (the defaults if there is none or it is broken) and its problem as a notice.
+pub fn load_config(path: Option<&std::path::Path>) -> (Config, Vec<Notice>) {
+    let (config, error) = match path {
+        Some(path) => config::load(path),
+        None => (Config::default(), None),
+    };
+    let notices = error
+        .map(|err| {
+            tracing::error!("config: {err}");
+            Notice::new("config", err.to_string())
+        })
+        .into_iter()
+        .collect();
+    (config, notices)
+}

@@ -1,0 +1,168 @@
+//! The JSON replies of Hyprland's `.socket.sock` (`j/workspaces`, `j/monitors`,
+//! `j/activewindow`, `j/clients`) read into a [`CompositorState`].
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde::Deserialize;
+
+use super::address;
+use crate::events::compositor::{cap_text, sort_workspaces, CompositorState, Workspace};
+
+pub(super) fn text(json: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(json)
+}
+
+/// A workspace as the replies name it. 0.57 leaves `id` out for named and special
+/// workspaces (their `address` is the name) and adds `type` ("normal", "special").
+#[derive(Deserialize, Default)]
+struct WorkspaceReply {
+    #[serde(default)]
+    id: Option<i64>,
+    #[serde(default)]
+    name: String,
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    #[serde(default)]
+    monitor: String,
+    #[serde(default)]
+    windows: u32,
+}
+
+impl WorkspaceReply {
+    fn special(&self) -> bool {
+        match self.kind.as_deref() {
+            Some("special") => true,
+            Some("normal") => false,
+            _ => is_special(self.id.unwrap_or(-1), &self.name),
+        }
+    }
+
+    /// The id, or one in Hyprland's ranges for those without: -99 (special) or -1.
+    fn id(&self) -> i64 {
+        match (self.id, self.special()) {
+            (Some(id), _) => id,
+            (None, true) => -99,
+            (None, false) => -1,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MonitorReply {
+    #[serde(default)]
+    focused: bool,
+    #[serde(default)]
+    disabled: bool,
+    #[serde(default)]
+    active_workspace: WorkspaceReply,
+    #[serde(default)]
+    special_workspace: WorkspaceReply,
+}
+
+#[derive(Deserialize, Default)]
+struct WindowReply {
+    #[serde(default)]
+    address: String,
+    #[serde(default)]
+    class: Option<String>,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    workspace: WorkspaceReply,
+}
+
+/// Whether Hyprland counts the workspace as special: ids -99..=-2, named `special…`.
+pub fn is_special(id: i64, name: &str) -> bool {
+    (-99..=-2).contains(&id) || name.starts_with("special:") || name == "special"
+}
+
+/// The state from the replies to `j/workspaces`, `j/monitors` and `j/activewindow`.
+/// A monitor's shown workspace is visible; the focused monitor's is focused, or its
+/// special workspace while one is open there. Workspaces are matched by name (unique
+/// in Hyprland; 0.57 gives no ids to named ones). Urgency comes from [`apply_urgent`].
+pub fn parse_state(
+    workspaces: &[u8],
+    monitors: &[u8],
+    activewindow: &[u8],
+) -> Result<CompositorState, String> {
+    let replies: Vec<WorkspaceReply> =
+        serde_json::from_str(&text(workspaces)).map_err(|e| format!("j/workspaces: {e}"))?;
+    let monitors: Vec<MonitorReply> =
+        serde_json::from_str(&text(monitors)).map_err(|e| format!("j/monitors: {e}"))?;
+    let monitors: Vec<MonitorReply> = monitors.into_iter().filter(|m| !m.disabled).collect();
+    let shown = |name: &str| {
+        monitors.iter().any(|m| {
+            m.active_workspace.name == name
+                || (!name.is_empty() && m.special_workspace.name == name)
+        })
+    };
+    let focused_name =
+        monitors
+            .iter()
+            .find(|m| m.focused)
+            .map(|m| match m.special_workspace.name.as_str() {
+                "" => m.active_workspace.name.as_str(),
+                special => special,
+            });
+    let mut list: Vec<Workspace> = replies
+        .iter()
+        .filter(|w| !w.name.is_empty())
+        .map(|w| Workspace {
+            id: w.id(),
+            name: w.name.clone(),
+            output: w.monitor.clone(),
+            focused: Some(w.name.as_str()) == focused_name,
+            visible: shown(&w.name),
+            urgent: false,
+            windows: w.windows,
+            special: w.special(),
+        })
+        .collect();
+    sort_workspaces(&mut list);
+    let window = active_window(activewindow);
+    Ok(CompositorState {
+        workspaces: list,
+        window_title: window
+            .as_ref()
+            .and_then(|w| w.title.as_deref())
+            .map(cap_text),
+        window_app_id: window.and_then(|w| w.class).map(|c| cap_text(&c)),
+    })
+}
+
+/// `j/activewindow` is `{}` (or, in old releases, not JSON) when nothing has the focus.
+fn active_window(json: &[u8]) -> Option<WindowReply> {
+    let window: WindowReply = serde_json::from_str(&text(json)).ok()?;
+    address(&window.address).map(|_| window)
+}
+
+/// The focused window's address from `j/activewindow`, normalised by [`address`].
+pub fn active_window_address(activewindow: &[u8]) -> Option<String> {
+    active_window(activewindow).and_then(|w| address(&w.address))
+}
+
+/// Marks the workspaces holding a window of `urgent` (addresses from `urgent>>` events)
+/// as urgent, after the `j/clients` reply; addresses of windows that are gone are
+/// dropped from the set.
+pub fn apply_urgent(
+    state: &mut CompositorState,
+    clients: &[u8],
+    urgent: &mut BTreeSet<String>,
+) -> Result<(), String> {
+    let clients: Vec<WindowReply> =
+        serde_json::from_str(&text(clients)).map_err(|e| format!("j/clients: {e}"))?;
+    let homes: HashMap<String, String> = clients
+        .into_iter()
+        .filter_map(|c| Some((address(&c.address)?, c.workspace.name)))
+        .collect();
+    urgent.retain(|a| homes.contains_key(a));
+    for workspace in &mut state.workspaces {
+        workspace.urgent = urgent.iter().any(|a| homes.get(a) == Some(&workspace.name));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[path = "replies_tests.rs"]
+mod tests;

@@ -1,0 +1,356 @@
+//! The service's side: one poll loop over the listening socket, the exit ring buffer and
+//! the clients. Exit reports are pushed to every client as they come, at most every
+//! [`MIN_DRAIN_GAP`], so a client's sample never waits for the service. It never blocks
+//! on a client: sends do not wait, a client whose socket is full keeps a bounded queue
+//! here until it reads (nothing is sent to it until poll says its socket has room), and
+//! a client that misbehaves (a wrong message) or whose queue stays full is dropped; it may
+//! connect again. One user may hold [`MAX_CLIENTS_PER_USER`] connections, so that nobody
+//! can take the service from everyone else; a client turned away is told why.
+
+use std::io;
+use std::os::fd::{AsFd, OwnedFd};
+use std::time::{Duration, Instant};
+
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
+use rustix::net::{accept_with, sockopt, SocketFlags};
+
+use super::fds;
+use crate::model::record::{ExitRecord, RECORD_OOM, TASK_IO_UNKNOWN, TASK_PRIVATE};
+use crate::records::probe::Probe;
+use crate::records::wire;
+
+/// Clients at once; more are turned away.
+const MAX_CLIENTS: usize = 64;
+/// Clients of one uid at once: a bar and a `--waybar` per display leave plenty of room.
+const MAX_CLIENTS_PER_USER: usize = 8;
+/// A client whose queue is full and whose socket took nothing for this long is dropped:
+/// a bar reads at every sample, at least once a minute.
+const MAX_STALL: Duration = Duration::from_secs(130);
+/// Exit reports kept per client while its socket is full (a bar reads it at least every
+/// 2 s); beyond that they are counted as lost.
+const MAX_QUEUED_EXITS: usize = 16 * 1024;
+/// The ring buffer is drained at most this often: under heavy process churn the service
+/// wakes at most 100 times a second, and a report reaches the bars this late at most.
+const MIN_DRAIN_GAP: Duration = Duration::from_millis(10);
+/// How often the ring buffer is drained even when it signals nothing.
+const DRAIN_EVERY: Duration = Duration::from_millis(500);
+
+struct Client {
+    socket: OwnedFd,
+    uid: u32,
+    gid: u32,
+    exits: Vec<ExitRecord>,
+    lost: u64,
+    /// The answer to its request (an errno, and the iterator fd if 0), until sent.
+    answer: Option<(u32, Option<OwnedFd>)>,
+    /// Since when its socket has been full (its last send would have blocked); nothing is
+    /// sent to it until poll says there is room.
+    full_since: Option<Instant>,
+}
+
+impl Client {
+    /// Queues an exit report, its IO left out where /proc would deny this client. OOM
+    /// kills travel unchanged: pid, name and size are what /proc showed of the victim
+    /// (the client hides them where its /proc has `hidepid`; see crate::model::oom).
+    fn queue(&mut self, exit: &ExitRecord) {
+        if self.exits.len() >= MAX_QUEUED_EXITS {
+            self.lost += 1;
+            return;
+        }
+        if exit.flags & RECORD_OOM != 0 {
+            self.exits.push(*exit);
+            return;
+        }
+        let mut exit = *exit;
+        let private =
+            exit.flags & TASK_PRIVATE != 0 || exit.uid != self.uid || exit.gid != self.gid;
+        if private && self.uid != 0 {
+            exit.read_bytes = 0;
+            exit.write_bytes = 0;
+            exit.flags |= TASK_IO_UNKNOWN;
+        }
+        self.exits.push(exit);
+    }
+
+    /// Sends the answer to its request, then the queued reports, as many as the client's
+    /// socket takes now; nothing while its socket is known to be full.
+    fn flush(&mut self, message: &mut Vec<u8>) -> Result<(), String> {
+        if self.full_since.is_some() {
+            return Ok(());
+        }
+        if let Some((errno, fd)) = &self.answer {
+            wire::encode_iterator(*errno, message);
+            let sent = fds::send(self.socket.as_fd(), message, fd.as_ref().map(AsFd::as_fd));
+            if !self.sent(sent)? {
+                return Ok(());
+            }
+            self.answer = None;
+        }
+        while !self.exits.is_empty() {
+            let count = self.exits.len().min(wire::MAX_EXITS_PER_MESSAGE);
+            wire::encode_exits(&self.exits[..count], self.lost, message);
+            if !self.sent(fds::send(self.socket.as_fd(), message, None))? {
+                return Ok(());
+            }
+            self.exits.drain(..count);
+        }
+        Ok(())
+    }
+
+    /// Whether a send went out; a full socket is remembered, any other error ends the client.
+    fn sent(&mut self, result: io::Result<()>) -> Result<bool, String> {
+        match result {
+            Ok(()) => Ok(true),
+            Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
+                self.full_since = Some(Instant::now());
+                Ok(false)
+            }
+            Err(err) => Err(err.to_string()),
+        }
+    }
+
+    /// Poll said its socket has room again.
+    fn has_room(&mut self) {
+        self.full_since = None;
+    }
+
+    /// A client that reads nothing while its queue overflows is let go.
+    fn stalled(&self, now: Instant) -> bool {
+        self.exits.len() >= MAX_QUEUED_EXITS
+            && self
+                .full_since
+                .is_some_and(|since| now - since >= MAX_STALL)
+    }
+
+    /// What to wait for: requests, and room in its socket once it was found full.
+    fn poll_flags(&self) -> PollFlags {
+        if self.full_since.is_some() {
+            PollFlags::IN | PollFlags::OUT
+        } else {
+            PollFlags::IN
+        }
+    }
+}
+
+/// Serves `probe` on `listener` until an error of the listener itself.
+pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
+    let mut clients: Vec<Client> = Vec::new();
+    let mut drained = Vec::with_capacity(1024);
+    let mut message = Vec::with_capacity(wire::MAX_MESSAGE_LEN);
+    let mut request = [0u8; 64];
+    let mut last_drain: Option<Instant> = None;
+    loop {
+        // Right after a drain the ring buffer is not watched, so that a stream of exits
+        // wakes the service at most once per MIN_DRAIN_GAP.
+        let since_drain = last_drain.map_or(DRAIN_EVERY, |t| t.elapsed());
+        let watch_exits = since_drain >= MIN_DRAIN_GAP;
+        let wait = if watch_exits {
+            DRAIN_EVERY.saturating_sub(since_drain).max(MIN_DRAIN_GAP)
+        } else {
+            MIN_DRAIN_GAP - since_drain
+        };
+        let timeout = Timespec::try_from(wait).map_err(io::Error::other)?;
+        let ready: Vec<PollFlags> = {
+            let exits_ready = probe.exits_ready_fd();
+            let mut polled: Vec<PollFd<'_>> =
+                std::iter::once(PollFd::new(&listener, PollFlags::IN))
+                    .chain(
+                        clients
+                            .iter()
+                            .map(|c| PollFd::new(&c.socket, c.poll_flags())),
+                    )
+                    .chain(watch_exits.then(|| PollFd::new(&exits_ready, PollFlags::IN)))
+                    .collect();
+            match poll(&mut polled, Some(&timeout)) {
+                Ok(_) => {}
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(err) => return Err(err.into()),
+            }
+            polled.iter().map(PollFd::revents).collect()
+        };
+        if last_drain.is_none_or(|t| t.elapsed() >= MIN_DRAIN_GAP) {
+            drain(&mut probe, &mut drained, &mut clients);
+            last_drain = Some(Instant::now());
+        }
+        // Clients first (indices of `ready` are theirs before anyone is added or removed).
+        let now = Instant::now();
+        let mut index = clients.len();
+        while index > 0 {
+            index -= 1;
+            let client = &mut clients[index];
+            let revents = ready[index + 1];
+            if revents.contains(PollFlags::OUT) {
+                client.has_room();
+            }
+            let mut kept = Ok(());
+            if revents.intersects(PollFlags::IN | PollFlags::HUP | PollFlags::ERR) {
+                kept = answer(client, &probe, &mut request);
+            }
+            let kept = kept
+                .and_then(|()| client.flush(&mut message))
+                .and_then(|()| match client.stalled(now) {
+                    true => Err("its queue stayed full: it reads nothing".into()),
+                    false => Ok(()),
+                });
+            if let Err(why) = kept {
+                tracing::info!(uid = client.uid, "client gone: {why}");
+                clients.swap_remove(index);
+            }
+        }
+        if !ready[0].is_empty() {
+            accept(&listener, &probe, &mut clients, &mut message)?;
+        }
+    }
+}
+
+/// Moves the exit reports waiting in the ring buffer into every client's queue.
+fn drain(probe: &mut Probe, drained: &mut Vec<ExitRecord>, clients: &mut [Client]) {
+    if let Err(err) = probe.drain_exits(drained) {
+        tracing::warn!("reading exit reports: {err}");
+        return;
+    }
+    for client in clients.iter_mut() {
+        for exit in drained.iter() {
+            client.queue(exit);
+        }
+    }
+}
+
+fn accept(
+    listener: &OwnedFd,
+    probe: &Probe,
+    clients: &mut Vec<Client>,
+    message: &mut Vec<u8>,
+) -> io::Result<()> {
+    let socket = match accept_with(listener, SocketFlags::CLOEXEC | SocketFlags::NONBLOCK) {
+        Ok(socket) => socket,
+        Err(
+            rustix::io::Errno::AGAIN | rustix::io::Errno::INTR | rustix::io::Errno::CONNABORTED,
+        ) => return Ok(()),
+        Err(err) => return Err(err.into()),
+    };
+    let Ok(peer) = sockopt::socket_peercred(&socket) else {
+        tracing::warn!("a client without peer credentials: refused");
+        return Ok(());
+    };
+    let (uid, gid) = (peer.uid.as_raw(), peer.gid.as_raw());
+    let of_user = clients.iter().filter(|c| c.uid == uid).count();
+    let refusal = if of_user >= MAX_CLIENTS_PER_USER {
+        Some(wire::Refusal::UserLimit {
+            limit: MAX_CLIENTS_PER_USER as u32,
+        })
+    } else if clients.len() >= MAX_CLIENTS {
+        Some(wire::Refusal::Full {
+            limit: MAX_CLIENTS as u32,
+        })
+    } else {
+        None
+    };
+    if let Some(refusal) = refusal {
+        tracing::warn!(uid, "client refused: {refusal}");
+        wire::encode_refused(refusal, message);
+        // Best effort: the socket closes right after.
+        let _ = fds::send(socket.as_fd(), message, None);
+        return Ok(());
+    }
+    wire::encode_hello(message);
+    if let Err(err) = fds::send(socket.as_fd(), message, Some(probe.iter_link())) {
+        tracing::info!(uid, "greeting a client failed: {err}");
+        return Ok(());
+    }
+    tracing::info!(
+        uid,
+        pid = peer.pid.as_raw_nonzero().get(),
+        "client connected"
+    );
+    clients.push(Client {
+        socket,
+        uid,
+        gid,
+        exits: Vec::new(),
+        lost: 0,
+        answer: None,
+        full_since: None,
+    });
+    Ok(())
+}
+
+/// Reads one request of `client` and prepares its answer (sent by [`Client::flush`]); an
+/// error means: drop the client.
+fn answer(client: &mut Client, probe: &Probe, request: &mut [u8]) -> Result<(), String> {
+    // A client has no reason to send fds; one that does has it closed here.
+    let (len, _ignored_fd) = match fds::receive(&client.socket, request) {
+        Ok(got) => got,
+        Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+        Err(err) => return Err(err.to_string()),
+    };
+    if len == 0 {
+        return Err("closed".into());
+    }
+    wire::decode_request(&request[..len]).map_err(|e| e.to_string())?;
+    if client.answer.is_some() {
+        return Err("a request before the answer to the last one".into());
+    }
+    client.answer = Some(match super::create_iterator(probe.iter_link()) {
+        Ok(fd) => (0, Some(fd)),
+        Err(err) => {
+            let errno = err.raw_os_error().and_then(|e| u32::try_from(e).ok());
+            (errno.unwrap_or(libc::EIO as u32), None)
+        }
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustix::net::{socketpair, AddressFamily, SocketType};
+
+    fn client() -> (Client, OwnedFd) {
+        let (ours, theirs) = socketpair(
+            AddressFamily::UNIX,
+            SocketType::SEQPACKET,
+            SocketFlags::NONBLOCK | SocketFlags::CLOEXEC,
+            None,
+        )
+        .expect("socketpair");
+        let client = Client {
+            socket: ours,
+            uid: 1000,
+            gid: 1000,
+            exits: Vec::new(),
+            lost: 0,
+            answer: None,
+            full_since: None,
+        };
+        (client, theirs)
+    }
+
+    #[test]
+    fn a_full_socket_is_waited_for_and_a_client_that_never_reads_is_let_go() {
+        let (mut client, _peer) = client();
+        let exit = ExitRecord::default();
+        let mut message = Vec::new();
+        // The peer reads nothing: the socket fills, then nothing more is tried.
+        for _ in 0..MAX_QUEUED_EXITS + 10 {
+            client.queue(&exit);
+        }
+        assert_eq!(client.lost, 10);
+        client.flush(&mut message).expect("flush");
+        assert!(client.full_since.is_some(), "the socket filled");
+        assert!(!client.exits.is_empty(), "reports wait here");
+        assert_eq!(client.poll_flags(), PollFlags::IN | PollFlags::OUT);
+        while client.exits.len() < MAX_QUEUED_EXITS {
+            client.queue(&exit);
+        }
+        let since = client.full_since.expect("full");
+        assert!(!client.stalled(since + MAX_STALL / 2));
+        assert!(
+            client.stalled(since + MAX_STALL),
+            "a full queue for the whole stall"
+        );
+        client.has_room();
+        assert!(!client.stalled(since + MAX_STALL), "room came");
+        assert_eq!(client.poll_flags(), PollFlags::IN);
+    }
+}

@@ -1,0 +1,184 @@
+//! One whole sample: the process snapshot, the hardware sensors (pressure, swap and the
+//! power profile among them), the settings it was taken with and what the user should
+//! know about the bar itself. Every output renders from this one value: the bar's labels
+//! and tooltips, `--once`, `--json` and `--waybar`.
+//!
+//! Here too: the modules' own [`readings`], the [`sampler`] that takes a sample, the
+//! [`worker`] thread it runs on, the [`monitor`] that holds the settings and the latest
+//! sample for the main loop, and the [`wallclock`].
+
+#[cfg(feature = "app")]
+pub mod monitor;
+pub mod readings;
+#[cfg(feature = "app")]
+pub mod sampler;
+#[cfg(feature = "app")]
+pub mod wallclock;
+#[cfg(feature = "app")]
+pub mod worker;
+
+use crate::model::history::{History, Point};
+use crate::model::{Hardware, OomKills, Snapshot};
+use crate::sample::readings::Readings;
+
+/// Where the process data came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Source {
+    /// The BPF probe in the kernel.
+    #[default]
+    Probe,
+    /// The BPF probe, lent by the probe service (`ringbar-probe`).
+    Service,
+    /// The /proc walk, when the probe could not load.
+    Proc,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Probe => "bpf",
+            Source::Service => "bpf-service",
+            Source::Proc => "proc",
+        }
+    }
+}
+
+/// Something the user should know about the bar itself (a config error, the probe being
+/// off): a `⚠` marker on the bar, a line above the tooltip's sections.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// A word or two: `config`, `BPF probe off`.
+    pub title: String,
+    pub detail: String,
+}
+
+impl Notice {
+    pub fn new(title: &str, detail: impl Into<String>) -> Notice {
+        Notice {
+            title: title.to_owned(),
+            detail: detail.into(),
+        }
+    }
+}
+
+/// `clone_from` reuses the target's buffers (see `Clone` below): once warm, copying a
+/// sample from the sampling thread to the main loop allocates nothing.
+#[derive(Debug, Default)]
+pub struct Sample {
+    pub processes: Snapshot,
+    pub hardware: Hardware,
+    pub source: Source,
+    /// The interval the sampler runs at (what the user chose, not the measured one).
+    pub interval_ms: u32,
+    /// How long taking the sample took, in microseconds.
+    pub sample_us: u32,
+    /// Wall-clock time of the sample, ms since the Unix epoch.
+    pub unix_ms: u64,
+    pub notices: Vec<Notice>,
+    /// The latest OOM kills the probe saw (none from /proc).
+    pub oom_kills: OomKills,
+    /// The last ten minutes, with their culprits; fixed in size.
+    pub history: History,
+    /// The readings of the layout's modules that have their own (see [`crate::sample::readings`]).
+    pub readings: Readings,
+}
+
+impl Sample {
+    /// Whether kernel threads are listed (they always count in the totals).
+    pub fn kernel_threads(&self) -> bool {
+        self.processes.kernel_threads
+    }
+
+    /// Adds this sample's figures to its history (it allocates nothing).
+    pub fn record_history(&mut self) {
+        let gpu = self
+            .hardware
+            .label_gpu()
+            .and_then(|gpu| gpu.reading.busy_percent.known());
+        let point = Point::of(&self.processes, gpu);
+        let span_ns = self.processes.interval_ns;
+        self.history.record(self.unix_ms, span_ns, &point);
+    }
+}
+
+// By hand, not derived: a derived `clone_from` clones the whole value and then drops the
+// old one, allocating. Destructured, so that a new field must be added here.
+impl Clone for Notice {
+    fn clone(&self) -> Self {
+        Notice {
+            title: self.title.clone(),
+            detail: self.detail.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Notice { title, detail } = source;
+        self.title.clone_from(title);
+        self.detail.clone_from(detail);
+    }
+}
+
+impl Clone for Sample {
+    fn clone(&self) -> Self {
+        let mut sample = Sample::default();
+        sample.clone_from(self);
+        sample
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Sample {
+            processes,
+            hardware,
+            source: from,
+            interval_ms,
+            sample_us,
+            unix_ms,
+            notices,
+            oom_kills,
+            history,
+            readings,
+        } = source;
+        self.processes = *processes;
+        self.hardware.clone_from(hardware);
+        self.source = *from;
+        self.interval_ms = *interval_ms;
+        self.sample_us = *sample_us;
+        self.unix_ms = *unix_ms;
+        // Vec::clone_from calls Notice::clone_from on the elements both have.
+        self.notices.clone_from(notices);
+        self.oom_kills = *oom_kills;
+        self.history.clone_from(history);
+        self.readings.clone_from(readings);
+    }
+}
+
+/// Which of the system readings that only some outputs show a sample takes. No label but `pressure`'s shows them, so the
+/// bar asks for them only while that module is on it or a monitor tooltip is open: a
+/// closed tooltip costs no /proc/vmstat (the most expensive file a tick read) nor PSI
+/// read. The text outputs (`--once`, `--json`, `--waybar`) want them all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wanted {
+    /// /proc/pressure: the `pressure` module and the tooltip.
+    pub pressure: bool,
+    /// Swap traffic (/proc/vmstat) and the platform profile: the tooltip.
+    pub tooltip: bool,
+}
+
+impl Wanted {
+    pub const ALL: Wanted = Wanted {
+        pressure: true,
+        tooltip: true,
+    };
+    pub const NONE: Wanted = Wanted {
+        pressure: false,
+        tooltip: false,
+    };
+
+    /// What either wants.
+    pub fn union(self, other: Wanted) -> Wanted {
+        Wanted {
+            pressure: self.pressure || other.pressure,
+            tooltip: self.tooltip || other.tooltip,
+        }
+    }
+}
