@@ -14,6 +14,7 @@
 //! wire format), `sample`, `events` (parsers and state) and `app` (checked user files);
 //! the `app` feature adds the edges.
 
+#[cfg(feature = "app")]
 pub mod app;
 #[cfg(feature = "app")]
 pub mod cli;
@@ -27,5 +28,6 @@ pub mod sample;
 #[cfg(feature = "app")]
 pub mod sensors;
 pub mod sinks;
+pub mod text;
 #[cfg(feature = "app")]
 pub mod ui;

@@ -12,10 +12,11 @@ use common::alloc::{allocations, CountingAllocator};
 use ringbar::config;
 use ringbar::model::gpu_users::Owner;
 use ringbar::model::Hardware;
-use ringbar::render::{gpu, Markup, Plain};
+use ringbar::render::gpu;
 use ringbar::sample::Sample;
 use ringbar::sensors::fixtures::drm::{self, render_fd, Fd};
 use ringbar::sensors::{fixtures, Roots, Sensors};
+use ringbar::text::{Markup, Plain};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;

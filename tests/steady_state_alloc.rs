@@ -7,9 +7,9 @@ mod common;
 use common::alloc::{allocations, CountingAllocator};
 use ringbar::config::{self, Config};
 use ringbar::model::{Memory, Model, TaskRecord};
-use ringbar::render::Markup;
 use ringbar::sample::Sample;
 use ringbar::sensors::{fixtures, Roots, Sensors, Wanted};
+use ringbar::text::Markup;
 
 /// What the bar does with a sample: every module's text, and its tooltip (shown); the
 /// tooltips end up one after the other in `tooltip`.
@@ -277,8 +277,8 @@ fn handing_samples_over_to_the_main_loop_allocates_nothing_once_warm() {
     use std::sync::Arc;
 
     use gtk4::glib;
+    use ringbar::app::worker::{Handover, Watch};
     use ringbar::model::{Battery, Gpu, GpuDriver};
-    use ringbar::sample::worker::{Handover, Watch};
     use ringbar::sample::Notice;
 
     const WARM: u64 = 10;

@@ -7,12 +7,12 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{require_root, serial};
+use ringbar::app::monitor::Monitor;
+use ringbar::app::sampler::Sampler;
+use ringbar::app::worker::{Taken, THREAD_NAME};
 use ringbar::config;
 use ringbar::model::controls::{Controls, Request};
 use ringbar::records::collector::Collector;
-use ringbar::sample::monitor::Monitor;
-use ringbar::sample::sampler::Sampler;
-use ringbar::sample::worker::{Taken, THREAD_NAME};
 
 const CONTROLS: Controls = Controls {
     interval_ms: 2000,
@@ -74,7 +74,7 @@ fn spawned_after_the_drop_it_holds_none_and_answers_settings_at_once() {
     require_root();
     // Capabilities belong to threads: this one drops them, as the bar's main thread does.
     std::thread::spawn(|| {
-        ringbar::app::privileges::drop_all().expect("drop the capabilities");
+        ringbar::records::privileges::drop_all().expect("drop the capabilities");
         let mut monitor = Monitor::start(proc_sampler(), CONTROLS, None).expect("start");
         assert_eq!(sampling_thread_caps(), "0000000000000000");
 

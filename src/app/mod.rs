@@ -1,18 +1,15 @@
-//! The application around the data path: start-up ([`startup`]: load the probe while
-//! privileged, drop every capability, then read the user's files), where files live
-//! ([`paths`]), one bar per session ([`instance`]), the remembered settings ([`state`])
-//! and the files the user controls, read with limits ([`user_file`]).
+//! The running application: start-up ([`startup`]: load the probe while privileged, drop
+//! every capability, then read the user's files and make the [`sampler`]), the sampling
+//! thread ([`worker`]), the [`monitor`] that holds the settings and the latest sample for
+//! the main loop, the local [`wallclock`], where files live ([`paths`]), one bar per
+//! session ([`instance`]) and the remembered settings ([`state`]). The GTK bar (`ui`) and
+//! the command line (`cli`) run on it.
 
-#[cfg(feature = "app")]
-pub mod fdlimit;
-#[cfg(feature = "app")]
 pub mod instance;
-#[cfg(feature = "app")]
+pub mod monitor;
 pub mod paths;
-#[cfg(feature = "app")]
-pub mod privileges;
-#[cfg(feature = "app")]
+pub mod sampler;
 pub mod startup;
-#[cfg(feature = "app")]
 pub mod state;
-pub mod user_file;
+pub mod wallclock;
+pub mod worker;

@@ -6,12 +6,13 @@ use std::path::PathBuf;
 
 use gtk4::glib;
 
+use crate::app::paths;
+use crate::app::sampler::Sampler;
 use crate::app::state::StateFile;
-use crate::app::{fdlimit, paths, privileges};
 use crate::config::{self, Config};
 use crate::model::controls::Controls;
 use crate::records::collector::Collector;
-use crate::sample::sampler::Sampler;
+use crate::records::{fdlimit, privileges};
 use crate::sample::Notice;
 
 pub struct Started {
@@ -63,10 +64,7 @@ pub fn start(interval_ms: Option<u32>) -> Result<Started, String> {
     );
     sampler.set_group_by(config.group_by);
     let roots = crate::sample::readings::Roots::system();
-    sampler.set_readers(crate::sample::readings::readers_of(
-        config.modules.all(),
-        &roots,
-    ));
+    sampler.set_readers(crate::modules::readers_of(config.modules.all(), &roots));
     Ok(Started {
         sampler,
         probe_error: probe_error.map(|err| err.to_string()),

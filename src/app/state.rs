@@ -33,7 +33,7 @@ impl StateFile {
     /// logged and ignored (it is rewritten at the next click).
     pub fn load(&self) -> Controls {
         let path = &self.path;
-        let read = crate::app::user_file::read(path, crate::app::user_file::MAX_STATE_BYTES);
+        let read = crate::config::user_file::read(path, crate::config::user_file::MAX_STATE_BYTES);
         let text = match read.and_then(|bytes| String::from_utf8(bytes).map_err(io::Error::other)) {
             Ok(text) => text,
             Err(err) if err.kind() == io::ErrorKind::NotFound => return self.config,

@@ -57,7 +57,7 @@ fn run(socket_path: Option<PathBuf>) -> Result<(), String> {
     };
     let probe = Probe::load_for_service().map_err(|err| err.to_string())?;
     // The loaded probe needs no capability to serve: drop them before any client talks.
-    ringbar::app::privileges::drop_all()?;
+    ringbar::records::privileges::drop_all()?;
     tracing::info!("probe loaded; serving");
     server::serve(listener, probe).map_err(|err| format!("serving: {err}"))
 }

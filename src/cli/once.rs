@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use super::{print, report_probe_error, Failure};
 use crate::app::startup;
+use crate::app::wallclock::LocalClock;
 use crate::modules::Input;
-use crate::sample::wallclock::LocalClock;
 use crate::sinks::json;
 use crate::sinks::shown;
 

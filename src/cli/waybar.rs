@@ -11,12 +11,12 @@ use std::rc::Rc;
 use gtk4::glib;
 
 use super::latest_line::LatestLine;
+use crate::app::monitor::Monitor;
+use crate::app::wallclock::LocalClock;
+use crate::app::worker::Watch;
 use crate::app::{paths, startup};
 use crate::events::control::{self, Command};
 use crate::modules::{Input, Module, Update};
-use crate::sample::monitor::Monitor;
-use crate::sample::wallclock::LocalClock;
-use crate::sample::worker::Watch;
 
 struct Stream {
     monitor: RefCell<Monitor>,

@@ -9,6 +9,7 @@ mod error;
 mod parse;
 #[cfg(test)]
 mod tests;
+pub mod user_file;
 
 use std::path::Path;
 
@@ -207,16 +208,17 @@ pub fn load(path: &Path) -> (Config, Option<ConfigError>) {
 /// Reads and parses the config file with every problem found (`ringbar check`); `None`
 /// when there is no file.
 pub fn check(path: &Path) -> Result<Option<Config>, Vec<ConfigError>> {
-    let bytes = match crate::app::user_file::read(path, crate::app::user_file::MAX_CONFIG_BYTES) {
-        Ok(bytes) => bytes,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(err) => {
-            return Err(vec![ConfigError::whole_file(
-                path,
-                format!("cannot read: {err}"),
-            )]);
-        }
-    };
+    let bytes =
+        match crate::config::user_file::read(path, crate::config::user_file::MAX_CONFIG_BYTES) {
+            Ok(bytes) => bytes,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(err) => {
+                return Err(vec![ConfigError::whole_file(
+                    path,
+                    format!("cannot read: {err}"),
+                )]);
+            }
+        };
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(err) => {

@@ -10,7 +10,7 @@ use super::{Input, Level, Module, Status, Table};
 use crate::model::battery::combine;
 use crate::model::BatteryStatus;
 use crate::render::battery::{write as write_section, write_duration};
-use crate::render::Sink;
+use crate::text::Sink;
 
 const DEFAULTS: Thresholds = Thresholds {
     warning: 30.0,
@@ -82,8 +82,8 @@ mod tests {
     use crate::model::{Battery, BatteryStatus, Value};
     use crate::modules::tests::{default_module, text_of};
     use crate::modules::{Button, Level};
-    use crate::render::Plain;
     use crate::sample::Sample;
+    use crate::text::Plain;
 
     fn sample(status: BatteryStatus, now: f64, power: f64) -> Sample {
         let mut sample = Sample::default();

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use serde::Deserialize;
 
 use super::{Action, Button, Date, Input, Module, Status, Table, Update};
-use crate::render::Sink;
+use crate::text::Sink;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -179,8 +179,8 @@ mod tests {
     use super::*;
     use crate::config;
     use crate::modules::tests::{default_module, CLOCK};
-    use crate::render::{Markup, Plain};
     use crate::sample::Sample;
+    use crate::text::{Markup, Plain};
 
     #[test]
     fn formats_and_the_alternative_on_click() {

@@ -12,7 +12,7 @@ use toml::de::ValueDeserializer;
 
 use super::{Action, Button, Input, Level, Module, Status, Update};
 use crate::events::script::{self, ScriptConfig, ScriptState};
-use crate::render::{untrusted, Sink};
+use crate::text::{untrusted, Sink};
 
 struct Custom {
     /// `custom/NAME`.

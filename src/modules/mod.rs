@@ -31,7 +31,9 @@ use std::rc::Rc;
 use toml::de::ValueDeserializer;
 
 pub use crate::model::controls::Request;
-use crate::render::{report, Sink};
+use crate::render::report;
+use crate::sample::readings::{Reader, Roots};
+use crate::text::Sink;
 
 /// A module's config table, if the file has one; spans point into the config text.
 pub type Table<'a> = Option<ValueDeserializer<'a>>;
@@ -78,6 +80,22 @@ pub fn is_custom(name: &str) -> bool {
 pub fn make(name: &str, table: Table<'_>) -> Option<Result<Rc<dyn Module>, toml::de::Error>> {
     let (_, make) = REGISTRY.iter().find(|(n, _)| *n == name)?;
     Some(make(table))
+}
+
+/// The readers of `modules`, one per module name (the first wins).
+pub fn readers_of<'a>(
+    modules: impl Iterator<Item = &'a Rc<dyn Module>>,
+    roots: &Roots,
+) -> Vec<Box<dyn Reader>> {
+    let mut readers: Vec<Box<dyn Reader>> = Vec::new();
+    for module in modules {
+        if let Some(reader) = module.reader(roots) {
+            if !readers.iter().any(|r| r.key() == reader.key()) {
+                readers.push(reader);
+            }
+        }
+    }
+    readers
 }
 
 /// What makes a module change.

@@ -7,7 +7,8 @@ use std::rc::Rc;
 use serde::Deserialize;
 
 use super::{Input, Module, Status, Table};
-use crate::render::{oom::write_victim, Plain};
+use crate::render::oom::write_victim;
+use crate::text::Plain;
 
 /// How long the notice stays by default, in seconds.
 const DEFAULT_SHOW_FOR_S: u32 = 60;

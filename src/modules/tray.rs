@@ -7,7 +7,7 @@ use std::rc::Rc;
 use serde::Deserialize;
 
 use super::{Action, Button, Input, Module, Status, Table, Update};
-use crate::render::Sink;
+use crate::text::Sink;
 
 /// The `[tray]` table.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]

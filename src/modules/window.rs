@@ -8,7 +8,7 @@ use std::rc::Rc;
 use serde::Deserialize;
 
 use super::{Action, Button, Input, Module, Status, Table, Update};
-use crate::render::{untrusted, Sink};
+use crate::text::{untrusted, Sink};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -111,8 +111,8 @@ mod tests {
     use crate::events::compositor::CompositorState;
     use crate::modules::tests::CLOCK;
     use crate::modules::Input;
-    use crate::render::Markup;
     use crate::sample::Sample;
+    use crate::text::Markup;
 
     fn text(config_text: &str, title: Option<&str>) -> Option<String> {
         let config = config::parse(config_text, "c.toml".as_ref()).expect("valid");

@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::{Action, Button, Input, Module, Status, Table, Update, WorkspaceButton};
 use crate::events::compositor::Workspace;
-use crate::render::Sink;
+use crate::text::Sink;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, default)]

@@ -8,6 +8,10 @@ pub mod cgroup;
 #[cfg(feature = "app")]
 pub mod collector;
 #[cfg(feature = "app")]
+pub mod fdlimit;
+#[cfg(feature = "app")]
+pub mod privileges;
+#[cfg(feature = "app")]
 pub mod probe;
 #[cfg(feature = "app")]
 pub mod procfs;
@@ -20,3 +24,34 @@ pub mod service;
 #[cfg(feature = "app")]
 pub mod wchan;
 pub mod wire;
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Where the process data came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Source {
+    /// The BPF probe in the kernel.
+    #[default]
+    Probe,
+    /// The BPF probe, lent by the probe service (`ringbar-probe`).
+    Service,
+    /// The /proc walk, when the probe could not load.
+    Proc,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Probe => "bpf",
+            Source::Service => "bpf-service",
+            Source::Proc => "proc",
+        }
+    }
+}
+
+/// The wall clock now, in ms since the Unix epoch (0 before it).
+pub fn unix_ms_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}

@@ -5,9 +5,10 @@ use std::fmt::Write;
 
 use serde_json::{json, Value as Json};
 
-use super::{header, json_value, number, untrusted, write_value, Sink};
+use super::{header, json_value, number, write_value};
 use crate::model::battery::combine;
 use crate::sample::Sample;
+use crate::text::{untrusted, Sink};
 
 /// `2:35`, hours and minutes.
 pub fn write_duration(out: &mut String, seconds: u64) {

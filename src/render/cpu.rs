@@ -5,8 +5,9 @@ use std::fmt::Write;
 
 use serde_json::{json, Value as Json};
 
-use super::{header, json_value, number, row, write_percent, write_value, Sink};
+use super::{header, json_value, number, row, write_percent, write_value};
 use crate::sample::Sample;
+use crate::text::Sink;
 
 pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     let s = &sample.processes;

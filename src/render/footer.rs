@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use super::{untrusted, Sink};
 use crate::sample::{Sample, Source};
+use crate::text::{untrusted, Sink};
 
 /// `⚠ config  config.toml:2: …`, one line per notice.
 pub fn write_notices(sink: &mut dyn Sink, sample: &Sample) {

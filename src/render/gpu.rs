@@ -4,12 +4,12 @@
 use serde_json::{json, Value as Json};
 
 use super::{
-    name, name_string, number, pad_left, untrusted, write_bytes, write_percent, write_value, Sink,
-    VALUE_WIDTH,
+    name, name_string, number, pad_left, write_bytes, write_percent, write_value, VALUE_WIDTH,
 };
 use crate::model::gpu_users::GpuProcess;
 use crate::model::{Gpu, Value};
 use crate::sample::Sample;
+use crate::text::{untrusted, Sink};
 
 /// Nothing on a machine without a GPU.
 pub fn write(sink: &mut dyn Sink, sample: &Sample) {

@@ -5,9 +5,10 @@ use std::fmt::Write;
 
 use serde_json::{json, Value as Json};
 
-use super::{name, name_string, sparkline, write_percent, write_rate, Sink};
+use super::{name, name_string, sparkline, write_percent, write_rate};
 use crate::model::history::{History, Metric, Peak, SECONDS};
 use crate::sample::Sample;
+use crate::text::Sink;
 
 /// Blocks per sparkline: 20 s each over ten minutes.
 pub const SPARK_COLUMNS: usize = 30;
@@ -147,15 +148,15 @@ impl Sink for GraphedMarkup<'_> {
     }
 
     fn untrusted_char(&mut self, c: char) {
-        super::push_escaped_char(self.0, c);
+        crate::text::push_escaped_char(self.0, c);
     }
 
     fn bold(&mut self, on: bool) {
-        super::Markup(self.0).bold(on);
+        crate::text::Markup(self.0).bold(on);
     }
 
     fn small(&mut self, on: bool) {
-        super::Markup(self.0).small(on);
+        crate::text::Markup(self.0).small(on);
     }
 
     fn sparklines(&self) -> bool {
@@ -163,7 +164,7 @@ impl Sink for GraphedMarkup<'_> {
     }
 
     fn checked_markup(&mut self, markup: &str) {
-        super::Markup(self.0).checked_markup(markup);
+        crate::text::Markup(self.0).checked_markup(markup);
     }
 }
 

@@ -5,8 +5,9 @@ use std::fmt::Write;
 
 use serde_json::{json, Value as Json};
 
-use super::{header, name, pad_left, write_rate, Sink};
+use super::{header, name, pad_left, write_rate};
 use crate::sample::Sample;
+use crate::text::Sink;
 
 pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     let s = &sample.processes;

@@ -2,8 +2,9 @@
 
 use serde_json::{json, Value as Json};
 
-use super::{header, json_value, row, write_bytes, write_rate, write_value, Sink};
+use super::{header, json_value, row, write_bytes, write_rate, write_value};
 use crate::sample::Sample;
+use crate::text::Sink;
 
 pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     let s = &sample.processes;

@@ -1,6 +1,6 @@
 //! Writers that turn a [`Sample`](crate::sample::Sample) into text. Each section (CPU,
 //! memory, IO, GPU, pressure, footer) has one file holding its one text writer, which
-//! renders into a [`Sink`]: plain text for `--once` or Pango markup for tooltips, and its
+//! renders into a [`Sink`](crate::text::Sink): plain text for `--once` or Pango markup for tooltips, and its
 //! JSON form, which `sinks::json` puts into the `--json` document. Nothing here reads a file or touches GTK.
 
 pub mod apps;
@@ -20,95 +20,7 @@ pub mod stuck;
 use std::fmt::Write;
 
 use crate::model::hardware::Value;
-
-/// Where a writer's text goes. Ringbar's own text (numbers, units, headers) goes straight
-/// to [`Sink::out`]; anything from outside (process names, messages, sysfs strings) goes
-/// through [`Sink::untrusted`], which escapes it for markup.
-pub trait Sink {
-    /// The buffer for text that contains no markup characters.
-    fn out(&mut self) -> &mut String;
-    /// Appends one character of untrusted text.
-    fn untrusted_char(&mut self, c: char);
-    /// Starts or ends emphasis (bold) for headers; plain text ignores it.
-    fn bold(&mut self, on: bool);
-    /// Starts or ends the small print of the footer; plain text ignores it.
-    fn small(&mut self, on: bool);
-    /// Whether the history is written as sparklines; not where it is drawn as graphs.
-    fn sparklines(&self) -> bool {
-        true
-    }
-    /// Appends markup already checked safe (a script's): as it is, or its visible text.
-    fn checked_markup(&mut self, markup: &str);
-}
-
-/// Text as the terminal shows it.
-pub struct Plain<'a>(pub &'a mut String);
-
-impl Sink for Plain<'_> {
-    fn out(&mut self) -> &mut String {
-        self.0
-    }
-
-    fn untrusted_char(&mut self, c: char) {
-        self.0.push(c);
-    }
-
-    fn bold(&mut self, _on: bool) {}
-
-    fn small(&mut self, _on: bool) {}
-
-    fn checked_markup(&mut self, markup: &str) {
-        crate::events::script::markup::visible_text(markup, self.0);
-    }
-}
-
-/// Pango markup, for GTK tooltips and Waybar.
-pub struct Markup<'a>(pub &'a mut String);
-
-impl Sink for Markup<'_> {
-    fn out(&mut self) -> &mut String {
-        self.0
-    }
-
-    fn untrusted_char(&mut self, c: char) {
-        push_escaped_char(self.0, c);
-    }
-
-    fn bold(&mut self, on: bool) {
-        self.0.push_str(if on { "<b>" } else { "</b>" });
-    }
-
-    fn small(&mut self, on: bool) {
-        self.0.push_str(if on { "<small>" } else { "</small>" });
-    }
-
-    fn checked_markup(&mut self, markup: &str) {
-        self.0.push_str(markup);
-    }
-}
-
-/// Appends `text` with Pango's five special characters escaped.
-pub fn push_escaped(out: &mut String, text: &str) {
-    text.chars().for_each(|c| push_escaped_char(out, c));
-}
-
-fn push_escaped_char(out: &mut String, c: char) {
-    match c {
-        '&' => out.push_str("&amp;"),
-        '<' => out.push_str("&lt;"),
-        '>' => out.push_str("&gt;"),
-        '\'' => out.push_str("&#39;"),
-        '"' => out.push_str("&quot;"),
-        c => out.push(c),
-    }
-}
-
-/// Appends untrusted text, with control characters as `?` so it cannot break a line.
-pub fn untrusted(sink: &mut dyn Sink, text: &str) {
-    for c in text.chars() {
-        sink.untrusted_char(if c.is_control() { '?' } else { c });
-    }
-}
+use crate::text::Sink;
 
 /// A header word, bold in markup: `CPU`, `Memory`.
 pub fn header(sink: &mut dyn Sink, title: &str) {
@@ -244,6 +156,7 @@ pub fn row(sink: &mut dyn Sink, comm: &[u8], value: impl FnOnce(&mut String)) {
 mod tests {
     use super::*;
     use crate::model::record::COMM_LEN;
+    use crate::text::{untrusted, Markup, Plain};
 
     fn plain_name(bytes: &[u8]) -> String {
         let mut c = [0u8; COMM_LEN];

@@ -11,9 +11,10 @@ use std::fmt::Write;
 
 use serde_json::{json, Value as Json};
 
-use super::{header, name, name_string, write_bytes, Sink};
+use super::{header, name, name_string, write_bytes};
 use crate::model::OomKill;
 use crate::sample::Sample;
+use crate::text::Sink;
 
 /// The victim as the bar's notice names it: `chrome 3.2G`, or only that there was one
 /// when the reader's /proc hides it, or `pid 4242` when no sample saw it (a kernel
@@ -94,7 +95,7 @@ pub fn json(sample: &Sample) -> Json {
 mod tests {
     use super::*;
     use crate::model::record::COMM_LEN;
-    use crate::render::{Markup, Plain};
+    use crate::text::{Markup, Plain};
 
     fn sample() -> Sample {
         let mut sample = Sample {

@@ -5,9 +5,10 @@ use std::fmt::Write;
 
 use serde_json::{json, Value as Json};
 
-use super::{header, untrusted, write_value, Sink};
+use super::{header, write_value};
 use crate::model::{Stall, Value};
 use crate::sample::Sample;
+use crate::text::{untrusted, Sink};
 
 pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     let resources = sample.hardware.pressure.resources();

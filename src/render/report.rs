@@ -1,8 +1,9 @@
 //! The monitor's whole report: what its tooltip shows and `--once` prints.
 
-use super::{battery, cpu, footer, gpu, history, io, memory, oom, pressure, Sink};
+use super::{battery, cpu, footer, gpu, history, io, memory, oom, pressure};
 use crate::model::history::Metric;
 use crate::sample::Sample;
+use crate::text::Sink;
 
 /// Notices, CPU (D/Z rows first), Memory, the OOM kills if there were any, IO, GPUs,
 /// pressure, power profile and batteries where the machine has them, the sections of the
@@ -33,8 +34,8 @@ pub(crate) mod tests {
     use crate::model::app::Label;
     use crate::model::process::tests::{comm, thread};
     use crate::model::{CpuReading, LoadAverage, Memory, Model, Value};
-    use crate::render::{Markup, Plain};
     use crate::sample::{Notice, Source};
+    use crate::text::{Markup, Plain};
 
     /// A sample with a spinner, a hog writing 6 MiB/s, a D task and a zombie (in its
     /// second sample) whose names are hostile to markup.

@@ -5,10 +5,11 @@ use std::fmt::Write;
 
 use serde_json::{json, Value as Json};
 
-use super::{name, pad_left, Sink, VALUE_WIDTH};
+use super::{name, pad_left, VALUE_WIDTH};
 use crate::model::record::TaskState;
 use crate::model::top::Row;
 use crate::sample::Sample;
+use crate::text::Sink;
 
 /// Every stuck row of the sample, D rows first.
 pub fn write(sink: &mut dyn Sink, sample: &Sample) {

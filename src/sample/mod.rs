@@ -2,46 +2,15 @@
 //! power profile among them), the settings it was taken with and what the user should
 //! know about the bar itself. Every output renders from this one value: the bar's labels
 //! and tooltips, `--once`, `--json` and `--waybar`.
-//!
-//! Here too: the modules' own [`readings`], the [`sampler`] that takes a sample, the
-//! [`worker`] thread it runs on, the [`monitor`] that holds the settings and the latest
-//! sample for the main loop, and the [`wallclock`].
+//! The modules' own values travel in it too ([`readings`]). The sample is taken by
+//! `app::sampler` on the thread of `app::worker`.
 
-#[cfg(feature = "app")]
-pub mod monitor;
 pub mod readings;
-#[cfg(feature = "app")]
-pub mod sampler;
-#[cfg(feature = "app")]
-pub mod wallclock;
-#[cfg(feature = "app")]
-pub mod worker;
 
 use crate::model::history::{History, Point};
 use crate::model::{Hardware, OomKills, Snapshot};
+pub use crate::records::Source;
 use crate::sample::readings::Readings;
-
-/// Where the process data came from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Source {
-    /// The BPF probe in the kernel.
-    #[default]
-    Probe,
-    /// The BPF probe, lent by the probe service (`ringbar-probe`).
-    Service,
-    /// The /proc walk, when the probe could not load.
-    Proc,
-}
-
-impl Source {
-    pub fn name(self) -> &'static str {
-        match self {
-            Source::Probe => "bpf",
-            Source::Service => "bpf-service",
-            Source::Proc => "proc",
-        }
-    }
-}
 
 /// Something the user should know about the bar itself (a config error, the probe being
 /// off): a `⚠` marker on the bar, a line above the tooltip's sections.

@@ -1,5 +1,5 @@
 //! Readings a module owns. A module with data of its own (`disk`) declares a [`Reader`]
-//! through [`Module::reader`](crate::modules::Module::reader); the sampler takes every
+//! through `Module::reader`; the sampler takes every
 //! reader of the layout's modules each tick on the sampling thread, and the values travel
 //! in the sample, under the module's name, to every output. The report (tooltip, `--once`)
 //! and the JSON document iterate over them: no code outside the module names its reading.
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use serde_json::Value as Json;
 
-use crate::render::Sink;
+use crate::text::Sink;
 
 /// Where readers find the system's files: `/sys` and `/proc` on a real machine, fake trees
 /// in tests.
@@ -115,22 +115,6 @@ impl Clone for Readings {
             value.copy_from(from.as_ref());
         }
     }
-}
-
-/// The readers of `modules`, one per module name (the first wins).
-pub fn readers_of<'a>(
-    modules: impl Iterator<Item = &'a std::rc::Rc<dyn crate::modules::Module>>,
-    roots: &Roots,
-) -> Vec<Box<dyn Reader>> {
-    let mut readers: Vec<Box<dyn Reader>> = Vec::new();
-    for module in modules {
-        if let Some(reader) = module.reader(roots) {
-            if !readers.iter().any(|r| r.key() == reader.key()) {
-                readers.push(reader);
-            }
-        }
-    }
-    readers
 }
 
 #[cfg(test)]

@@ -12,8 +12,9 @@ use super::nvidia::Nvidia;
 use super::{Roots, Sensors};
 use crate::config;
 use crate::model::{Hardware, Snapshot};
-use crate::render::{report, Markup};
+use crate::render::report;
 use crate::sample::Sample;
+use crate::text::Markup;
 
 const SECOND: u64 = 1_000_000_000;
 

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use crate::events::script::markup::visible_text;
 use crate::modules::{Input, Module, Status};
-use crate::render::{push_escaped, Markup, Plain};
+use crate::text::{push_escaped, Markup, Plain};
 
 pub struct Shown {
     pub text: String,

@@ -15,17 +15,18 @@ use super::bar::Bar;
 use super::shown_readings::ShownReadings;
 #[cfg(feature = "test-support")]
 use super::test_hook::TestHook;
+use crate::app::monitor::Monitor;
 use crate::app::startup::Started;
+use crate::app::wallclock::{LocalClock, WallTimer};
+use crate::app::worker::{Taken, Watch};
 use crate::config::Config;
 use crate::events::compositor::Compositor;
 use crate::events::control::Command;
 use crate::events::script::runner::ScriptRunner;
 use crate::modules::{Action, Scripts, Update};
-use crate::render::{report, Markup};
-use crate::sample::monitor::Monitor;
-use crate::sample::wallclock::{LocalClock, WallTimer};
-use crate::sample::worker::{Taken, Watch};
+use crate::render::report;
 use crate::sample::{Sample, Source, Wanted};
+use crate::text::Markup;
 
 /// Sets `label` to the monitor's report as markup. `scratch` is a reused buffer.
 fn fill_report(label: &gtk4::Label, sample: &Sample, scratch: &mut String) {

@@ -15,8 +15,8 @@ use gtk4::prelude::*;
 
 use crate::model::history::{Metric, SECONDS};
 use crate::render::history::{scale_top, write_peak, write_span};
-use crate::render::Plain;
 use crate::sample::Sample;
+use crate::text::Plain;
 
 /// Columns per graph: 5 s each over ten minutes.
 pub(super) const COLUMNS: usize = 120;

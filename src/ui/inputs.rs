@@ -6,10 +6,10 @@ use std::cell::Ref;
 
 use super::app::App;
 use super::bar::Bar;
+use crate::app::monitor::Monitor;
+use crate::app::wallclock::LocalClock;
 use crate::events::compositor::CompositorState;
 use crate::modules::{Input, Scripts, NO_COMPOSITOR};
-use crate::sample::monitor::Monitor;
-use crate::sample::wallclock::LocalClock;
 use crate::sample::Sample;
 
 pub(super) struct Inputs<'a> {

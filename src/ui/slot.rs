@@ -12,7 +12,7 @@ use super::history_graph::HistoryGraphs;
 use super::workspace_row::WorkspaceRow;
 use crate::modules::{Input, Module, WorkspaceButton};
 use crate::render::history::GraphedMarkup;
-use crate::render::Markup;
+use crate::text::Markup;
 
 pub struct Slot {
     pub module: Rc<dyn Module>,

@@ -87,7 +87,7 @@ pub fn install(display: &gdk::Display, user_file: Option<PathBuf>) -> Style {
 /// Loads the user's style, a regular UTF-8 file of at most 1 MiB; anything else (deleted,
 /// never created, a FIFO, a device, too large) leaves the default style alone.
 fn load_user(provider: &gtk::CssProvider, path: &Path) {
-    let read = crate::app::user_file::read(path, crate::app::user_file::MAX_CONFIG_BYTES);
+    let read = crate::config::user_file::read(path, crate::config::user_file::MAX_CONFIG_BYTES);
     match read.and_then(|bytes| String::from_utf8(bytes).map_err(std::io::Error::other)) {
         Ok(css) => {
             provider.load_from_data(&css);

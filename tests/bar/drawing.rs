@@ -96,9 +96,7 @@ fn the_bar_reserves_its_height_draws_real_numbers_and_runs_unprivileged() {
         names.push(name.trim().to_owned());
     }
     assert!(
-        names
-            .iter()
-            .any(|n| n == ringbar::sample::worker::THREAD_NAME),
+        names.iter().any(|n| n == ringbar::app::worker::THREAD_NAME),
         "the sampling thread among {names:?}"
     );
 

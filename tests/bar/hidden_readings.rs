@@ -18,7 +18,7 @@ fn sampler_reads(bar: &RunningBar, seconds: u32) -> String {
         .flatten()
         .find(|task| {
             std::fs::read_to_string(task.path().join("comm"))
-                .is_ok_and(|comm| comm.trim() == ringbar::sample::worker::THREAD_NAME)
+                .is_ok_and(|comm| comm.trim() == ringbar::app::worker::THREAD_NAME)
         })
         .expect("a sampling thread")
         .file_name();

@@ -72,7 +72,7 @@ fn time_round(mut walk: impl FnMut() -> usize) -> (f64, usize) {
 /// The ratio plain / held at about 3,000 processes (for the goals table).
 pub fn fallback_walks(report: &mut Report) -> f64 {
     report.heading("8. The /proc fallback: held files vs a plain open/read/close walk");
-    ringbar::app::fdlimit::raise();
+    ringbar::records::fdlimit::raise();
     let mut rows = Vec::new();
     let mut at_3000 = 0.0;
     for target in [300usize, 3000] {

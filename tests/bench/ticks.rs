@@ -5,7 +5,7 @@ use std::fs;
 use std::time::{Duration, Instant};
 
 use ringbar::config::Config;
-use ringbar::render::Markup;
+use ringbar::text::Markup;
 
 use crate::common;
 use crate::common::alloc::allocations;

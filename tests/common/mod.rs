@@ -212,14 +212,14 @@ pub fn name(comm: &[u8; 16]) -> String {
 }
 
 /// The sampler the bar runs, on the real probe, at 100 ms with the machine's sensors.
-pub fn probe_sampler() -> ringbar::sample::sampler::Sampler {
+pub fn probe_sampler() -> ringbar::app::sampler::Sampler {
     let collector =
         ringbar::records::collector::Collector::with_probe(false).expect("the BPF probe loads");
     let controls = ringbar::model::controls::Controls {
         interval_ms: 100,
         kernel_threads: false,
     };
-    ringbar::sample::sampler::Sampler::new(
+    ringbar::app::sampler::Sampler::new(
         collector,
         None,
         &ringbar::config::Sensors::default(),

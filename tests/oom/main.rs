@@ -126,7 +126,7 @@ fn the_probe_reports_a_cgroup_oom_kill_with_pid_name_and_size() {
     assert!(text.starts_with("OOM: rb-oom "), "{text}");
     assert_eq!(status.class, Some("oom"));
     let mut report = String::new();
-    ringbar::render::report::write(&mut ringbar::render::Plain(&mut report), sample);
+    ringbar::render::report::write(&mut ringbar::text::Plain(&mut report), sample);
     let line = format!("rb-oom {} · pid {pid} · cgroup limit 64M", &text[12..]);
     assert!(report.contains(&line), "{line:?} in:\n{report}");
 }

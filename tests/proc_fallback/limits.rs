@@ -88,7 +88,7 @@ fn ringbar_under_300_fds_lists_every_one_of_3000_processes() {
 fn a_limit_below_the_held_files_loses_no_process() {
     require_root();
     let _serial = serial();
-    ringbar::app::fdlimit::raise();
+    ringbar::records::fdlimit::raise();
     let subjects = Subjects::new();
     let sleepers = Sleepers::spawn(&subjects, "rb-squeezed", 600);
     let mut walk = ProcWalk::new(Path::new("/proc"));

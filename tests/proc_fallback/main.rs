@@ -74,7 +74,7 @@ pub fn walk_n(walk: &mut ProcWalk, n: usize) {
 fn three_thousand_processes_are_read_exactly_with_their_files_held() {
     require_root();
     let _serial = serial();
-    ringbar::app::fdlimit::raise();
+    ringbar::records::fdlimit::raise();
     let subjects = Subjects::new();
     let sleepers = Sleepers::spawn(&subjects, "rb-many", 3000);
     std::thread::sleep(std::time::Duration::from_millis(500));
@@ -116,7 +116,7 @@ fn clock_hz() -> u64 {
 fn the_fd_count_follows_the_processes_over_many_samples_of_churn() {
     require_root();
     let _serial = serial();
-    ringbar::app::fdlimit::raise();
+    ringbar::records::fdlimit::raise();
     let subjects = Subjects::new();
     let mut sleepers = Sleepers::spawn(&subjects, "rb-churn", 600);
     let mut walk = ProcWalk::new(Path::new("/proc"));

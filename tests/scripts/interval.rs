@@ -170,7 +170,7 @@ fn a_script_gets_the_fd_limit_the_bar_started_with() {
         maximum: hard,
     };
     setrlimit(Resource::Nofile, started_with).expect("soft limit 1024");
-    ringbar::app::fdlimit::raise();
+    ringbar::records::fdlimit::raise();
     let raised = getrlimit(Resource::Nofile).current;
     assert!(
         raised.is_none_or(|soft| soft > 1024),

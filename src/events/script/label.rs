@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::config::percent_integer;
 use super::{markup, ScriptConfig, ScriptOutput};
-use crate::render::push_escaped;
+use crate::text::push_escaped;
 
 /// Appends `text` as markup: itself if it is markup ringbar accepts and `escape` is off,
 /// else escaped so that it shows literally.

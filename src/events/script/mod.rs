@@ -23,7 +23,8 @@
 //! breaking it and ends with `…`; classes that are not CSS identifiers are dropped.
 
 pub mod lines;
-pub mod markup;
+
+pub use crate::text::markup;
 #[cfg(feature = "app")]
 pub mod runner;
 #[cfg(feature = "app")]

@@ -23,8 +23,9 @@ use serde::Deserialize;
 use super::format;
 use super::thresholds::{percent, Thresholds};
 use super::{Action, Button, Input, Module, Status, Table};
-use crate::render::{write_bytes, write_rate, Sink};
+use crate::render::{write_bytes, write_rate};
 use crate::sample::readings::{Reader, Reading, Roots};
+use crate::text::Sink;
 pub use reading::{Device, DiskReading, Mount, Space};
 
 /// The keys `format` takes.

@@ -6,8 +6,9 @@ use std::fmt::Write;
 use serde_json::{json, Value as Json};
 
 use crate::model::Value;
-use crate::render::{header, pad_left, untrusted, write_bytes, write_rate, Sink};
+use crate::render::{header, pad_left, write_bytes, write_rate};
 use crate::sample::readings::{copy_same, Reading};
+use crate::text::{untrusted, Sink};
 
 /// A filesystem's size, as statvfs(3) gives it, in bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -2,9 +2,9 @@ use super::*;
 use crate::model::Value;
 use crate::modules::tests::{default_module, input};
 use crate::modules::Level;
-use crate::render::Plain;
 use crate::sample::readings::Readings;
 use crate::sample::Sample;
+use crate::text::Plain;
 
 fn space(total: u64, used: u64, available: u64) -> Value<Space> {
     Value::Known(Space {
@@ -120,7 +120,7 @@ fn tooltip_json_and_report() {
          \x20 r        –  w        –  sda\n"
     );
     let mut markup = String::new();
-    default_module("disk").tooltip(&mut crate::render::Markup(&mut markup), &input(&sample));
+    default_module("disk").tooltip(&mut crate::text::Markup(&mut markup), &input(&sample));
     assert!(markup.contains("/mnt/&lt;nfs&gt;"), "{markup}");
 
     let mut report = String::new();

@@ -15,7 +15,7 @@ use crate::records::probe::{Probe, ProbeError};
 use crate::records::procfs::SystemFiles;
 use crate::records::procwalk::ProcWalk;
 use crate::records::service::{self, client::RemoteProbe};
-use crate::sample;
+use crate::records::Source;
 
 mod source;
 pub use source::RecordSource;
@@ -113,7 +113,7 @@ impl Collector {
 
     /// Whether the records come from the BPF probe, in this process or the service's.
     pub fn uses_probe(&self) -> bool {
-        self.source.kind() != sample::Source::Proc
+        self.source.kind() != Source::Proc
     }
 
     /// Whether the latest records came from the probe's walker (see `Probe::read_tasks`).
@@ -122,7 +122,7 @@ impl Collector {
     }
 
     /// Where the records come from.
-    pub fn source(&self) -> sample::Source {
+    pub fn source(&self) -> Source {
         self.source.kind()
     }
 
@@ -253,7 +253,7 @@ fn take_oom_kills(
         complete_pid_only(&mut oom, victim, reader);
         let now = *now.get_or_insert_with(|| Clocks {
             monotonic_ns,
-            unix_ms: crate::sample::wallclock::unix_ms_now(),
+            unix_ms: crate::records::unix_ms_now(),
         });
         kills.push(OomKill::from_record(&oom, page, reader, now));
         false

@@ -9,7 +9,7 @@ use crate::model::{ExitRecord, TaskRecord};
 use crate::records::probe::Probe;
 use crate::records::procwalk::ProcWalk;
 use crate::records::service::client::RemoteProbe;
-use crate::sample;
+use crate::records::Source;
 
 pub trait RecordSource {
     /// Reads one sample's task records, and into `exits` the exit reports (OOM kills
@@ -21,7 +21,7 @@ pub trait RecordSource {
     fn tasks(&self) -> &[TaskRecord];
 
     /// Which source this is, for the outputs.
-    fn kind(&self) -> sample::Source;
+    fn kind(&self) -> Source;
 
     /// The whole machine's CPU time and thread count, where the records leave out what
     /// exited between two reads (the /proc walk): the model then takes the CPU total
@@ -52,8 +52,8 @@ impl RecordSource for Probe {
         Probe::tasks(self)
     }
 
-    fn kind(&self) -> sample::Source {
-        sample::Source::Probe
+    fn kind(&self) -> Source {
+        Source::Probe
     }
 
     fn capacity(&self) -> Option<usize> {
@@ -76,8 +76,8 @@ impl RecordSource for RemoteProbe {
         RemoteProbe::tasks(self)
     }
 
-    fn kind(&self) -> sample::Source {
-        sample::Source::Service
+    fn kind(&self) -> Source {
+        Source::Service
     }
 }
 
@@ -94,8 +94,8 @@ impl RecordSource for ProcWalk {
         ProcWalk::tasks(self)
     }
 
-    fn kind(&self) -> sample::Source {
-        sample::Source::Proc
+    fn kind(&self) -> Source {
+        Source::Proc
     }
 
     fn system_cpu(&mut self) -> Option<(Option<SystemCpu>, u32)> {

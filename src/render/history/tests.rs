@@ -1,6 +1,6 @@
 use super::*;
 use crate::model::history::{Culprit, Point};
-use crate::render::{Markup, Plain};
+use crate::text::{Markup, Plain};
 
 const S: u64 = 1_000_000_000;
 /// 2026-11-23 14:00:00 UTC, in ms.

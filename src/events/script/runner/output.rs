@@ -88,7 +88,7 @@ impl ScriptRunner {
             if let Err(err) = markup.then(|| pango::parse_markup(field, '\0')).transpose() {
                 refused = Some(err.to_string());
                 let mut escaped = String::new();
-                crate::render::push_escaped(&mut escaped, field);
+                crate::text::push_escaped(&mut escaped, field);
                 *field = escaped;
             }
         }

@@ -48,7 +48,7 @@ pub(super) fn spawn_shell(
 
 /// Runs in the child between fork and exec: only async-signal-safe calls.
 fn child_setup(setup: Setup, parent: i32) {
-    crate::app::fdlimit::restore_in_child();
+    crate::records::fdlimit::restore_in_child();
     // SAFETY: setsid, setpgid, prctl, getppid, _exit, signal, sigemptyset and sigprocmask
     // are async-signal-safe; `set` is a valid sigset_t on this stack.
     unsafe {

@@ -98,7 +98,7 @@ fn markup_passes_when_well_formed_and_shows_literally_when_not() {
         "<spanx>",
     ] {
         let mut escaped = String::new();
-        crate::render::push_escaped(&mut escaped, bad);
+        crate::text::push_escaped(&mut escaped, bad);
         assert_eq!(label(&config, &text(bad)), escaped, "{bad}");
     }
     let deep = format!("{}x{}", "<b>".repeat(17), "</b>".repeat(17));

@@ -5,7 +5,7 @@ use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::{Handover, Requests, Shared};
-use crate::sample::sampler::Sampler;
+use crate::app::sampler::Sampler;
 
 pub(super) struct Thread {
     pub shared: Arc<Shared>,

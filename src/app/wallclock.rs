@@ -4,7 +4,6 @@
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use gtk4::prelude::*;
 use gtk4::{gio, glib};
@@ -22,16 +21,9 @@ fn now() -> Option<glib::DateTime> {
     glib::DateTime::now(&zone).ok()
 }
 
-/// The wall clock now, in ms since the Unix epoch (0 before it).
-pub fn unix_ms_now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
-
 impl WallClock for LocalClock {
     fn unix_ms(&self) -> u64 {
-        unix_ms_now()
+        crate::records::unix_ms_now()
     }
 
     fn format(&self, format: &str, out: &mut String) {

@@ -5,12 +5,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::app::sampler::Sampler;
 use crate::app::state::StateFile;
+use crate::app::worker::{Handover, Taken, Worker};
 use crate::config::Config;
 use crate::model::controls::{Controls, Request};
 use crate::sample::readings::Roots;
-use crate::sample::sampler::Sampler;
-use crate::sample::worker::{Handover, Taken, Worker};
 use crate::sample::Sample;
 use crate::sensors::Wanted;
 
@@ -83,7 +83,7 @@ impl Monitor {
     pub fn reload_config(&mut self, config_file: Option<&Path>) -> Config {
         tracing::info!("reloading the config");
         let (config, notices) = crate::app::startup::load_config(config_file);
-        let readers = crate::sample::readings::readers_of(config.modules.all(), &Roots::system());
+        let readers = crate::modules::readers_of(config.modules.all(), &Roots::system());
         self.worker.reconfigure(&config.sensors, readers, notices);
         self.worker.set_group_by(config.group_by);
         self.follow_config(&config);

@@ -117,7 +117,7 @@ impl Sampler {
         let sample = &mut self.sample;
         sample.oom_kills = *self.collector.oom_kills();
         sample.sample_us = u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX);
-        sample.unix_ms = crate::sample::wallclock::unix_ms_now();
+        sample.unix_ms = crate::records::unix_ms_now();
         sample.history.utc_offset_s = utc_offset_s(sample.unix_ms / 1000);
         sample.record_history();
         sample

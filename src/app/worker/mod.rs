@@ -19,10 +19,10 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 pub use handover::{Handover, Taken};
 pub use wake::Watch;
 
+use crate::app::sampler::Sampler;
 use crate::config;
 use crate::model::app::GroupBy;
 use crate::sample::readings::Reader;
-use crate::sample::sampler::Sampler;
 use crate::sample::{Notice, Sample};
 use crate::sensors::Wanted;
 
@@ -104,7 +104,7 @@ impl Worker {
         std::thread::Builder::new()
             .name(THREAD_NAME.into())
             .spawn(move || {
-                let holds_none = crate::app::privileges::check_this_thread_holds_none();
+                let holds_none = crate::records::privileges::check_this_thread_holds_none();
                 let ok = holds_none.is_ok();
                 let _ = checked.send(holds_none);
                 if ok {

@@ -1,0 +1,96 @@
+//! Text as the outputs take it: a [`Sink`] that is plain text (the terminal, JSON) or
+//! Pango markup (GTK labels and tooltips, Waybar), with everything from outside escaped
+//! on the way in, and [`markup`], the reader of a script's Pango markup. The lowest layer
+//! of the output side: the sample's readings, the report writers, the script modules and
+//! the sinks all write through it.
+
+pub mod markup;
+
+/// Where a writer's text goes. Ringbar's own text (numbers, units, headers) goes straight
+/// to [`Sink::out`]; anything from outside (process names, messages, sysfs strings) goes
+/// through [`Sink::untrusted`], which escapes it for markup.
+pub trait Sink {
+    /// The buffer for text that contains no markup characters.
+    fn out(&mut self) -> &mut String;
+    /// Appends one character of untrusted text.
+    fn untrusted_char(&mut self, c: char);
+    /// Starts or ends emphasis (bold) for headers; plain text ignores it.
+    fn bold(&mut self, on: bool);
+    /// Starts or ends the small print of the footer; plain text ignores it.
+    fn small(&mut self, on: bool);
+    /// Whether the history is written as sparklines; not where it is drawn as graphs.
+    fn sparklines(&self) -> bool {
+        true
+    }
+    /// Appends markup already checked safe (a script's): as it is, or its visible text.
+    fn checked_markup(&mut self, markup: &str);
+}
+
+/// Text as the terminal shows it.
+pub struct Plain<'a>(pub &'a mut String);
+
+impl Sink for Plain<'_> {
+    fn out(&mut self) -> &mut String {
+        self.0
+    }
+
+    fn untrusted_char(&mut self, c: char) {
+        self.0.push(c);
+    }
+
+    fn bold(&mut self, _on: bool) {}
+
+    fn small(&mut self, _on: bool) {}
+
+    fn checked_markup(&mut self, markup: &str) {
+        markup::visible_text(markup, self.0);
+    }
+}
+
+/// Pango markup, for GTK tooltips and Waybar.
+pub struct Markup<'a>(pub &'a mut String);
+
+impl Sink for Markup<'_> {
+    fn out(&mut self) -> &mut String {
+        self.0
+    }
+
+    fn untrusted_char(&mut self, c: char) {
+        push_escaped_char(self.0, c);
+    }
+
+    fn bold(&mut self, on: bool) {
+        self.0.push_str(if on { "<b>" } else { "</b>" });
+    }
+
+    fn small(&mut self, on: bool) {
+        self.0.push_str(if on { "<small>" } else { "</small>" });
+    }
+
+    fn checked_markup(&mut self, markup: &str) {
+        self.0.push_str(markup);
+    }
+}
+
+/// Appends `text` with Pango's five special characters escaped.
+pub fn push_escaped(out: &mut String, text: &str) {
+    text.chars().for_each(|c| push_escaped_char(out, c));
+}
+
+pub(crate) fn push_escaped_char(out: &mut String, c: char) {
+    match c {
+        '&' => out.push_str("&amp;"),
+        '<' => out.push_str("&lt;"),
+        '>' => out.push_str("&gt;"),
+        '\'' => out.push_str("&#39;"),
+        '"' => out.push_str("&quot;"),
+        c => out.push(c),
+    }
+}
+
+/// Appends untrusted text, with control characters as `?` so it cannot break a line.
+pub fn untrusted(sink: &mut dyn Sink, text: &str) {
+    for c in text.chars() {
+        sink.untrusted_char(if c.is_control() { '?' } else { c });
+    }
+}
