@@ -176,9 +176,16 @@ fn a_style_or_config_that_is_a_fifo_leaves_the_bar_running() {
     mkfifo(&config);
     // SAFETY: kill takes plain integers; the bar is our child.
     unsafe { libc::kill(bar.pid() as i32, libc::SIGUSR1) };
-    wait_for("the config marker", Duration::from_secs(20), || {
-        bar.field("notice") == "⚠ config"
-    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while bar.field("notice") != "⚠ config" {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no config marker; the notice shows {:?}; the bar's log:\n{}",
+            bar.field("notice"),
+            bar.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     let log = bar.log_text();
     assert!(log.contains("not a regular file but a FIFO"), "{log}");
     let mut bar = bar;
