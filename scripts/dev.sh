@@ -62,41 +62,13 @@ install_apt_packages() {
     fi
 }
 
-# gtk4-layer-shell >= 1.0 is packaged from Debian 13 on, not in bookworm. There we build
-# it from Debian's own source package of the next release (source only, never binaries).
+# shellcheck source=scripts/layer-shell.sh
+. "$here/scripts/layer-shell.sh"
+
 install_gtk4_layer_shell() {
     if pkg-config --atleast-version=1.0 gtk4-layer-shell-0 2>/dev/null; then return; fi
-    command -v apt-get >/dev/null || die "gtk4-layer-shell >= 1.0 not found: install it with your package manager"
-    log "building gtk4-layer-shell from Debian's trixie source package"
-    local uri
-    uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n1)
-    if [ -z "$uri" ]; then
-        uri=$(awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^(https?|file):/) { print $i; exit } }' \
-            /etc/apt/sources.list 2>/dev/null)
-    fi
-    [ -n "$uri" ] || die "cannot find the Debian mirror in /etc/apt/sources.list{,.d/debian.sources}"
-    # A private apt configuration that only knows trixie's sources: the machine's own apt
-    # sources are left untouched and no binary package can come from trixie.
-    local work
-    work=$(mktemp -d)
-    mkdir -p "$work/lists/partial" "$work/parts"
-    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri trixie main" >"$work/sources.list"
-    local apt_opts=(-o "Dir::Etc::SourceList=$work/sources.list" -o "Dir::Etc::SourceParts=$work/parts"
-        -o "Dir::State::Lists=$work/lists" -o "Dir::Cache=$work/cache" -o "APT::Sandbox::User=root")
-    mkdir -p "$work/cache/archives/partial"
-    (
-        cd "$work"
-        quietly as_root apt-get "${apt_opts[@]}" update
-        quietly as_root apt-get "${apt_opts[@]}" source --tar-only gtk4-layer-shell
-        tar xf gtk4-layer-shell_*.orig.tar.*
-        cd gtk4-layer-shell-*/
-        quietly meson setup build --prefix=/usr/local -Dexamples=false -Dintrospection=false -Dvapi=false \
-            -Dsmoke-tests=false -Ddocs=false
-        quietly ninja -C build
-        quietly as_root ninja -C build install
-    )
+    build_gtk4_layer_shell /usr/local shared as_root
     as_root ldconfig
-    rm -rf "$work"
     pkg-config --atleast-version=1.0 gtk4-layer-shell-0 || die "gtk4-layer-shell build did not install a usable library"
 }
 

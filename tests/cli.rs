@@ -321,3 +321,36 @@ fn check_names_every_problem_and_passes_the_example() {
     let out = run(&["check", "a", "b"]);
     assert_eq!(out.status.code(), Some(2), "a second file is a usage error");
 }
+
+/// Without a config of the user's, the first `ringbar/config.toml` of `$XDG_CONFIG_DIRS`
+/// (the package's defaults in /etc/xdg) is read; the user's own wins once it exists.
+#[test]
+fn the_system_config_serves_until_the_user_has_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (home, system) = (dir.path().join("home"), dir.path().join("etc"));
+    std::fs::create_dir_all(system.join("ringbar")).expect("mkdir");
+    std::fs::create_dir_all(&home).expect("mkdir");
+    std::fs::write(system.join("ringbar/config.toml"), "heigth = 3\n").expect("write");
+    let check = || {
+        Command::new(RINGBAR)
+            .arg("check")
+            .env("HOME", &home)
+            .env_remove("XDG_CONFIG_HOME")
+            .env("XDG_CONFIG_DIRS", format!("relative:{}", system.display()))
+            .output()
+            .expect("run ringbar check")
+    };
+    let out = check();
+    assert_eq!(out.status.code(), Some(1));
+    let system_file = system.join("ringbar/config.toml").display().to_string();
+    assert!(
+        text(&out.stdout).starts_with(&format!("{system_file}:1: `heigth = 3`")),
+        "{}",
+        text(&out.stdout)
+    );
+    let user = home.join(".config/ringbar");
+    std::fs::create_dir_all(&user).expect("mkdir");
+    std::fs::write(user.join("config.toml"), "height = 30\n").expect("write");
+    let out = check();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}

@@ -15,9 +15,32 @@ fn base_dir(var: &str, fallback: &str) -> Option<PathBuf> {
     })
 }
 
-/// `$XDG_CONFIG_HOME/ringbar/config.toml`.
+/// `$XDG_CONFIG_HOME/ringbar/config.toml`; while the user has none, the first
+/// `ringbar/config.toml` of `$XDG_CONFIG_DIRS` (`/etc/xdg` by default, where the package
+/// puts the documented defaults) that exists.
 pub fn config_file() -> Option<PathBuf> {
-    base_dir("XDG_CONFIG_HOME", ".config").map(|d| d.join("ringbar/config.toml"))
+    let user = base_dir("XDG_CONFIG_HOME", ".config").map(|d| d.join("ringbar/config.toml"));
+    if user.as_ref().is_some_and(|path| path.exists()) {
+        return user;
+    }
+    system_config_dirs()
+        .map(|dir| dir.join("ringbar/config.toml"))
+        .find(|path| path.exists())
+        .or(user)
+}
+
+/// `$XDG_CONFIG_DIRS`, its absolute entries; `/etc/xdg` when unset or empty.
+fn system_config_dirs() -> impl Iterator<Item = PathBuf> {
+    let dirs = std::env::var("XDG_CONFIG_DIRS")
+        .ok()
+        .filter(|dirs| !dirs.is_empty())
+        .unwrap_or_else(|| "/etc/xdg".to_owned());
+    let dirs: Vec<PathBuf> = dirs
+        .split(':')
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+        .collect();
+    dirs.into_iter()
 }
 
 /// `$XDG_CONFIG_HOME/ringbar/style.css`.
