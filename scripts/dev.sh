@@ -5,6 +5,9 @@
 #   scripts/dev.sh test   install what is missing, build, run every test
 #   scripts/dev.sh check  the fast inner loop: fmt, clippy, the core's unit tests
 #   scripts/dev.sh hyprland  only the real-Hyprland stage of `test` (a VM, minutes)
+#   scripts/dev.sh deb    build the Debian package (target/deb/ringbar_*.deb, lintian-clean)
+#   scripts/dev.sh package  only the package stage of `test`: build it, install it into a
+#                         clean Debian 12 root, use it, purge it
 #   scripts/dev.sh setup  only install what is missing
 #   scripts/dev.sh screenshot  regenerate data/screenshot.png in a headless sway
 #   scripts/dev.sh fuzz [SECONDS]  run every fuzz target SECONDS each (default 60)
@@ -128,12 +131,22 @@ hyprland_stage() {
     return "$status"
 }
 
+# The Debian package, built and installed into a clean Debian 12 root (scripts/deb-test.sh).
+package_stage() {
+    local started=$SECONDS deb
+    log "package stage: build the .deb, install it into a clean bookworm, use it, purge it"
+    deb=$(bash scripts/deb.sh)
+    as_root bash scripts/deb-test.sh "$deb"
+    log "package stage took $((SECONDS - started))s"
+}
+
 run_tests() {
     check_core
     cargo fmt --manifest-path fuzz/Cargo.toml -- --check
     cargo clippy --all-targets --locked --features test-support -- -D warnings
     cargo_test_as_root
     hyprland_stage
+    package_stage
     fuzz "${RINGBAR_FUZZ_SECONDS:-10}"
 }
 
@@ -199,6 +212,14 @@ case "${1:-}" in
         setup
         hyprland_stage
         ;;
+    deb)
+        setup
+        bash scripts/deb.sh
+        ;;
+    package)
+        setup
+        package_stage
+        ;;
     fuzz)
         setup
         fuzz "${2:-60}"
@@ -220,5 +241,5 @@ case "${1:-}" in
             !skip' README.md >README.md.new && mv README.md.new README.md
         log "README.md updated from target/bench/report.md"
         ;;
-    *) die "usage: scripts/dev.sh run|test|check|hyprland|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]|bench" ;;
+    *) die "usage: scripts/dev.sh run|test|check|hyprland|deb|package|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]|bench" ;;
 esac

@@ -35,6 +35,8 @@ build_gtk4_layer_shell() {
             -Dexamples=false -Dintrospection=false -Dvapi=false -Dsmoke-tests=false -Ddocs=false
         quietly ninja -C build
         quietly $install_as ninja -C build install
+        # Its licence goes with a copy linked into a package.
+        $install_as install -D -m 0644 LICENSE "$prefix/share/doc/gtk4-layer-shell/LICENSE"
     )
     rm -rf "$work"
 }

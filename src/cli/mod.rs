@@ -25,19 +25,20 @@ usage: ringbar                  run the bar (Wayland; layer-shell compositors)
   --once            take two samples N ms apart (default 500) and print every configured
                     module's text, then what its tooltip shows
   --json            with --once: one JSON object instead (schema in README.md)
-  --interval-ms N   the interval for --once, or --waybar's first (50 to 60000; clicks
-                    still change it)
+  --interval-ms N   the interval for --once (1 to 3600000), or --waybar's first (50 to
+                    60000; clicks still change it)
   --kernel-threads  include kernel threads in the process lists (--once, --bench)
   --waybar          stream one JSON line per sample for a Waybar custom module
   --bench N         take N samples back to back and print their timing
   msg WORD          tell the running bar and --waybar instances to act; exits 1 when
                     none runs
-  check [FILE]      read a config (default: the user's) and name every problem in it;
-                    exits 1 when there is one
+  check [FILE]      read a config (default: the one the bar reads) and name every
+                    problem in it; exits 1 when there is one
   -h, --help        show this help
   -V, --version     show the version
 
-Files: $XDG_CONFIG_HOME/ringbar/config.toml and style.css, $XDG_STATE_HOME/ringbar/state.toml.
+Files: $XDG_CONFIG_HOME/ringbar/config.toml (else /etc/xdg/ringbar/config.toml) and
+style.css, $XDG_STATE_HOME/ringbar/state.toml. Reference: man ringbar, man 5 ringbar.
 Environment: RINGBAR_LOG sets the log level (error, warn, info, debug, trace).";
 
 #[derive(Debug, PartialEq, Eq)]

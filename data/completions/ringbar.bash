@@ -1,0 +1,17 @@
+# bash completion for ringbar(1)
+_ringbar() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    case $prev in
+        msg)
+            mapfile -t COMPREPLY < <(compgen -W "cycle-interval toggle-kernel-threads toggle-group-by reload" -- "$cur")
+            return ;;
+        check)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            return ;;
+        --interval-ms | --bench)
+            return ;;
+    esac
+    [ "$COMP_CWORD" -gt 1 ] && [ "${COMP_WORDS[1]}" = msg ] && return
+    mapfile -t COMPREPLY < <(compgen -W "--once --json --interval-ms --kernel-threads --waybar --bench msg check --help --version" -- "$cur")
+}
+complete -F _ringbar ringbar
