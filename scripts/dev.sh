@@ -13,7 +13,8 @@
 #   scripts/dev.sh fuzz [SECONDS]  run every fuzz target SECONDS each (default 60)
 #   scripts/dev.sh soak [SECONDS]  the soak test, 600 s by default (the suite runs 60 s)
 #   scripts/dev.sh bench  ringbar side by side with a /proc walk, perf and Waybar, and its
-#                         main loop's stall on a slow /proc walk (release)
+#                         main loop's stall on a slow /proc walk (release), into
+#                         docs/performance.md
 #
 # Works as root or through sudo on Debian 12; idempotent. Other distros: install the
 # packages named in README.md by hand, the script then only builds and runs.
@@ -234,12 +235,12 @@ case "${1:-}" in
         apt_packages=(waybar)
         install_apt_packages
         cargo_test_as_root --release --test bench -- --ignored --exact benchmark --nocapture
-        # Publish the report in README.md, between its bench markers.
+        # Publish the report in docs/performance.md, between its bench markers.
         awk -v report=target/bench/report.md '
             /<!-- bench:start -->/ { print; while ((getline line < report) > 0) print line; skip = 1; next }
             /<!-- bench:end -->/ { skip = 0 }
-            !skip' README.md >README.md.new && mv README.md.new README.md
-        log "README.md updated from target/bench/report.md"
+            !skip' docs/performance.md >docs/performance.md.new && mv docs/performance.md.new docs/performance.md
+        log "docs/performance.md updated from target/bench/report.md"
         ;;
     *) die "usage: scripts/dev.sh run|test|check|hyprland|deb|package|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]|bench" ;;
 esac

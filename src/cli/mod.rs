@@ -24,7 +24,7 @@ usage: ringbar                  run the bar (Wayland; layer-shell compositors)
 
   --once            take two samples N ms apart (default 500) and print every configured
                     module's text, then what its tooltip shows
-  --json            with --once: one JSON object instead (schema in README.md)
+  --json            with --once: one JSON object instead (schema in docs/command-line.md)
   --interval-ms N   the interval for --once (1 to 3600000), or --waybar's first (50 to
                     60000; clicks still change it)
   --kernel-threads  include kernel threads in the process lists (--once, --bench)
