@@ -33,7 +33,7 @@ struct Clock {
     alternative: Cell<bool>,
 }
 
-pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let settings = match table {
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),

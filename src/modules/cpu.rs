@@ -18,7 +18,7 @@ struct Cpu {
     decimals: usize,
 }
 
-pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let (thresholds, decimals) = Thresholds::with_decimals(table, DEFAULTS)?;
     Ok(Rc::new(Cpu {
         thresholds,

@@ -70,11 +70,11 @@ fn make(
     Ok(Rc::new(Graph { name, title, graph }))
 }
 
-pub fn make_cpu(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+pub fn make_cpu(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     make(table, "cpu_graph", "CPU", Metric::Cpu)
 }
 
-pub fn make_memory(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+pub fn make_memory(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     make(table, "memory_graph", "MEM", Metric::Memory)
 }
 

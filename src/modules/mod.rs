@@ -13,6 +13,7 @@ pub mod format;
 mod gpu;
 mod graph;
 mod input;
+mod instance;
 mod memory;
 mod oom;
 mod pressure;
@@ -38,7 +39,8 @@ use crate::text::Sink;
 /// A module's config table, if the file has one; spans point into the config text.
 pub type Table<'a> = Option<ValueDeserializer<'a>>;
 
-type Make = fn(Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error>;
+/// Makes a module from its table; the name is the one listed (`disk` or `disk#home`).
+type Make = fn(&str, Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error>;
 
 /// Every module ringbar has, by the name the config's module lists use.
 const REGISTRY: &[(&str, Make)] = &[
@@ -62,8 +64,10 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     REGISTRY.iter().map(|(name, _)| *name)
 }
 
+/// Whether `name` is a module, or an instance of one (`battery#bat2`).
 pub fn is_module(name: &str) -> bool {
-    names().any(|n| n == name)
+    let kind = instance::split(name).map_or(name, |(kind, _)| kind);
+    names().any(|n| n == kind)
 }
 
 /// Whether `name` is a script module, `custom/NAME`.
@@ -76,10 +80,15 @@ pub fn is_custom(name: &str) -> bool {
     })
 }
 
-/// Makes the module `name` from its table; `None` for a name no module has.
+/// Makes the module `name` (or the instance `KIND#ID` of one) from its table; `None` for
+/// a name no module has.
 pub fn make(name: &str, table: Table<'_>) -> Option<Result<Rc<dyn Module>, toml::de::Error>> {
-    let (_, make) = REGISTRY.iter().find(|(n, _)| *n == name)?;
-    Some(make(table))
+    let kind = instance::split(name).map_or(name, |(kind, _)| kind);
+    let (_, make) = REGISTRY.iter().find(|(n, _)| *n == kind)?;
+    Some(make(name, table).map(|module| match kind == name {
+        true => module,
+        false => instance::Instance::wrap(name, module),
+    }))
 }
 
 /// The readers of `modules`, one per module name (the first wins).
@@ -221,6 +230,11 @@ pub trait Module {
     /// The module's CSS class: its name, unless that is no CSS name (`custom/x`).
     fn css_class(&self) -> &str {
         self.name()
+    }
+
+    /// For an instance `KIND#ID`: `ID`, a CSS class besides [`Module::css_class`].
+    fn instance_class(&self) -> Option<&str> {
+        None
     }
 
     /// A script module's settings, for the runner that feeds it.

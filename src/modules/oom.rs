@@ -25,7 +25,7 @@ struct Given {
     show_for_s: Option<u32>,
 }
 
-pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let show_for_s = match table {
         Some(table) => Given::deserialize(table)?.show_for_s,
         None => None,

@@ -16,7 +16,7 @@ struct Pressure {
     thresholds: Thresholds,
 }
 
-pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let thresholds = Thresholds::from_table(table, DEFAULTS)?;
     Ok(Rc::new(Pressure { thresholds }))
 }

@@ -30,7 +30,7 @@ struct Window {
     settings: Settings,
 }
 
-pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let settings = match table {
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),

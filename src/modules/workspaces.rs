@@ -38,7 +38,7 @@ struct Workspaces {
     settings: Settings,
 }
 
-pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let settings = match table {
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),

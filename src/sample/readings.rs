@@ -50,8 +50,9 @@ pub fn copy_same<T: Reading + Clone>(this: &mut T, other: &dyn Reading) {
 
 /// Takes a reading on the sampling thread.
 pub trait Reader: Send {
-    /// Its module's name: the reading's key in the sample and the JSON document.
-    fn key(&self) -> &'static str;
+    /// Its module's name as listed (`disk`, `disk#home`): the reading's key in the sample
+    /// and the JSON document.
+    fn key(&self) -> &str;
     /// The value before the first read.
     fn empty(&self) -> Box<dyn Reading>;
     /// Reads into `out` (made by [`Reader::empty`]); allocates nothing once warm.
@@ -65,22 +66,27 @@ pub fn value_mut<T: Reading>(out: &mut dyn Reading) -> Option<&mut T> {
 
 /// The readings of one sample, in the layout's order, one per module name.
 #[derive(Debug, Default)]
-pub struct Readings(Vec<(&'static str, Box<dyn Reading>)>);
+pub struct Readings(Vec<(Box<str>, Box<dyn Reading>)>);
 
 impl Readings {
     /// Empty values for `readers`.
     pub fn of(readers: &[Box<dyn Reader>]) -> Readings {
-        Readings(readers.iter().map(|r| (r.key(), r.empty())).collect())
+        Readings(
+            readers
+                .iter()
+                .map(|r| (r.key().into(), r.empty()))
+                .collect(),
+        )
     }
 
     /// The value of the reading `key`, if the sample has it and it is a `T`.
     pub fn get<T: Reading>(&self, key: &str) -> Option<&T> {
-        let (_, value) = self.0.iter().find(|(k, _)| *k == key)?;
+        let (_, value) = self.0.iter().find(|(k, _)| **k == *key)?;
         (value.as_ref() as &dyn Any).downcast_ref::<T>()
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &dyn Reading)> {
-        self.0.iter().map(|(key, value)| (*key, value.as_ref()))
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &dyn Reading)> {
+        self.0.iter().map(|(key, value)| (&**key, value.as_ref()))
     }
 
     /// Reads each of `readers` (the ones these values were made for) into its value.
@@ -100,7 +106,7 @@ impl Clone for Readings {
         Readings(
             self.0
                 .iter()
-                .map(|(key, value)| (*key, value.boxed_clone()))
+                .map(|(key, value)| (key.clone(), value.boxed_clone()))
                 .collect(),
         )
     }
@@ -149,7 +155,7 @@ mod tests {
     struct Counter(&'static str);
 
     impl Reader for Counter {
-        fn key(&self) -> &'static str {
+        fn key(&self) -> &str {
             self.0
         }
         fn empty(&self) -> Box<dyn Reading> {

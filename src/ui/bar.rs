@@ -57,6 +57,7 @@ impl Bar {
 
         let window = gtk::Window::new();
         window.add_css_class("ringbar-window");
+        window.set_widget_name("ringbar");
         window.set_decorated(false);
         window.set_child(Some(&content));
         Bar {

@@ -44,6 +44,11 @@ impl Slot {
         let label = gtk::Label::new(None);
         label.add_css_class("module");
         label.add_css_class(module.css_class());
+        // Waybar's selectors work too: `#clock`, `#battery.bat2`.
+        label.set_widget_name(module.css_class());
+        if let Some(id) = module.instance_class() {
+            label.add_css_class(id);
+        }
         label.set_visible(false);
         label.set_has_tooltip(true);
         let builder = gtk::Builder::from_resource("/dev/ringbar/tooltip.ui");
@@ -65,6 +70,7 @@ impl Slot {
             let tray = gtk::Box::new(gtk::Orientation::Horizontal, 0);
             tray.add_css_class("module");
             tray.add_css_class("tray");
+            tray.set_widget_name("tray");
             tray
         });
         let bar_graph = module

@@ -24,6 +24,7 @@ impl WorkspaceRow {
         let widget = gtk::Box::new(gtk::Orientation::Horizontal, 0);
         widget.add_css_class("module");
         widget.add_css_class("workspaces");
+        widget.set_widget_name("workspaces");
         let scroll = gtk::EventControllerScroll::new(
             gtk::EventControllerScrollFlags::VERTICAL | gtk::EventControllerScrollFlags::DISCRETE,
         );

@@ -200,6 +200,33 @@ fn thresholds_set_classes_and_the_user_style_is_reloaded_when_it_changes() {
     });
 }
 
+/// A Waybar style's selectors apply: widgets are named as Waybar names them (`#disk`),
+/// and an instance `disk#root` carries its id as a class (`#disk.root`).
+#[test]
+fn waybar_selectors_and_instance_classes_apply() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = []\nmodules_center = []\nmodules_right = [\"disk#root\"]\n\
+         [\"disk#root\"]\nmounts = [\"/\"]\n",
+    );
+    session.write_config_file("style.css", "#disk.root { color: #ff0000; }\n");
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    wait_for("the instance's classes", WAIT, || {
+        bar.bars().first().is_some_and(|b| {
+            let classes = &b["disk#root.classes"];
+            classes.split(',').any(|c| c == "disk") && classes.split(',').any(|c| c == "root")
+        })
+    });
+    let red = |[r, g, b]: [u8; 3]| r > 200 && g < 60 && b < 60;
+    wait_for("the disk label drawn red by #disk.root", WAIT, || {
+        session.screenshot(0, 0, WIDTH, 26).count(0, 26, red) > 30
+    });
+}
+
 #[test]
 fn without_capabilities_the_bar_runs_and_says_why_the_probe_is_off() {
     let _serial = serial();

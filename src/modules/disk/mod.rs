@@ -108,11 +108,13 @@ fn device_names<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error
 }
 
 struct Disk {
+    /// As listed (`disk`, `disk#home`): the key of its reading.
+    key: String,
     settings: Settings,
     thresholds: Thresholds,
 }
 
-pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let settings = match table {
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),
@@ -123,17 +125,20 @@ pub fn make(table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
         critical: settings.critical.or(defaults.critical).unwrap_or(90.0),
     };
     Ok(Rc::new(Disk {
+        key: name.to_owned(),
         settings,
         thresholds,
     }))
 }
 
-fn reading<'a>(input: &Input<'a>) -> Option<&'a DiskReading> {
-    input.sample.readings.get::<DiskReading>("disk")
-}
-
 fn write_optional_rate(out: &mut String, rate: Option<f64>) {
     write_rate(out, rate.unwrap_or(0.0));
+}
+
+impl Disk {
+    fn reading<'a>(&self, input: &Input<'a>) -> Option<&'a DiskReading> {
+        input.sample.readings.get::<DiskReading>(&self.key)
+    }
 }
 
 impl Module for Disk {
@@ -144,6 +149,7 @@ impl Module for Disk {
     fn reader(&self, roots: &Roots) -> Option<Box<dyn Reader>> {
         #[cfg(feature = "app")]
         return Some(Box::new(reader::DiskReader::new(
+            &self.key,
             &self.settings.mounts,
             &self.settings.devices,
             roots,
@@ -156,7 +162,7 @@ impl Module for Disk {
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        let reading = reading(input)?;
+        let reading = self.reading(input)?;
         let (mount, space) = reading.fullest()?;
         let used = space.used_percent();
         let (read, write) = reading.total_rates();
@@ -184,7 +190,7 @@ impl Module for Disk {
     }
 
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        if let Some(reading) = reading(input) {
+        if let Some(reading) = self.reading(input) {
             reading.write_report(sink);
         }
     }

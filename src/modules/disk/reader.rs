@@ -32,6 +32,8 @@ struct Known {
 }
 
 pub struct DiskReader {
+    /// Its module's name as listed.
+    key: String,
     wanted: Vec<Wanted>,
     mountinfo_path: PathBuf,
     /// Open to be polled for changes; `None` until the table is first read.
@@ -48,13 +50,14 @@ pub struct DiskReader {
 }
 
 impl DiskReader {
-    pub fn new(mounts: &[String], devices: &[String], roots: &Roots) -> DiskReader {
+    pub fn new(key: &str, mounts: &[String], devices: &[String], roots: &Roots) -> DiskReader {
         let wanted = mounts.iter().map(|path| Wanted {
             path: path.clone(),
             c_path: CString::new(path.as_str()).ok(),
             mounted: None,
         });
         DiskReader {
+            key: key.to_owned(),
             wanted: wanted.collect(),
             mountinfo_path: roots.proc.join("self/mountinfo"),
             mountinfo: None,
@@ -258,8 +261,8 @@ impl DiskReader {
 }
 
 impl Reader for DiskReader {
-    fn key(&self) -> &'static str {
-        "disk"
+    fn key(&self) -> &str {
+        &self.key
     }
 
     fn empty(&self) -> Box<dyn Reading> {

@@ -27,7 +27,7 @@ fn mount(path: &str, space: Value<Space>) -> Mount {
 fn sample_with(reading: DiskReading) -> Sample {
     struct Fixed(DiskReading);
     impl Reader for Fixed {
-        fn key(&self) -> &'static str {
+        fn key(&self) -> &str {
             "disk"
         }
         fn empty(&self) -> Box<dyn Reading> {
@@ -213,7 +213,7 @@ mod reader {
             .map(|m| m.trim_end_matches('/').to_owned())
             .map(|m| if m.is_empty() { "/".to_owned() } else { m })
             .collect();
-        let mut reader = DiskReader::new(&mounts, &[], &roots);
+        let mut reader = DiskReader::new("disk", &mounts, &[], &roots);
         let mut out = DiskReading::default();
         read(&mut reader, 1_000_000_000, &mut out);
         let paths: Vec<&str> = out.mounts.iter().map(|m| m.path.as_str()).collect();
@@ -255,7 +255,7 @@ mod reader {
         let dir = tempfile::tempdir().expect("tempdir");
         let roots = fake_root(dir.path());
         let named = ["loop0".to_owned(), "vda1".to_owned(), "sdz".to_owned()];
-        let mut reader = DiskReader::new(&["/".to_owned()], &named, &roots);
+        let mut reader = DiskReader::new("disk", &["/".to_owned()], &named, &roots);
         let mut out = DiskReading::default();
         read(&mut reader, 1, &mut out);
         let names: Vec<&str> = out.devices.iter().map(|d| d.name.as_str()).collect();
@@ -273,7 +273,7 @@ mod reader {
             sys: dir.path().join("sys"),
             proc: dir.path().join("proc"),
         };
-        let mut reader = DiskReader::new(&["/".to_owned()], &[], &roots);
+        let mut reader = DiskReader::new("disk", &["/".to_owned()], &[], &roots);
         let mut out = DiskReading::default();
         read(&mut reader, 1, &mut out);
         read(&mut reader, 2, &mut out);

@@ -1,0 +1,138 @@
+//! `NAME#ID`: a second module of the same kind with a table of its own (`["battery#bat2"]`),
+//! as in Waybar. It is the module made from that table under the full name; its label has
+//! the classes of the kind and `ID` (Waybar's `#battery.bat2`).
+
+use std::rc::Rc;
+
+use super::{
+    Action, BarGraph, Button, Input, Module, Status, TraySettings, Update, WorkspaceButton,
+};
+use crate::events::script::ScriptConfig;
+use crate::sample::readings::{Reader, Roots};
+use crate::sample::Wanted;
+use crate::text::Sink;
+
+pub struct Instance {
+    /// `battery#bat2`.
+    name: String,
+    inner: Rc<dyn Module>,
+}
+
+/// Splits `battery#bat2` into the kind and the id; `None` for a plain name. An id is a
+/// CSS class name: letters, digits, `-` and `_`.
+pub fn split(name: &str) -> Option<(&str, &str)> {
+    let (kind, id) = name.split_once('#')?;
+    let css = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    (!kind.is_empty() && !id.is_empty() && id.chars().all(css)).then_some((kind, id))
+}
+
+impl Instance {
+    pub fn wrap(name: &str, inner: Rc<dyn Module>) -> Rc<dyn Module> {
+        Rc::new(Instance {
+            name: name.to_owned(),
+            inner,
+        })
+    }
+}
+
+impl Module for Instance {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn css_class(&self) -> &str {
+        self.inner.css_class()
+    }
+
+    fn instance_class(&self) -> Option<&str> {
+        split(&self.name).map(|(_, id)| id)
+    }
+
+    fn script(&self) -> Option<&ScriptConfig> {
+        self.inner.script()
+    }
+
+    fn update(&self) -> Update {
+        self.inner.update()
+    }
+
+    fn next_update_ms(&self, unix_ms: u64) -> Option<u64> {
+        self.inner.next_update_ms(unix_ms)
+    }
+
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        self.inner.text(input, out)
+    }
+
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        self.inner.tooltip(sink, input);
+    }
+
+    fn reader(&self, roots: &Roots) -> Option<Box<dyn Reader>> {
+        self.inner.reader(roots)
+    }
+
+    fn readings(&self) -> Wanted {
+        self.inner.readings()
+    }
+
+    fn history_graphs(&self) -> bool {
+        self.inner.history_graphs()
+    }
+
+    fn bar_graph(&self) -> Option<&BarGraph> {
+        self.inner.bar_graph()
+    }
+
+    fn has_workspace_buttons(&self) -> bool {
+        self.inner.has_workspace_buttons()
+    }
+
+    fn tray(&self) -> Option<&TraySettings> {
+        self.inner.tray()
+    }
+
+    fn workspace_buttons(&self, input: &Input<'_>, out: &mut Vec<WorkspaceButton>) {
+        self.inner.workspace_buttons(input, out);
+    }
+
+    fn action(&self, button: Button) -> Option<Action> {
+        self.inner.action(button)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    #[test]
+    fn instances_have_their_own_table_class_and_reading() {
+        let config = crate::config::parse(
+            "modules_right = [\"disk\", \"disk#tmp\", \"battery#bat2\"]\n\
+             [disk]\nmounts = [\"/\"]\n[\"disk#tmp\"]\nmounts = [\"/tmp\"]\nwarning = 5\n",
+            Path::new("c.toml"),
+        )
+        .expect("valid");
+        let right = &config.modules.right;
+        let names: Vec<&str> = right.iter().map(|m| m.name()).collect();
+        assert_eq!(names, ["disk", "disk#tmp", "battery#bat2"]);
+        assert_eq!(right[1].css_class(), "disk");
+        assert_eq!(right[1].instance_class(), Some("tmp"));
+        assert_eq!(right[0].instance_class(), None);
+        assert_eq!(right[2].css_class(), "battery");
+        let readers = crate::modules::readers_of(right.iter(), &Roots::system());
+        let keys: Vec<&str> = readers.iter().map(|r| r.key()).collect();
+        if cfg!(feature = "app") {
+            assert_eq!(keys, ["disk", "disk#tmp"], "a reading per instance");
+        }
+        for bad in ["battery#", "battery#a b", "#x", "nothing#x"] {
+            let text = format!("modules_right = [{bad:?}]\n");
+            assert!(
+                crate::config::parse(&text, Path::new("c.toml")).is_err(),
+                "{bad} is no module"
+            );
+        }
+    }
+}
