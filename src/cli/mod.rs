@@ -1,7 +1,9 @@
-//! The command line: the bar, `--once [--json]`, `--waybar`, `--bench` and `msg`.
+//! The command line: the bar, `--once [--json]`, `--waybar`, `--bench`, `msg`, `check` and
+//! `import-waybar`.
 
 mod bench;
 mod check;
+mod import_waybar;
 mod latest_line;
 mod msg;
 mod once;
@@ -21,6 +23,7 @@ usage: ringbar                  run the bar (Wayland; layer-shell compositors)
        ringbar --bench N [--kernel-threads]
        ringbar msg cycle-interval | toggle-kernel-threads | toggle-group-by | reload
        ringbar check [FILE]
+       ringbar import-waybar [FILE]
 
   --once            take two samples N ms apart (default 500) and print every configured
                     module's text, then what its tooltip shows
@@ -34,6 +37,8 @@ usage: ringbar                  run the bar (Wayland; layer-shell compositors)
                     none runs
   check [FILE]      read a config (default: the one the bar reads) and name every
                     problem in it; exits 1 when there is one
+  import-waybar [FILE]  print the ringbar config for a Waybar config (default:
+                    ~/.config/waybar/config); what does not carry over goes to stderr
   -h, --help        show this help
   -V, --version     show the version
 
@@ -58,6 +63,7 @@ enum Command {
     },
     Msg(Message),
     Check(Option<std::path::PathBuf>),
+    ImportWaybar(Option<std::path::PathBuf>),
     Help,
     Version,
 }
@@ -88,6 +94,17 @@ fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, 
                     return Err(extra.unexpected());
                 }
                 return Ok(Command::Check(file));
+            }
+            Value(word) if word == "import-waybar" && !(once || waybar || bench.is_some()) => {
+                let file = match parser.next()? {
+                    None => None,
+                    Some(Value(file)) => Some(std::path::PathBuf::from(file)),
+                    Some(other) => return Err(other.unexpected()),
+                };
+                if let Some(extra) = parser.next()? {
+                    return Err(extra.unexpected());
+                }
+                return Ok(Command::ImportWaybar(file));
             }
             Value(word) if word == "msg" && !(once || waybar || bench.is_some()) => {
                 let what = parser.value()?.string()?;
@@ -171,6 +188,7 @@ pub fn main() -> ExitCode {
         Command::Waybar { interval_ms } => return waybar::run(interval_ms),
         Command::Msg(message) => return msg::send(message),
         Command::Check(file) => return check::run(file),
+        Command::ImportWaybar(file) => return import_waybar::run(file),
         Command::Help => print(&format!("{USAGE}\n")),
         Command::Version => print(&format!("ringbar {}\n", env!("CARGO_PKG_VERSION"))),
         Command::Once {
@@ -288,6 +306,10 @@ mod tests {
         );
         assert_eq!(args("msg reload"), Ok(Command::Msg(Message::Reload)));
         assert_eq!(args("check"), Ok(Command::Check(None)));
+        assert_eq!(
+            args("import-waybar /etc/xdg/waybar/config"),
+            Ok(Command::ImportWaybar(Some("/etc/xdg/waybar/config".into())))
+        );
         assert_eq!(
             args("check /etc/ringbar.toml"),
             Ok(Command::Check(Some("/etc/ringbar.toml".into())))

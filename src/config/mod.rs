@@ -6,6 +6,7 @@
 //! the bar to show.
 
 mod error;
+pub mod import;
 mod parse;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,213 @@
+//! `ringbar import-waybar`: a Waybar config (parsed from JSONC, its `include`s merged)
+//! into ringbar's config.toml. What carries over with the same meaning is converted;
+//! everything else becomes a note, printed on stderr and kept as a comment at the top of
+//! the output. The result is checked by ringbar's own parser before it is written.
+
+mod modules;
+mod style;
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+
+use serde_json::{Map, Value as Json};
+use toml::{Table, Value};
+
+pub use style::style_notes;
+
+/// The converted config and what did not carry over.
+pub struct Import {
+    pub toml: String,
+    pub notes: Vec<String>,
+    /// The ringbar module names of the converted layout (for the style's check).
+    pub modules: Vec<String>,
+}
+
+/// Waybar's bar keys that have no ringbar counterpart, with the reason.
+const BAR_KEYS_LEFT_OUT: [(&str, &str); 12] = [
+    (
+        "output",
+        "ringbar puts one bar with the same layout on every output",
+    ),
+    ("width", "a ringbar bar spans its output"),
+    (
+        "spacing",
+        "set the gap between modules in style.css (`.module { margin: … }`)",
+    ),
+    ("name", "ringbar's window is `window#ringbar` in style.css"),
+    ("mode", "ringbar has no bar modes"),
+    ("start_hidden", "ringbar has no hidden state"),
+    ("modifier-reset", "ringbar has no bar modes"),
+    ("exclusive", "a ringbar bar always reserves its space"),
+    ("passthrough", "a ringbar bar always takes input"),
+    (
+        "gtk-layer-shell",
+        "ringbar always uses layer shell where the compositor has it",
+    ),
+    ("ipc", "ringbar is driven by `ringbar msg`"),
+    (
+        "reload_style_on_change",
+        "ringbar always reloads a changed style.css",
+    ),
+];
+
+/// Converts `config`, one bar or an array of bars (the first is converted).
+pub fn convert(config: &Json) -> Import {
+    let mut notes = Vec::new();
+    let bar = match config {
+        Json::Array(bars) => {
+            for (index, extra) in bars.iter().enumerate().skip(1) {
+                let output = extra
+                    .get("output")
+                    .map(|o| format!(" (output {o})"))
+                    .unwrap_or_default();
+                notes.push(format!(
+                    "bar {}{output}: not carried over; ringbar has one layout for every output",
+                    index + 1
+                ));
+            }
+            bars.first().and_then(Json::as_object)
+        }
+        Json::Object(bar) => Some(bar),
+        _ => None,
+    };
+    let empty = Map::new();
+    let bar = bar.unwrap_or_else(|| {
+        notes.push("the config holds no bar object; converted as an empty one".to_owned());
+        &empty
+    });
+    let mut root = Table::new();
+    bar_keys(bar, &mut root, &mut notes);
+    let mut made = modules::Layout::default();
+    for (waybar_key, ringbar_key) in [
+        ("modules-left", "modules_left"),
+        ("modules-center", "modules_center"),
+        ("modules-right", "modules_right"),
+    ] {
+        let names = bar
+            .get(waybar_key)
+            .and_then(Json::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let list = made.convert_list(&names, bar, &mut notes);
+        root.insert(ringbar_key.to_owned(), Value::Array(list));
+    }
+    for (key, value) in bar {
+        let listed = made.listed.iter().any(|n| n == key);
+        if !listed && (value.is_object() || is_module_key(key)) {
+            notes.push(format!(
+                "`{key}`: configured but on no module list; left out"
+            ));
+        }
+    }
+    if let Some(ms) = made.interval_ms {
+        root.insert("interval_ms".to_owned(), Value::Integer(i64::from(ms)));
+    }
+    let converted = made.ringbar_names.clone();
+    made.tables_into(&mut root);
+    let body = toml::to_string(&root).unwrap_or_default();
+    let mut toml = String::from("# Converted from a Waybar config by `ringbar import-waybar`.\n");
+    if !notes.is_empty() {
+        toml.push_str("# Not carried over:\n");
+        for note in &notes {
+            toml.push_str("#   ");
+            toml.push_str(&note.replace('\n', " "));
+            toml.push('\n');
+        }
+    }
+    toml.push('\n');
+    toml.push_str(&body);
+    if let Err(err) = crate::config::parse(&toml, Path::new("converted config")) {
+        notes.push(format!("the converted config does not read back: {err}"));
+    }
+    Import {
+        toml,
+        notes,
+        modules: converted,
+    }
+}
+
+/// Whether a bar's key is a module's config (`cpu`, `sway/window`, `battery#bat2`).
+fn is_module_key(key: &str) -> bool {
+    key.contains('/') || key.contains('#') || modules::waybar_kind(key).is_some()
+}
+
+fn bar_keys(bar: &Map<String, Json>, root: &mut Table, notes: &mut Vec<String>) {
+    for (key, value) in bar {
+        match key.as_str() {
+            "layer" => match value.as_str() {
+                Some(layer @ ("background" | "bottom" | "top" | "overlay")) => {
+                    root.insert("layer".into(), Value::String(layer.into()));
+                }
+                _ => notes.push(format!("`layer` {value}: not a layer ringbar knows")),
+            },
+            "position" => match value.as_str() {
+                Some(edge @ ("top" | "bottom")) => {
+                    root.insert("position".into(), Value::String(edge.into()));
+                }
+                _ => notes.push(format!(
+                    "`position` {value}: ringbar's bar sits at the top or the bottom"
+                )),
+            },
+            "height" => match value.as_u64().filter(|h| (1..=500).contains(h)) {
+                Some(height) => {
+                    root.insert("height".into(), Value::Integer(height as i64));
+                }
+                None => notes.push(format!("`height` {value}: not 1 to 500 pixels")),
+            },
+            "margin-top" | "margin-bottom" | "margin-left" | "margin-right" => {
+                match value.as_u64().and_then(|m| i64::try_from(m).ok()) {
+                    Some(margin) => {
+                        root.insert(key.replace('-', "_"), Value::Integer(margin));
+                    }
+                    None => notes.push(format!("`{key}` {value}: not a number of pixels")),
+                }
+            }
+            "margin" => margin_shorthand(value, root, notes),
+            "modules-left" | "modules-center" | "modules-right" | "include" => {}
+            // A module's settings: converted with its module.
+            _ if value.is_object() => {}
+            other => {
+                if let Some((_, why)) = BAR_KEYS_LEFT_OUT.iter().find(|(k, _)| *k == other) {
+                    notes.push(format!("`{other}`: {why}"));
+                } else if !is_module_key(other) {
+                    notes.push(format!("`{other}`: no ringbar counterpart"));
+                }
+            }
+        }
+    }
+}
+
+/// `"margin": "5 10"`, CSS's shorthand with one to four lengths in pixels.
+fn margin_shorthand(value: &Json, root: &mut Table, notes: &mut Vec<String>) {
+    let numbers: Option<Vec<i64>> = value.as_str().and_then(|text| {
+        text.split_whitespace()
+            .map(|part| {
+                part.trim_end_matches("px")
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|n| *n >= 0)
+            })
+            .collect()
+    });
+    let (top, right, bottom, left) = match numbers.as_deref() {
+        Some([all]) => (*all, *all, *all, *all),
+        Some([vertical, horizontal]) => (*vertical, *horizontal, *vertical, *horizontal),
+        Some([top, horizontal, bottom]) => (*top, *horizontal, *bottom, *horizontal),
+        Some([top, right, bottom, left]) => (*top, *right, *bottom, *left),
+        _ => {
+            notes.push(format!(
+                "`margin` {value}: not one to four lengths in pixels"
+            ));
+            return;
+        }
+    };
+    for (key, margin) in [
+        ("margin_top", top),
+        ("margin_right", right),
+        ("margin_bottom", bottom),
+        ("margin_left", left),
+    ] {
+        root.insert(key.into(), Value::Integer(margin));
+    }
+}

@@ -1,0 +1,179 @@
+use serde_json::json;
+
+use super::*;
+
+fn notes_about<'a>(import: &'a Import, what: &str) -> Vec<&'a String> {
+    import.notes.iter().filter(|n| n.contains(what)).collect()
+}
+
+#[test]
+fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
+    let waybar = json!({
+        "layer": "top",
+        "position": "bottom",
+        "height": 30,
+        "margin": "4 8",
+        "spacing": 4,
+        "modules-left": ["sway/workspaces", "sway/mode", "custom/media"],
+        "modules-center": ["sway/window"],
+        "modules-right": ["cpu", "memory", "temperature", "disk", "battery", "battery#bat2",
+                          "clock", "tray", "mpd"],
+        "sway/workspaces": {"format": "{value}: {icon}", "all-outputs": true,
+                            "format-icons": {"1": "web", "default": "•"}, "disable-scroll": true},
+        "sway/window": {"format": "{}", "max-length": 50},
+        "cpu": {"format": "{usage}% ", "interval": 2, "states": {"warning": 60, "critical": 85}},
+        "memory": {"interval": 0.5},
+        "disk": {"path": "/home", "format": "{percentage_used}% {path}"},
+        "battery": {"states": {"good": 95, "warning": 30, "critical": 15}, "format": "{capacity}%"},
+        "battery#bat2": {"bat": "BAT2", "states": {"warning": 25}},
+        "clock": {"format": "{:%H:%M} ", "format-alt": "{:%Y-%m-%d}", "tooltip-format": "<tt>{calendar}</tt>"},
+        "tray": {"icon-size": 21, "spacing": 10},
+        "custom/media": {"exec": "echo hi", "return-type": "json", "max-length": 40,
+                         "escape": true, "on-click": "playerctl play-pause", "smooth-scrolling-threshold": 1},
+        "pulseaudio": {"format": "{volume}%"}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert_eq!(config.position, crate::config::Position::Bottom);
+    assert_eq!(
+        (config.height, config.margin_top, config.margin_left),
+        (30, 4, 8)
+    );
+    assert_eq!(config.interval_ms, 500, "the shortest monitor interval");
+    let names = |list: &[std::rc::Rc<dyn crate::modules::Module>]| -> Vec<String> {
+        list.iter().map(|m| m.name().to_owned()).collect()
+    };
+    assert_eq!(names(&config.modules.left), ["workspaces", "custom/media"]);
+    assert_eq!(names(&config.modules.center), ["window"]);
+    assert_eq!(
+        names(&config.modules.right),
+        [
+            "cpu",
+            "memory",
+            "disk",
+            "battery",
+            "battery#bat2",
+            "clock",
+            "tray"
+        ]
+    );
+    let toml = &import.toml;
+    for expected in [
+        "format = \"{name}: {icon}\"",
+        "all_outputs = true",
+        "format = \"{title}\"",
+        "max_length = 50",
+        "warning = 60.0",
+        "critical = 85.0",
+        "mounts = [\"/home\"]",
+        "format = \"%H:%M \"",
+        "format_alt = \"%Y-%m-%d\"",
+        "icon_size = 21",
+        "[\"battery#bat2\"]\nwarning = 25.0",
+        "[custom.media]",
+        "on-click = \"playerctl play-pause\"",
+    ] {
+        assert!(toml.contains(expected), "{expected} in:\n{toml}");
+    }
+    for (what, why) in [
+        ("`sway/mode`", "no ringbar module yet"),
+        ("`mpd`", "no ringbar module yet"),
+        ("`temperature`", "`cpu` label"),
+        ("`cpu` `format`", "draws this module's text"),
+        ("`battery#bat2` `bat`", "no ringbar counterpart"),
+        ("`clock` `tooltip-format`", "draws this module's text"),
+        (
+            "`custom/media` `smooth-scrolling-threshold`",
+            "no ringbar counterpart",
+        ),
+        ("`spacing`", "style.css"),
+        ("`pulseaudio`", "on no module list"),
+        (
+            "`sway/workspaces` `disable-scroll`",
+            "no ringbar counterpart",
+        ),
+    ] {
+        let found = notes_about(&import, what);
+        assert!(
+            found.iter().any(|n| n.contains(why)),
+            "{what}: {why} in {:?}",
+            import.notes
+        );
+    }
+    // Every note is also a comment at the top of the output.
+    for note in &import.notes {
+        assert!(toml.contains(&format!("#   {note}")), "{note}");
+    }
+}
+
+#[test]
+fn an_array_of_bars_converts_the_first_and_says_so() {
+    let waybar = json!([
+        {"output": "DP-1", "modules-left": ["clock"]},
+        {"output": "HDMI-A-1", "modules-left": ["cpu"]}
+    ]);
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect("valid");
+    assert_eq!(config.modules.left.len(), 1);
+    assert_eq!(config.modules.left[0].name(), "clock");
+    assert!(
+        import
+            .notes
+            .iter()
+            .any(|n| n.starts_with("bar 2 (output \"HDMI-A-1\")")),
+        "{:?}",
+        import.notes
+    );
+    assert!(notes_about(&import, "`output`")
+        .iter()
+        .any(|n| n.contains("every output")));
+}
+
+#[test]
+fn settings_ringbar_refuses_fall_back_to_defaults_with_a_note() {
+    let waybar = json!({
+        "modules-right": ["disk", "custom/broken", "position-odd"],
+        "disk": {"format": "{free} of {total} ({specific_free})"},
+        "custom/broken": {"format": "{}"},
+        "position": "left"
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    let names: Vec<&str> = config.modules.right.iter().map(|m| m.name()).collect();
+    assert_eq!(names, ["disk"], "the script without exec is left out");
+    assert!(notes_about(&import, "`disk`")
+        .iter()
+        .any(|n| n.contains("{specific_free}") && n.contains("defaults")));
+    assert!(notes_about(&import, "`custom/broken`")
+        .iter()
+        .any(|n| n.contains("left out")));
+    assert!(notes_about(&import, "`position`")
+        .iter()
+        .any(|n| n.contains("top or the bottom")));
+}
+
+#[test]
+fn style_selectors_that_match_nothing_are_named() {
+    let css = "/* a comment with #mpd { } */\n@define-color bg #333333;\n\
+               window#waybar { background: #000; }\n\
+               #workspaces button.focused, #clock, #battery.charging { color: #fff; }\n\
+               #workspaces button.active { border: 1px solid #ffffff; }\n\
+               #mpd, #custom-media, #pulseaudio.muted { padding: 0 4px; }\n";
+    let modules = ["workspaces", "clock", "battery", "custom/media"].map(str::to_owned);
+    let notes = style_notes(css, &modules);
+    assert_eq!(
+        notes,
+        [
+            "window#waybar: ringbar's window is window#ringbar",
+            "#workspaces button.active: ringbar marks the focused workspace .focused",
+            "#mpd: no such module in the converted config; matches nothing",
+            "#pulseaudio: no such module in the converted config; matches nothing",
+        ]
+    );
+}
+
+#[test]
+fn clock_formats_lose_their_braces() {
+    assert_eq!(modules::strftime("{:%a %d} at {:%H:%M}"), "%a %d at %H:%M");
+    assert_eq!(modules::strftime("{:%H:%M"), "%H:%M");
+}

@@ -1,0 +1,158 @@
+//! `ringbar import-waybar` on configs nobody here wrote: Debian's own
+//! `/etc/xdg/waybar/config` and `style.css` from the `waybar` package (installed by
+//! `scripts/dev.sh setup`), and a JSONC config with comments, trailing commas and an
+//! `include`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value as Json;
+
+const RINGBAR: &str = env!("CARGO_BIN_EXE_ringbar");
+const DEBIAN_CONFIG: &str = "/etc/xdg/waybar/config";
+
+fn ringbar(args: &[&str], home: &Path) -> Output {
+    Command::new(RINGBAR)
+        .args(args)
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_CONFIG_DIRS")
+        .env_remove("XDG_RUNTIME_DIR")
+        .output()
+        .expect("run ringbar")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn debians_waybar_config_converts_checks_and_runs() {
+    assert!(
+        Path::new(DEBIAN_CONFIG).is_file(),
+        "Debian's waybar package is installed (scripts/dev.sh setup)"
+    );
+    let home = tempfile::tempdir().expect("home");
+    let out = ringbar(&["import-waybar", DEBIAN_CONFIG], home.path());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let converted = text(&out.stdout);
+    let report = text(&out.stderr);
+    // Debian's modules ringbar does not have yet, each reported once with its reason.
+    for module in [
+        "sway/mode",
+        "sway/scratchpad",
+        "mpd",
+        "idle_inhibitor",
+        "pulseaudio",
+        "network",
+        "backlight",
+        "keyboard-state",
+        "sway/language",
+    ] {
+        let line = format!("ringbar import-waybar: `{module}`: no ringbar module yet; left out");
+        assert_eq!(report.matches(&line).count(), 1, "{line} in:\n{report}");
+        assert!(
+            converted.contains(&format!("#   `{module}`: no ringbar module yet")),
+            "{converted}"
+        );
+    }
+    // The style beside it: what will not match.
+    assert!(
+        report.contains("window#waybar: ringbar's window is window#ringbar"),
+        "{report}"
+    );
+    assert!(
+        report.contains("#mpd: no such module in the converted config"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("#clock:") && !report.contains("#battery:"),
+        "{report}"
+    );
+
+    let dir = home.path().join(".config/ringbar");
+    std::fs::create_dir_all(&dir).expect("config dir");
+    let file = dir.join("config.toml");
+    std::fs::write(&file, &converted).expect("write");
+    let check = ringbar(&["check", file.to_str().expect("path")], home.path());
+    assert!(
+        check.status.success(),
+        "{}\n{converted}",
+        text(&check.stdout)
+    );
+
+    let once = ringbar(&["--once", "--json", "--interval-ms", "200"], home.path());
+    assert!(once.status.success(), "{}", text(&once.stderr));
+    let doc: Json = serde_json::from_slice(&once.stdout).expect("JSON");
+    let names: Vec<&str> = doc["modules"]
+        .as_array()
+        .expect("modules")
+        .iter()
+        .map(|m| m["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "workspaces",
+            "custom/media",
+            "window",
+            "cpu",
+            "memory",
+            "battery",
+            "battery#bat2",
+            "clock",
+            "tray"
+        ]
+    );
+    let cpu = doc["modules"]
+        .as_array()
+        .expect("modules")
+        .iter()
+        .find(|m| m["name"] == "cpu");
+    assert!(cpu.expect("cpu")["text"]
+        .as_str()
+        .expect("shown")
+        .starts_with("CPU "));
+}
+
+#[test]
+fn jsonc_comments_trailing_commas_and_includes_are_read() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(
+        dir.path().join("modules.jsonc"),
+        "{\n  // shared module settings\n  \"clock\": { \"format\": \"{:%H:%M}\", },\n  \"height\": 99,\n}\n",
+    )
+    .expect("include");
+    let config = dir.path().join("config.jsonc");
+    std::fs::write(
+        &config,
+        "// my bar\n{\n  \"include\": [\"modules.jsonc\"],\n  \"height\": 28, /* wins over the include */\n  \
+         \"modules-right\": [\"clock\", \"cpu\",],\n}\n",
+    )
+    .expect("config");
+    let out = ringbar(
+        &["import-waybar", config.to_str().expect("path")],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let converted = text(&out.stdout);
+    assert!(converted.contains("height = 28"), "{converted}");
+    assert!(converted.contains("format = \"%H:%M\""), "{converted}");
+    assert!(
+        converted.contains("modules_right = [\"clock\", \"cpu\"]"),
+        "{converted}"
+    );
+
+    let broken = dir.path().join("broken.jsonc");
+    std::fs::write(&broken, "{ \"height\": }").expect("broken");
+    let out = ringbar(
+        &["import-waybar", broken.to_str().expect("path")],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with(&format!("ringbar: {}", broken.display())),
+        "{}",
+        text(&out.stderr)
+    );
+}
