@@ -8,6 +8,18 @@ use std::time::Duration;
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 
+/// `signal`: an offset from SIGRTMIN that the system has, checked when the config is read.
+fn realtime_offset<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+    let offset = i64::deserialize(d)?;
+    let max = i64::from(libc::SIGRTMAX() - libc::SIGRTMIN());
+    match u8::try_from(offset) {
+        Ok(offset) if (1..=max).contains(&i64::from(offset)) => Ok(Some(offset)),
+        _ => Err(de::Error::custom(format!(
+            "signal {offset} is not between 1 and {max} (SIGRTMIN+1 to SIGRTMAX)"
+        ))),
+    }
+}
+
 /// A custom module's settings: Waybar's keys, hyphenated as in Waybar's config.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -27,7 +39,8 @@ pub struct ScriptConfig {
     pub format_icons: Option<FormatIcons>,
     /// Run first; the module shows only while this exits with status 0.
     pub exec_if: Option<String>,
-    /// SIGRTMIN+N sent to ringbar runs the script again.
+    /// SIGRTMIN+N sent to ringbar runs the script again; 1 to SIGRTMAX−SIGRTMIN.
+    #[serde(default, deserialize_with = "realtime_offset")]
     pub signal: Option<u8>,
     pub on_click: Option<String>,
     pub on_click_middle: Option<String>,

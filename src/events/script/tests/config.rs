@@ -74,3 +74,21 @@ fn bad_configs_are_refused() {
         Some(Duration::from_millis(500))
     );
 }
+
+/// A `signal` the system has no realtime signal for is a config error, not a warning at
+/// run time.
+#[test]
+fn a_signal_out_of_range_is_refused_when_read() {
+    let max = libc::SIGRTMAX() - libc::SIGRTMIN();
+    for bad in [0, max + 1, 255, -3] {
+        let err = config_json(&format!(r#"{{"exec": "true", "signal": {bad}}}"#))
+            .expect_err("out of range");
+        assert!(
+            err.to_string().contains(&format!("signal {bad} is not between 1 and {max}")),
+            "{err}"
+        );
+    }
+    let top = config_json(&format!(r#"{{"exec": "true", "signal": {max}}}"#)).expect("in range");
+    assert_eq!(top.signal.map(i32::from), Some(max));
+    assert_eq!(config_json(r#"{"exec": "true"}"#).expect("none").signal, None);
+}
