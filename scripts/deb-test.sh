@@ -53,6 +53,16 @@ case $caps in
     *) fail "no cap_bpf,cap_perfmon on /usr/bin/ringbar: '$caps'" ;;
 esac
 
+# The probe service's units are installed, never enabled.
+for unit in ringbar-probe.service ringbar-probe.socket; do
+    [ -f "$root/usr/lib/systemd/system/$unit" ] || fail "$unit is not installed"
+done
+if ls "$root"/etc/systemd/system/*.wants/ringbar* >/dev/null 2>&1; then
+    fail "the package enabled a unit: $(ls "$root"/etc/systemd/system/*.wants/ringbar*)"
+fi
+grep -q '^ExecStart=/usr/bin/ringbar-probe$' "$root/usr/lib/systemd/system/ringbar-probe.service" ||
+    fail "ringbar-probe.service does not start /usr/bin/ringbar-probe"
+
 in_root useradd --create-home --shell /bin/sh tester
 out=$(chroot --userspec=tester:tester "$root" env -i PATH=/usr/bin:/bin HOME=/home/tester \
     ringbar --once --interval-ms 300 2>"$root/tmp/once.err") ||

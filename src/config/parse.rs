@@ -161,7 +161,8 @@ fn settings(parse: &mut Parse<'_>, span: std::ops::Range<usize>, table: DeTable<
 
 fn settings_error(parse: &mut Parse<'_>, err: toml::de::Error) {
     let mut err = ConfigError::located(parse.path, parse.text, err);
-    if err.message.starts_with("unknown field") {
+    // The bar's own keys only: an unknown key inside [sensors] is not a module's.
+    if err.message.starts_with("unknown field") && err.message.contains("`modules_left`") {
         let tables: Vec<String> = modules::names().map(|n| format!("`[{n}]`")).collect();
         err.message = format!("{}, or a module table: {}", err.message, tables.join(", "));
     }

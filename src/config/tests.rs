@@ -281,3 +281,12 @@ fn every_problem_is_found_not_only_the_first() {
     let syntax = parse_all("height = [", Path::new("c.toml")).expect_err("a syntax error");
     assert_eq!(syntax.len(), 1);
 }
+
+#[test]
+fn an_unknown_key_in_sensors_is_not_offered_the_module_tables() {
+    let err = parse_str("[sensors]\ngpus = \"card1\"\n").expect_err("unknown");
+    assert!(err.contains("unknown field `gpus`"), "{err}");
+    assert!(!err.contains("module table"), "{err}");
+    let top = parse_str("colour = 1\n").expect_err("unknown");
+    assert!(top.contains("or a module table: `[cpu]`"), "{top}");
+}
