@@ -13,17 +13,16 @@ use gtk4::{gio, glib};
 
 use super::bar::Bar;
 use super::shown_readings::ShownReadings;
+use super::sources::Sources;
 #[cfg(feature = "test-support")]
 use super::test_hook::TestHook;
 use crate::app::monitor::Monitor;
 use crate::app::startup::Started;
-use crate::app::wallclock::{LocalClock, WallTimer};
+use crate::app::wallclock::LocalClock;
 use crate::app::worker::{Taken, Watch};
 use crate::config::Config;
-use crate::events::compositor::Compositor;
 use crate::events::control::Command;
-use crate::events::script::runner::ScriptRunner;
-use crate::modules::{Action, Scripts, Update};
+use crate::modules::{Action, Update};
 use crate::render::report;
 use crate::sample::{Sample, Source, Wanted};
 use crate::text::Markup;
@@ -51,15 +50,8 @@ pub struct App {
     pub(super) test_hook: Option<TestHook>,
     /// A reused buffer: steady ticks do not allocate for text.
     text: RefCell<String>,
-    /// Wakes the modules with their own timer (the clock) at wall-clock instants.
-    wall_timer: RefCell<Option<WallTimer>>,
-    /// The compositor's IPC, when a module needs it and the session has one.
-    pub(super) compositor: RefCell<Option<Rc<Compositor>>>,
-    /// One runner per script module, and what each script last said.
-    pub(super) runners: RefCell<Vec<Rc<ScriptRunner>>>,
-    pub(super) script_states: RefCell<Scripts>,
-    /// The tray's StatusNotifierHost, started by the first bar with a `tray` module.
-    pub(super) tray: RefCell<Option<Rc<super::tray::TrayHost>>>,
+    /// What the modules follow besides the sample: timer, compositor, scripts, tray.
+    pub(super) sources: Sources,
     /// What the samples must read for what is on screen.
     readings: ShownReadings,
 }
@@ -68,7 +60,7 @@ impl App {
     /// Starts the sampling thread: fails if it cannot start without privileges.
     pub fn new(started: Started, main_loop: glib::MainLoop) -> Result<Rc<App>, String> {
         let monitor = Monitor::start(started.sampler, started.controls, started.state_file)?;
-        Ok(Rc::new(App {
+        Ok(Rc::new_cyclic(|app: &std::rc::Weak<App>| App {
             monitor: RefCell::new(monitor),
             config: RefCell::new(started.config),
             config_file: started.config_file,
@@ -79,30 +71,21 @@ impl App {
             #[cfg(feature = "test-support")]
             test_hook: TestHook::from_env(),
             text: RefCell::new(String::with_capacity(4096)),
-            wall_timer: RefCell::new(None),
-            compositor: RefCell::new(None),
-            runners: RefCell::new(Vec::new()),
-            script_states: RefCell::new(Scripts::new()),
-            tray: RefCell::new(None),
+            sources: {
+                let app = app.clone();
+                Sources::new(move |kind| {
+                    if let Some(app) = app.upgrade() {
+                        app.redraw(kind);
+                    }
+                })
+            },
             readings: ShownReadings::default(),
         }))
     }
 
     /// Shows the modules and renders each sample as it comes.
     pub fn start(self: &Rc<Self>) {
-        let timer = WallTimer::new(glib::clone!(
-            #[weak(rename_to = app)]
-            self,
-            move || app.render_timed()
-        ));
-        match timer {
-            Ok(timer) => {
-                self.wall_timer.replace(Some(timer));
-            }
-            Err(err) => tracing::warn!("no wall-clock timer, the clock will not advance: {err}"),
-        }
-        self.follow_compositor();
-        self.start_scripts();
+        self.sources.follow(&self.config.borrow().modules);
         self.want_readings_of_config();
         self.render_all();
         let handover = self.monitor.borrow().handover();
@@ -169,8 +152,7 @@ impl App {
             .borrow_mut()
             .reload_config(self.config_file.as_deref());
         self.config.replace(config);
-        self.follow_compositor();
-        self.start_scripts();
+        self.sources.follow(&self.config.borrow().modules);
         self.want_readings_of_config();
 
         let old: Vec<Bar> = self.bars.borrow_mut().drain(..).collect();
@@ -229,10 +211,16 @@ impl App {
             .filter(|m| m.update() == Update::Timer)
             .filter_map(|m| m.next_update_ms(now))
             .min();
-        if let (Some(delay), Some(timer)) = (next, self.wall_timer.borrow().as_ref()) {
-            if let Err(err) = timer.arm_at(now + delay) {
-                tracing::warn!("cannot arm the wall-clock timer: {err}");
-            }
+        if let Some(delay) = next {
+            self.sources.arm_wall_timer(now + delay);
+        }
+    }
+
+    /// A source of events changed: redraw the modules that follow it.
+    fn redraw(&self, kind: Update) {
+        match kind {
+            Update::Timer => self.render_timed(),
+            kind => self.render_where(|update| update == kind),
         }
     }
 
@@ -240,13 +228,8 @@ impl App {
     pub(super) fn render_all(&self) {
         self.render();
         self.render_timed();
-        self.render_compositor();
-        self.render_where(|update| update == Update::Script);
-    }
-
-    /// The modules the compositor's events drive.
-    pub(super) fn render_compositor(&self) {
         self.render_where(|update| update == Update::Compositor);
+        self.render_where(|update| update == Update::Script);
     }
 
     pub(super) fn render_where(&self, wanted: impl Fn(Update) -> bool) {

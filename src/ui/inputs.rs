@@ -24,8 +24,10 @@ impl App {
     pub(super) fn inputs(&self, with_compositor: bool) -> Inputs<'_> {
         Inputs {
             monitor: self.monitor.borrow(),
-            scripts: self.script_states.borrow(),
-            compositor: with_compositor.then(|| self.compositor_state()).flatten(),
+            scripts: self.sources.script_states(),
+            compositor: with_compositor
+                .then(|| self.sources.compositor_state())
+                .flatten(),
         }
     }
 }

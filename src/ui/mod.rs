@@ -7,21 +7,19 @@ mod app;
 mod bar;
 mod bar_graph;
 mod clip_bin;
-mod compositor_link;
 mod config_watch;
 mod history_graph;
 mod inputs;
 mod outputs;
-mod scripts_link;
 mod shown_readings;
 mod slot;
+mod sources;
 #[cfg(feature = "test-support")]
 mod stall_meter;
 mod style;
 #[cfg(feature = "test-support")]
 mod test_hook;
 mod tray;
-mod tray_link;
 mod watchdog;
 mod workspace_row;
 

@@ -85,7 +85,7 @@ impl App {
     /// A click or scroll on `module`.
     fn clicked(self: &Rc<Self>, module: &dyn crate::modules::Module, button: Button) {
         match module.action(button) {
-            Some(Action::Script(button)) => self.run_script_action(module.name(), button),
+            Some(Action::Script(button)) => self.sources.run_script_action(module.name(), button),
             Some(action) => self.perform(action),
             None => {}
         }
@@ -96,12 +96,12 @@ impl App {
         let on_click = glib::clone!(
             #[weak(rename_to = app)]
             self,
-            move |workspace: &Workspace| app.focus_workspace(workspace)
+            move |workspace: &Workspace| app.sources.focus_workspace(workspace)
         );
         let on_scroll = glib::clone!(
             #[weak(rename_to = app)]
             self,
-            move |forward: bool| app.step_workspace(forward)
+            move |forward: bool| app.sources.step_workspace(forward)
         );
         WorkspaceRow::new(Rc::new(on_click), Rc::new(on_scroll))
     }
@@ -135,7 +135,7 @@ impl App {
         }
         for (index, slot) in bar.slots.iter().enumerate() {
             if let (Some(tray), Some(settings)) = (&slot.tray, slot.module.tray()) {
-                self.attach_tray(tray, settings);
+                self.sources.attach_tray(tray, settings);
             }
             let click = gtk::GestureClick::new();
             click.set_button(0);

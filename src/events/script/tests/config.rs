@@ -84,11 +84,15 @@ fn a_signal_out_of_range_is_refused_when_read() {
         let err = config_json(&format!(r#"{{"exec": "true", "signal": {bad}}}"#))
             .expect_err("out of range");
         assert!(
-            err.to_string().contains(&format!("signal {bad} is not between 1 and {max}")),
+            err.to_string()
+                .contains(&format!("signal {bad} is not between 1 and {max}")),
             "{err}"
         );
     }
     let top = config_json(&format!(r#"{{"exec": "true", "signal": {max}}}"#)).expect("in range");
     assert_eq!(top.signal.map(i32::from), Some(max));
-    assert_eq!(config_json(r#"{"exec": "true"}"#).expect("none").signal, None);
+    assert_eq!(
+        config_json(r#"{"exec": "true"}"#).expect("none").signal,
+        None
+    );
 }

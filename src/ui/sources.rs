@@ -1,0 +1,168 @@
+//! The event sources the bar's modules follow besides the sample tick, started and
+//! stopped in one place: the wall-clock timer (`Update::Timer`), the compositor's IPC
+//! (`Update::Compositor`), the script modules' runners (`Update::Script`) and the tray's
+//! StatusNotifierHost (`Update::Bus`). Each runs on the main loop through gio's async IO
+//! and, when it changes, asks the bar to redraw the modules that follow its kind.
+//! `follow` starts what the config's modules need and stops the scripts no longer
+//! listed; a script that kept its name and settings goes on as it was.
+
+use std::cell::{Ref, RefCell};
+use std::rc::Rc;
+
+use gtk4 as gtk;
+
+use super::tray::TrayHost;
+use crate::app::wallclock::WallTimer;
+use crate::events::compositor::{Compositor, CompositorState, Workspace};
+use crate::events::script::runner::{self, ScriptRunner};
+use crate::events::script::ScriptState;
+use crate::modules::{custom, Button, Layout, Scripts, TraySettings, Update};
+
+pub struct Sources {
+    /// Redraws the modules of one kind.
+    redraw: Rc<dyn Fn(Update)>,
+    wall_timer: RefCell<Option<WallTimer>>,
+    compositor: RefCell<Option<Rc<Compositor>>>,
+    runners: RefCell<Vec<Rc<ScriptRunner>>>,
+    /// What each script module's script last said, by module name.
+    script_states: Rc<RefCell<Scripts>>,
+    /// Started by the first bar with a `tray` module.
+    tray: RefCell<Option<Rc<TrayHost>>>,
+}
+
+impl Sources {
+    pub fn new(redraw: impl Fn(Update) + 'static) -> Sources {
+        Sources {
+            redraw: Rc::new(redraw),
+            wall_timer: RefCell::new(None),
+            compositor: RefCell::new(None),
+            runners: RefCell::new(Vec::new()),
+            script_states: Rc::new(RefCell::new(Scripts::new())),
+            tray: RefCell::new(None),
+        }
+    }
+
+    /// Starts the sources `modules` follow that are not running yet, and stops the
+    /// scripts they no longer list.
+    pub fn follow(&self, modules: &Layout) {
+        self.start_wall_timer();
+        let needs = |kind: Update| modules.all().any(|m| m.update() == kind);
+        if needs(Update::Compositor) && self.compositor.borrow().is_none() {
+            let redraw = self.redraw.clone();
+            let on_change = move |_: &CompositorState| redraw(Update::Compositor);
+            let compositor = Compositor::connect_from_env(on_change);
+            self.compositor.replace(compositor);
+        }
+        self.follow_scripts(modules);
+    }
+
+    fn start_wall_timer(&self) {
+        if self.wall_timer.borrow().is_some() {
+            return;
+        }
+        let redraw = self.redraw.clone();
+        match WallTimer::new(move || redraw(Update::Timer)) {
+            Ok(timer) => {
+                self.wall_timer.replace(Some(timer));
+            }
+            Err(err) => tracing::warn!("no wall-clock timer, the clock will not advance: {err}"),
+        }
+    }
+
+    /// Wakes the timed modules at `unix_ms` (wall-clock time).
+    pub fn arm_wall_timer(&self, unix_ms: u64) {
+        if let Some(timer) = self.wall_timer.borrow().as_ref() {
+            if let Err(err) = timer.arm_at(unix_ms) {
+                tracing::warn!("cannot arm the wall-clock timer: {err}");
+            }
+        }
+    }
+
+    /// One runner per script module; an unchanged one keeps running (a reload neither
+    /// restarts its script nor resets its backoff).
+    fn follow_scripts(&self, modules: &Layout) {
+        runner::adopt_orphans();
+        let mut old: Vec<Rc<ScriptRunner>> = self.runners.borrow_mut().drain(..).collect();
+        self.script_states.borrow_mut().clear();
+        let mut started: Vec<String> = Vec::new();
+        for module in modules.all() {
+            let Some(script) = module.script() else {
+                continue;
+            };
+            let name = module.name().to_owned();
+            if started.contains(&name) {
+                continue; // listed twice: one script feeds both places
+            }
+            started.push(name.clone());
+            let short = module.name().trim_start_matches("custom/");
+            if let Some(at) = old
+                .iter()
+                .position(|r| r.name() == short && r.config() == script)
+            {
+                let runner = old.swap_remove(at);
+                self.script_states.borrow_mut().insert(name, runner.state());
+                self.runners.borrow_mut().push(runner);
+                continue;
+            }
+            self.script_states
+                .borrow_mut()
+                .insert(name.clone(), ScriptState::Starting);
+            let (states, redraw) = (self.script_states.clone(), self.redraw.clone());
+            let on_update = move |state: &ScriptState| {
+                states.borrow_mut().insert(name.clone(), state.clone());
+                redraw(Update::Script);
+            };
+            let runner = ScriptRunner::start(short, script.clone(), on_update);
+            self.runners.borrow_mut().push(runner);
+        }
+        for runner in old {
+            runner.stop();
+        }
+    }
+
+    /// Runs the command of script module `name` for `button`.
+    pub fn run_script_action(&self, name: &str, button: Button) {
+        let short = name.trim_start_matches("custom/");
+        let runners = self.runners.borrow();
+        let Some(runner) = runners.iter().find(|r| r.name() == short) else {
+            return;
+        };
+        if let Some(command) = custom::command(runner.config(), button) {
+            runner.run_action(command);
+        }
+    }
+
+    pub fn script_states(&self) -> Ref<'_, Scripts> {
+        self.script_states.borrow()
+    }
+
+    /// The compositor's workspaces and focused window, if it is followed.
+    pub fn compositor_state(&self) -> Option<CompositorState> {
+        self.compositor.borrow().as_ref().map(|c| c.state())
+    }
+
+    pub fn focus_workspace(&self, workspace: &Workspace) {
+        if let Some(compositor) = self.compositor.borrow().as_ref() {
+            compositor.focus_workspace(workspace);
+        }
+    }
+
+    pub fn step_workspace(&self, forward: bool) {
+        if let Some(compositor) = self.compositor.borrow().as_ref() {
+            compositor.step_workspace(forward);
+        }
+    }
+
+    /// Puts a bar's tray box under the tray host, starting the host on first use.
+    pub fn attach_tray(&self, container: &gtk::Box, settings: &TraySettings) {
+        let host = self
+            .tray
+            .borrow_mut()
+            .get_or_insert_with(|| {
+                let redraw = self.redraw.clone();
+                TrayHost::start(Box::new(move || redraw(Update::Bus)))
+            })
+            .clone();
+        host.attach(container, settings);
+    }
+}
