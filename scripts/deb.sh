@@ -13,19 +13,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 
-log() { printf '[deb] %s\n' "$*" >&2; }
-die() { printf '[deb] error: %s\n' "$*" >&2; exit 1; }
-quietly() {
-    local out
-    out=$(mktemp)
-    if ! "$@" >"$out" 2>&1; then
-        tail -n 40 "$out" >&2
-        rm -f "$out"
-        die "failed: $*"
-    fi
-    rm -f "$out"
-}
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+tag=deb
+# shellcheck source=scripts/common.sh
+. "$here/scripts/common.sh"
 # shellcheck source=scripts/layer-shell.sh
 . "$here/scripts/layer-shell.sh"
 

@@ -23,24 +23,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 
-log() { printf '[dev] %s\n' "$*" >&2; }
-die() { printf '[dev] error: %s\n' "$*" >&2; exit 1; }
-
-# Runs a command with its output in a log that is shown only if it fails.
-quietly() {
-    local out
-    out=$(mktemp)
-    if ! "$@" >"$out" 2>&1; then
-        tail -n 40 "$out" >&2
-        rm -f "$out"
-        die "failed: $*"
-    fi
-    rm -f "$out"
-}
-
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
-}
+tag=dev
+# shellcheck source=scripts/common.sh
+. "$here/scripts/common.sh"
 
 # Debian packages the build, the tests and the bar need.
 apt_packages=(

@@ -1,8 +1,8 @@
 # gtk4-layer-shell >= 1.0 is packaged from Debian 13 on, not in bookworm. There it is built
 # from Debian's own source package of the next release (source only, never binaries).
 # Sourced by dev.sh (a shared library under /usr/local, for development) and deb.sh (a
-# static one inside the build tree, linked into the packaged binary). Needs log, die,
-# quietly and as_root from the sourcing script.
+# static one inside the build tree, linked into the packaged binary). Needs the helpers
+# of scripts/common.sh.
 
 # Builds gtk4-layer-shell into PREFIX as LIBRARY (shared or static), installing with
 # INSTALL_AS ("as_root" for a system prefix, empty for one the caller owns).

@@ -68,6 +68,20 @@ enum Command {
     Version,
 }
 
+/// The one optional FILE after a command word (`check [FILE]`), and nothing more.
+fn optional_file(parser: &mut lexopt::Parser) -> Result<Option<std::path::PathBuf>, lexopt::Error> {
+    use lexopt::prelude::*;
+    let file = match parser.next()? {
+        None => None,
+        Some(Value(file)) => Some(std::path::PathBuf::from(file)),
+        Some(other) => return Err(other.unexpected()),
+    };
+    if let Some(extra) = parser.next()? {
+        return Err(extra.unexpected());
+    }
+    Ok(file)
+}
+
 fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, lexopt::Error> {
     use lexopt::prelude::*;
 
@@ -85,26 +99,10 @@ fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, 
             Short('h') | Long("help") => return Ok(Command::Help),
             Short('V') | Long("version") => return Ok(Command::Version),
             Value(word) if word == "check" && !(once || waybar || bench.is_some()) => {
-                let file = match parser.next()? {
-                    None => None,
-                    Some(Value(file)) => Some(std::path::PathBuf::from(file)),
-                    Some(other) => return Err(other.unexpected()),
-                };
-                if let Some(extra) = parser.next()? {
-                    return Err(extra.unexpected());
-                }
-                return Ok(Command::Check(file));
+                return optional_file(&mut parser).map(Command::Check);
             }
             Value(word) if word == "import-waybar" && !(once || waybar || bench.is_some()) => {
-                let file = match parser.next()? {
-                    None => None,
-                    Some(Value(file)) => Some(std::path::PathBuf::from(file)),
-                    Some(other) => return Err(other.unexpected()),
-                };
-                if let Some(extra) = parser.next()? {
-                    return Err(extra.unexpected());
-                }
-                return Ok(Command::ImportWaybar(file));
+                return optional_file(&mut parser).map(Command::ImportWaybar);
             }
             Value(word) if word == "msg" && !(once || waybar || bench.is_some()) => {
                 let what = parser.value()?.string()?;
