@@ -11,18 +11,11 @@
 set -euo pipefail
 
 deb=$(realpath "${1:?usage: scripts/deb-test.sh PACKAGE.deb}")
-log() { printf '[deb-test] %s\n' "$*" >&2; }
+tag=deb-test
+# shellcheck source=scripts/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 fail() { printf '[deb-test] FAIL: %s\n' "$*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || fail "run as root (chroot, mounts)"
-
-mirror() {
-    local m
-    m=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | grep -v security | head -n1)
-    [ -n "$m" ] || m=$(awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; exit } }' \
-        /etc/apt/sources.list 2>/dev/null)
-    [ -n "$m" ] || fail "no Debian mirror in /etc/apt"
-    echo "$m"
-}
 
 command -v mmdebstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq mmdebstrap >/dev/null; }
 
@@ -34,7 +27,7 @@ cleanup() {
 trap cleanup EXIT
 
 log "a clean Debian 12 root in $root"
-mmdebstrap --quiet --variant=apt --include=man-db,ca-certificates bookworm "$root" "$(mirror)"
+mmdebstrap --quiet --variant=apt --include=man-db,ca-certificates bookworm "$root" "$(debian_mirror)"
 mount -t proc proc "$root/proc"
 mount --rbind /sys "$root/sys"
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }

@@ -24,15 +24,7 @@ CARGO_DEB_VERSION=3.8.0
 out=target/deb
 
 install_tools() {
-    local missing=()
-    for p in scdoc lintian dpkg-dev fakeroot meson ninja-build libwayland-dev wayland-protocols; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-    done
-    if [ ${#missing[@]} -gt 0 ]; then
-        log "installing: ${missing[*]}"
-        quietly as_root apt-get update
-        quietly as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-    fi
+    install_missing scdoc lintian dpkg-dev fakeroot meson ninja-build libwayland-dev wayland-protocols
     if [ "$(cargo deb --version 2>/dev/null | awk '{print $2}')" != "$CARGO_DEB_VERSION" ]; then
         log "installing cargo-deb $CARGO_DEB_VERSION"
         quietly cargo install --locked cargo-deb --version "$CARGO_DEB_VERSION"

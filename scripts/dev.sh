@@ -40,15 +40,7 @@ apt_packages=(
 
 install_apt_packages() {
     command -v apt-get >/dev/null || { log "no apt-get: install the packages listed in README.md yourself"; return; }
-    local missing=()
-    for p in "${apt_packages[@]}"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-    done
-    if [ ${#missing[@]} -gt 0 ]; then
-        log "installing: ${missing[*]}"
-        quietly as_root apt-get update
-        quietly as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-    fi
+    install_missing "${apt_packages[@]}"
 }
 
 # shellcheck source=scripts/layer-shell.sh

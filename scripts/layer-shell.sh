@@ -11,12 +11,7 @@ build_gtk4_layer_shell() {
     command -v apt-get >/dev/null || die "gtk4-layer-shell >= 1.0 not found: install it with your package manager"
     log "building gtk4-layer-shell ($library) from Debian's trixie source package"
     local uri
-    uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n1)
-    if [ -z "$uri" ]; then
-        uri=$(awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^(https?|file):/) { print $i; exit } }' \
-            /etc/apt/sources.list 2>/dev/null)
-    fi
-    [ -n "$uri" ] || die "cannot find the Debian mirror in /etc/apt/sources.list{,.d/debian.sources}"
+    uri=$(debian_mirror)
     # A private apt configuration that only knows trixie's sources: the machine's own apt
     # sources are left untouched and no binary package can come from trixie.
     local work

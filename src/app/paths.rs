@@ -19,7 +19,7 @@ fn base_dir(var: &str, fallback: &str) -> Option<PathBuf> {
 /// `ringbar/config.toml` of `$XDG_CONFIG_DIRS` (`/etc/xdg` by default, where the package
 /// puts the documented defaults) that exists.
 pub fn config_file() -> Option<PathBuf> {
-    let user = base_dir("XDG_CONFIG_HOME", ".config").map(|d| d.join("ringbar/config.toml"));
+    let user = config_home().map(|d| d.join("ringbar/config.toml"));
     if user.as_ref().is_some_and(|path| path.exists()) {
         return user;
     }
@@ -29,8 +29,13 @@ pub fn config_file() -> Option<PathBuf> {
         .or(user)
 }
 
+/// `$XDG_CONFIG_HOME`, else `~/.config`.
+pub fn config_home() -> Option<PathBuf> {
+    base_dir("XDG_CONFIG_HOME", ".config")
+}
+
 /// `$XDG_CONFIG_DIRS`, its absolute entries; `/etc/xdg` when unset or empty.
-fn system_config_dirs() -> impl Iterator<Item = PathBuf> {
+pub fn system_config_dirs() -> impl Iterator<Item = PathBuf> {
     let dirs = std::env::var("XDG_CONFIG_DIRS")
         .ok()
         .filter(|dirs| !dirs.is_empty())
@@ -45,7 +50,7 @@ fn system_config_dirs() -> impl Iterator<Item = PathBuf> {
 
 /// `$XDG_CONFIG_HOME/ringbar/style.css`.
 pub fn style_file() -> Option<PathBuf> {
-    base_dir("XDG_CONFIG_HOME", ".config").map(|d| d.join("ringbar/style.css"))
+    config_home().map(|d| d.join("ringbar/style.css"))
 }
 
 /// `$XDG_STATE_HOME/ringbar/state.toml`.

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use serde_json::Value as Json;
 
+use crate::app::paths;
 use crate::config::import::{convert, style_notes};
 use crate::config::user_file::{read, MAX_CONFIG_BYTES};
 
@@ -48,20 +49,9 @@ pub fn run(file: Option<PathBuf>) -> ExitCode {
 /// Waybar's own search: `$XDG_CONFIG_HOME/waybar/config` or `config.jsonc`, then the same
 /// under each of `$XDG_CONFIG_DIRS` (`/etc/xdg`).
 fn default_config() -> Option<PathBuf> {
-    let home = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")));
-    let system = std::env::var("XDG_CONFIG_DIRS")
-        .ok()
-        .filter(|d| !d.is_empty())
-        .unwrap_or_else(|| "/etc/xdg".to_owned());
-    let dirs = home.into_iter().chain(
-        system
-            .split(':')
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute()),
-    );
+    let dirs = paths::config_home()
+        .into_iter()
+        .chain(paths::system_config_dirs());
     dirs.flat_map(|dir| ["config", "config.jsonc"].map(|name| dir.join("waybar").join(name)))
         .find(|path| path.is_file())
 }

@@ -274,28 +274,9 @@ fn window_format(format: &str) -> String {
         .replace("{class}", "{app_id}")
 }
 
+/// A JSON value as TOML; `None` for what TOML cannot hold (`null`, anywhere in it).
 fn to_toml(value: &Json) -> Option<Value> {
-    match value {
-        Json::Null => None,
-        Json::Bool(b) => Some(Value::Boolean(*b)),
-        Json::Number(n) => n
-            .as_i64()
-            .map(Value::Integer)
-            .or_else(|| n.as_f64().map(Value::Float)),
-        Json::String(s) => Some(Value::String(s.clone())),
-        Json::Array(items) => items
-            .iter()
-            .map(to_toml)
-            .collect::<Option<Vec<_>>>()
-            .map(Value::Array),
-        Json::Object(map) => {
-            let table: Option<Table> = map
-                .iter()
-                .map(|(k, v)| Some((k.clone(), to_toml(v)?)))
-                .collect();
-            table.map(Value::Table)
-        }
-    }
+    Value::try_from(value).ok()
 }
 
 /// The table if ringbar's parser takes it; else a note, and the module's defaults (`None`

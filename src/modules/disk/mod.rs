@@ -131,7 +131,8 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
     }))
 }
 
-fn write_optional_rate(out: &mut String, rate: Option<f64>) {
+/// A rate in the label: 0 until there is one (the tooltip says `–`).
+fn write_rate_or_zero(out: &mut String, rate: Option<f64>) {
     write_rate(out, rate.unwrap_or(0.0));
 }
 
@@ -179,8 +180,8 @@ impl Module for Disk {
                 "percentage_free" => {
                     let _ = std::fmt::Write::write_fmt(out, format_args!("{:.0}", 100.0 - used));
                 }
-                "read" => write_optional_rate(out, read),
-                "write" => write_optional_rate(out, write),
+                "read" => write_rate_or_zero(out, read),
+                "write" => write_rate_or_zero(out, write),
                 _ => return false,
             }
             true
