@@ -145,7 +145,7 @@ fn sensors_and_their_text_allocate_nothing_once_warm() {
     let mut sample = Sample::default();
     let second = 1_000_000_000;
     let mut sensors = Sensors::discover(
-        roots,
+        roots.clone(),
         config::Sensors::default(),
         None,
         4096,
@@ -159,6 +159,9 @@ fn sensors_and_their_text_allocate_nothing_once_warm() {
         "config.toml".as_ref(),
     )
     .expect("valid");
+    // The modules' own readings (pressure, batteries), as the sampler takes them.
+    let mut readers = ringbar::modules::readers_of(config.modules.all(), &roots);
+    sample.readings = ringbar::sample::readings::Readings::of(&readers);
     let (mut text, mut tooltip) = (String::with_capacity(256), String::with_capacity(16384));
     let mut before = 0;
     for t in 1..=505 {
@@ -170,10 +173,10 @@ fn sensors_and_their_text_allocate_nothing_once_warm() {
         }
         // A monitor tooltip opens and closes: the system readings come and go.
         let wanted = Wanted {
-            pressure: true,
             tooltip: t % 100 < 50,
         };
         sensors.read(t * second / 10, &mut sample.hardware, wanted);
+        sample.readings.read(&mut readers, t * second / 10);
         render(&config, &sample, &mut text, &mut tooltip);
     }
     assert_eq!(
@@ -278,7 +281,8 @@ fn handing_samples_over_to_the_main_loop_allocates_nothing_once_warm() {
 
     use gtk4::glib;
     use ringbar::app::worker::{Handover, Watch};
-    use ringbar::model::{Battery, Gpu, GpuDriver};
+    use ringbar::model::{Gpu, GpuDriver};
+    use ringbar::modules::battery::{Batteries, Battery};
     use ringbar::sample::Notice;
 
     const WARM: u64 = 10;
@@ -289,10 +293,11 @@ fn handing_samples_over_to_the_main_loop_allocates_nothing_once_warm() {
         Gpu::new("card0", GpuDriver::I915, "0000:00:02.0"),
         Gpu::new("card1", GpuDriver::Amdgpu, "0000:03:00.0"),
     ];
-    sample.hardware.batteries = vec![Battery {
+    let batteries = Batteries(vec![Battery {
         name: "BAT0".into(),
         ..Battery::default()
-    }];
+    }]);
+    sample.readings.insert("battery", Box::new(batteries));
     sample.hardware.power_profile = "balanced".into();
     sample.hardware.power_profile_choices = "low-power balanced performance".into();
     sample.notices = vec![Notice::new("config", "line 3: unknown key `colour`")];

@@ -4,7 +4,8 @@
 use libfuzzer_sys::fuzz_target;
 use ringbar::model::hardware::SwapCounters;
 use ringbar::model::procstat::parse_cpu_ticks;
-use ringbar::model::{LoadAverage, Memory, Stall};
+use ringbar::model::{LoadAverage, Memory};
+use ringbar::modules::pressure::Stall;
 
 fuzz_target!(|text: &[u8]| {
     if let Some(memory) = Memory::parse(text) {

@@ -1,5 +1,5 @@
 //! Hardware readings for the labels and the tooltip: CPU temperature and frequency,
-//! GPUs, pressure stall information, swap activity and the power profile. The sensor
+//! GPUs, swap activity and the power profile. The sensor
 //! readers fill a [`Hardware`] in place each tick; nothing here reads a file.
 
 pub use super::value::Value;
@@ -147,51 +147,6 @@ impl Gpu {
     }
 }
 
-/// `/proc/pressure/{cpu,memory,io}`: the share of the last 10 s in which some (or all)
-/// runnable tasks were stalled on the resource, in percent.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Stall {
-    pub some: f64,
-    /// Absent in `/proc/pressure/cpu` before Linux 5.13.
-    pub full: Option<f64>,
-}
-
-impl Stall {
-    /// Parses `some avg10=1.00 avg60=… total=…` and the optional `full …` line.
-    pub fn parse(text: &[u8]) -> Option<Stall> {
-        let text = std::str::from_utf8(text).ok()?;
-        let (mut some, mut full) = (None, None);
-        for line in text.lines() {
-            let mut words = line.split_ascii_whitespace();
-            let slot = match words.next() {
-                Some("some") => &mut some,
-                Some("full") => &mut full,
-                _ => continue,
-            };
-            *slot = words
-                .find_map(|w| w.strip_prefix("avg10="))
-                .and_then(|v| v.parse::<f64>().ok())
-                .filter(|v| (0.0..=100.0).contains(v));
-        }
-        Some(Stall { some: some?, full })
-    }
-}
-
-/// Pressure stall information for the three resources.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Pressure {
-    pub cpu: Value<Stall>,
-    pub memory: Value<Stall>,
-    pub io: Value<Stall>,
-}
-
-impl Pressure {
-    /// (short name, reading) in display order.
-    pub fn resources(&self) -> [(&'static str, Value<Stall>); 3] {
-        [("cpu", self.cpu), ("mem", self.memory), ("io", self.io)]
-    }
-}
-
 /// `pswpin` and `pswpout` from `/proc/vmstat`: pages swapped in and out since boot.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SwapCounters {
@@ -256,15 +211,12 @@ pub struct Hardware {
     pub gpus: Vec<Gpu>,
     /// The GPU named in the config, if it is present.
     pub configured_gpu: Option<usize>,
-    pub pressure: Pressure,
     /// Absent until two readings exist, and on kernels without the counters.
     pub swap: Value<SwapActivity>,
     /// `/sys/firmware/acpi/platform_profile`; empty where the firmware has none.
     pub power_profile: String,
     /// Its choices, space-separated as the kernel lists them.
     pub power_profile_choices: String,
-    /// System batteries (not a mouse's or a phone's); empty on a desktop.
-    pub batteries: Vec<super::battery::Battery>,
 }
 
 impl Hardware {

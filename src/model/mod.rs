@@ -6,7 +6,6 @@
 //! is unit-tested without root.
 
 pub mod app;
-pub mod battery;
 pub mod controls;
 pub mod fdbudget;
 pub mod fdinfo;
@@ -26,10 +25,7 @@ pub mod value;
 
 mod snapshot;
 
-pub use battery::{Battery, BatteryStatus, BatteryTotal};
-pub use hardware::{
-    CpuReading, Gpu, GpuDriver, GpuReading, Hardware, Pressure, Stall, Throttle, Value,
-};
+pub use hardware::{CpuReading, Gpu, GpuDriver, GpuReading, Hardware, Throttle, Value};
 pub use oom::{OomKill, OomKills};
 pub use privacy::{HidePid, Privacy};
 pub use process::{Process, ProcessKey, ProcessTable};

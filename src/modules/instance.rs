@@ -9,7 +9,6 @@ use super::{
 };
 use crate::events::script::ScriptConfig;
 use crate::sample::readings::{Reader, Roots};
-use crate::sample::Wanted;
 use crate::text::Sink;
 
 pub struct Instance {
@@ -72,10 +71,6 @@ impl Module for Instance {
         self.inner.reader(roots)
     }
 
-    fn readings(&self) -> Wanted {
-        self.inner.readings()
-    }
-
     fn history_graphs(&self) -> bool {
         self.inner.history_graphs()
     }
@@ -125,7 +120,11 @@ mod tests {
         let readers = crate::modules::readers_of(right.iter(), &Roots::system());
         let keys: Vec<&str> = readers.iter().map(|r| r.key()).collect();
         if cfg!(feature = "app") {
-            assert_eq!(keys, ["disk", "disk#tmp"], "a reading per instance");
+            assert_eq!(
+                keys,
+                ["disk", "disk#tmp", "battery#bat2"],
+                "a reading per instance"
+            );
         }
         for bad in ["battery#", "battery#a b", "#x", "nothing#x"] {
             let text = format!("modules_right = [{bad:?}]\n");

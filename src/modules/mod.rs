@@ -4,7 +4,7 @@
 //!
 //! Adding a module: one file in this folder, and one line in [`REGISTRY`].
 
-mod battery;
+pub mod battery;
 mod clock;
 mod cpu;
 pub mod custom;
@@ -16,7 +16,7 @@ mod input;
 mod instance;
 mod memory;
 mod oom;
-mod pressure;
+pub mod pressure;
 mod thresholds;
 mod tray;
 mod window;
@@ -266,12 +266,6 @@ pub trait Module {
         _roots: &crate::sample::readings::Roots,
     ) -> Option<Box<dyn crate::sample::readings::Reader>> {
         None
-    }
-
-    /// The system readings its text shows (read only while it is on a bar, or a tooltip
-    /// is open); none by default.
-    fn readings(&self) -> crate::sample::Wanted {
-        crate::sample::Wanted::NONE
     }
 
     /// Whether its tooltip draws the history's graphs under the text: the monitor

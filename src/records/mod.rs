@@ -1,7 +1,8 @@
 //! Where the process records come from: the BPF probe in the bar ([`probe`]), the probe
 //! lent by the probe service ([`service`], its messages in [`wire`]), or the /proc walk
 //! ([`procwalk`]); [`collector`] takes one of them into the model each tick, and names
-//! the rows ([`realnames`], [`wchan`]).
+//! the rows ([`realnames`], [`wchan`]). [`sysfs`] reads the kernel's sysfs files for the
+//! sensors and the modules' readers.
 
 #[cfg(feature = "app")]
 pub mod cgroup;
@@ -21,6 +22,8 @@ pub mod procwalk;
 pub mod realnames;
 #[cfg(feature = "app")]
 pub mod service;
+#[cfg(feature = "app")]
+pub mod sysfs;
 #[cfg(feature = "app")]
 pub mod wchan;
 pub mod wire;

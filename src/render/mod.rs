@@ -1,10 +1,9 @@
 //! Writers that turn a [`Sample`](crate::sample::Sample) into text. Each section (CPU,
-//! memory, IO, GPU, pressure, footer) has one file holding its one text writer, which
+//! memory, IO, GPU, power, footer) has one file holding its one text writer, which
 //! renders into a [`Sink`](crate::text::Sink): plain text for `--once` or Pango markup for tooltips, and its
 //! JSON form, which `sinks::json` puts into the `--json` document. Nothing here reads a file or touches GTK.
 
 pub mod apps;
-pub mod battery;
 pub mod cpu;
 pub mod footer;
 pub mod gpu;
@@ -12,7 +11,7 @@ pub mod history;
 pub mod io;
 pub mod memory;
 pub mod oom;
-pub mod pressure;
+pub mod power;
 pub mod report;
 pub mod sparkline;
 pub mod stuck;

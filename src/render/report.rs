@@ -1,13 +1,13 @@
 //! The monitor's whole report: what its tooltip shows and `--once` prints.
 
-use super::{battery, cpu, footer, gpu, history, io, memory, oom, pressure};
+use super::{cpu, footer, gpu, history, io, memory, oom, power};
 use crate::model::history::Metric;
 use crate::sample::Sample;
 use crate::text::Sink;
 
-/// Notices, CPU (D/Z rows first), Memory, the OOM kills if there were any, IO, GPUs,
-/// pressure, power profile and batteries where the machine has them, the sections of the
-/// modules' own readings, and the footer. CPU,
+/// Notices, CPU (D/Z rows first), Memory, the OOM kills if there were any, IO, GPUs where
+/// the machine has them, the sections of the modules' own readings (pressure, batteries,
+/// disks) in the layout's order, the power profile, and the footer. CPU,
 /// Memory, IO and GPU end with their history's sparkline once there is one.
 pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     footer::write_notices(sink, sample);
@@ -20,11 +20,10 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     history::write(sink, sample, Metric::Io);
     gpu::write(sink, sample);
     history::write(sink, sample, Metric::Gpu);
-    pressure::write(sink, sample);
-    battery::write(sink, sample);
     for (_, reading) in sample.readings.iter() {
         reading.write_report(sink);
     }
+    power::write(sink, sample);
     footer::write(sink, sample);
 }
 

@@ -121,33 +121,17 @@ impl Clone for Sample {
     }
 }
 
-/// Which of the system readings that only some outputs show a sample takes. No label but `pressure`'s shows them, so the
-/// bar asks for them only while that module is on it or a monitor tooltip is open: a
-/// closed tooltip costs no /proc/vmstat (the most expensive file a tick read) nor PSI
-/// read. The text outputs (`--once`, `--json`, `--waybar`) want them all.
+/// Which of the system readings that only the monitor's tooltip shows a sample takes:
+/// swap traffic (/proc/vmstat, the most expensive file a tick read) and the platform
+/// profile. The bar asks for them only while a monitor tooltip is open; the text outputs
+/// (`--once`, `--json`, `--waybar`) want them all.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Wanted {
-    /// /proc/pressure: the `pressure` module and the tooltip.
-    pub pressure: bool,
-    /// Swap traffic (/proc/vmstat) and the platform profile: the tooltip.
+    /// Swap traffic and the platform profile: the tooltip.
     pub tooltip: bool,
 }
 
 impl Wanted {
-    pub const ALL: Wanted = Wanted {
-        pressure: true,
-        tooltip: true,
-    };
-    pub const NONE: Wanted = Wanted {
-        pressure: false,
-        tooltip: false,
-    };
-
-    /// What either wants.
-    pub fn union(self, other: Wanted) -> Wanted {
-        Wanted {
-            pressure: self.pressure || other.pressure,
-            tooltip: self.tooltip || other.tooltip,
-        }
-    }
+    pub const ALL: Wanted = Wanted { tooltip: true };
+    pub const NONE: Wanted = Wanted { tooltip: false };
 }

@@ -8,7 +8,7 @@ use std::any::Any;
 use std::fmt;
 use std::path::PathBuf;
 
-use serde_json::Value as Json;
+use serde_json::{Map, Value as Json};
 
 use crate::text::Sink;
 
@@ -38,6 +38,11 @@ pub trait Reading: Any + Send + fmt::Debug {
     fn write_report(&self, _sink: &mut dyn Sink) {}
     /// Its value in the JSON document, under its module's name.
     fn json(&self) -> Json;
+    /// Puts its value into the JSON `document`: [`Reading::json`] under `key` (its
+    /// module's name), unless the reading has more keys to fill.
+    fn write_json(&self, key: &str, document: &mut Map<String, Json>) {
+        document.insert(key.to_owned(), self.json());
+    }
 }
 
 /// Copies `other` into `this` when it holds the same type: the body of
@@ -83,6 +88,13 @@ impl Readings {
     pub fn get<T: Reading>(&self, key: &str) -> Option<&T> {
         let (_, value) = self.0.iter().find(|(k, _)| **k == *key)?;
         (value.as_ref() as &dyn Any).downcast_ref::<T>()
+    }
+
+    /// Puts `value` in as the reading `key`: a sample made by hand.
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn insert(&mut self, key: &str, value: Box<dyn Reading>) {
+        self.0.retain(|(k, _)| **k != *key);
+        self.0.push((key.into(), value));
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &dyn Reading)> {

@@ -13,6 +13,7 @@ use super::{Roots, Sensors};
 use crate::config;
 use crate::model::{Hardware, Snapshot};
 use crate::render::report;
+use crate::sample::readings::Readings;
 use crate::sample::Sample;
 use crate::text::Markup;
 
@@ -76,40 +77,6 @@ fn busy_proc(proc: &Path) {
     );
 }
 
-/// What the bar shows: the CPU, GPU and pressure labels ("hidden" where hidden) and the
-/// tooltip, at 50 % CPU on 4 CPUs.
-fn render(hw: &Hardware) -> String {
-    let sample = Sample {
-        processes: Snapshot {
-            interval_ns: SECOND,
-            online_cpus: 4,
-            cpu_busy_ns: 2 * SECOND,
-            ..Snapshot::default()
-        },
-        hardware: hw.clone(),
-        interval_ms: 2000,
-        ..Sample::default()
-    };
-    let config = config::parse(
-        "modules_left = [\"cpu\", \"gpu\", \"pressure\"]\nmodules_center = []\nmodules_right = []\n",
-        "c.toml".as_ref(),
-    )
-    .expect("valid");
-    let mut labels = Vec::new();
-    for module in config.modules.all() {
-        let mut text = String::new();
-        let input = crate::modules::tests::input(&sample);
-        match module.text(&input, &mut text) {
-            Some(_) => labels.push(text),
-            None => labels.push(format!("(no {} label)", module.name())),
-        }
-    }
-    let mut out = labels.join(" | ");
-    out.push_str("\n---\n");
-    report::write(&mut Markup(&mut out), &sample);
-    out
-}
-
 struct Machine {
     _dir: tempfile::TempDir,
     roots: Roots,
@@ -136,6 +103,44 @@ impl Machine {
     ) -> Sensors {
         Sensors::discover(self.roots.clone(), config, nvidia, 4096, SECOND, hw)
     }
+
+    /// What the bar shows: the CPU, GPU and pressure labels ("hidden" where hidden) and
+    /// the tooltip, at 50 % CPU on 4 CPUs, with the modules' own readings (pressure)
+    /// taken now.
+    fn render(&self, hw: &Hardware) -> String {
+        let config = config::parse(
+            "modules_left = [\"cpu\", \"gpu\", \"pressure\"]\nmodules_center = []\nmodules_right = []\n",
+            "c.toml".as_ref(),
+        )
+        .expect("valid");
+        let mut readers = crate::modules::readers_of(config.modules.all(), &self.roots);
+        let mut sample = Sample {
+            processes: Snapshot {
+                interval_ns: SECOND,
+                online_cpus: 4,
+                cpu_busy_ns: 2 * SECOND,
+                ..Snapshot::default()
+            },
+            hardware: hw.clone(),
+            interval_ms: 2000,
+            readings: Readings::of(&readers),
+            ..Sample::default()
+        };
+        sample.readings.read(&mut readers, SECOND);
+        let mut labels = Vec::new();
+        for module in config.modules.all() {
+            let mut text = String::new();
+            let input = crate::modules::tests::input(&sample);
+            match module.text(&input, &mut text) {
+                Some(_) => labels.push(text),
+                None => labels.push(format!("(no {} label)", module.name())),
+            }
+        }
+        let mut out = labels.join(" | ");
+        out.push_str("\n---\n");
+        report::write(&mut Markup(&mut out), &sample);
+        out
+    }
 }
 
 #[test]
@@ -152,7 +157,7 @@ fn intel_laptop_with_i915() {
     write(&machine.roots.proc, "vmstat", "pswpin 1000\npswpout 2512\n");
     sensors.read(3 * SECOND, &mut hw, super::Wanted::ALL);
     assert_eq!(
-        render(&hw),
+        machine.render(&hw),
         "CPU 50% 54°C 2.0GHz | GPU 25% | PSI mem 23%\n---\n\
          <b>CPU</b>  50.0% of 4 CPUs · per process, 100% = one core · 54.0°C · 2000 MHz avg, 3000 max of 4700\n\
          <b>Memory</b>  – · in 0B/s out 1.0M/s\n\
@@ -174,7 +179,7 @@ fn intel_desktop_with_xe() {
     write(&machine.roots.sys, fixtures::XE_IDLE, "200400\n");
     sensors.read(2 * SECOND, &mut hw, super::Wanted::ALL);
     assert_eq!(
-        render(&hw),
+        machine.render(&hw),
         "CPU 50% 54°C 2.0GHz | GPU 60% 48°C | (no pressure label)\n---\n\
          <b>CPU</b>  50.0% of 4 CPUs · per process, 100% = one core · 54.0°C · 2000 MHz avg, 3000 max of 4700\n\
          <b>Memory</b>  –\n\
@@ -200,7 +205,7 @@ fn amd_desktop_with_amdgpu_and_an_nvidia_card() {
          \x20 nvidia0 nvidia NVIDIA GeForce RTX 3070  83.0% · 1905 / 2100 MHz · 71°C · VRAM 3.0G / 8.0G\n\
          \x20 nvidia1 nvidia  – · – / – MHz · –°C · VRAM – / –\n";
     assert_eq!(
-        render(&hw),
+        machine.render(&hw),
         format!(
             "CPU 50% 61°C | GPU 83% 71°C | (no pressure label)\n---\n\
              <b>CPU</b>  50.0% of 4 CPUs · per process, 100% = one core · 61.2°C\n\
@@ -220,7 +225,9 @@ fn amd_desktop_with_amdgpu_and_an_nvidia_card() {
     let mut hw = Hardware::default();
     let mut sensors = machine.sensors(pinned, Some(Box::new(FakeNvidia)), &mut hw);
     sensors.read(SECOND, &mut hw, super::Wanted::ALL);
-    assert!(render(&hw).starts_with("CPU 50% 61°C | GPU 37% 61°C |"));
+    assert!(machine
+        .render(&hw)
+        .starts_with("CPU 50% 61°C | GPU 37% 61°C |"));
     assert!(sensors.config_problems(&hw).is_empty());
 
     let typo = config::Sensors {
@@ -250,7 +257,7 @@ fn a_machine_with_nothing_shows_a_clean_bar_and_logs_nothing() {
         for tick in 1..=100 {
             sensors.read(tick * 10 * SECOND, &mut hw, super::Wanted::ALL);
         }
-        render(&hw)
+        machine.render(&hw)
     });
     assert_eq!(
         text,
@@ -271,7 +278,9 @@ fn files_that_vanish_show_dashes_log_once_and_are_rediscovered() {
         let mut hw = Hardware::default();
         let mut sensors = machine.sensors(config::Sensors::default(), None, &mut hw);
         sensors.read(SECOND, &mut hw, super::Wanted::ALL);
-        assert!(render(&hw).starts_with("CPU 50% 61°C | GPU 37% 61°C |"));
+        assert!(machine
+            .render(&hw)
+            .starts_with("CPU 50% 61°C | GPU 37% 61°C |"));
 
         // The driver starts returning garbage, then nothing, for a few ticks.
         write(&sys, fixtures::AMD_BUSY, "garbage\n");
@@ -279,9 +288,11 @@ fn files_that_vanish_show_dashes_log_once_and_are_rediscovered() {
         for tick in 2..=4 {
             sensors.read(tick * SECOND / 2, &mut hw, super::Wanted::ALL);
             assert!(
-                render(&hw).starts_with("CPU 50% –°C | GPU – 61°C |"),
+                machine
+                    .render(&hw)
+                    .starts_with("CPU 50% –°C | GPU – 61°C |"),
                 "{}",
-                render(&hw)
+                machine.render(&hw)
             );
         }
 
@@ -289,7 +300,7 @@ fn files_that_vanish_show_dashes_log_once_and_are_rediscovered() {
         std::fs::remove_dir_all(sys.join(fixtures::AMD_CARD)).expect("unplug");
         std::fs::remove_file(sys.join("class/drm/card1")).expect("unplug");
         sensors.read(7 * SECOND, &mut hw, super::Wanted::ALL);
-        let text = render(&hw);
+        let text = machine.render(&hw);
         // The temperature that reads nothing is dropped too, until it reads again.
         assert!(text.starts_with("CPU 50% | (no gpu label) |"), "{text}");
         assert!(!text.contains("<b>GPU</b>"), "{text}");
@@ -298,12 +309,16 @@ fn files_that_vanish_show_dashes_log_once_and_are_rediscovered() {
         fixtures::amd_desktop_gpu(&sys);
         write(&sys, "class/hwmon/hwmon2/temp1_input", "62000\n");
         sensors.read(8 * SECOND, &mut hw, super::Wanted::ALL);
-        assert!(render(&hw).starts_with("CPU 50% | (no gpu label) |"));
+        assert!(machine
+            .render(&hw)
+            .starts_with("CPU 50% | (no gpu label) |"));
         sensors.read(68 * SECOND, &mut hw, super::Wanted::ALL);
         assert!(
-            render(&hw).starts_with("CPU 50% 62°C | GPU 37% 61°C |"),
+            machine
+                .render(&hw)
+                .starts_with("CPU 50% 62°C | GPU 37% 61°C |"),
             "{}",
-            render(&hw)
+            machine.render(&hw)
         );
     });
     let complaints = |needle: &str| log.lines().filter(|l| l.contains(needle)).count();
@@ -325,7 +340,11 @@ fn a_file_that_fails_with_eio_shows_a_dash_and_is_logged_once() {
         let mut sensors = machine.sensors(config::Sensors::default(), None, &mut hw);
         for tick in 1..=4 {
             sensors.read(tick * SECOND, &mut hw, super::Wanted::ALL);
-            assert!(render(&hw).contains("| GPU – 61°C |"), "{}", render(&hw));
+            assert!(
+                machine.render(&hw).contains("| GPU – 61°C |"),
+                "{}",
+                machine.render(&hw)
+            );
         }
     });
     let errors: Vec<&str> = log.lines().filter(|l| l.contains("cannot read")).collect();

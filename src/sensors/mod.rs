@@ -4,7 +4,6 @@
 //! Discovery (directory scans, symlink reads) happens at start-up and again on a slow
 //! timer, sooner while some value is failing; a tick only preads files already open.
 
-pub mod battery;
 pub mod cpu;
 pub mod drm_users;
 /// Fake sysfs trees, for the test suite only.
@@ -15,12 +14,11 @@ pub mod gpu_users;
 #[cfg(test)]
 mod machines;
 pub mod nvidia;
-mod sensor_file;
 pub mod system;
 
-use std::path::{Path, PathBuf};
-
-pub use crate::model::hardware::parse_integer;
+pub use crate::records::sysfs::{
+    parse_integer, read_integer, read_text, sorted_entries, SensorFile,
+};
 
 use crate::config;
 use crate::model::{Gpu, GpuReading, Hardware, Value};
@@ -28,7 +26,6 @@ use cpu::CpuSensors;
 use gpu::DrmGpu;
 use gpu_users::GpuUsers;
 use nvidia::Nvidia;
-pub(crate) use sensor_file::SensorFile;
 use system::SystemSensors;
 pub use system::Wanted;
 
@@ -36,27 +33,6 @@ pub use system::Wanted;
 const REDISCOVER_NS: u64 = 60_000_000_000;
 /// …and this often while some value fails (a driver reload, a vanished device).
 const REDISCOVER_FAILING_NS: u64 = 5_000_000_000;
-
-/// Reads a sysfs file that holds one integer (`54000\n`); `None` if it is missing, empty
-/// or not a number.
-pub fn read_integer(path: &Path) -> Option<i64> {
-    parse_integer(&std::fs::read(path).ok()?)
-}
-
-/// A sysfs file's text, trimmed; `None` if it is missing or not UTF-8.
-pub fn read_text(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    Some(text.trim().to_owned())
-}
-
-/// The entries of a directory, sorted so discovery is deterministic.
-pub(crate) fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    entries.sort();
-    entries
-}
 
 /// How one GPU is read each tick: through its sysfs files, or through NVML.
 pub enum GpuReader {
@@ -87,8 +63,6 @@ pub struct Sensors {
     /// Parallel to `Hardware::gpus`.
     gpus: Vec<GpuReader>,
     nvidia: Option<Box<dyn Nvidia>>,
-    /// Parallel to `Hardware::batteries`.
-    batteries: Vec<battery::BatteryReader>,
     system: SystemSensors,
     users: GpuUsers,
     discovered_ns: u64,
@@ -118,13 +92,11 @@ impl Sensors {
             cpu,
             gpus: Vec::new(),
             nvidia,
-            batteries: Vec::new(),
             system,
             users,
             discovered_ns: now_ns,
         };
         sensors.set_gpus(sensors.find_gpus(), hw);
-        sensors.set_batteries(hw);
         sensors
     }
 
@@ -197,20 +169,6 @@ impl Sensors {
             .and_then(|wanted| hw.gpus.iter().position(|g| g.is_named(wanted)));
     }
 
-    /// Finds the batteries again (one may have been inserted or removed).
-    fn set_batteries(&mut self, hw: &mut Hardware) {
-        let (batteries, readers): (Vec<_>, Vec<_>) =
-            battery::discover(&self.roots.sys).into_iter().unzip();
-        let names = |list: &[crate::model::Battery]| -> Vec<String> {
-            list.iter().map(|b| b.name.clone()).collect()
-        };
-        if names(&batteries) != names(&hw.batteries) {
-            tracing::info!("batteries: {:?}", names(&batteries));
-        }
-        hw.batteries = batteries;
-        self.batteries = readers;
-    }
-
     /// Reads every sensor into `hw`, rediscovering first when it is time.
     /// Reads every sensor; of the system readings, those `wanted`.
     pub fn read(&mut self, now_ns: u64, hw: &mut Hardware, wanted: Wanted) {
@@ -226,9 +184,6 @@ impl Sensors {
         hw.cpu = self.cpu.read();
         for (gpu, reader) in hw.gpus.iter_mut().zip(&mut self.gpus) {
             reader.read(now_ns, &mut gpu.reading, self.nvidia.as_deref());
-        }
-        for (battery, reader) in hw.batteries.iter_mut().zip(&mut self.batteries) {
-            reader.read(battery);
         }
         self.system.read(now_ns, hw, wanted);
     }
@@ -276,7 +231,6 @@ impl Sensors {
         if self.system.failed(hw) {
             self.system = SystemSensors::discover(&self.roots, self.page_size);
         }
-        self.set_batteries(hw);
     }
 }
 
@@ -303,10 +257,6 @@ fn cpu_failed(hw: &Hardware) -> bool {
     failed(hw.cpu.celsius) || failed(hw.cpu.average_mhz)
 }
 
-fn battery_failed(battery: &crate::model::Battery) -> bool {
-    failed(battery.capacity) || failed(battery.energy_now_wh) || failed(battery.power_w)
-}
-
 fn any_failed(hw: &Hardware) -> bool {
-    cpu_failed(hw) || hw.gpus.iter().any(gpu_failed) || hw.batteries.iter().any(battery_failed)
+    cpu_failed(hw) || hw.gpus.iter().any(gpu_failed)
 }

@@ -1,8 +1,8 @@
-//! System-wide readings that are not per device: pressure stall information
-//! (`/proc/pressure`), swap traffic (`/proc/vmstat`) and the ACPI platform profile.
+//! System-wide readings that are not per device: swap traffic (`/proc/vmstat`) and the
+//! ACPI platform profile, both shown only in the monitor's tooltip.
 
 use crate::model::hardware::SwapCounters;
-use crate::model::{Hardware, Pressure, Stall, Value};
+use crate::model::{Hardware, Value};
 use crate::records::procfs::ProcFile;
 
 use super::{read_text, Roots, SensorFile};
@@ -13,8 +13,6 @@ const VMSTAT_BUFFER: usize = 16 * 1024;
 pub use crate::sample::Wanted;
 
 pub struct SystemSensors {
-    /// cpu, memory, io; `None` where the kernel has no PSI (or it is disabled).
-    pressure: [Option<ProcFile>; 3],
     vmstat: Option<ProcFile>,
     last_swap: Option<(u64, SwapCounters)>,
     platform_profile: Option<SensorFile>,
@@ -25,15 +23,10 @@ pub struct SystemSensors {
 
 impl SystemSensors {
     pub fn discover(roots: &Roots, page_size: u64) -> SystemSensors {
-        let pressure = ["cpu", "memory", "io"].map(|name| {
-            let path = roots.proc.join("pressure").join(name);
-            path.exists().then(|| ProcFile::new(path))
-        });
         let vmstat = roots.proc.join("vmstat");
         let profile = roots.sys.join("firmware/acpi/platform_profile");
         let choices = read_text(&roots.sys.join("firmware/acpi/platform_profile_choices"));
         SystemSensors {
-            pressure,
             vmstat: vmstat.exists().then(|| ProcFile::new(vmstat)),
             last_swap: None,
             platform_profile: choices.is_some().then(|| SensorFile::open(profile)),
@@ -47,29 +40,12 @@ impl SystemSensors {
     /// traffic: it becomes unknown, and the next reading starts a new interval, so a rate
     /// never spans the time it was not read.
     pub fn read(&mut self, now_ns: u64, hw: &mut Hardware, wanted: Wanted) {
-        if wanted.pressure {
-            self.read_pressure(hw);
-        }
         if wanted.tooltip {
             self.read_swap_and_profile(now_ns, hw);
         } else {
             self.last_swap = None;
             hw.swap = Value::Absent;
         }
-    }
-
-    fn read_pressure(&mut self, hw: &mut Hardware) {
-        let [cpu, memory, io] = &mut self.pressure;
-        let buf = &mut self.buf;
-        let mut stall = |file: &mut Option<ProcFile>| match file {
-            None => Value::Absent,
-            Some(file) => Value::read(file.read(buf).and_then(Stall::parse)),
-        };
-        hw.pressure = Pressure {
-            cpu: stall(cpu),
-            memory: stall(memory),
-            io: stall(io),
-        };
     }
 
     fn read_swap_and_profile(&mut self, now_ns: u64, hw: &mut Hardware) {
@@ -101,11 +77,7 @@ impl SystemSensors {
 
     /// Whether something that exists failed to read in `hw`.
     pub fn failed(&self, hw: &Hardware) -> bool {
-        let failed = |v: Value<Stall>| matches!(v, Value::Failed);
-        failed(hw.pressure.cpu)
-            || failed(hw.pressure.memory)
-            || failed(hw.pressure.io)
-            || matches!(hw.swap, Value::Failed)
+        matches!(hw.swap, Value::Failed)
             || (self.platform_profile.is_some() && hw.power_profile.is_empty())
     }
 }
@@ -125,19 +97,9 @@ mod tests {
     }
 
     #[test]
-    fn pressure_swap_and_profile_from_a_fake_tree() {
+    fn swap_and_profile_from_a_fake_tree() {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path();
-        write(
-            root,
-            "proc/pressure/cpu",
-            "some avg10=1.50 avg60=0.00 avg300=0.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
-        );
-        write(
-            root,
-            "proc/pressure/memory",
-            "some avg10=23.00 avg60=0.00 avg300=0.00 total=1\nfull avg10=4.00 avg60=0.00 avg300=0.00 total=0\n",
-        );
         write(
             root,
             "proc/vmstat",
@@ -152,9 +114,6 @@ mod tests {
         let mut sensors = SystemSensors::discover(&roots(root), 4096);
         let mut hw = Hardware::default();
         sensors.read(1_000_000_000, &mut hw, Wanted::ALL);
-        assert_eq!(hw.pressure.cpu.known().map(|s| s.some), Some(1.5));
-        assert_eq!(hw.pressure.memory.known().and_then(|s| s.full), Some(4.0));
-        assert_eq!(hw.pressure.io, Value::Absent, "no file, no reading");
         assert_eq!(hw.swap, Value::Absent, "a rate needs two readings");
         assert_eq!(hw.power_profile, "balanced");
         assert_eq!(hw.power_profile_choices, "low-power balanced performance");
@@ -176,11 +135,9 @@ mod tests {
         );
         assert_eq!(hw.power_profile, "performance");
 
-        write(root, "proc/pressure/memory", "garbage\n");
         write(root, "proc/vmstat", "");
         write(root, "sys/firmware/acpi/platform_profile", "\n");
         sensors.read(4_000_000_000, &mut hw, Wanted::ALL);
-        assert_eq!(hw.pressure.memory, Value::Failed);
         assert_eq!(hw.swap, Value::Failed);
         assert_eq!(hw.power_profile, "");
         assert!(sensors.failed(&hw));
@@ -190,30 +147,18 @@ mod tests {
     fn only_what_is_wanted_is_read() {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path();
-        let psi = |some: &str| format!("some avg10={some} avg60=0.00 avg300=0.00 total=1\n");
-        write(root, "proc/pressure/cpu", &psi("1.50"));
         write(root, "proc/vmstat", "pswpin 100\npswpout 200\n");
         let mut sensors = SystemSensors::discover(&roots(root), 4096);
         let mut hw = Hardware::default();
-        let labels_only = Wanted {
-            pressure: false,
-            tooltip: false,
-        };
+        let labels_only = Wanted { tooltip: false };
         sensors.read(1_000_000_000, &mut hw, Wanted::ALL);
-        write(root, "proc/pressure/cpu", &psi("9.00"));
         write(root, "proc/vmstat", "pswpin 110\npswpout 200\n");
         sensors.read(2_000_000_000, &mut hw, labels_only);
-        assert_eq!(
-            hw.pressure.cpu.known().map(|s| s.some),
-            Some(1.5),
-            "not read"
-        );
         assert_eq!(hw.swap, Value::Absent, "not read");
 
-        // Wanted again: pressure at once; swap traffic from the next reading on, over
-        // its own interval (10 pages in 1 s), not since the reading before the gap.
+        // Wanted again: swap traffic from the next reading on, over its own interval
+        // (10 pages in 1 s), not since the reading before the gap.
         sensors.read(3_000_000_000, &mut hw, Wanted::ALL);
-        assert_eq!(hw.pressure.cpu.known().map(|s| s.some), Some(9.0));
         assert_eq!(hw.swap, Value::Absent, "a rate needs two readings");
         write(root, "proc/vmstat", "pswpin 120\npswpout 200\n");
         sensors.read(4_000_000_000, &mut hw, Wanted::ALL);
@@ -221,20 +166,10 @@ mod tests {
             hw.swap.known().map(|s| s.in_per_second),
             Some(10.0 * 4096.0)
         );
-
-        // The pressure module alone on the bar: PSI, no vmstat.
-        let pressure_only = Wanted {
-            pressure: true,
-            tooltip: false,
-        };
-        write(root, "proc/pressure/cpu", &psi("3.00"));
-        sensors.read(5_000_000_000, &mut hw, pressure_only);
-        assert_eq!(hw.pressure.cpu.known().map(|s| s.some), Some(3.0));
-        assert_eq!(hw.swap, Value::Absent);
     }
 
     #[test]
-    fn a_machine_without_psi_vmstat_or_profile() {
+    fn a_machine_without_vmstat_or_profile() {
         let dir = tempfile::tempdir().expect("tempdir");
         let mut sensors = SystemSensors::discover(&roots(dir.path()), 4096);
         let mut hw = Hardware::default();

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use serde_json::{json, Value as Json};
 
 use crate::modules::{Input, Module};
-use crate::render::{apps, battery, cpu, gpu, history, io, memory, oom, pressure, stuck};
+use crate::render::{apps, cpu, gpu, history, io, memory, oom, power, stuck};
 
 /// Bumped when a key changes meaning or goes away; new keys may appear at any time.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -32,7 +32,6 @@ pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
             })
         })
         .collect();
-    let (batteries, battery) = battery::json(sample);
     let mut document = json!({
         "version": SCHEMA_VERSION,
         "time_unix_ms": sample.unix_ms,
@@ -50,10 +49,7 @@ pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
         "apps": apps::json(sample),
         "oom_kills": oom::json(sample),
         "gpus": gpu::json(sample),
-        "pressure": pressure::json(sample),
-        "power_profile": pressure::power_json(sample),
-        "batteries": batteries,
-        "battery": battery,
+        "power_profile": power::json(sample),
         "history": history::json(sample),
         "notices": sample.notices.iter().map(|n| json!({
             "title": n.title,
@@ -61,8 +57,10 @@ pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
         })).collect::<Vec<_>>(),
     });
     // The modules' own readings, each under its module's name.
-    for (key, reading) in sample.readings.iter() {
-        document[key] = reading.json();
+    if let Some(document) = document.as_object_mut() {
+        for (key, reading) in sample.readings.iter() {
+            reading.write_json(key, document);
+        }
     }
     document
 }
@@ -72,6 +70,8 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::model::{Gpu, GpuDriver, Value};
+    use crate::modules::battery::Batteries;
+    use crate::modules::pressure::Pressure;
 
     #[test]
     fn numbers_are_numbers_and_sensors_carry_their_units() {
@@ -82,6 +82,10 @@ mod tests {
         gpu.reading.vram_total = Value::Known(8 << 30);
         sample.hardware.gpus.push(gpu);
         let modules: Vec<_> = Config::default().modules.right;
+        // The modules' own readings, on a machine without PSI or batteries.
+        let readings = &mut sample.readings;
+        readings.insert("pressure", Box::new(Pressure::default()));
+        readings.insert("battery", Box::new(Batteries::default()));
         let input = crate::modules::tests::input(&sample);
         let text = document(&input, &modules).to_string();
         let doc: Json = serde_json::from_str(&text).expect("valid JSON");

@@ -24,7 +24,7 @@ use crate::config::Config;
 use crate::events::control::Command;
 use crate::modules::{Action, Update};
 use crate::render::report;
-use crate::sample::{Sample, Source, Wanted};
+use crate::sample::{Sample, Source};
 use crate::text::Markup;
 
 /// Sets `label` to the monitor's report as markup. `scratch` is a reused buffer.
@@ -86,7 +86,7 @@ impl App {
     /// Shows the modules and renders each sample as it comes.
     pub fn start(self: &Rc<Self>) {
         self.sources.follow(&self.config.borrow().modules);
-        self.want_readings_of_config();
+        self.want_shown_readings();
         self.render_all();
         let handover = self.monitor.borrow().handover();
         let watch = Watch::new(
@@ -153,7 +153,7 @@ impl App {
             .reload_config(self.config_file.as_deref());
         self.config.replace(config);
         self.sources.follow(&self.config.borrow().modules);
-        self.want_readings_of_config();
+        self.want_shown_readings();
 
         let old: Vec<Bar> = self.bars.borrow_mut().drain(..).collect();
         for bar in &old {
@@ -168,15 +168,11 @@ impl App {
         self.monitor.borrow().sample_now();
     }
 
-    /// The system readings the config's modules show on the bars.
-    fn want_readings_of_config(&self) {
-        let config = self.config.borrow();
-        let of_modules = config
-            .modules
-            .all()
-            .fold(Wanted::NONE, |wanted, m| wanted.union(m.readings()));
-        let wanted = self.readings.set_modules(of_modules);
-        self.monitor.borrow().set_wanted(wanted, false);
+    /// The system readings the bar shows now, for a new or reloaded monitor.
+    fn want_shown_readings(&self) {
+        self.monitor
+            .borrow()
+            .set_wanted(self.readings.wanted(), false);
     }
 
     /// A monitor tooltip showed (`true`) or hid: the samples read what it shows only

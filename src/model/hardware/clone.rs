@@ -4,7 +4,6 @@
 //! Destructured, so that a new field must be added here.
 
 use super::{Gpu, Hardware};
-use crate::model::battery::Battery;
 
 impl Clone for Gpu {
     fn clone(&self) -> Self {
@@ -37,33 +36,6 @@ impl Clone for Gpu {
     }
 }
 
-impl Clone for Battery {
-    fn clone(&self) -> Self {
-        let mut battery = Battery::default();
-        battery.clone_from(self);
-        battery
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        let Battery {
-            name,
-            status,
-            capacity,
-            energy_now_wh,
-            energy_full_wh,
-            energy_full_design_wh,
-            power_w,
-        } = source;
-        self.name.clone_from(name);
-        self.status = *status;
-        self.capacity = *capacity;
-        self.energy_now_wh = *energy_now_wh;
-        self.energy_full_wh = *energy_full_wh;
-        self.energy_full_design_wh = *energy_full_design_wh;
-        self.power_w = *power_w;
-    }
-}
-
 impl Clone for Hardware {
     fn clone(&self) -> Self {
         let mut hardware = Hardware::default();
@@ -76,20 +48,16 @@ impl Clone for Hardware {
             cpu,
             gpus,
             configured_gpu,
-            pressure,
             swap,
             power_profile,
             power_profile_choices,
-            batteries,
         } = source;
         self.cpu = *cpu;
         // Vec::clone_from calls the elements' clone_from on the ones both have.
         self.gpus.clone_from(gpus);
         self.configured_gpu = *configured_gpu;
-        self.pressure = *pressure;
         self.swap = *swap;
         self.power_profile.clone_from(power_profile);
         self.power_profile_choices.clone_from(power_profile_choices);
-        self.batteries.clone_from(batteries);
     }
 }

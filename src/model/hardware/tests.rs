@@ -1,32 +1,6 @@
 use super::*;
 
 #[test]
-fn pressure_lines() {
-    let text = b"some avg10=12.50 avg60=3.00 avg300=1.00 total=123\n\
-                 full avg10=2.25 avg60=0.00 avg300=0.00 total=45\n";
-    assert_eq!(
-        Stall::parse(text),
-        Some(Stall {
-            some: 12.5,
-            full: Some(2.25)
-        })
-    );
-    let old_cpu = b"some avg10=0.10 avg60=0.00 avg300=0.00 total=9\n";
-    assert_eq!(
-        Stall::parse(old_cpu),
-        Some(Stall {
-            some: 0.1,
-            full: None
-        })
-    );
-    assert_eq!(Stall::parse(b""), None);
-    assert_eq!(Stall::parse(b"some avg10=nan total=1\n"), None);
-    assert_eq!(Stall::parse(b"some avg10=250.0 total=1\n"), None);
-    assert_eq!(Stall::parse(b"some avg60=1.0\n"), None);
-    assert_eq!(Stall::parse(&[0xff, 0xfe]), None);
-}
-
-#[test]
 fn swap_counters_and_rates() {
     let text = b"nr_free_pages 100\npswpin 10\npswpout 30\npswpinx 99\n";
     let before = SwapCounters::parse(text).expect("parses");

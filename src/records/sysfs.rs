@@ -1,21 +1,43 @@
-//! One sensor file kept open and re-read with pread(2), with its values checked.
+//! Reading sysfs: a sensor file kept open and re-read with pread(2), with its values
+//! checked, and the one-shot reads that discovery makes.
 
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
-use super::parse_integer;
+pub use crate::model::hardware::parse_integer;
 use crate::records::procfs::ProcFile;
+
+/// Reads a sysfs file that holds one integer (`54000\n`); `None` if it is missing, empty
+/// or not a number.
+pub fn read_integer(path: &Path) -> Option<i64> {
+    parse_integer(&std::fs::read(path).ok()?)
+}
+
+/// A sysfs file's text, trimmed; `None` if it is missing or not UTF-8.
+pub fn read_text(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    Some(text.trim().to_owned())
+}
+
+/// The entries of a directory, sorted so discovery is deterministic.
+pub fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    entries.sort();
+    entries
+}
 
 /// One sensor file kept open. Read errors and unparsable or implausible values are
 /// logged once (until the file reads fine again) and come back as `None`.
 #[derive(Debug)]
-pub(crate) struct SensorFile {
+pub struct SensorFile {
     file: ProcFile,
     bad_value: bool,
 }
 
 impl SensorFile {
-    pub(crate) fn open(path: PathBuf) -> SensorFile {
+    pub fn open(path: PathBuf) -> SensorFile {
         SensorFile {
             file: ProcFile::new(path),
             bad_value: false,
@@ -23,20 +45,16 @@ impl SensorFile {
     }
 
     /// Opens `path` if it exists now.
-    pub(crate) fn existing(path: PathBuf) -> Option<SensorFile> {
+    pub fn existing(path: PathBuf) -> Option<SensorFile> {
         path.exists().then(|| SensorFile::open(path))
     }
 
-    pub(crate) fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path {
         self.file.path()
     }
 
     /// The file's integer divided by `divisor`, if it lies in `plausible`.
-    pub(crate) fn read_scaled(
-        &mut self,
-        divisor: f64,
-        plausible: RangeInclusive<f64>,
-    ) -> Option<f64> {
+    pub fn read_scaled(&mut self, divisor: f64, plausible: RangeInclusive<f64>) -> Option<f64> {
         let mut buf = [0u8; 64];
         let text = self.file.read(&mut buf)?;
         let value = parse_integer(text)
@@ -47,7 +65,7 @@ impl SensorFile {
     }
 
     /// The file's integer, if it is not negative.
-    pub(crate) fn read_u64(&mut self) -> Option<u64> {
+    pub fn read_u64(&mut self) -> Option<u64> {
         let mut buf = [0u8; 64];
         let text = self.file.read(&mut buf)?;
         let value = parse_integer(text).and_then(|v| u64::try_from(v).ok());
@@ -56,7 +74,7 @@ impl SensorFile {
     }
 
     /// The file's first line into `out` (cleared first); `false` if unreadable.
-    pub(crate) fn read_line(&mut self, out: &mut String) -> bool {
+    pub fn read_line(&mut self, out: &mut String) -> bool {
         let mut buf = [0u8; 256];
         out.clear();
         let Some(text) = self.file.read(&mut buf) else {

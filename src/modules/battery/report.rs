@@ -5,9 +5,8 @@ use std::fmt::Write;
 
 use serde_json::{json, Value as Json};
 
-use super::{header, json_value, number, write_value};
-use crate::model::battery::combine;
-use crate::sample::Sample;
+use super::reading::{combine, Battery, BatteryStatus};
+use crate::render::{header, json_value, number, write_value};
 use crate::text::{untrusted, Sink};
 
 /// `2:35`, hours and minutes.
@@ -16,8 +15,7 @@ pub fn write_duration(out: &mut String, seconds: u64) {
     let _ = write!(out, "{}:{:02}", minutes / 60, minutes % 60);
 }
 
-pub fn write(sink: &mut dyn Sink, sample: &Sample) {
-    let batteries = &sample.hardware.batteries;
+pub fn write(sink: &mut dyn Sink, batteries: &[Battery]) {
     let Some(total) = combine(batteries) else {
         return;
     };
@@ -31,7 +29,7 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
         out.push_str(" · ");
         write_duration(out, seconds);
         out.push_str(match total.status {
-            crate::model::BatteryStatus::Charging => " to full",
+            BatteryStatus::Charging => " to full",
             _ => " left",
         });
     }
@@ -55,9 +53,8 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     }
 }
 
-/// `"batteries"`: each battery, and `"battery"`: them all together (`null` without any).
-pub fn json(sample: &Sample) -> (Json, Json) {
-    let batteries = &sample.hardware.batteries;
+/// Each battery, for the JSON document's `"batteries"`.
+pub fn each_json(batteries: &[Battery]) -> Json {
     let each = batteries
         .iter()
         .map(|b| {
@@ -74,13 +71,17 @@ pub fn json(sample: &Sample) -> (Json, Json) {
             object
         })
         .collect();
-    let total = combine(batteries).map_or(Json::Null, |t| {
+    Json::Array(each)
+}
+
+/// Them all together, for the JSON document's `"battery"`; `null` without any.
+pub fn total_json(batteries: &[Battery]) -> Json {
+    combine(batteries).map_or(Json::Null, |t| {
         json!({
             "capacity_percent": t.capacity,
             "status": t.status.name(),
             "power_w": t.power_w,
             "seconds_left": t.seconds_left,
         })
-    });
-    (Json::Array(each), total)
+    })
 }

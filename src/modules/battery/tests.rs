@@ -1,0 +1,126 @@
+//! The battery module: what several batteries add up to, and the text, levels and
+//! tooltip.
+
+use super::*;
+use crate::model::Value;
+use crate::modules::tests::{default_module, text_of};
+use crate::modules::{Button, Level};
+use crate::sample::Sample;
+use crate::text::Plain;
+
+fn battery(status: BatteryStatus, now: f64, full: f64, power: f64) -> Battery {
+    Battery {
+        name: "BAT0".to_owned(),
+        status,
+        capacity: Value::Known(now / full * 100.0),
+        energy_now_wh: Value::Known(now),
+        energy_full_wh: Value::Known(full),
+        energy_full_design_wh: Value::Known(full),
+        power_w: Value::Known(power),
+    }
+}
+
+#[test]
+fn one_battery_discharging_and_charging() {
+    let total =
+        combine(&[battery(BatteryStatus::Discharging, 30.0, 60.0, 12.0)]).expect("a battery");
+    assert_eq!(total.capacity, 50.0);
+    assert_eq!(total.seconds_left, Some(9000), "30 Wh at 12 W: 2.5 h");
+    let total = combine(&[battery(BatteryStatus::Charging, 30.0, 60.0, 20.0)]).expect("a battery");
+    assert_eq!(total.seconds_left, Some(5400), "30 Wh to go at 20 W: 1.5 h");
+    assert_eq!(combine(&[]), None);
+    assert_eq!(
+        BatteryStatus::parse("Not charging\n"),
+        BatteryStatus::NotCharging
+    );
+    assert_eq!(BatteryStatus::parse("weird"), BatteryStatus::Unknown);
+}
+
+#[test]
+fn two_batteries_add_up_by_energy() {
+    // A ThinkPad's internal and external battery: one idle and full, one discharging.
+    let total = combine(&[
+        battery(BatteryStatus::Full, 20.0, 20.0, 0.0),
+        battery(BatteryStatus::Discharging, 10.0, 60.0, 10.0),
+    ])
+    .expect("batteries");
+    assert_eq!(total.status, BatteryStatus::Discharging);
+    assert_eq!(total.capacity, 30.0 / 80.0 * 100.0);
+    assert_eq!(total.seconds_left, Some(3 * 3600), "30 Wh at 10 W");
+    let all_full = combine(&[
+        battery(BatteryStatus::Full, 20.0, 20.0, 0.0),
+        battery(BatteryStatus::Full, 60.0, 60.0, 0.0),
+    ])
+    .expect("batteries");
+    assert_eq!(
+        (all_full.status, all_full.seconds_left),
+        (BatteryStatus::Full, None)
+    );
+}
+
+#[test]
+fn missing_energies_fall_back_to_capacity_and_no_time() {
+    let mut b = battery(BatteryStatus::Discharging, 30.0, 60.0, 12.0);
+    b.energy_now_wh = Value::Failed;
+    b.capacity = Value::Known(47.0);
+    let total = combine(&[b.clone()]).expect("a battery");
+    assert_eq!((total.capacity, total.seconds_left), (47.0, None));
+    b.capacity = Value::Absent;
+    assert_eq!(combine(&[b]), None, "nothing known to show");
+}
+
+fn sample(status: BatteryStatus, now: f64, power: f64) -> Sample {
+    let mut sample = Sample::default();
+    let batteries = Batteries(vec![Battery {
+        name: "BAT0".to_owned(),
+        status,
+        capacity: Value::Known(now / 50.0 * 100.0),
+        energy_now_wh: Value::Known(now),
+        energy_full_wh: Value::Known(50.0),
+        energy_full_design_wh: Value::Known(62.5),
+        power_w: Value::Known(power),
+    }]);
+    sample.readings.insert("battery", Box::new(batteries));
+    sample
+}
+
+#[test]
+fn text_levels_and_classes() {
+    assert_eq!(
+        text_of("battery", &Sample::default()),
+        (String::new(), None)
+    );
+    let (text, status) = text_of("battery", &sample(BatteryStatus::Discharging, 40.0, 10.0));
+    assert_eq!(text, "BAT 80% 4:00");
+    let status = status.expect("shown");
+    assert_eq!((status.level, status.class), (Level::Normal, None));
+    let (text, status) = text_of("battery", &sample(BatteryStatus::Discharging, 12.5, 10.0));
+    assert_eq!(text, "BAT 25% 1:15");
+    assert_eq!(status.map(|s| s.level), Some(Level::Warning));
+    let (_, status) = text_of("battery", &sample(BatteryStatus::Discharging, 5.0, 10.0));
+    assert_eq!(status.map(|s| s.level), Some(Level::Critical));
+    let (text, status) = text_of("battery", &sample(BatteryStatus::Charging, 5.0, 45.0));
+    assert_eq!(text, "BAT 10% +1:00");
+    let status = status.expect("shown");
+    assert_eq!(
+        (status.level, status.class),
+        (Level::Normal, Some("charging"))
+    );
+    assert_eq!(
+        text_of("battery", &sample(BatteryStatus::Full, 50.0, 0.0)).0,
+        "BAT 100% full"
+    );
+    assert_eq!(default_module("battery").action(Button::Left), None);
+}
+
+#[test]
+fn the_tooltip_is_the_battery_section() {
+    let sample = sample(BatteryStatus::Discharging, 40.0, 10.0);
+    let mut out = String::new();
+    let input = crate::modules::tests::input(&sample);
+    default_module("battery").tooltip(&mut Plain(&mut out), &input);
+    assert_eq!(
+        out,
+        "Battery  80% · discharging · 10.0 W · 4:00 left\n  BAT0  80% · 40.0 / 50.0 Wh · health 80%\n"
+    );
+}
