@@ -36,6 +36,7 @@ apt_packages=(
     bpftool linux-perf procps util-linux strace                   # tests and benchmarks
     dbus libglib2.0-bin python3-gi gir1.2-ayatanaappindicator3-0.1 # tray tests (bus, items)
     waybar tesseract-ocr                                          # --waybar in Waybar, read by OCR
+    iproute2 iperf3                                               # network tests (netns, traffic)
 )
 
 install_apt_packages() {

@@ -118,7 +118,7 @@ fn reader(table: &str) -> Box<dyn Reader> {
 }
 
 fn take(reader: &mut Box<dyn Reader>, readings: &mut Readings, now_ns: u64) -> DiskReading {
-    readings.read(std::slice::from_mut(reader), now_ns);
+    readings.read(std::slice::from_mut(reader), now_ns, true);
     readings
         .get::<DiskReading>("disk")
         .expect("its reading")

@@ -44,7 +44,6 @@ fn debians_waybar_config_converts_checks_and_runs() {
         "mpd",
         "idle_inhibitor",
         "pulseaudio",
-        "network",
         "backlight",
         "keyboard-state",
         "sway/language",
@@ -56,6 +55,15 @@ fn debians_waybar_config_converts_checks_and_runs() {
             "{converted}"
         );
     }
+    // Its network module, with the formats whose fields ringbar fills.
+    assert!(
+        converted.contains("format-ethernet = \"{ipaddr}/{cidr} "),
+        "{converted}"
+    );
+    assert!(
+        report.contains("`network` `format-wifi`: a field ringbar's network module does not fill"),
+        "{report}"
+    );
     // The style beside it: what will not match.
     assert!(
         report.contains("window#waybar: ringbar's window is window#ringbar"),
@@ -96,6 +104,7 @@ fn debians_waybar_config_converts_checks_and_runs() {
             "workspaces",
             "custom/media",
             "window",
+            "network",
             "cpu",
             "memory",
             "battery",

@@ -176,7 +176,9 @@ fn sensors_and_their_text_allocate_nothing_once_warm() {
             tooltip: t % 100 < 50,
         };
         sensors.read(t * second / 10, &mut sample.hardware, wanted);
-        sample.readings.read(&mut readers, t * second / 10);
+        sample
+            .readings
+            .read(&mut readers, t * second / 10, wanted.tooltip);
         render(&config, &sample, &mut text, &mut tooltip);
     }
     assert_eq!(
@@ -251,7 +253,7 @@ fn the_disk_reading_and_its_texts_allocate_nothing_once_warm() {
     let (mut text, mut tooltip) = (String::with_capacity(256), String::with_capacity(4096));
     let mut tick = |t: u64| {
         let readers = std::slice::from_mut(&mut reader);
-        taken.readings.read(readers, t * 100_000_000);
+        taken.readings.read(readers, t * 100_000_000, true);
         shown.clone_from(&taken);
         render(&config, &shown, &mut text, &mut tooltip);
     };

@@ -102,7 +102,9 @@ impl Sampler {
             self.wanted,
         );
         let now_ns = collector::monotonic_ns();
-        self.sample.readings.read(&mut self.readers, now_ns);
+        self.sample
+            .readings
+            .read(&mut self.readers, now_ns, self.wanted.tooltip);
         match self.collector.sample() {
             Ok(()) => self.sample_failed = false,
             Err(err) => {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::{print, report_probe_error, Failure};
 use crate::app::startup;
 use crate::app::wallclock::LocalClock;
-use crate::modules::Input;
+use crate::modules::{Events, Input, Module, Update};
 use crate::sinks::json;
 use crate::sinks::shown;
 
@@ -25,12 +25,14 @@ pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), 
     let scripts = super::once_scripts::first_states(&modules);
     let interval = Duration::from_millis(u64::from(interval_ms));
     std::thread::sleep(interval.saturating_sub(first.elapsed()));
+    let events = events_now(&modules);
     let input = Input {
         sample: sampler.take(),
         clock: &LocalClock,
         compositor: &crate::modules::NO_COMPOSITOR,
         output: "",
         scripts: &scripts,
+        events: &events,
     };
 
     if as_json {
@@ -48,4 +50,17 @@ pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), 
         out.push('\n');
     }
     print(&out)
+}
+
+/// What the event sources the modules follow say now, each asked once.
+fn events_now(modules: &[std::rc::Rc<dyn Module>]) -> Events {
+    let mut events = Events::default();
+    if modules.iter().any(|m| m.follows(Update::Network)) {
+        let sys = std::path::Path::new("/sys");
+        match crate::events::network::netlink::snapshot(sys, Duration::from_secs(1)) {
+            Ok(state) => events.network = Some(state),
+            Err(err) => tracing::warn!("network: cannot read rtnetlink, not shown: {err}"),
+        }
+    }
+    events
 }

@@ -136,6 +136,7 @@ impl Stream {
             compositor: &crate::modules::NO_COMPOSITOR,
             output: "",
             scripts: &crate::modules::NO_SCRIPTS,
+            events: &crate::modules::NO_EVENTS,
         };
         self.out
             .write(crate::sinks::waybar::line(&input, &self.modules.borrow()));

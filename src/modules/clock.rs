@@ -192,6 +192,7 @@ mod tests {
             compositor: &crate::modules::NO_COMPOSITOR,
             output: "",
             scripts: &crate::modules::NO_SCRIPTS,
+            events: &crate::modules::NO_EVENTS,
         };
         let config = config::parse(
             "modules_center = [\"clock\"]\n[clock]\nformat = \"%H:%M\"\nformat_alt = \"%Y-%m-%d %H:%M:%S\"\n",

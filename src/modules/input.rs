@@ -1,6 +1,8 @@
-//! What modules render from: the latest sample, and the wall clock.
+//! What modules render from: the latest sample, the wall clock, and the states of the
+//! event sources.
 
 use crate::events::compositor::CompositorState;
+use crate::events::network::NetworkState;
 use crate::sample::Sample;
 
 /// A calendar date, in the local time zone.
@@ -32,7 +34,20 @@ pub struct Input<'a> {
     pub output: &'a str,
     /// What each script module's script last said, by module name.
     pub scripts: &'a Scripts,
+    /// The states of the other event sources.
+    pub events: &'a Events,
 }
+
+/// What the event sources the modules follow last said; each `None` while its source
+/// is not followed or not there.
+#[derive(Clone, Debug, Default)]
+pub struct Events {
+    /// Links, addresses and default routes (rtnetlink): the `network` module.
+    pub network: Option<NetworkState>,
+}
+
+/// No event source: for outputs and tests that follow none.
+pub static NO_EVENTS: Events = Events { network: None };
 
 /// Script states by module name (`custom/NAME`).
 pub type Scripts = std::collections::BTreeMap<String, crate::events::script::ScriptState>;

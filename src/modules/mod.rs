@@ -15,6 +15,7 @@ mod graph;
 mod input;
 mod instance;
 mod memory;
+pub mod network;
 mod oom;
 pub mod pressure;
 mod thresholds;
@@ -23,7 +24,9 @@ mod window;
 mod workspaces;
 
 pub use graph::{BarGraph, GraphSettings};
-pub use input::{Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS};
+pub use input::{
+    Date, Events, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_EVENTS, NO_SCRIPTS,
+};
 pub use tray::TraySettings;
 
 use std::fmt;
@@ -33,7 +36,7 @@ use toml::de::ValueDeserializer;
 
 pub use crate::model::controls::Request;
 use crate::render::report;
-use crate::sample::readings::{Reader, Roots};
+use crate::sample::readings::{Reader, Roots, WhileShown};
 use crate::text::Sink;
 
 /// A module's config table, if the file has one; spans point into the config text.
@@ -51,6 +54,7 @@ const REGISTRY: &[(&str, Make)] = &[
     ("oom", oom::make),
     ("battery", battery::make),
     ("disk", disk::make),
+    ("network", network::make),
     ("clock", clock::make),
     ("workspaces", workspaces::make),
     ("window", window::make),
@@ -91,7 +95,9 @@ pub fn make(name: &str, table: Table<'_>) -> Option<Result<Rc<dyn Module>, toml:
     }))
 }
 
-/// The readers of `modules`, one per module name (the first wins).
+/// The readers of `modules`, one per module name (the first wins); then, for each
+/// module whose reading is a section of the monitor's report and that is not listed, its
+/// reader, taken only while the report shows.
 pub fn readers_of<'a>(
     modules: impl Iterator<Item = &'a Rc<dyn Module>>,
     roots: &Roots,
@@ -102,6 +108,18 @@ pub fn readers_of<'a>(
             if !readers.iter().any(|r| r.key() == reader.key()) {
                 readers.push(reader);
             }
+        }
+    }
+    for (kind, make) in REGISTRY {
+        let listed = |key: &str| instance::split(key).map_or(key, |(k, _)| k) == *kind;
+        if readers.iter().any(|r| listed(r.key())) {
+            continue;
+        }
+        let Ok(module) = make(kind, None) else {
+            continue;
+        };
+        if let (true, Some(reader)) = (module.reading_in_report(), module.reader(roots)) {
+            readers.push(Box::new(WhileShown(reader)));
         }
     }
     readers
@@ -121,6 +139,8 @@ pub enum Update {
     Script,
     /// D-Bus events, drawn by the module's own widgets (the tray's items).
     Bus,
+    /// rtnetlink's events: links, addresses, routes (`network`).
+    Network,
 }
 
 /// One workspace button of the `workspaces` module.
@@ -221,6 +241,8 @@ pub enum Action {
     Redraw,
     /// Run the script module's command for this button (`on-click`…).
     Script(Button),
+    /// Run the module's own command for this button ([`Module::command`]).
+    Run(Button),
 }
 
 pub trait Module {
@@ -246,6 +268,18 @@ pub trait Module {
         Update::Sample
     }
 
+    /// Whether `kind` changes the module: its update source; also the sample tick for
+    /// one that shows rates besides its events (`network`).
+    fn follows(&self, kind: Update) -> bool {
+        self.update() == kind
+    }
+
+    /// The shell command a click runs (`on-click-right = "nm-connection-editor"`), for
+    /// [`Action::Run`].
+    fn command(&self, _button: Button) -> Option<&str> {
+        None
+    }
+
     /// For [`Update::Timer`] modules: milliseconds from `unix_ms` until the text changes.
     fn next_update_ms(&self, _unix_ms: u64) -> Option<u64> {
         None
@@ -266,6 +300,13 @@ pub trait Module {
         _roots: &crate::sample::readings::Roots,
     ) -> Option<Box<dyn crate::sample::readings::Reader>> {
         None
+    }
+
+    /// Whether its reading is a section of the monitor's report (pressure, batteries):
+    /// the sample then takes it, while a monitor tooltip shows, even when the module is
+    /// not listed.
+    fn reading_in_report(&self) -> bool {
+        false
     }
 
     /// Whether its tooltip draws the history's graphs under the text: the monitor
@@ -328,6 +369,40 @@ pub(crate) mod tests {
     use super::*;
     use crate::sample::Sample;
 
+    #[cfg(feature = "app")]
+    #[test]
+    fn report_sections_are_read_while_shown_when_their_module_is_not_listed() {
+        let keys = |names: &[&str]| -> Vec<(String, bool)> {
+            let modules: Vec<_> = names.iter().map(|name| default_module(name)).collect();
+            let readers = readers_of(modules.iter(), &Roots::system());
+            let key = |r: &dyn Reader| (r.key().to_owned(), r.only_while_shown());
+            readers.iter().map(|r| key(r.as_ref())).collect()
+        };
+        let pair = |key: &str, while_shown| (key.to_owned(), while_shown);
+        assert_eq!(
+            keys(&["cpu"]),
+            [pair("pressure", true), pair("battery", true)]
+        );
+        assert_eq!(
+            keys(&["pressure", "disk"]),
+            [
+                pair("pressure", false),
+                pair("disk", false),
+                pair("battery", true)
+            ]
+        );
+        let instance = make("battery#bat2", None)
+            .expect("a module")
+            .expect("valid");
+        let readers = readers_of([default_module("cpu"), instance].iter(), &Roots::system());
+        let keys: Vec<&str> = readers.iter().map(|r| r.key()).collect();
+        assert_eq!(
+            keys,
+            ["battery#bat2", "pressure"],
+            "no second battery section"
+        );
+    }
+
     /// The module `name` with its defaults.
     pub fn default_module(name: &str) -> Rc<dyn Module> {
         make(name, None)
@@ -349,6 +424,7 @@ pub(crate) mod tests {
             compositor: &NO_COMPOSITOR,
             output: "",
             scripts: &NO_SCRIPTS,
+            events: &NO_EVENTS,
         }
     }
 
@@ -388,6 +464,7 @@ pub(crate) mod tests {
                 "oom",
                 "battery",
                 "disk",
+                "network",
                 "clock",
                 "workspaces",
                 "window",

@@ -128,6 +128,7 @@ mod tests {
             compositor: &state,
             output: "",
             scripts: &crate::modules::NO_SCRIPTS,
+            events: &crate::modules::NO_EVENTS,
         };
         let mut out = String::new();
         config.modules.left[0].text(&input, &mut out).map(|_| out)
@@ -165,6 +166,7 @@ mod tests {
             compositor: &state,
             output: "",
             scripts: &crate::modules::NO_SCRIPTS,
+            events: &crate::modules::NO_EVENTS,
         };
         crate::modules::tests::default_module("window").tooltip(&mut Markup(&mut markup), &input);
         assert_eq!(markup, "&lt;i&gt;&amp;");

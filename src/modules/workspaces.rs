@@ -206,6 +206,7 @@ mod tests {
             compositor: &state,
             output,
             scripts: &crate::modules::NO_SCRIPTS,
+            events: &crate::modules::NO_EVENTS,
         };
         let mut out = Vec::new();
         let module = &config.modules.left[0];
@@ -249,6 +250,7 @@ mod tests {
             compositor: &state,
             output: "",
             scripts: &crate::modules::NO_SCRIPTS,
+            events: &crate::modules::NO_EVENTS,
         };
         let mut out = String::new();
         config.modules.left[0].text(&input, &mut out);

@@ -62,6 +62,30 @@ pub trait Reader: Send {
     fn empty(&self) -> Box<dyn Reading>;
     /// Reads into `out` (made by [`Reader::empty`]); allocates nothing once warm.
     fn read(&mut self, now_ns: u64, out: &mut dyn Reading);
+    /// Whether it is read only while the monitor's report shows (see [`WhileShown`]).
+    fn only_while_shown(&self) -> bool {
+        false
+    }
+}
+
+/// The reader of a report section whose module is not listed (the tooltip's pressure
+/// line without the `pressure` module): read only while a monitor tooltip shows, and by
+/// the text outputs. What is not read keeps its last value.
+pub struct WhileShown(pub Box<dyn Reader>);
+
+impl Reader for WhileShown {
+    fn key(&self) -> &str {
+        self.0.key()
+    }
+    fn empty(&self) -> Box<dyn Reading> {
+        self.0.empty()
+    }
+    fn read(&mut self, now_ns: u64, out: &mut dyn Reading) {
+        self.0.read(now_ns, out);
+    }
+    fn only_while_shown(&self) -> bool {
+        true
+    }
 }
 
 /// Downcasts a reader's own value; `None` for another reader's.
@@ -101,10 +125,13 @@ impl Readings {
         self.0.iter().map(|(key, value)| (&**key, value.as_ref()))
     }
 
-    /// Reads each of `readers` (the ones these values were made for) into its value.
-    pub fn read(&mut self, readers: &mut [Box<dyn Reader>], now_ns: u64) {
+    /// Reads each of `readers` (the ones these values were made for) into its value;
+    /// those [only while shown](Reader::only_while_shown) only if `report_shown`.
+    pub fn read(&mut self, readers: &mut [Box<dyn Reader>], now_ns: u64, report_shown: bool) {
         for (reader, (_, value)) in readers.iter_mut().zip(&mut self.0) {
-            reader.read(now_ns, value.as_mut());
+            if report_shown || !reader.only_while_shown() {
+                reader.read(now_ns, value.as_mut());
+            }
         }
     }
 
@@ -185,11 +212,11 @@ mod tests {
         let mut readers: Vec<Box<dyn Reader>> =
             vec![Box::new(Counter("a")), Box::new(Counter("b"))];
         let mut taken = Readings::of(&readers);
-        taken.read(&mut readers, 7);
+        taken.read(&mut readers, 7, true);
         let mut copy = Readings::default();
         copy.clone_from(&taken);
         assert_eq!(copy.get::<Count>("b"), Some(&Count(vec![7])));
-        taken.read(&mut readers, 9);
+        taken.read(&mut readers, 9, true);
         let before = copy.get::<Count>("a").expect("a").0.as_ptr();
         copy.clone_from(&taken);
         let after = copy.get::<Count>("a").expect("a");
@@ -198,5 +225,25 @@ mod tests {
         assert!(copy.get::<Count>("c").is_none());
         let keys: Vec<_> = copy.iter().map(|(k, _)| k).collect();
         assert_eq!(keys, ["a", "b"]);
+    }
+
+    #[test]
+    fn a_reader_only_while_shown_waits_for_the_report() {
+        let mut readers: Vec<Box<dyn Reader>> = vec![
+            Box::new(Counter("a")),
+            Box::new(WhileShown(Box::new(Counter("b")))),
+        ];
+        assert!(!readers[0].only_while_shown() && readers[1].only_while_shown());
+        let mut taken = Readings::of(&readers);
+        let values = |taken: &Readings| {
+            let value = |key| taken.get::<Count>(key).expect("a value").0.clone();
+            (value("a"), value("b"))
+        };
+        taken.read(&mut readers, 7, false);
+        assert_eq!(values(&taken), (vec![7], vec![]));
+        taken.read(&mut readers, 9, true);
+        assert_eq!(values(&taken), (vec![9], vec![9]));
+        taken.read(&mut readers, 11, false);
+        assert_eq!(values(&taken), (vec![11], vec![9]), "kept while not shown");
     }
 }

@@ -126,7 +126,7 @@ impl Machine {
             readings: Readings::of(&readers),
             ..Sample::default()
         };
-        sample.readings.read(&mut readers, SECOND);
+        sample.readings.read(&mut readers, SECOND, true);
         let mut labels = Vec::new();
         for module in config.modules.all() {
             let mut text = String::new();

@@ -139,8 +139,8 @@ impl App {
         match action {
             Action::Monitor(request) => self.monitor.borrow_mut().apply(request),
             Action::Redraw => self.render_all(),
-            // Routed by the module's name: see `run_script_action`.
-            Action::Script(_) => {}
+            // Routed by the module: see `clicked`.
+            Action::Script(_) | Action::Run(_) => {}
         }
     }
 
@@ -191,12 +191,12 @@ impl App {
     /// Sets every bar's sample-driven modules from the latest sample, and the tooltips
     /// that are shown.
     pub(super) fn render(&self) {
-        self.render_where(|update| update == Update::Sample);
+        self.render_of(Update::Sample);
     }
 
     /// The modules with their own timer, then the timer for their next change.
     fn render_timed(&self) {
-        self.render_where(|update| update == Update::Timer);
+        self.render_of(Update::Timer);
         let clock = LocalClock;
         let now = crate::modules::WallClock::unix_ms(&clock);
         let next = self
@@ -216,7 +216,7 @@ impl App {
     fn redraw(&self, kind: Update) {
         match kind {
             Update::Timer => self.render_timed(),
-            kind => self.render_where(|update| update == kind),
+            kind => self.render_of(kind),
         }
     }
 
@@ -224,19 +224,21 @@ impl App {
     pub(super) fn render_all(&self) {
         self.render();
         self.render_timed();
-        self.render_where(|update| update == Update::Compositor);
-        self.render_where(|update| update == Update::Script);
+        self.render_of(Update::Compositor);
+        self.render_of(Update::Script);
+        self.render_of(Update::Network);
     }
 
-    pub(super) fn render_where(&self, wanted: impl Fn(Update) -> bool) {
-        let inputs = self.inputs(wanted(Update::Compositor));
+    /// Renders the modules that follow `kind`.
+    pub(super) fn render_of(&self, kind: Update) {
+        let inputs = self.inputs(kind == Update::Compositor);
         let sample = inputs.sample();
         let mut text = self.text.borrow_mut();
         for bar in self.bars.borrow_mut().iter_mut() {
             let output = inputs.output_of(bar);
             let input = inputs.input(&output);
             for slot in &mut bar.slots {
-                if !wanted(slot.module.update()) {
+                if !slot.module.follows(kind) {
                     continue;
                 }
                 slot.render(&input, &mut text);

@@ -9,12 +9,13 @@ use super::bar::Bar;
 use crate::app::monitor::Monitor;
 use crate::app::wallclock::LocalClock;
 use crate::events::compositor::CompositorState;
-use crate::modules::{Input, Scripts, NO_COMPOSITOR};
+use crate::modules::{Events, Input, Scripts, NO_COMPOSITOR};
 use crate::sample::Sample;
 
 pub(super) struct Inputs<'a> {
     monitor: Ref<'a, Monitor>,
     scripts: Ref<'a, Scripts>,
+    events: Ref<'a, Events>,
     compositor: Option<CompositorState>,
 }
 
@@ -25,6 +26,7 @@ impl App {
         Inputs {
             monitor: self.monitor.borrow(),
             scripts: self.sources.script_states(),
+            events: self.sources.events(),
             compositor: with_compositor
                 .then(|| self.sources.compositor_state())
                 .flatten(),
@@ -54,6 +56,7 @@ impl Inputs<'_> {
             compositor: self.compositor.as_ref().unwrap_or(&NO_COMPOSITOR),
             output,
             scripts: &self.scripts,
+            events: &self.events,
         }
     }
 }

@@ -86,6 +86,11 @@ impl App {
     fn clicked(self: &Rc<Self>, module: &dyn crate::modules::Module, button: Button) {
         match module.action(button) {
             Some(Action::Script(button)) => self.sources.run_script_action(module.name(), button),
+            Some(Action::Run(button)) => {
+                if let Some(command) = module.command(button) {
+                    crate::events::script::runner::run_detached(module.name(), command);
+                }
+            }
             Some(action) => self.perform(action),
             None => {}
         }

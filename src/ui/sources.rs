@@ -1,7 +1,7 @@
 //! The event sources the bar's modules follow besides the sample tick, started and
 //! stopped in one place: the wall-clock timer (`Update::Timer`), the compositor's IPC
-//! (`Update::Compositor`), the script modules' runners (`Update::Script`) and the tray's
-//! StatusNotifierHost (`Update::Bus`). Each runs on the main loop through gio's async IO
+//! (`Update::Compositor`), the script modules' runners (`Update::Script`), the tray's
+//! StatusNotifierHost (`Update::Bus`) and rtnetlink (`Update::Network`). Each runs on the main loop through gio's async IO
 //! and, when it changes, asks the bar to redraw the modules that follow its kind.
 //! `follow` starts what the config's modules need and stops the scripts no longer
 //! listed; a script that kept its name and settings goes on as it was.
@@ -14,9 +14,10 @@ use gtk4 as gtk;
 use super::tray::TrayHost;
 use crate::app::wallclock::WallTimer;
 use crate::events::compositor::{Compositor, CompositorState, Workspace};
+use crate::events::network::netlink::NetworkWatch;
 use crate::events::script::runner::{self, ScriptRunner};
 use crate::events::script::ScriptState;
-use crate::modules::{custom, Button, Layout, Scripts, TraySettings, Update};
+use crate::modules::{custom, Button, Events, Layout, Scripts, TraySettings, Update};
 
 pub struct Sources {
     /// Redraws the modules of one kind.
@@ -28,6 +29,9 @@ pub struct Sources {
     script_states: Rc<RefCell<Scripts>>,
     /// Started by the first bar with a `tray` module.
     tray: RefCell<Option<Rc<TrayHost>>>,
+    network: RefCell<Option<NetworkWatch>>,
+    /// What the event sources other than the compositor and the scripts last said.
+    events: Rc<RefCell<Events>>,
 }
 
 impl Sources {
@@ -39,6 +43,8 @@ impl Sources {
             runners: RefCell::new(Vec::new()),
             script_states: Rc::new(RefCell::new(Scripts::new())),
             tray: RefCell::new(None),
+            network: RefCell::new(None),
+            events: Rc::new(RefCell::new(Events::default())),
         }
     }
 
@@ -53,7 +59,29 @@ impl Sources {
             let compositor = Compositor::connect_from_env(on_change);
             self.compositor.replace(compositor);
         }
+        if needs(Update::Network) && self.network.borrow().is_none() {
+            self.follow_network();
+        }
         self.follow_scripts(modules);
+    }
+
+    /// rtnetlink's links, addresses and routes, for the `network` module.
+    fn follow_network(&self) {
+        let (events, redraw) = (self.events.clone(), self.redraw.clone());
+        let on_change = move |state: &crate::events::network::NetworkState| {
+            events.borrow_mut().network = Some(state.clone());
+            redraw(Update::Network);
+        };
+        match NetworkWatch::start(on_change) {
+            Ok(watch) => {
+                self.network.replace(Some(watch));
+            }
+            Err(err) => tracing::warn!("network: cannot follow rtnetlink, not shown: {err}"),
+        }
+    }
+
+    pub fn events(&self) -> Ref<'_, Events> {
+        self.events.borrow()
     }
 
     fn start_wall_timer(&self) {

@@ -237,6 +237,7 @@ pub fn input(sample: &ringbar::sample::Sample) -> ringbar::modules::Input<'_> {
         compositor: &ringbar::modules::NO_COMPOSITOR,
         output: "",
         scripts: &ringbar::modules::NO_SCRIPTS,
+        events: &ringbar::modules::NO_EVENTS,
     }
 }
 

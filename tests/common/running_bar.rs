@@ -21,6 +21,22 @@ impl Session {
         self.launch_bar("ringbar", true, false, &[])
     }
 
+    /// [`Session::start_bar`] inside the network namespace `netns` (`ip netns exec`: its
+    /// interfaces, and a /sys that shows them).
+    pub fn start_bar_in_netns(&self, netns: &str) -> RunningBar {
+        let binary = self.install_bar("ringbar", true);
+        let hook = self.hook_dir().display().to_string();
+        let inner = self.as_user_with(&binary, &[("RINGBAR_TEST_HOOK", hook.as_str())]);
+        let mut command = Command::new("ip");
+        command
+            .args(["netns", "exec", netns])
+            .arg(inner.get_program())
+            .args(inner.get_args());
+        let runs = fs::read_dir(self.path()).map_or(0, |d| d.count());
+        let log = self.path().join(format!("ringbar-{runs}.log"));
+        RunningBar::spawn(command, log, self.hook_dir())
+    }
+
     /// Starts a copy of ringbar without file capabilities: the probe cannot load.
     pub fn start_bar_without_capabilities(&self) -> RunningBar {
         self.launch_bar("ringbar-nocaps", false, true, &[])

@@ -6,7 +6,7 @@ use serde_json::{Map, Value as Json};
 use toml::{Table, Value};
 
 /// Waybar's module kinds that ringbar has, by Waybar's name.
-const KINDS: [(&str, &str); 13] = [
+const KINDS: [(&str, &str); 14] = [
     ("sway/workspaces", "workspaces"),
     ("hyprland/workspaces", "workspaces"),
     ("wlr/workspaces", "workspaces"),
@@ -18,6 +18,7 @@ const KINDS: [(&str, &str); 13] = [
     ("temperature", "cpu"),
     ("battery", "battery"),
     ("disk", "disk"),
+    ("network", "network"),
     ("tray", "tray"),
     ("custom", "custom"),
 ];
@@ -159,6 +160,9 @@ impl Layout {
                     .as_str()
                     .map(|p| ("mounts".into(), Value::Array(vec![Value::String(p.into())]))),
                 ("disk", "format") => to_toml(value).map(|v| ("format".into(), v)),
+                ("network", key) if crate::modules::network::SETTINGS.contains(&key) => {
+                    network_setting(key, value)
+                }
                 ("clock", "format") => value
                     .as_str()
                     .map(|f| ("format".into(), Value::String(strftime(f)))),
@@ -225,6 +229,9 @@ impl Layout {
 
 fn left_out_reason(kind: &str, key: &str) -> &'static str {
     match (kind, key) {
+        ("network", k) if crate::modules::network::SETTINGS.contains(&k) => {
+            "a field ringbar's network module does not fill (see man 5 ringbar); not carried over"
+        }
         (_, k) if k.starts_with("format") || k.starts_with("tooltip-format") => {
             "ringbar draws this module's text and tooltip itself; not carried over"
         }
@@ -234,6 +241,16 @@ fn left_out_reason(kind: &str, key: &str) -> &'static str {
         ("cpu" | "memory" | "battery" | "disk" | "clock", "interval") => "not needed",
         _ => "no ringbar counterpart; not carried over",
     }
+}
+
+/// A network setting whose value ringbar reads as Waybar does: a format only if every
+/// field in it is one ringbar fills.
+fn network_setting(key: &str, value: &Json) -> Option<(String, Value)> {
+    if key.starts_with("format") && key != "format-icons" {
+        let text = value.as_str()?;
+        crate::modules::format::check(text, &crate::modules::network::KEYS).ok()?;
+    }
+    to_toml(value).map(|v| (key.to_owned(), v))
 }
 
 /// Waybar's `states` (`{"warning": 70, "critical": 90}`) as `warning` and `critical`.

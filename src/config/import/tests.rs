@@ -177,3 +177,42 @@ fn clock_formats_lose_their_braces() {
     assert_eq!(modules::strftime("{:%a %d} at {:%H:%M}"), "%a %d at %H:%M");
     assert_eq!(modules::strftime("{:%H:%M"), "%H:%M");
 }
+
+#[test]
+fn network_settings_carry_over_where_ringbar_fills_their_fields() {
+    let waybar = json!({
+        "modules-right": ["network"],
+        "network": {"interface": "wlan0", "format-ethernet": "{ifname} {ipaddr}/{cidr}",
+                    "format-wifi": "{essid} ({signalStrength}%)", "format-disconnected": "off",
+                    "format-icons": ["a", "b"], "on-click-right": "nm-connection-editor",
+                    "tooltip-format": "{ifname}"}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    let right: Vec<&str> = config.modules.right.iter().map(|m| m.name()).collect();
+    assert_eq!(right, ["network"]);
+    for expected in [
+        "interface = \"wlan0\"",
+        "format-ethernet = \"{ifname} {ipaddr}/{cidr}\"",
+        "format-disconnected = \"off\"",
+        "format-icons = [\"a\", \"b\"]",
+        "on-click-right = \"nm-connection-editor\"",
+    ] {
+        assert!(
+            import.toml.contains(expected),
+            "{expected} in:\n{}",
+            import.toml
+        );
+    }
+    for (what, why) in [
+        ("`network` `format-wifi`", "does not fill"),
+        ("`network` `tooltip-format`", "draws this module's text"),
+    ] {
+        let found = notes_about(&import, what);
+        assert!(
+            found.iter().any(|n| n.contains(why)),
+            "{what}: {:?}",
+            import.notes
+        );
+    }
+}

@@ -52,6 +52,7 @@ use std::time::{Duration, Instant};
 
 use gtk4::glib::{self, JoinHandle};
 
+pub use self::action::run_detached;
 use self::log::Log;
 pub use self::orphans::adopt_orphans;
 use self::output::Collected;

@@ -64,6 +64,10 @@ impl Module for BatteryModule {
         }
     }
 
+    fn reading_in_report(&self) -> bool {
+        true
+    }
+
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let total = combine(self.batteries(input))?;
         let _ = std::fmt::Write::write_fmt(out, format_args!("BAT {:.0}%", total.capacity));

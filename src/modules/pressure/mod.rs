@@ -53,6 +53,10 @@ impl Module for PressureModule {
         }
     }
 
+    fn reading_in_report(&self) -> bool {
+        true
+    }
+
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let pressure = input.sample.readings.get::<Pressure>(&self.key)?;
         let t = self.thresholds;

@@ -82,3 +82,15 @@ impl ScriptRunner {
         });
     }
 }
+
+/// Runs a module's click command (`on-click-right = "pavucontrol"`) with `sh -c`,
+/// detached as an action is, its output discarded: for modules without a script.
+pub fn run_detached(module: &str, command: &str) {
+    if command.trim().is_empty() {
+        return;
+    }
+    let flags = gio::SubprocessFlags::STDOUT_SILENCE | gio::SubprocessFlags::STDERR_SILENCE;
+    if let Err(err) = spawn_shell(command, flags, Setup::Detached, None) {
+        tracing::warn!("{module}: cannot run `{command}`: {err}");
+    }
+}

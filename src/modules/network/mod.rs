@@ -1,0 +1,284 @@
+//! `network`: the interface that carries the default route, as `format-wifi`,
+//! `format-ethernet`, `format-linked` (up, no address) or `format-disconnected` says,
+//! each falling back to `format`; `{down}`/`{up}` are its rates. The classes name the
+//! connection (`wifi`, `ethernet`, `linked`, `disconnected`). Links, addresses and routes
+//! come from rtnetlink's events (`crate::events::network`); the rates from the interface
+//! counters on the sample tick. The tooltip has the addresses, the gateway and the rates.
+
+#[cfg(feature = "app")]
+mod netdev;
+#[cfg(feature = "app")]
+mod reader;
+#[cfg(all(test, feature = "app"))]
+mod reader_tests;
+mod reading;
+#[cfg(test)]
+mod tests;
+
+use std::fmt::Write;
+use std::rc::Rc;
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+
+use super::format;
+use super::{Action, Button, Input, Module, Status, Table, Update};
+use crate::events::network::{Connection, NetworkState, Primary};
+use crate::events::script::FormatIcons;
+use crate::render::{header, write_rate};
+use crate::sample::readings::{Reader, Roots};
+use crate::text::{untrusted, Sink};
+pub use reading::{InterfaceRates, Traffic};
+
+/// The keys the formats take; Waybar's names for the rates too.
+pub const KEYS: [&str; 9] = [
+    "ifname",
+    "ipaddr",
+    "cidr",
+    "gwaddr",
+    "down",
+    "up",
+    "bandwidthDownBytes",
+    "bandwidthUpBytes",
+    "icon",
+];
+
+/// The settings, named as Waybar names them (`ringbar import-waybar` carries them over).
+pub const SETTINGS: [&str; 10] = [
+    "interface",
+    "format",
+    "format-wifi",
+    "format-ethernet",
+    "format-linked",
+    "format-disconnected",
+    "format-icons",
+    "on-click",
+    "on-click-middle",
+    "on-click-right",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Settings {
+    /// Only this interface (`wlan0`, or a pattern with `*`: `wlp2*`); by default the one
+    /// of the default route.
+    interface: Option<String>,
+    #[serde(deserialize_with = "checked_format")]
+    format: String,
+    #[serde(rename = "format-wifi", deserialize_with = "checked_optional")]
+    format_wifi: Option<String>,
+    #[serde(rename = "format-ethernet", deserialize_with = "checked_optional")]
+    format_ethernet: Option<String>,
+    #[serde(rename = "format-linked", deserialize_with = "checked_format")]
+    format_linked: String,
+    #[serde(rename = "format-disconnected", deserialize_with = "checked_format")]
+    format_disconnected: String,
+    /// As a script module's: one icon, a list, or a table by connection.
+    #[serde(rename = "format-icons")]
+    format_icons: Option<FormatIcons>,
+    #[serde(rename = "on-click")]
+    on_click: Option<String>,
+    #[serde(rename = "on-click-middle")]
+    on_click_middle: Option<String>,
+    #[serde(rename = "on-click-right")]
+    on_click_right: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            interface: None,
+            format: "NET {ifname} {down}↓ {up}↑".to_owned(),
+            format_wifi: None,
+            format_ethernet: None,
+            format_linked: "NET {ifname} linked".to_owned(),
+            format_disconnected: "NET off".to_owned(),
+            format_icons: None,
+            on_click: None,
+            on_click_middle: None,
+            on_click_right: None,
+        }
+    }
+}
+
+fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let text = String::deserialize(d)?;
+    format::check(&text, &KEYS).map_err(de::Error::custom)?;
+    Ok(text)
+}
+
+fn checked_optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    checked_format(d).map(Some)
+}
+
+struct Network {
+    /// As listed (`network`, `network#wifi`): the key of its reading.
+    key: String,
+    settings: Settings,
+}
+
+pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        None => Settings::default(),
+    };
+    Ok(Rc::new(Network {
+        key: name.to_owned(),
+        settings,
+    }))
+}
+
+impl Network {
+    fn format(&self, connection: Connection) -> &str {
+        let s = &self.settings;
+        match connection {
+            Connection::Wifi => s.format_wifi.as_deref().unwrap_or(&s.format),
+            Connection::Ethernet => s.format_ethernet.as_deref().unwrap_or(&s.format),
+            Connection::Linked => &s.format_linked,
+            Connection::Disconnected => &s.format_disconnected,
+        }
+    }
+
+    fn rates<'a>(&self, input: &Input<'a>, primary: &Primary<'_>) -> Option<&'a InterfaceRates> {
+        let traffic = input.sample.readings.get::<Traffic>(&self.key)?;
+        traffic.of(&primary.link?.name)
+    }
+}
+
+/// A rate in the label: 0 until there is one (the tooltip says `–`).
+fn write_rate_or_zero(out: &mut String, rate: Option<f64>) {
+    write_rate(out, rate.unwrap_or(0.0));
+}
+
+fn write_field(
+    key: &str,
+    out: &mut String,
+    state: &NetworkState,
+    primary: &Primary<'_>,
+    rates: Option<&InterfaceRates>,
+    icon: &str,
+) -> bool {
+    let address = primary
+        .link
+        .and_then(|link| state.addresses_of(link.index).next());
+    match key {
+        "ifname" => out.push_str(primary.link.map_or("", |l| &l.name)),
+        "ipaddr" => {
+            if let Some(address) = address {
+                let _ = write!(out, "{}", address.address);
+            }
+        }
+        "cidr" => {
+            if let Some(address) = address {
+                let _ = write!(out, "{}", address.prefix);
+            }
+        }
+        "gwaddr" => {
+            if let Some(gateway) = primary.route.and_then(|r| r.gateway) {
+                let _ = write!(out, "{gateway}");
+            }
+        }
+        "down" | "bandwidthDownBytes" => write_rate_or_zero(out, rates.and_then(|r| r.down)),
+        "up" | "bandwidthUpBytes" => write_rate_or_zero(out, rates.and_then(|r| r.up)),
+        "icon" => out.push_str(icon),
+        _ => return false,
+    }
+    true
+}
+
+impl Module for Network {
+    fn name(&self) -> &str {
+        "network"
+    }
+
+    fn update(&self) -> Update {
+        Update::Network
+    }
+
+    /// Links change by events; the rates on each sample.
+    fn follows(&self, kind: Update) -> bool {
+        matches!(kind, Update::Network | Update::Sample)
+    }
+
+    fn reader(&self, roots: &Roots) -> Option<Box<dyn Reader>> {
+        #[cfg(feature = "app")]
+        return Some(Box::new(reader::TrafficReader::new(&self.key, roots)));
+        #[cfg(not(feature = "app"))]
+        {
+            let _ = roots;
+            None
+        }
+    }
+
+    /// Hidden until rtnetlink has told the state (or where it cannot be followed).
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let state = input.events.network.as_ref()?;
+        let primary = state.primary(self.settings.interface.as_deref());
+        let rates = self.rates(input, &primary);
+        let connection = primary.connection;
+        let icons = self.settings.format_icons.as_ref();
+        let icon = icons.map_or("", |icons| icons.icon(None, Some(connection.name())));
+        format::fill(self.format(connection), out, |key, out| {
+            write_field(key, out, state, &primary, rates, icon)
+        });
+        Some(Status {
+            class: Some(connection.name()),
+            ..Status::default()
+        })
+    }
+
+    /// `Network  wlan0 · wifi`, then its addresses (the first with its gateway) and its
+    /// rates.
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        let Some(state) = input.events.network.as_ref() else {
+            return;
+        };
+        let primary = state.primary(self.settings.interface.as_deref());
+        header(sink, "Network");
+        let Some(link) = primary.link else {
+            sink.out().push_str("disconnected\n");
+            return;
+        };
+        untrusted(sink, &link.name);
+        let _ = writeln!(sink.out(), " · {}", primary.connection.name());
+        for (n, address) in state.addresses_of(link.index).enumerate() {
+            let out = sink.out();
+            let _ = write!(out, "  {}/{}", address.address, address.prefix);
+            if let (0, Some(gateway)) = (n, primary.route.and_then(|r| r.gateway)) {
+                let _ = write!(out, " · via {gateway}");
+            }
+            out.push('\n');
+        }
+        if let Some(rates) = self.rates(input, &primary) {
+            let out = sink.out();
+            let mut rate = |label: &str, rate: Option<f64>| {
+                out.push_str(label);
+                match rate {
+                    Some(rate) => write_rate(out, rate),
+                    None => out.push('–'),
+                }
+            };
+            rate("  down ", rates.down);
+            rate(" · up ", rates.up);
+            out.push('\n');
+        }
+    }
+
+    fn history_graphs(&self) -> bool {
+        false
+    }
+
+    fn action(&self, button: Button) -> Option<Action> {
+        self.command(button).map(|_| Action::Run(button))
+    }
+
+    fn command(&self, button: Button) -> Option<&str> {
+        let s = &self.settings;
+        match button {
+            Button::Left => s.on_click.as_deref(),
+            Button::Middle => s.on_click_middle.as_deref(),
+            Button::Right => s.on_click_right.as_deref(),
+            Button::ScrollUp | Button::ScrollDown => None,
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! The network module's texts, classes, formats, tooltip and clicks, over states as
+//! rtnetlink gives them and rates as the reader takes them.
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::path::Path;
+
+use super::*;
+use crate::events::network::{Address, Change, DefaultRoute, Link};
+use crate::modules::tests::input;
+use crate::modules::Events;
+use crate::sample::Sample;
+use crate::text::Plain;
+
+fn module(toml: &str) -> Rc<dyn Module> {
+    let text = format!("modules_right = [\"network\"]\n[network]\n{toml}");
+    let config = crate::config::parse(&text, Path::new("c.toml")).expect("valid");
+    config.modules.right[0].clone()
+}
+
+/// An ethernet card `enp3s0` with 192.168.1.10/24, a default route through it, and
+/// `wlan0`, up without a carrier.
+fn wired() -> NetworkState {
+    let mut state = NetworkState::default();
+    let link = |index, name: &str, wireless, carrier| Link {
+        index,
+        name: name.to_owned(),
+        up: true,
+        carrier,
+        loopback: false,
+        wireless,
+    };
+    state.apply(Change::Link(link(2, "enp3s0", false, true)));
+    state.apply(Change::Link(link(3, "wlan0", true, false)));
+    state.apply(Change::Address(Address {
+        index: 2,
+        address: IpAddr::V4(Ipv4Addr::new(192, 168, 1, 10)),
+        prefix: 24,
+    }));
+    state.apply(Change::Route(DefaultRoute {
+        index: 2,
+        gateway: Some(IpAddr::V4(Ipv4Addr::new(192, 168, 1, 1))),
+        metric: 100,
+        ipv6: false,
+    }));
+    state
+}
+
+fn sample_with_rates(down: Option<f64>) -> Sample {
+    let mut sample = Sample::default();
+    let rates = InterfaceRates {
+        name: "enp3s0".to_owned(),
+        down,
+        up: down.map(|d| d / 4.0),
+    };
+    sample
+        .readings
+        .insert("network", Box::new(Traffic(vec![rates])));
+    sample
+}
+
+fn text(module: &dyn Module, sample: &Sample, events: &Events) -> (String, Option<Status>) {
+    let input = Input {
+        events,
+        ..input(sample)
+    };
+    let mut out = String::new();
+    let status = module.text(&input, &mut out);
+    (out, status)
+}
+
+#[test]
+fn the_default_route_interface_with_its_rates() {
+    let network = module("");
+    let sample = sample_with_rates(Some(2.0 * 1024.0 * 1024.0));
+    let events = Events {
+        network: Some(wired()),
+    };
+    let (out, status) = text(network.as_ref(), &sample, &events);
+    assert_eq!(out, "NET enp3s0 2.0M/s↓ 512K/s↑");
+    assert_eq!(status.and_then(|s| s.class), Some("ethernet"));
+    // Until rtnetlink has answered, or without it: hidden.
+    assert_eq!(
+        text(network.as_ref(), &sample, &crate::modules::NO_EVENTS),
+        (String::new(), None)
+    );
+
+    let mut tooltip = String::new();
+    let input = Input {
+        events: &events,
+        ..input(&sample)
+    };
+    network.tooltip(&mut Plain(&mut tooltip), &input);
+    assert_eq!(
+        tooltip,
+        "Network  enp3s0 · ethernet\n  192.168.1.10/24 · via 192.168.1.1\n  down 2.0M/s · up 512K/s\n"
+    );
+}
+
+#[test]
+fn formats_by_connection_with_icons() {
+    let network = module(
+        "format = \"{icon} {ifname} {ipaddr}/{cidr} via {gwaddr} {bandwidthDownBytes}\"\n\
+         format-linked = \"{ifname} (no IP)\"\nformat-disconnected = \"offline\"\n\
+         format-icons = { ethernet = \"E\", default = \"?\" }\n",
+    );
+    let sample = sample_with_rates(None);
+    let mut state = wired();
+    let events = |state: &NetworkState| Events {
+        network: Some(state.clone()),
+    };
+    let (out, _) = text(network.as_ref(), &sample, &events(&state));
+    assert_eq!(out, "E enp3s0 192.168.1.10/24 via 192.168.1.1 0B/s");
+
+    state.apply(Change::AddressGone(state.addresses[0].clone()));
+    let (out, status) = text(network.as_ref(), &sample, &events(&state));
+    assert_eq!(out, "enp3s0 (no IP)");
+    assert_eq!(status.and_then(|s| s.class), Some("linked"));
+
+    state.apply(Change::LinkGone(2));
+    let (out, status) = text(network.as_ref(), &sample, &events(&state));
+    assert_eq!(out, "offline");
+    assert_eq!(status.and_then(|s| s.class), Some("disconnected"));
+    let mut tooltip = String::new();
+    let state = events(&state);
+    let input = Input {
+        events: &state,
+        ..input(&sample)
+    };
+    network.tooltip(&mut Plain(&mut tooltip), &input);
+    assert_eq!(tooltip, "Network  disconnected\n");
+}
+
+#[test]
+fn an_interface_name_is_text_not_markup() {
+    let network = module("");
+    let mut state = wired();
+    state.apply(Change::Link(Link {
+        index: 2,
+        name: "<b>&x".to_owned(),
+        up: true,
+        carrier: true,
+        loopback: false,
+        wireless: false,
+    }));
+    let sample = Sample::default();
+    let events = Events {
+        network: Some(state),
+    };
+    let input = Input {
+        events: &events,
+        ..input(&sample)
+    };
+    let mut tooltip = String::new();
+    network.tooltip(&mut crate::text::Markup(&mut tooltip), &input);
+    assert!(tooltip.contains("&lt;b&gt;&amp;x · ethernet"), "{tooltip}");
+    let (out, _) = text(network.as_ref(), &sample, &events);
+    assert_eq!(
+        out, "NET <b>&x 0B/s↓ 0B/s↑",
+        "plain text; the sinks escape it"
+    );
+}
+
+#[test]
+fn clicks_run_the_configured_commands_and_bad_settings_are_refused() {
+    let network = module("on-click-right = \"nm-connection-editor\"\n");
+    assert_eq!(network.action(Button::Left), None);
+    assert_eq!(
+        network.action(Button::Right),
+        Some(Action::Run(Button::Right))
+    );
+    assert_eq!(network.command(Button::Right), Some("nm-connection-editor"));
+    assert!(network.follows(Update::Sample) && network.follows(Update::Network));
+    assert!(!network.follows(Update::Compositor));
+    for bad in [
+        "format = \"{essid}\"",
+        "colour = 1",
+        "format-wifi = \"{ipadr}\"",
+    ] {
+        let text = format!("modules_right = [\"network\"]\n[network]\n{bad}\n");
+        let err = crate::config::parse(&text, Path::new("c.toml")).err();
+        assert!(err.is_some(), "{bad} is refused");
+    }
+}

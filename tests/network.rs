@@ -1,0 +1,289 @@
+//! The network module against real interfaces: a veth pair whose inner end sits in a
+//! network namespace with an address and a default route, real TCP traffic from iperf3
+//! counted by iperf3 itself, and links, addresses and routes changed with `ip` while the
+//! bar runs in that namespace on a real (headless) sway.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use common::session::{Compositor, Session};
+use common::{require_root, serial, wait_for};
+use serde_json::Value as Json;
+
+const RINGBAR: &str = env!("CARGO_BIN_EXE_ringbar");
+
+fn run(program: &str, args: &[&str]) {
+    let out = Command::new(program).args(args).output().expect("run");
+    assert!(
+        out.status.success(),
+        "{program} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A namespace `rbnetN` holding `rbNi` (10.77.N.2/24, default route via 10.77.N.1), the
+/// peer of `rbNh` (10.77.N.1/24) in this namespace.
+struct Netns {
+    name: String,
+    inner: String,
+    host: String,
+    subnet: u32,
+}
+
+impl Netns {
+    fn new() -> Netns {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let n = std::process::id() % 200 + NEXT.fetch_add(1, Ordering::Relaxed);
+        let netns = Netns {
+            name: format!("rbnet{n}"),
+            inner: format!("rb{n}i"),
+            host: format!("rb{n}h"),
+            subnet: n,
+        };
+        let _ = Command::new("ip")
+            .args(["netns", "del", &netns.name])
+            .status();
+        let _ = Command::new("ip")
+            .args(["link", "del", &netns.host])
+            .status();
+        run("ip", &["netns", "add", &netns.name]);
+        run(
+            "ip",
+            &[
+                "link",
+                "add",
+                &netns.host,
+                "type",
+                "veth",
+                "peer",
+                "name",
+                &netns.inner,
+            ],
+        );
+        run("ip", &["link", "set", &netns.inner, "netns", &netns.name]);
+        run(
+            "ip",
+            &["addr", "add", &netns.host_address(24), "dev", &netns.host],
+        );
+        run("ip", &["link", "set", &netns.host, "up"]);
+        netns.ip(&["link", "set", "lo", "up"]);
+        netns.ip(&["addr", "add", &netns.inner_address(24), "dev", &netns.inner]);
+        netns.ip(&["link", "set", &netns.inner, "up"]);
+        netns.add_default_route();
+        netns
+    }
+
+    fn host_address(&self, prefix: u32) -> String {
+        match prefix {
+            32 => format!("10.77.{}.1", self.subnet),
+            _ => format!("10.77.{}.1/{prefix}", self.subnet),
+        }
+    }
+
+    fn inner_address(&self, prefix: u32) -> String {
+        match prefix {
+            32 => format!("10.77.{}.2", self.subnet),
+            _ => format!("10.77.{}.2/{prefix}", self.subnet),
+        }
+    }
+
+    /// `ip -n NAME ARGS`.
+    fn ip(&self, args: &[&str]) {
+        let mut all = vec!["-n", self.name.as_str()];
+        all.extend_from_slice(args);
+        run("ip", &all);
+    }
+
+    fn add_default_route(&self) {
+        self.ip(&["route", "add", "default", "via", &self.host_address(32)]);
+    }
+
+    /// A command run in the namespace.
+    fn exec(&self, program: &str) -> Command {
+        let mut command = Command::new("ip");
+        command.args(["netns", "exec", &self.name, program]);
+        command
+    }
+}
+
+impl Drop for Netns {
+    fn drop(&mut self) {
+        let _ = Command::new("ip")
+            .args(["netns", "del", &self.name])
+            .status();
+        let _ = Command::new("ip")
+            .args(["link", "del", &self.host])
+            .status();
+    }
+}
+
+/// `ringbar ARGS` in the namespace, with a config of the network module alone.
+fn ringbar_in(netns: &Netns, args: &[&str]) -> Json {
+    let home = tempfile::tempdir().expect("home");
+    let dir = home.path().join(".config/ringbar");
+    std::fs::create_dir_all(&dir).expect("config dir");
+    let config = "modules_left = []\nmodules_center = []\nmodules_right = [\"network\"]\n";
+    std::fs::write(dir.join("config.toml"), config).expect("config");
+    let out = netns
+        .exec(RINGBAR)
+        .args(args)
+        .env("HOME", home.path())
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("XDG_STATE_HOME")
+        .output()
+        .expect("run ringbar");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// TCP at 40 Mbit/s for 8 s from the namespace (`reverse`: to it); meanwhile ringbar
+/// samples 3 s of it. (iperf3's bytes per second, the bar's rate of the inner end.)
+fn measure(netns: &Netns, reverse: bool, port: &str) -> (f64, f64) {
+    let mut server = Command::new("iperf3")
+        .args(["-s", "-1", "-B", &netns.host_address(32), "-p", port])
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("iperf3 (Debian package iperf3)");
+    std::thread::sleep(Duration::from_millis(500));
+    let mut client = netns.exec("iperf3");
+    client.args([
+        "-c",
+        &netns.host_address(32),
+        "-p",
+        port,
+        "-t",
+        "8",
+        "-b",
+        "40M",
+        "-J",
+    ]);
+    if reverse {
+        client.arg("-R");
+    }
+    let client = client
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("iperf3 client");
+    std::thread::sleep(Duration::from_secs(2));
+    let doc = ringbar_in(netns, &["--once", "--json", "--interval-ms", "3000"]);
+    let report = client.wait_with_output().expect("iperf3 ran");
+    let _ = server.wait();
+    let report: Json = serde_json::from_slice(&report.stdout).expect("iperf3 JSON");
+    let sum = if reverse {
+        &report["end"]["sum_received"]
+    } else {
+        &report["end"]["sum_sent"]
+    };
+    let counted = sum["bytes"].as_f64().expect("bytes") / sum["seconds"].as_f64().expect("s");
+    let interfaces = doc["network"]["interfaces"].as_array().expect("interfaces");
+    let inner = interfaces
+        .iter()
+        .find(|i| i["name"] == netns.inner.as_str())
+        .expect("the inner end");
+    let key = if reverse {
+        "receive_bytes_per_second"
+    } else {
+        "transmit_bytes_per_second"
+    };
+    let module = &doc["modules"][0];
+    assert_eq!(module["class"], "ethernet", "{module}");
+    let text = module["text"].as_str().expect("text");
+    assert!(text.starts_with(&format!("NET {} ", netns.inner)), "{text}");
+    (counted, inner[key].as_f64().expect("a rate"))
+}
+
+#[test]
+fn rates_match_what_iperf3_counted_both_ways() {
+    let _serial = serial();
+    require_root();
+    let netns = Netns::new();
+    for reverse in [false, true] {
+        let port = if reverse { "5212" } else { "5211" };
+        let (counted, shown) = measure(&netns, reverse, port);
+        // The interface counts the TCP/IP and Ethernet headers too (about 5 %).
+        let error = (shown - counted) / counted;
+        assert!(
+            error.abs() < 0.10,
+            "reverse {reverse}: iperf3 counted {counted:.0} B/s, the bar {shown:.0} B/s"
+        );
+        eprintln!(
+            "reverse {reverse}: iperf3 {counted:.0} B/s, ringbar {shown:.0} B/s ({:+.1} %)",
+            error * 100.0
+        );
+    }
+}
+
+/// Waits for the network label to become `text`; how long it took.
+fn shown_within(bar: &common::session::RunningBar, text: &str, class: &str) -> Duration {
+    let started = Instant::now();
+    wait_for(
+        &format!("the label {text:?}"),
+        Duration::from_secs(10),
+        || bar.field("network") == text && bar.field("network.classes").contains(class),
+    );
+    started.elapsed()
+}
+
+#[test]
+fn links_addresses_and_routes_show_within_a_second() {
+    let _serial = serial();
+    require_root();
+    let netns = Netns::new();
+    let session = Session::start(Compositor::Sway);
+    // A slow sample tick: what shows within a second comes from rtnetlink's events.
+    session.write_config_file(
+        "config.toml",
+        "interval_ms = 2000\nmodules_left = []\nmodules_center = []\nmodules_right = [\"network\"]\n[network]\nformat = \"NET {ifname} {ipaddr}\"\n",
+    );
+    let mut bar = session.start_bar_in_netns(&netns.name);
+    let wired = format!("NET {} {}", netns.inner, netns.inner_address(32));
+    let linked = format!("NET {} linked", netns.inner);
+    shown_within(&bar, &wired, "ethernet");
+
+    let mut steps: Vec<(&str, Duration)> = Vec::new();
+    netns.ip(&["link", "set", &netns.inner, "down"]);
+    steps.push(("link down", shown_within(&bar, "NET off", "disconnected")));
+    netns.ip(&["link", "set", &netns.inner, "up"]);
+    // The kernel dropped the default route with the link: up, but linked.
+    steps.push(("link up", shown_within(&bar, &linked, "linked")));
+    netns.add_default_route();
+    steps.push(("route added", shown_within(&bar, &wired, "ethernet")));
+    netns.ip(&["addr", "del", &netns.inner_address(24), "dev", &netns.inner]);
+    steps.push(("address removed", shown_within(&bar, &linked, "linked")));
+    netns.ip(&["addr", "add", "10.77.250.9/24", "dev", &netns.inner]);
+    netns.ip(&["route", "add", "default", "via", "10.77.250.1"]);
+    let renumbered = format!("NET {} 10.77.250.9", netns.inner);
+    steps.push(("address added", shown_within(&bar, &renumbered, "ethernet")));
+    // A flood of 400 address changes at once: the bar takes them all and stays right.
+    let batch: String = (0..200)
+        .flat_map(|n| {
+            let address = format!("10.99.{}.{}/32", n / 200, n % 200 + 1);
+            [
+                format!("address add {address} dev {}\n", netns.inner),
+                format!("address del {address} dev {}\n", netns.inner),
+            ]
+        })
+        .collect();
+    let file = tempfile::NamedTempFile::new().expect("batch file");
+    std::fs::write(file.path(), batch).expect("batch");
+    netns.ip(&["-batch", file.path().to_str().expect("path")]);
+    netns.ip(&["addr", "add", "10.99.7.7/32", "dev", &netns.inner]);
+    netns.ip(&["addr", "del", "10.77.250.9/24", "dev", &netns.inner]);
+    netns.ip(&["route", "replace", "default", "dev", &netns.inner]);
+    let flooded = format!("NET {} 10.99.7.7", netns.inner);
+    steps.push(("after a flood", shown_within(&bar, &flooded, "ethernet")));
+    assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
+    for (step, took) in &steps {
+        eprintln!("{step}: shown after {took:?}");
+        assert!(*took < Duration::from_secs(1), "{step} took {took:?}");
+    }
+    bar.stop();
+}
