@@ -37,6 +37,7 @@ apt_packages=(
     dbus libglib2.0-bin python3-gi gir1.2-ayatanaappindicator3-0.1 # tray tests (bus, items)
     waybar tesseract-ocr                                          # --waybar in Waybar, read by OCR
     iproute2 iperf3                                               # network tests (netns, traffic)
+    libpulse-dev pipewire pipewire-pulse wireplumber pulseaudio-utils # audio: libpulse, a real server
 )
 
 install_apt_packages() {

@@ -62,5 +62,36 @@ fn events_now(modules: &[std::rc::Rc<dyn Module>]) -> Events {
             Err(err) => tracing::warn!("network: cannot read rtnetlink, not shown: {err}"),
         }
     }
+    if modules.iter().any(|m| m.follows(Update::Audio)) {
+        events.audio = audio_now(Duration::from_secs(1));
+    }
     events
+}
+
+/// The sound server's state, from a connection made for it on this thread's default
+/// main context, which runs until the state comes or `timeout` passes.
+fn audio_now(timeout: Duration) -> Option<crate::events::audio::AudioState> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let context = gtk4::glib::MainContext::default();
+    let _owner = context.acquire().ok()?;
+    let state = Rc::new(RefCell::new(None));
+    let stored = state.clone();
+    let _watch = crate::events::audio::pulse::AudioWatch::start(move |now| {
+        *stored.borrow_mut() = now.cloned();
+    })?;
+    let deadline = Instant::now() + timeout;
+    while state.borrow().is_none() && Instant::now() < deadline {
+        // Woken by the server's replies, or by this tick to look at the clock.
+        let tick = gtk4::glib::timeout_source_new(
+            Duration::from_millis(50),
+            None,
+            gtk4::glib::Priority::DEFAULT,
+            || gtk4::glib::ControlFlow::Break,
+        );
+        tick.attach(Some(&context));
+        context.iteration(true);
+        tick.destroy();
+    }
+    state.take()
 }

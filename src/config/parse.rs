@@ -196,9 +196,12 @@ fn module_list(parse: &mut Parse<'_>, list: Vec<Spanned<String>>) -> Vec<Rc<dyn 
         }
         let Some(made) = modules::make(name, None) else {
             let known: Vec<&str> = modules::names().collect();
+            let aliases: Vec<&str> = modules::aliases().map(|(alias, _)| alias).collect();
             let message = format!(
-                "no module is called {name:?}; modules: {}, and custom/NAME for a script",
-                known.join(", ")
+                "no module is called {name:?}; modules: {}, Waybar's {}, and custom/NAME for \
+                 a script",
+                known.join(", "),
+                aliases.join(", ")
             );
             parse.at(entry.span(), message);
             continue;

@@ -1,6 +1,7 @@
 //! What modules render from: the latest sample, the wall clock, and the states of the
 //! event sources.
 
+use crate::events::audio::AudioState;
 use crate::events::compositor::CompositorState;
 use crate::events::network::NetworkState;
 use crate::sample::Sample;
@@ -44,10 +45,15 @@ pub struct Input<'a> {
 pub struct Events {
     /// Links, addresses and default routes (rtnetlink): the `network` module.
     pub network: Option<NetworkState>,
+    /// The sound server's sinks and default source: the `audio` module.
+    pub audio: Option<AudioState>,
 }
 
 /// No event source: for outputs and tests that follow none.
-pub static NO_EVENTS: Events = Events { network: None };
+pub static NO_EVENTS: Events = Events {
+    network: None,
+    audio: None,
+};
 
 /// Script states by module name (`custom/NAME`).
 pub type Scripts = std::collections::BTreeMap<String, crate::events::script::ScriptState>;

@@ -4,6 +4,7 @@
 //!
 //! Adding a module: one file in this folder, and one line in [`REGISTRY`].
 
+pub mod audio;
 pub mod battery;
 mod clock;
 mod cpu;
@@ -55,6 +56,7 @@ const REGISTRY: &[(&str, Make)] = &[
     ("battery", battery::make),
     ("disk", disk::make),
     ("network", network::make),
+    ("audio", audio::make),
     ("clock", clock::make),
     ("workspaces", workspaces::make),
     ("window", window::make),
@@ -63,14 +65,33 @@ const REGISTRY: &[(&str, Make)] = &[
     ("memory_graph", graph::make_memory),
 ];
 
+/// Waybar's names of modules ringbar has under another: listed so, a module keeps the
+/// name (its table, its CSS class), so that a Waybar user's config and style still apply.
+const ALIASES: &[(&str, &str)] = &[("pulseaudio", "audio"), ("wireplumber", "audio")];
+
 /// The names of all modules, for messages.
 pub fn names() -> impl Iterator<Item = &'static str> {
     REGISTRY.iter().map(|(name, _)| *name)
 }
 
-/// Whether `name` is a module, or an instance of one (`battery#bat2`).
-pub fn is_module(name: &str) -> bool {
+/// Waybar's names that ringbar reads as its own modules' (`pulseaudio` → `audio`).
+pub fn aliases() -> impl Iterator<Item = (&'static str, &'static str)> {
+    ALIASES.iter().copied()
+}
+
+/// The kind of a listed name: `battery` for `battery#bat2`, `audio` for `pulseaudio`.
+fn kind_of(name: &str) -> &str {
     let kind = instance::split(name).map_or(name, |(kind, _)| kind);
+    ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == kind)
+        .map_or(kind, |(_, of)| of)
+}
+
+/// Whether `name` is a module, an instance of one (`battery#bat2`), or a Waybar name of
+/// one (`pulseaudio`).
+pub fn is_module(name: &str) -> bool {
+    let kind = kind_of(name);
     names().any(|n| n == kind)
 }
 
@@ -84,14 +105,15 @@ pub fn is_custom(name: &str) -> bool {
     })
 }
 
-/// Makes the module `name` (or the instance `KIND#ID` of one) from its table; `None` for
-/// a name no module has.
+/// Makes the module `name` (or the instance `KIND#ID` of one, or a module by its Waybar
+/// name) from its table; `None` for a name no module has.
 pub fn make(name: &str, table: Table<'_>) -> Option<Result<Rc<dyn Module>, toml::de::Error>> {
-    let kind = instance::split(name).map_or(name, |(kind, _)| kind);
+    let kind = kind_of(name);
     let (_, make) = REGISTRY.iter().find(|(n, _)| *n == kind)?;
-    Some(make(name, table).map(|module| match kind == name {
-        true => module,
-        false => instance::Instance::wrap(name, module),
+    let instance = instance::split(name).is_some();
+    Some(make(name, table).map(|module| match instance {
+        false => module,
+        true => instance::Instance::wrap(name, module),
     }))
 }
 
@@ -141,6 +163,8 @@ pub enum Update {
     Bus,
     /// rtnetlink's events: links, addresses, routes (`network`).
     Network,
+    /// The sound server's events (`audio`).
+    Audio,
 }
 
 /// One workspace button of the `workspaces` module.
@@ -233,7 +257,7 @@ pub enum Button {
 }
 
 /// What a click on a module asks the bar to do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Action {
     /// A change to the monitor's settings.
     Monitor(Request),
@@ -243,6 +267,8 @@ pub enum Action {
     Script(Button),
     /// Run the module's own command for this button ([`Module::command`]).
     Run(Button),
+    /// Change the sound server's default sink or source.
+    Audio(crate::events::audio::AudioCommand),
 }
 
 pub trait Module {
@@ -465,6 +491,7 @@ pub(crate) mod tests {
                 "battery",
                 "disk",
                 "network",
+                "audio",
                 "clock",
                 "workspaces",
                 "window",

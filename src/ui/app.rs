@@ -140,6 +140,7 @@ impl App {
             Action::Monitor(request) => self.monitor.borrow_mut().apply(request),
             Action::Redraw => self.render_all(),
             // Routed by the module: see `clicked`.
+            Action::Audio(command) => self.sources.audio_command(command),
             Action::Script(_) | Action::Run(_) => {}
         }
     }
@@ -227,6 +228,7 @@ impl App {
         self.render_of(Update::Compositor);
         self.render_of(Update::Script);
         self.render_of(Update::Network);
+        self.render_of(Update::Audio);
     }
 
     /// Renders the modules that follow `kind`.

@@ -1,7 +1,8 @@
 //! The event sources the bar's modules follow besides the sample tick, started and
 //! stopped in one place: the wall-clock timer (`Update::Timer`), the compositor's IPC
 //! (`Update::Compositor`), the script modules' runners (`Update::Script`), the tray's
-//! StatusNotifierHost (`Update::Bus`) and rtnetlink (`Update::Network`). Each runs on the main loop through gio's async IO
+//! StatusNotifierHost (`Update::Bus`), rtnetlink (`Update::Network`) and the sound server
+//! (`Update::Audio`). Each runs on the main loop through gio's async IO
 //! and, when it changes, asks the bar to redraw the modules that follow its kind.
 //! `follow` starts what the config's modules need and stops the scripts no longer
 //! listed; a script that kept its name and settings goes on as it was.
@@ -13,6 +14,8 @@ use gtk4 as gtk;
 
 use super::tray::TrayHost;
 use crate::app::wallclock::WallTimer;
+use crate::events::audio::pulse::AudioWatch;
+use crate::events::audio::AudioCommand;
 use crate::events::compositor::{Compositor, CompositorState, Workspace};
 use crate::events::network::netlink::NetworkWatch;
 use crate::events::script::runner::{self, ScriptRunner};
@@ -30,6 +33,7 @@ pub struct Sources {
     /// Started by the first bar with a `tray` module.
     tray: RefCell<Option<Rc<TrayHost>>>,
     network: RefCell<Option<NetworkWatch>>,
+    audio: RefCell<Option<AudioWatch>>,
     /// What the event sources other than the compositor and the scripts last said.
     events: Rc<RefCell<Events>>,
 }
@@ -44,6 +48,7 @@ impl Sources {
             script_states: Rc::new(RefCell::new(Scripts::new())),
             tray: RefCell::new(None),
             network: RefCell::new(None),
+            audio: RefCell::new(None),
             events: Rc::new(RefCell::new(Events::default())),
         }
     }
@@ -62,6 +67,14 @@ impl Sources {
         if needs(Update::Network) && self.network.borrow().is_none() {
             self.follow_network();
         }
+        if needs(Update::Audio) && self.audio.borrow().is_none() {
+            let (events, redraw) = (self.events.clone(), self.redraw.clone());
+            let on_change = move |state: Option<&crate::events::audio::AudioState>| {
+                events.borrow_mut().audio = state.cloned();
+                redraw(Update::Audio);
+            };
+            self.audio.replace(AudioWatch::start(on_change));
+        }
         self.follow_scripts(modules);
     }
 
@@ -77,6 +90,13 @@ impl Sources {
                 self.network.replace(Some(watch));
             }
             Err(err) => tracing::warn!("network: cannot follow rtnetlink, not shown: {err}"),
+        }
+    }
+
+    /// A click's or a scroll's command for the sound server.
+    pub fn audio_command(&self, command: AudioCommand) {
+        if let Some(audio) = self.audio.borrow().as_ref() {
+            audio.command(command);
         }
     }
 

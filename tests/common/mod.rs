@@ -9,6 +9,7 @@ compile_error!(
 );
 
 pub mod alloc;
+pub mod bus;
 pub mod crowd;
 pub mod hyprland;
 pub mod ipc;

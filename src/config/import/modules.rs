@@ -6,7 +6,7 @@ use serde_json::{Map, Value as Json};
 use toml::{Table, Value};
 
 /// Waybar's module kinds that ringbar has, by Waybar's name.
-const KINDS: [(&str, &str); 14] = [
+const KINDS: [(&str, &str); 16] = [
     ("sway/workspaces", "workspaces"),
     ("hyprland/workspaces", "workspaces"),
     ("wlr/workspaces", "workspaces"),
@@ -19,6 +19,9 @@ const KINDS: [(&str, &str); 14] = [
     ("battery", "battery"),
     ("disk", "disk"),
     ("network", "network"),
+    // ringbar's `audio`, by the names Waybar users know (and style).
+    ("pulseaudio", "pulseaudio"),
+    ("wireplumber", "wireplumber"),
     ("tray", "tray"),
     ("custom", "custom"),
 ];
@@ -163,6 +166,11 @@ impl Layout {
                 ("network", key) if crate::modules::network::SETTINGS.contains(&key) => {
                     network_setting(key, value)
                 }
+                ("pulseaudio" | "wireplumber", key)
+                    if crate::modules::audio::SETTINGS.contains(&key) =>
+                {
+                    audio_setting(key, value)
+                }
                 ("clock", "format") => value
                     .as_str()
                     .map(|f| ("format".into(), Value::String(strftime(f)))),
@@ -232,6 +240,9 @@ fn left_out_reason(kind: &str, key: &str) -> &'static str {
         ("network", k) if crate::modules::network::SETTINGS.contains(&k) => {
             "a field ringbar's network module does not fill (see man 5 ringbar); not carried over"
         }
+        ("pulseaudio" | "wireplumber", k) if crate::modules::audio::SETTINGS.contains(&k) => {
+            "a field ringbar's audio module does not fill (see man 5 ringbar); not carried over"
+        }
         (_, k) if k.starts_with("format") || k.starts_with("tooltip-format") => {
             "ringbar draws this module's text and tooltip itself; not carried over"
         }
@@ -249,6 +260,20 @@ fn network_setting(key: &str, value: &Json) -> Option<(String, Value)> {
     if key.starts_with("format") && key != "format-icons" {
         let text = value.as_str()?;
         crate::modules::format::check(text, &crate::modules::network::KEYS).ok()?;
+    }
+    to_toml(value).map(|v| (key.to_owned(), v))
+}
+
+/// An audio setting whose value ringbar reads as Waybar does: a format only if every
+/// field in it is one ringbar fills.
+fn audio_setting(key: &str, value: &Json) -> Option<(String, Value)> {
+    use crate::modules::audio::{KEYS, SOURCE_KEYS};
+    if key.starts_with("format") && key != "format-icons" {
+        let keys: &[&str] = match key.starts_with("format-source") {
+            true => &SOURCE_KEYS,
+            false => &KEYS,
+        };
+        crate::modules::format::check(value.as_str()?, keys).ok()?;
     }
     to_toml(value).map(|v| (key.to_owned(), v))
 }

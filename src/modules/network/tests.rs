@@ -74,6 +74,7 @@ fn the_default_route_interface_with_its_rates() {
     let sample = sample_with_rates(Some(2.0 * 1024.0 * 1024.0));
     let events = Events {
         network: Some(wired()),
+        ..Events::default()
     };
     let (out, status) = text(network.as_ref(), &sample, &events);
     assert_eq!(out, "NET enp3s0 2.0M/s↓ 512K/s↑");
@@ -107,6 +108,7 @@ fn formats_by_connection_with_icons() {
     let mut state = wired();
     let events = |state: &NetworkState| Events {
         network: Some(state.clone()),
+        ..Events::default()
     };
     let (out, _) = text(network.as_ref(), &sample, &events(&state));
     assert_eq!(out, "E enp3s0 192.168.1.10/24 via 192.168.1.1 0B/s");
@@ -145,6 +147,7 @@ fn an_interface_name_is_text_not_markup() {
     let sample = Sample::default();
     let events = Events {
         network: Some(state),
+        ..Events::default()
     };
     let input = Input {
         events: &events,

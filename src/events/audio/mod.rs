@@ -1,0 +1,103 @@
+//! The sound server as its PulseAudio protocol tells it (PipeWire's `pipewire-pulse`, or
+//! PulseAudio itself): the sinks, the default sink and the default source, kept up to
+//! date from its subscription events ([`pulse`] talks to it on the main loop). The state
+//! is core and knows nothing of libpulse.
+
+#[cfg(feature = "app")]
+pub mod pulse;
+#[cfg(test)]
+mod tests;
+
+/// One output device (`alsa_output.pci-0000_00_1f.3.analog-stereo`, a Bluetooth headset).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sink {
+    pub name: String,
+    /// What the server calls it for people: `Built-in Audio Analog Stereo`.
+    pub description: String,
+    /// The average of its channels, in percent of the normal volume (100 % = 0 dB).
+    pub volume: f64,
+    pub muted: bool,
+    /// Its active port (`analog-output-headphones`) and that port's description.
+    pub port: Option<String>,
+    pub port_description: Option<String>,
+    /// A Bluetooth device (`device.bus` is `bluetooth`).
+    pub bluetooth: bool,
+}
+
+/// The default input device.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Source {
+    pub name: String,
+    pub description: String,
+    pub volume: f64,
+    pub muted: bool,
+}
+
+/// What the module shows and acts on.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AudioState {
+    /// Every sink, in the server's order.
+    pub sinks: Vec<Sink>,
+    /// The name of the default sink, if the server has one.
+    pub default_sink: Option<String>,
+    /// The default source (not a sink's monitor), if there is one.
+    pub source: Option<Source>,
+}
+
+impl AudioState {
+    pub fn default_sink(&self) -> Option<&Sink> {
+        let name = self.default_sink.as_deref()?;
+        self.sinks.iter().find(|s| s.name == name)
+    }
+}
+
+/// What a click or a scroll on the module asks of the sound server.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AudioCommand {
+    /// Changes the default sink's volume by `percent` points, never above `max_percent`
+    /// (nor below 0), keeping the balance of its channels.
+    ChangeVolume {
+        percent: f64,
+        max_percent: f64,
+    },
+    ToggleMute,
+    ToggleSourceMute,
+}
+
+/// The port kinds `format-icons` may name, as Waybar picks them from the port's name
+/// (`analog-output-headphones` → `headphone`); `default` for anything else.
+pub const PORT_KINDS: [&str; 9] = [
+    "headphone",
+    "speaker",
+    "hdmi",
+    "headset",
+    "hands-free",
+    "portable",
+    "car",
+    "hifi",
+    "phone",
+];
+
+impl Sink {
+    /// The kind of its active port, for `format-icons`.
+    pub fn port_kind(&self) -> &'static str {
+        let port = self.port.as_deref().unwrap_or("").to_ascii_lowercase();
+        PORT_KINDS
+            .into_iter()
+            .find(|kind| port.contains(kind))
+            .unwrap_or("default")
+    }
+}
+
+/// The volume a step leads to: `current + percent`, within `0..=max_percent`; a scroll
+/// up leaves a volume already at or above the cap (set higher elsewhere) as it is.
+pub fn stepped(current: f64, percent: f64, max_percent: f64) -> f64 {
+    if percent > 0.0 {
+        match current >= max_percent {
+            true => current,
+            false => (current + percent).min(max_percent),
+        }
+    } else {
+        (current + percent).max(0.0)
+    }
+}

@@ -1,0 +1,400 @@
+//! The sound server over its PulseAudio protocol, on the GTK main loop through
+//! libpulse's glib main loop: PipeWire serves it (`pipewire-pulse`) as PulseAudio does,
+//! so one client speaks to both. Everything is asynchronous: a request's reply comes
+//! back as a callback on the main loop, which never waits for the server.
+//!
+//! Connected, it subscribes to sink, source and server changes and reads the state again
+//! after each burst of them (one read per burst, however many events). Without a server,
+//! or when it goes away, the state is `None` (logged once) and a connection is tried
+//! again every few seconds until one answers.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+use std::time::Duration;
+
+use gtk4::glib;
+use libpulse_binding::callbacks::ListResult;
+use libpulse_binding::context::introspect::{SinkInfo, SourceInfo};
+use libpulse_binding::context::subscribe::InterestMaskSet;
+use libpulse_binding::context::{Context, FlagSet, State};
+use libpulse_binding::volume::{ChannelVolumes, Volume};
+use libpulse_glib_binding::Mainloop;
+
+use super::{stepped, AudioCommand, AudioState, Sink, Source};
+
+/// How long to wait before connecting again to a server that is not there.
+const RETRY: Duration = Duration::from_secs(2);
+
+type OnChange = Box<dyn Fn(Option<&AudioState>)>;
+
+struct Inner {
+    // Before the main loop it runs on: fields drop in this order.
+    context: Option<Context>,
+    mainloop: Mainloop,
+    /// The whole state once read; `None` while not connected.
+    state: Option<AudioState>,
+    /// The default sink's and source's channel volumes, to keep their balance.
+    sink_volumes: Option<ChannelVolumes>,
+    /// A read of the state is queued (events come in bursts).
+    refresh_queued: bool,
+    /// The state being read: server info, sinks and sources arrive in turn.
+    reading: Option<Reading>,
+    /// "No sound server" was said, and not since a connection.
+    absence_logged: bool,
+    retry: Option<glib::SourceId>,
+    on_change: OnChange,
+}
+
+/// The replies of one read of the state.
+#[derive(Default)]
+struct Reading {
+    default_sink: Option<String>,
+    default_source: Option<String>,
+    sinks: Vec<(Sink, ChannelVolumes)>,
+    sources: Vec<Source>,
+    /// Replies still to come: server info, sink list, source list.
+    waiting: u8,
+}
+
+/// Follows the sound server; dropping it disconnects. The callbacks hold it weakly, so
+/// one that fires after the drop does nothing.
+pub struct AudioWatch {
+    inner: Rc<RefCell<Inner>>,
+}
+
+impl AudioWatch {
+    pub fn start(on_change: impl Fn(Option<&AudioState>) + 'static) -> Option<AudioWatch> {
+        let Some(mainloop) = Mainloop::new(None) else {
+            tracing::warn!("audio: libpulse's glib main loop failed; not shown");
+            return None;
+        };
+        let inner = Rc::new(RefCell::new(Inner {
+            context: None,
+            mainloop,
+            state: None,
+            sink_volumes: None,
+            refresh_queued: false,
+            reading: None,
+            absence_logged: false,
+            retry: None,
+            on_change: Box::new(on_change),
+        }));
+        let watch = AudioWatch { inner };
+        connect(&watch.inner);
+        Some(watch)
+    }
+
+    /// Carries out a click's or a scroll's command on the default sink or source. The
+    /// state takes the change at once, so that a second step before the server's event
+    /// builds on the first.
+    pub fn command(&self, command: AudioCommand) {
+        let mut inner = self.inner.borrow_mut();
+        let inner = &mut *inner;
+        let (Some(context), Some(state)) = (inner.context.as_mut(), inner.state.as_mut()) else {
+            return;
+        };
+        let mut introspect = context.introspect();
+        let default = state.default_sink.clone();
+        let sink = state
+            .sinks
+            .iter_mut()
+            .find(|s| Some(&s.name) == default.as_ref());
+        match (command, sink) {
+            (
+                AudioCommand::ChangeVolume {
+                    percent,
+                    max_percent,
+                },
+                Some(sink),
+            ) => {
+                let Some(volumes) = inner.sink_volumes.as_mut() else {
+                    return;
+                };
+                let target = stepped(sink.volume, percent, max_percent);
+                let raw = (target / 100.0 * f64::from(Volume::NORMAL.0)).round();
+                let raw = raw.clamp(0.0, f64::from(Volume::MAX.0)) as u32;
+                // The loudest channel to the target, the others in proportion.
+                if volumes.scale(Volume(raw)).is_some() {
+                    introspect.set_sink_volume_by_name(&sink.name, volumes, None);
+                    sink.volume = target;
+                }
+            }
+            (AudioCommand::ToggleMute, Some(sink)) => {
+                sink.muted = !sink.muted;
+                introspect.set_sink_mute_by_name(&sink.name, sink.muted, None);
+            }
+            (AudioCommand::ToggleSourceMute, _) => {
+                if let Some(source) = state.source.as_mut() {
+                    source.muted = !source.muted;
+                    introspect.set_source_mute_by_name(&source.name, source.muted, None);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Drop for AudioWatch {
+    fn drop(&mut self) {
+        let mut inner = self.inner.borrow_mut();
+        if let Some(retry) = inner.retry.take() {
+            retry.remove();
+        }
+        if let Some(mut context) = inner.context.take() {
+            context.set_state_callback(None);
+            context.set_subscribe_callback(None);
+            context.disconnect();
+        }
+    }
+}
+
+/// A new context, connecting; its state changes are handled on the next turn of the
+/// main loop (libpulse calls back from inside `connect` too).
+fn connect(inner_rc: &Rc<RefCell<Inner>>) {
+    let mut inner = inner_rc.borrow_mut();
+    inner.retry = None;
+    let Some(mut context) = Context::new(&inner.mainloop, "ringbar") else {
+        drop(inner);
+        lost(inner_rc, "libpulse could not make a context");
+        return;
+    };
+    let weak = Rc::downgrade(inner_rc);
+    context.set_state_callback(Some(Box::new(move || {
+        let weak = weak.clone();
+        glib::idle_add_local_once(move || state_changed(&weak));
+    })));
+    let connected = context.connect(None, FlagSet::NOAUTOSPAWN, None);
+    inner.context = Some(context);
+    drop(inner);
+    if let Err(err) = connected {
+        lost(inner_rc, &err.to_string().unwrap_or_default());
+    }
+}
+
+fn state_changed(weak: &Weak<RefCell<Inner>>) {
+    let Some(inner_rc) = weak.upgrade() else {
+        return;
+    };
+    let state = {
+        let inner = inner_rc.borrow();
+        match &inner.context {
+            Some(context) => context.get_state(),
+            None => return,
+        }
+    };
+    match state {
+        State::Ready => ready(&inner_rc),
+        State::Failed | State::Terminated => {
+            let reason = {
+                let inner = inner_rc.borrow();
+                let errno = inner.context.as_ref().map(|c| c.errno());
+                errno.and_then(|e| e.to_string()).unwrap_or_default()
+            };
+            lost(&inner_rc, &reason);
+        }
+        _ => {}
+    }
+}
+
+/// Connected: subscribe, then read everything.
+fn ready(inner_rc: &Rc<RefCell<Inner>>) {
+    let mut inner = inner_rc.borrow_mut();
+    if inner.absence_logged {
+        tracing::info!("audio: connected to the sound server");
+    }
+    inner.absence_logged = false;
+    let Some(context) = inner.context.as_mut() else {
+        return;
+    };
+    let weak = Rc::downgrade(inner_rc);
+    context.set_subscribe_callback(Some(Box::new(move |_, _, _| queue_refresh(&weak))));
+    let interest = InterestMaskSet::SINK | InterestMaskSet::SOURCE | InterestMaskSet::SERVER;
+    context.subscribe(interest, |_| {});
+    drop(inner);
+    queue_refresh(&Rc::downgrade(inner_rc));
+}
+
+/// The server is gone (or never came): no state, one log line, and a new try soon.
+fn lost(inner_rc: &Rc<RefCell<Inner>>, reason: &str) {
+    let had_state = {
+        let mut inner = inner_rc.borrow_mut();
+        if !inner.absence_logged {
+            tracing::warn!(
+                "audio: no sound server (PulseAudio protocol: pipewire-pulse or pulseaudio): {reason}; hidden until one answers"
+            );
+            inner.absence_logged = true;
+        }
+        if let Some(mut context) = inner.context.take() {
+            context.set_state_callback(None);
+            context.set_subscribe_callback(None);
+            context.disconnect();
+        }
+        inner.reading = None;
+        inner.refresh_queued = false;
+        inner.sink_volumes = None;
+        let weak = Rc::downgrade(inner_rc);
+        inner.retry = Some(glib::timeout_add_local_once(RETRY, move || {
+            if let Some(inner_rc) = weak.upgrade() {
+                connect(&inner_rc);
+            }
+        }));
+        inner.state.take().is_some()
+    };
+    if had_state {
+        (inner_rc.borrow().on_change)(None);
+    }
+}
+
+/// One read of the state for a burst of events, on the next turn of the main loop.
+fn queue_refresh(weak: &Weak<RefCell<Inner>>) {
+    let Some(inner_rc) = weak.upgrade() else {
+        return;
+    };
+    let mut inner = inner_rc.borrow_mut();
+    if inner.refresh_queued {
+        return;
+    }
+    inner.refresh_queued = true;
+    let weak = weak.clone();
+    glib::idle_add_local_once(move || refresh(&weak));
+}
+
+fn refresh(weak: &Weak<RefCell<Inner>>) {
+    let Some(inner_rc) = weak.upgrade() else {
+        return;
+    };
+    let mut inner = inner_rc.borrow_mut();
+    inner.refresh_queued = false;
+    if inner.reading.is_some() {
+        // A read is under way; its replies will reflect what changed since it began,
+        // or the event that queued this one comes again: read once more after it.
+        inner.refresh_queued = true;
+        let weak = weak.clone();
+        glib::timeout_add_local_once(Duration::from_millis(50), move || refresh(&weak));
+        return;
+    }
+    let Some(context) = inner.context.as_ref() else {
+        return;
+    };
+    let introspect = context.introspect();
+    let (server, sinks, sources) = (weak.clone(), weak.clone(), weak.clone());
+    introspect.get_server_info(move |info| {
+        with_reading(&server, |reading| {
+            reading.default_sink = info.default_sink_name.as_deref().map(str::to_owned);
+            reading.default_source = info.default_source_name.as_deref().map(str::to_owned);
+            true
+        });
+    });
+    introspect.get_sink_info_list(move |item| match item {
+        ListResult::Item(info) => {
+            with_reading(&sinks, |reading| {
+                reading.sinks.push(sink_of(info));
+                false
+            });
+        }
+        ListResult::End | ListResult::Error => {
+            with_reading(&sinks, |_| true);
+        }
+    });
+    introspect.get_source_info_list(move |item| match item {
+        ListResult::Item(info) => {
+            with_reading(&sources, |reading| {
+                if let Some(source) = source_of(info) {
+                    reading.sources.push(source);
+                }
+                false
+            });
+        }
+        ListResult::End | ListResult::Error => {
+            with_reading(&sources, |_| true);
+        }
+    });
+    inner.reading = Some(Reading {
+        waiting: 3,
+        ..Reading::default()
+    });
+}
+
+/// Applies a reply to the read under way; `done` replies count down, and the last one
+/// makes the new state.
+fn with_reading(weak: &Weak<RefCell<Inner>>, reply: impl FnOnce(&mut Reading) -> bool) {
+    let Some(inner_rc) = weak.upgrade() else {
+        return;
+    };
+    let changed = {
+        let mut inner = inner_rc.borrow_mut();
+        let Some(reading) = inner.reading.as_mut() else {
+            return;
+        };
+        if reply(reading) {
+            reading.waiting = reading.waiting.saturating_sub(1);
+        }
+        if reading.waiting > 0 {
+            return;
+        }
+        let reading = inner.reading.take().expect("a read under way");
+        let (state, volumes) = reading.into_state();
+        inner.sink_volumes = volumes;
+        let changed = inner.state.as_ref() != Some(&state);
+        inner.state = Some(state);
+        changed
+    };
+    if changed {
+        let inner = inner_rc.borrow();
+        (inner.on_change)(inner.state.as_ref());
+    }
+}
+
+impl Reading {
+    fn into_state(self) -> (AudioState, Option<ChannelVolumes>) {
+        let default = self.default_sink;
+        let volumes = self
+            .sinks
+            .iter()
+            .find(|(sink, _)| Some(&sink.name) == default.as_ref())
+            .map(|(_, volumes)| *volumes);
+        let source = self
+            .sources
+            .into_iter()
+            .find(|source| Some(&source.name) == self.default_source.as_ref());
+        let state = AudioState {
+            sinks: self.sinks.into_iter().map(|(sink, _)| sink).collect(),
+            default_sink: default,
+            source,
+        };
+        (state, volumes)
+    }
+}
+
+fn percent(volumes: &ChannelVolumes) -> f64 {
+    f64::from(volumes.avg().0) * 100.0 / f64::from(Volume::NORMAL.0)
+}
+
+fn sink_of(info: &SinkInfo<'_>) -> (Sink, ChannelVolumes) {
+    let port = info.active_port.as_ref();
+    let sink = Sink {
+        name: info.name.as_deref().unwrap_or_default().to_owned(),
+        description: info.description.as_deref().unwrap_or_default().to_owned(),
+        volume: percent(&info.volume),
+        muted: info.mute,
+        port: port.and_then(|p| p.name.as_deref()).map(str::to_owned),
+        port_description: port
+            .and_then(|p| p.description.as_deref())
+            .map(str::to_owned),
+        bluetooth: info.proplist.get_str("device.bus").as_deref() == Some("bluetooth"),
+    };
+    (sink, info.volume)
+}
+
+/// A source that is not a sink's monitor.
+fn source_of(info: &SourceInfo<'_>) -> Option<Source> {
+    if info.monitor_of_sink.is_some() {
+        return None;
+    }
+    Some(Source {
+        name: info.name.as_deref().unwrap_or_default().to_owned(),
+        description: info.description.as_deref().unwrap_or_default().to_owned(),
+        volume: percent(&info.volume),
+        muted: info.mute,
+    })
+}

@@ -1,0 +1,319 @@
+//! `audio` (also listed as Waybar's `pulseaudio` or `wireplumber`): the default sink's
+//! volume, `VOL 45%`, or `VOL muted`, with `MIC muted` while the default source is muted;
+//! `format-bluetooth` for a Bluetooth sink. Classes `muted` and `bluetooth`. Scrolling
+//! changes the volume by `step` percent up to `max_volume`; a left click toggles the
+//! mute, unless `on-click` is set. Its tooltip has the sink's description and port, the
+//! other sinks and the source. The state comes from the sound server's events
+//! (`crate::events::audio`); hidden while there is none.
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt::Write;
+use std::rc::Rc;
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+
+use super::format;
+use super::{Action, Button, Input, Module, Status, Table, Update};
+use crate::events::audio::{AudioCommand, AudioState, Sink};
+use crate::events::script::FormatIcons;
+use crate::render::header;
+use crate::text::{untrusted, Sink as TextSink};
+
+/// The keys of the sink formats, and of the source formats.
+pub const KEYS: [&str; 4] = ["volume", "icon", "desc", "format_source"];
+pub const SOURCE_KEYS: [&str; 1] = ["volume"];
+
+/// The settings, by the names Waybar gives them (`ringbar import-waybar` carries them
+/// over); `step` and `max_volume` are also read as Waybar's `scroll-step`, `max-volume`.
+pub const SETTINGS: [&str; 13] = [
+    "format",
+    "format-muted",
+    "format-bluetooth",
+    "format-bluetooth-muted",
+    "format-source",
+    "format-source-muted",
+    "format-icons",
+    "scroll-step",
+    "max-volume",
+    "on-click",
+    "on-click-middle",
+    "on-click-right",
+    "tooltip",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Settings {
+    #[serde(deserialize_with = "sink_format")]
+    format: String,
+    #[serde(rename = "format-muted", deserialize_with = "sink_format")]
+    format_muted: String,
+    #[serde(rename = "format-bluetooth", deserialize_with = "optional_sink_format")]
+    format_bluetooth: Option<String>,
+    #[serde(
+        rename = "format-bluetooth-muted",
+        deserialize_with = "optional_sink_format"
+    )]
+    format_bluetooth_muted: Option<String>,
+    #[serde(rename = "format-source", deserialize_with = "source_format")]
+    format_source: String,
+    #[serde(rename = "format-source-muted", deserialize_with = "source_format")]
+    format_source_muted: String,
+    /// One icon, a list by volume, or a table by port kind (`headphone`, `speaker`,
+    /// `hdmi`…, `default`).
+    #[serde(rename = "format-icons")]
+    format_icons: Option<FormatIcons>,
+    #[serde(alias = "scroll-step", deserialize_with = "step")]
+    step: f64,
+    #[serde(alias = "max-volume", deserialize_with = "max_volume")]
+    max_volume: f64,
+    #[serde(rename = "on-click")]
+    on_click: Option<String>,
+    #[serde(rename = "on-click-middle")]
+    on_click_middle: Option<String>,
+    #[serde(rename = "on-click-right")]
+    on_click_right: Option<String>,
+    /// Whether the module has a tooltip.
+    tooltip: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            format: "VOL {volume}%{format_source}".to_owned(),
+            format_muted: "VOL muted{format_source}".to_owned(),
+            format_bluetooth: None,
+            format_bluetooth_muted: None,
+            format_source: String::new(),
+            format_source_muted: " MIC muted".to_owned(),
+            format_icons: None,
+            step: 5.0,
+            max_volume: 100.0,
+            on_click: None,
+            on_click_middle: None,
+            on_click_right: None,
+            tooltip: true,
+        }
+    }
+}
+
+fn checked<'de, D: Deserializer<'de>>(d: D, keys: &[&str]) -> Result<String, D::Error> {
+    let text = String::deserialize(d)?;
+    format::check(&text, keys).map_err(de::Error::custom)?;
+    Ok(text)
+}
+
+fn sink_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    checked(d, &KEYS)
+}
+
+fn optional_sink_format<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    checked(d, &KEYS).map(Some)
+}
+
+fn source_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    checked(d, &SOURCE_KEYS)
+}
+
+fn step<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let step = f64::deserialize(d)?;
+    match step > 0.0 && step <= 100.0 {
+        true => Ok(step),
+        false => Err(de::Error::custom(format!(
+            "a step of {step} is not between 0 and 100 percent"
+        ))),
+    }
+}
+
+fn max_volume<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let max = f64::deserialize(d)?;
+    match (1.0..=150.0).contains(&max) {
+        true => Ok(max),
+        false => Err(de::Error::custom(format!(
+            "a maximum volume of {max} is not between 1 and 150 percent"
+        ))),
+    }
+}
+
+struct Audio {
+    /// `audio`, or the Waybar name it was listed as: its CSS class.
+    kind: &'static str,
+    settings: Settings,
+}
+
+pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        None => Settings::default(),
+    };
+    let kind = match name.split('#').next() {
+        Some("pulseaudio") => "pulseaudio",
+        Some("wireplumber") => "wireplumber",
+        _ => "audio",
+    };
+    Ok(Rc::new(Audio { kind, settings }))
+}
+
+impl Audio {
+    fn sink_format(&self, sink: &Sink) -> &str {
+        let s = &self.settings;
+        match (sink.bluetooth, sink.muted) {
+            (true, false) => s.format_bluetooth.as_deref().unwrap_or(&s.format),
+            (true, true) => s
+                .format_bluetooth_muted
+                .as_deref()
+                .unwrap_or(&s.format_muted),
+            (false, false) => &s.format,
+            (false, true) => &s.format_muted,
+        }
+    }
+
+    fn write_source(&self, state: &AudioState, out: &mut String) {
+        let Some(source) = &state.source else {
+            return;
+        };
+        let format = match source.muted {
+            true => &self.settings.format_source_muted,
+            false => &self.settings.format_source,
+        };
+        format::fill(format, out, |key, out| match key {
+            "volume" => {
+                let _ = write!(out, "{:.0}", source.volume);
+                true
+            }
+            _ => false,
+        });
+    }
+}
+
+impl Module for Audio {
+    fn name(&self) -> &str {
+        self.kind
+    }
+
+    fn update(&self) -> Update {
+        Update::Audio
+    }
+
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let state = input.events.audio.as_ref()?;
+        let sink = state.default_sink()?;
+        let icons = self.settings.format_icons.as_ref();
+        let icon = icons.map_or("", |i| i.icon(Some(sink.volume), Some(sink.port_kind())));
+        format::fill(self.sink_format(sink), out, |key, out| {
+            match key {
+                "volume" => {
+                    let _ = write!(out, "{:.0}", sink.volume);
+                }
+                "icon" => out.push_str(icon),
+                "desc" => out.push_str(&sink.description),
+                "format_source" => self.write_source(state, out),
+                _ => return false,
+            }
+            true
+        });
+        let mut classes = Vec::new();
+        if sink.muted {
+            classes.push("muted".to_owned());
+        }
+        if sink.bluetooth {
+            classes.push("bluetooth".to_owned());
+        }
+        if state.source.as_ref().is_some_and(|s| s.muted) {
+            classes.push("source-muted".to_owned());
+        }
+        Some(Status {
+            percentage: Some(sink.volume),
+            classes,
+            ..Status::default()
+        })
+    }
+
+    /// `Audio  Built-in Audio · 45%`, its port, the other sinks and the source.
+    fn tooltip(&self, sink_out: &mut dyn TextSink, input: &Input<'_>) {
+        let Some(state) = input
+            .events
+            .audio
+            .as_ref()
+            .filter(|_| self.settings.tooltip)
+        else {
+            return;
+        };
+        let Some(sink) = state.default_sink() else {
+            return;
+        };
+        header(sink_out, "Audio");
+        write_sink(sink_out, sink);
+        if let Some(port) = sink.port_description.as_deref().or(sink.port.as_deref()) {
+            sink_out.out().push_str("  port ");
+            untrusted(sink_out, port);
+            sink_out.out().push('\n');
+        }
+        for other in state.sinks.iter().filter(|s| s.name != sink.name) {
+            sink_out.out().push_str("  also ");
+            write_sink(sink_out, other);
+        }
+        if let Some(source) = &state.source {
+            sink_out.out().push_str("  input ");
+            untrusted(sink_out, &source.description);
+            let out = sink_out.out();
+            match source.muted {
+                true => out.push_str(" · muted\n"),
+                false => {
+                    let _ = writeln!(out, " · {:.0}%", source.volume);
+                }
+            }
+        }
+    }
+
+    fn history_graphs(&self) -> bool {
+        false
+    }
+
+    fn action(&self, button: Button) -> Option<Action> {
+        if self.command(button).is_some() {
+            return Some(Action::Run(button));
+        }
+        let step = self.settings.step;
+        let change = |percent| AudioCommand::ChangeVolume {
+            percent,
+            max_percent: self.settings.max_volume,
+        };
+        let command = match button {
+            Button::Left => AudioCommand::ToggleMute,
+            Button::ScrollUp => change(step),
+            Button::ScrollDown => change(-step),
+            Button::Middle | Button::Right => return None,
+        };
+        Some(Action::Audio(command))
+    }
+
+    fn command(&self, button: Button) -> Option<&str> {
+        let s = &self.settings;
+        match button {
+            Button::Left => s.on_click.as_deref(),
+            Button::Middle => s.on_click_middle.as_deref(),
+            Button::Right => s.on_click_right.as_deref(),
+            Button::ScrollUp | Button::ScrollDown => None,
+        }
+    }
+}
+
+/// `Built-in Audio · 45%` (or `· muted`), a line.
+fn write_sink(out: &mut dyn TextSink, sink: &Sink) {
+    untrusted(out, &sink.description);
+    let text = out.out();
+    match sink.muted {
+        true => text.push_str(" · muted"),
+        false => {
+            let _ = write!(text, " · {:.0}%", sink.volume);
+        }
+    }
+    if sink.bluetooth {
+        text.push_str(" · bluetooth");
+    }
+    text.push('\n');
+}

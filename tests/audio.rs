@@ -1,0 +1,243 @@
+//! The audio module against a real sound server: PipeWire with WirePlumber and
+//! pipewire-pulse, run as the test user on a session bus, with a null sink. Volume and
+//! mute are changed with `wpctl` and `pactl` and read back from the bar, by its test hook
+//! and by OCR from a sway screenshot; the wheel and a click on the module change what
+//! `wpctl` reports; PipeWire killed and started again brings the module back.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use common::bus::{bus_address, start_session_bus, Helper};
+use common::session::{Compositor, RunningBar, Session};
+use common::{require_root, serial, wait_for};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+/// PipeWire, WirePlumber and pipewire-pulse as the test user, and a null sink made the
+/// default.
+struct Sound<'a> {
+    session: &'a Session,
+    daemons: Vec<Helper>,
+}
+
+impl<'a> Sound<'a> {
+    fn start(session: &'a Session) -> Sound<'a> {
+        let mut sound = Sound {
+            session,
+            daemons: Vec::new(),
+        };
+        sound.start_daemons();
+        sound
+    }
+
+    fn user(&self, program: &str) -> Command {
+        let address = bus_address(self.session);
+        let mut command = self
+            .session
+            .as_user_with(program, &[("DBUS_SESSION_BUS_ADDRESS", address.as_str())]);
+        command.stdout(Stdio::null()).stderr(Stdio::null());
+        command
+    }
+
+    fn start_daemons(&mut self) {
+        for program in ["pipewire", "wireplumber", "pipewire-pulse"] {
+            let child = self
+                .user(program)
+                .spawn()
+                .expect("start (Debian's pipewire)");
+            self.daemons.push(Helper(child));
+            if program == "pipewire" {
+                let socket = self.session.runtime_dir().join("pipewire-0");
+                wait_for("PipeWire's socket", WAIT, || socket.exists());
+            }
+        }
+        wait_for("pipewire-pulse to answer", WAIT, || {
+            self.user("pactl")
+                .arg("info")
+                .status()
+                .is_ok_and(|s| s.success())
+        });
+        self.run(
+            "pactl",
+            &[
+                "load-module",
+                "module-null-sink",
+                "sink_name=rbnull",
+                "sink_properties=device.description=RingbarNull",
+            ],
+        );
+        wait_for("the null sink as the default", WAIT, || {
+            let _ = self
+                .user("pactl")
+                .args(["set-default-sink", "rbnull"])
+                .status();
+            self.output("pactl", &["get-default-sink"]).trim() == "rbnull"
+        });
+    }
+
+    fn stop_daemons(&mut self) {
+        // The server first, as a crash would take it.
+        for mut daemon in self.daemons.drain(..) {
+            daemon.kill();
+        }
+        // What a killed PipeWire leaves: its socket would be waited for in vain.
+        for stale in ["pipewire-0", "pipewire-0.lock"] {
+            let _ = std::fs::remove_file(self.session.runtime_dir().join(stale));
+        }
+    }
+
+    fn output(&self, program: &str, args: &[&str]) -> String {
+        let out = self
+            .user(program)
+            .args(args)
+            .stdout(Stdio::piped())
+            .output();
+        String::from_utf8_lossy(&out.expect("run").stdout).into_owned()
+    }
+
+    fn run(&self, program: &str, args: &[&str]) {
+        let status = self.user(program).args(args).status().expect("run");
+        assert!(status.success(), "{program} {args:?}");
+    }
+
+    /// `Volume: 0.45`, with ` [MUTED]` when muted.
+    fn wpctl_volume(&self) -> String {
+        self.output("wpctl", &["get-volume", "@DEFAULT_AUDIO_SINK@"])
+            .trim()
+            .to_owned()
+    }
+}
+
+fn start_bar(session: &Session, format: &str) -> RunningBar {
+    session.write_config_file(
+        "config.toml",
+        &format!(
+            "interval_ms = 2000\nmodules_left = []\nmodules_center = []\n\
+             modules_right = [\"pulseaudio\"]\n[pulseaudio]\nformat = {format:?}\n"
+        ),
+    );
+    let address = bus_address(session);
+    session.start_bar(&[("DBUS_SESSION_BUS_ADDRESS", address.as_str())])
+}
+
+/// The module's bounds in the bar: (x, y, width, height).
+fn bounds(bar: &RunningBar) -> (u32, u32, u32, u32) {
+    let field = bar.field("pulseaudio.bounds");
+    let numbers: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
+    assert_eq!(numbers.len(), 4, "bounds {field:?}");
+    (numbers[0], numbers[1], numbers[2], numbers[3])
+}
+
+fn on_screen(session: &Session, bar: &RunningBar) -> String {
+    let (x, _, width, _) = bounds(bar);
+    common::ocr::read_text(&session.screenshot(x.saturating_sub(4), 0, width + 8, 26))
+}
+
+#[test]
+fn volume_and_mute_follow_the_server_and_the_wheel() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let _bus = start_session_bus(&session);
+    let mut sound = Sound::start(&session);
+    let mut bar = start_bar(&session, "VOL {volume}% {desc}");
+    let label = || bar.field("pulseaudio");
+    let classes = || bar.field("pulseaudio.classes");
+
+    sound.run("wpctl", &["set-volume", "@DEFAULT_AUDIO_SINK@", "0.45"]);
+    wait_for("45 % on the label", WAIT, || {
+        label() == "VOL 45% RingbarNull"
+    });
+    wait_for("45 % on screen", WAIT, || {
+        on_screen(&session, &bar).contains("45%")
+    });
+    sound.run("pactl", &["set-sink-mute", "rbnull", "1"]);
+    wait_for("muted", WAIT, || {
+        label() == "VOL muted" && classes().split(',').any(|c| c == "muted")
+    });
+    wait_for("muted on screen", WAIT, || {
+        on_screen(&session, &bar).contains("muted")
+    });
+    sound.run("pactl", &["set-sink-mute", "rbnull", "0"]);
+    wait_for("unmuted", WAIT, || {
+        !classes().split(',').any(|c| c == "muted")
+    });
+
+    // The wheel on the module: one step of 5 % up, two down, as wpctl reports them.
+    let (x, y, width, height) = bounds(&bar);
+    let mut pointer = session.pointer();
+    pointer.move_to(x + width / 2, y + height / 2);
+    // Let the compositor send the pointer's enter before the wheel.
+    std::thread::sleep(Duration::from_millis(300));
+    pointer.scroll("up");
+    wait_for("50 % by the wheel", WAIT, || {
+        sound.wpctl_volume() == "Volume: 0.50"
+    });
+    pointer.scroll("down");
+    pointer.scroll("down");
+    wait_for("40 % by the wheel", WAIT, || {
+        sound.wpctl_volume() == "Volume: 0.40"
+    });
+    wait_for("40 % on the label", WAIT, || {
+        label() == "VOL 40% RingbarNull"
+    });
+    pointer.click("left");
+    wait_for("muted by a click", WAIT, || {
+        sound.wpctl_volume() == "Volume: 0.40 [MUTED]"
+    });
+    pointer.click("left");
+    wait_for("unmuted by a click", WAIT, || {
+        sound.wpctl_volume() == "Volume: 0.40"
+    });
+
+    // The server dies: the module hides (and says so once); it comes back with it.
+    sound.stop_daemons();
+    wait_for("hidden without a server", WAIT, || {
+        bar.field("pulseaudio.visible") == "false"
+    });
+    bar.wait_for_log("audio: no sound server");
+    sound.start_daemons();
+    // WirePlumber may restore the sink's last volume: any volume will do.
+    wait_for("back with the server", Duration::from_secs(30), || {
+        let label = label();
+        bar.field("pulseaudio.visible") == "true"
+            && label.starts_with("VOL ")
+            && label.ends_with("% RingbarNull")
+    });
+    bar.wait_for_log("audio: connected to the sound server");
+    assert_eq!(
+        bar.log_text().matches("audio: no sound server").count(),
+        1,
+        "said once: {}",
+        bar.log_text()
+    );
+
+    // A description with markup is text, on the label and in the tooltip.
+    sound.run(
+        "pactl",
+        &[
+            "load-module",
+            "module-null-sink",
+            "sink_name=rbodd",
+            "sink_properties=device.description='<b>odd</b>&amp;'",
+        ],
+    );
+    sound.run("pactl", &["set-default-sink", "rbodd"]);
+    wait_for("the odd sink's name as text", WAIT, || {
+        label().ends_with("% <b>odd</b>&amp;")
+    });
+    assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
+    bar.stop();
+
+    // `--once --json` asks the server once.
+    let ringbar = session.installed_bar();
+    let ringbar = ringbar.to_str().expect("path");
+    let json = sound.output(ringbar, &["--once", "--json", "--interval-ms", "100"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let module = &doc["modules"][0];
+    assert_eq!(module["name"], "pulseaudio", "{module}");
+    let text = module["text"].as_str().expect("shown");
+    assert!(text.ends_with("% <b>odd</b>&amp;"), "{text}");
+}
