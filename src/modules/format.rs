@@ -25,6 +25,17 @@ pub fn fill(format: &str, out: &mut String, mut value: impl FnMut(&str, &mut Str
     out.push_str(rest);
 }
 
+/// Reads a format from the config, refusing one with a `{key}` not in `known`: the body
+/// of a module's `deserialize_with` function for its formats.
+pub fn deserialize_checked<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    known: &[&str],
+) -> Result<String, D::Error> {
+    let text = <String as serde::Deserialize>::deserialize(d)?;
+    check(&text, known).map_err(serde::de::Error::custom)?;
+    Ok(text)
+}
+
 /// Checks that every `{key}` in `format` is one of `known`: the config error otherwise.
 pub fn check(format: &str, known: &[&str]) -> Result<(), String> {
     let mut unknown = None;

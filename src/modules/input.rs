@@ -2,6 +2,7 @@
 //! event sources.
 
 use crate::events::audio::AudioState;
+use crate::events::bluetooth::BluetoothState;
 use crate::events::compositor::CompositorState;
 use crate::events::network::NetworkState;
 use crate::sample::Sample;
@@ -47,12 +48,15 @@ pub struct Events {
     pub network: Option<NetworkState>,
     /// The sound server's sinks and default source: the `audio` module.
     pub audio: Option<AudioState>,
+    /// BlueZ's adapters and devices: the `bluetooth` module.
+    pub bluetooth: Option<BluetoothState>,
 }
 
 /// No event source: for outputs and tests that follow none.
 pub static NO_EVENTS: Events = Events {
     network: None,
     audio: None,
+    bluetooth: None,
 };
 
 /// Script states by module name (`custom/NAME`).

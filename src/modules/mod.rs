@@ -6,6 +6,7 @@
 
 pub mod audio;
 pub mod battery;
+pub mod bluetooth;
 mod clock;
 mod cpu;
 pub mod custom;
@@ -57,6 +58,7 @@ const REGISTRY: &[(&str, Make)] = &[
     ("disk", disk::make),
     ("network", network::make),
     ("audio", audio::make),
+    ("bluetooth", bluetooth::make),
     ("clock", clock::make),
     ("workspaces", workspaces::make),
     ("window", window::make),
@@ -165,6 +167,8 @@ pub enum Update {
     Network,
     /// The sound server's events (`audio`).
     Audio,
+    /// BlueZ's events on the system bus (`bluetooth`).
+    Bluetooth,
 }
 
 /// One workspace button of the `workspaces` module.
@@ -269,6 +273,8 @@ pub enum Action {
     Run(Button),
     /// Change the sound server's default sink or source.
     Audio(crate::events::audio::AudioCommand),
+    /// Power the Bluetooth adapter on or off.
+    Bluetooth(crate::events::bluetooth::BluetoothCommand),
 }
 
 pub trait Module {
@@ -492,6 +498,7 @@ pub(crate) mod tests {
                 "disk",
                 "network",
                 "audio",
+                "bluetooth",
                 "clock",
                 "workspaces",
                 "window",

@@ -141,6 +141,7 @@ impl App {
             Action::Redraw => self.render_all(),
             // Routed by the module: see `clicked`.
             Action::Audio(command) => self.sources.audio_command(command),
+            Action::Bluetooth(command) => self.sources.bluetooth_command(command),
             Action::Script(_) | Action::Run(_) => {}
         }
     }
@@ -229,6 +230,7 @@ impl App {
         self.render_of(Update::Script);
         self.render_of(Update::Network);
         self.render_of(Update::Audio);
+        self.render_of(Update::Bluetooth);
     }
 
     /// Renders the modules that follow `kind`.

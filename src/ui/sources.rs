@@ -1,8 +1,8 @@
 //! The event sources the bar's modules follow besides the sample tick, started and
 //! stopped in one place: the wall-clock timer (`Update::Timer`), the compositor's IPC
 //! (`Update::Compositor`), the script modules' runners (`Update::Script`), the tray's
-//! StatusNotifierHost (`Update::Bus`), rtnetlink (`Update::Network`) and the sound server
-//! (`Update::Audio`). Each runs on the main loop through gio's async IO
+//! StatusNotifierHost (`Update::Bus`), rtnetlink (`Update::Network`), the sound server
+//! (`Update::Audio`) and BlueZ (`Update::Bluetooth`). Each runs on the main loop through gio's async IO
 //! and, when it changes, asks the bar to redraw the modules that follow its kind.
 //! `follow` starts what the config's modules need and stops the scripts no longer
 //! listed; a script that kept its name and settings goes on as it was.
@@ -16,6 +16,8 @@ use super::tray::TrayHost;
 use crate::app::wallclock::WallTimer;
 use crate::events::audio::pulse::AudioWatch;
 use crate::events::audio::AudioCommand;
+use crate::events::bluetooth::bluez::BluetoothWatch;
+use crate::events::bluetooth::BluetoothCommand;
 use crate::events::compositor::{Compositor, CompositorState, Workspace};
 use crate::events::network::netlink::NetworkWatch;
 use crate::events::script::runner::{self, ScriptRunner};
@@ -34,6 +36,7 @@ pub struct Sources {
     tray: RefCell<Option<Rc<TrayHost>>>,
     network: RefCell<Option<NetworkWatch>>,
     audio: RefCell<Option<AudioWatch>>,
+    bluetooth: RefCell<Option<BluetoothWatch>>,
     /// What the event sources other than the compositor and the scripts last said.
     events: Rc<RefCell<Events>>,
 }
@@ -49,6 +52,7 @@ impl Sources {
             tray: RefCell::new(None),
             network: RefCell::new(None),
             audio: RefCell::new(None),
+            bluetooth: RefCell::new(None),
             events: Rc::new(RefCell::new(Events::default())),
         }
     }
@@ -75,6 +79,15 @@ impl Sources {
             };
             self.audio.replace(AudioWatch::start(on_change));
         }
+        if needs(Update::Bluetooth) && self.bluetooth.borrow().is_none() {
+            let (events, redraw) = (self.events.clone(), self.redraw.clone());
+            let on_change = move |state: Option<&crate::events::bluetooth::BluetoothState>| {
+                events.borrow_mut().bluetooth = state.cloned();
+                redraw(Update::Bluetooth);
+            };
+            self.bluetooth
+                .replace(Some(BluetoothWatch::start(on_change)));
+        }
         self.follow_scripts(modules);
     }
 
@@ -97,6 +110,13 @@ impl Sources {
     pub fn audio_command(&self, command: AudioCommand) {
         if let Some(audio) = self.audio.borrow().as_ref() {
             audio.command(command);
+        }
+    }
+
+    /// A click's command for BlueZ.
+    pub fn bluetooth_command(&self, command: BluetoothCommand) {
+        if let Some(bluetooth) = self.bluetooth.borrow().as_ref() {
+            bluetooth.command(command);
         }
     }
 

@@ -6,7 +6,7 @@ use serde_json::{Map, Value as Json};
 use toml::{Table, Value};
 
 /// Waybar's module kinds that ringbar has, by Waybar's name.
-const KINDS: [(&str, &str); 16] = [
+const KINDS: [(&str, &str); 17] = [
     ("sway/workspaces", "workspaces"),
     ("hyprland/workspaces", "workspaces"),
     ("wlr/workspaces", "workspaces"),
@@ -19,6 +19,7 @@ const KINDS: [(&str, &str); 16] = [
     ("battery", "battery"),
     ("disk", "disk"),
     ("network", "network"),
+    ("bluetooth", "bluetooth"),
     // ringbar's `audio`, by the names Waybar users know (and style).
     ("pulseaudio", "pulseaudio"),
     ("wireplumber", "wireplumber"),
@@ -164,12 +165,15 @@ impl Layout {
                     .map(|p| ("mounts".into(), Value::Array(vec![Value::String(p.into())]))),
                 ("disk", "format") => to_toml(value).map(|v| ("format".into(), v)),
                 ("network", key) if crate::modules::network::SETTINGS.contains(&key) => {
-                    network_setting(key, value)
+                    checked_format(key, value, &crate::modules::network::KEYS)
                 }
                 ("pulseaudio" | "wireplumber", key)
                     if crate::modules::audio::SETTINGS.contains(&key) =>
                 {
                     audio_setting(key, value)
+                }
+                ("bluetooth", key) if crate::modules::bluetooth::SETTINGS.contains(&key) => {
+                    checked_format(key, value, &crate::modules::bluetooth::KEYS)
                 }
                 ("clock", "format") => value
                     .as_str()
@@ -243,6 +247,9 @@ fn left_out_reason(kind: &str, key: &str) -> &'static str {
         ("pulseaudio" | "wireplumber", k) if crate::modules::audio::SETTINGS.contains(&k) => {
             "a field ringbar's audio module does not fill (see man 5 ringbar); not carried over"
         }
+        ("bluetooth", k) if crate::modules::bluetooth::SETTINGS.contains(&k) => {
+            "a field ringbar's bluetooth module does not fill (see man 5 ringbar); not carried over"
+        }
         (_, k) if k.starts_with("format") || k.starts_with("tooltip-format") => {
             "ringbar draws this module's text and tooltip itself; not carried over"
         }
@@ -254,28 +261,23 @@ fn left_out_reason(kind: &str, key: &str) -> &'static str {
     }
 }
 
-/// A network setting whose value ringbar reads as Waybar does: a format only if every
-/// field in it is one ringbar fills.
-fn network_setting(key: &str, value: &Json) -> Option<(String, Value)> {
+/// A setting whose value ringbar reads as Waybar does: a format only if every field in
+/// it is one of `keys`.
+fn checked_format(key: &str, value: &Json, keys: &[&str]) -> Option<(String, Value)> {
     if key.starts_with("format") && key != "format-icons" {
-        let text = value.as_str()?;
-        crate::modules::format::check(text, &crate::modules::network::KEYS).ok()?;
+        crate::modules::format::check(value.as_str()?, keys).ok()?;
     }
     to_toml(value).map(|v| (key.to_owned(), v))
 }
 
-/// An audio setting whose value ringbar reads as Waybar does: a format only if every
-/// field in it is one ringbar fills.
+/// An audio setting: the source's formats take their own fields.
 fn audio_setting(key: &str, value: &Json) -> Option<(String, Value)> {
     use crate::modules::audio::{KEYS, SOURCE_KEYS};
-    if key.starts_with("format") && key != "format-icons" {
-        let keys: &[&str] = match key.starts_with("format-source") {
-            true => &SOURCE_KEYS,
-            false => &KEYS,
-        };
-        crate::modules::format::check(value.as_str()?, keys).ok()?;
-    }
-    to_toml(value).map(|v| (key.to_owned(), v))
+    let keys: &[&str] = match key.starts_with("format-source") {
+        true => &SOURCE_KEYS,
+        false => &KEYS,
+    };
+    checked_format(key, value, keys)
 }
 
 /// Waybar's `states` (`{"warning": 70, "critical": 90}`) as `warning` and `critical`.

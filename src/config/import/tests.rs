@@ -216,3 +216,46 @@ fn network_settings_carry_over_where_ringbar_fills_their_fields() {
         );
     }
 }
+
+#[test]
+fn audio_and_bluetooth_settings_carry_over_under_waybar_names() {
+    let waybar = json!({
+        "modules-right": ["pulseaudio", "bluetooth"],
+        "pulseaudio": {"format": "{volume}% {icon} {format_source}", "format-source": "{volume}% mic",
+                       "format-bluetooth": "{volume}% {icon}", "scroll-step": 1,
+                       "format-icons": {"headphone": "H", "default": ["a", "b"]},
+                       "on-click": "pavucontrol", "ignored-sinks": ["x"]},
+        "bluetooth": {"format-connected": "{device_alias}", "format-disabled": "",
+                      "format-connected-battery": "{device_alias} {device_battery_percentage}%",
+                      "tooltip-format": "{controller_alias}"}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    let right: Vec<&str> = config.modules.right.iter().map(|m| m.name()).collect();
+    assert_eq!(right, ["pulseaudio", "bluetooth"]);
+    for expected in [
+        "[pulseaudio]",
+        "scroll-step = 1",
+        "format-source = \"{volume}% mic\"",
+        "on-click = \"pavucontrol\"",
+        "format-connected = \"{device_alias}\"",
+    ] {
+        assert!(
+            import.toml.contains(expected),
+            "{expected} in:\n{}",
+            import.toml
+        );
+    }
+    for (what, why) in [
+        ("`pulseaudio` `ignored-sinks`", "no ringbar counterpart"),
+        ("`bluetooth` `format-disabled`", "draws this module's text"),
+        ("`bluetooth` `tooltip-format`", "draws this module's text"),
+    ] {
+        let found = notes_about(&import, what);
+        assert!(
+            found.iter().any(|n| n.contains(why)),
+            "{what}: {:?}",
+            import.notes
+        );
+    }
+}

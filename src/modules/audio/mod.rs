@@ -100,22 +100,16 @@ impl Default for Settings {
     }
 }
 
-fn checked<'de, D: Deserializer<'de>>(d: D, keys: &[&str]) -> Result<String, D::Error> {
-    let text = String::deserialize(d)?;
-    format::check(&text, keys).map_err(de::Error::custom)?;
-    Ok(text)
-}
-
 fn sink_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    checked(d, &KEYS)
+    format::deserialize_checked(d, &KEYS)
 }
 
 fn optional_sink_format<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    checked(d, &KEYS).map(Some)
+    format::deserialize_checked(d, &KEYS).map(Some)
 }
 
 fn source_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    checked(d, &SOURCE_KEYS)
+    format::deserialize_checked(d, &SOURCE_KEYS)
 }
 
 fn step<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {

@@ -69,9 +69,7 @@ impl Default for Settings {
 }
 
 fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    let text = String::deserialize(d)?;
-    format::check(&text, &KEYS).map_err(de::Error::custom)?;
-    Ok(text)
+    format::deserialize_checked(d, &KEYS)
 }
 
 /// Absolute paths, without trailing slashes (the mount table has none).

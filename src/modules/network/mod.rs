@@ -18,7 +18,7 @@ mod tests;
 use std::fmt::Write;
 use std::rc::Rc;
 
-use serde::de::{self, Deserializer};
+use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
@@ -102,9 +102,7 @@ impl Default for Settings {
 }
 
 fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    let text = String::deserialize(d)?;
-    format::check(&text, &KEYS).map_err(de::Error::custom)?;
-    Ok(text)
+    format::deserialize_checked(d, &KEYS)
 }
 
 fn checked_optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
