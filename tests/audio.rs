@@ -97,6 +97,11 @@ impl<'a> Sound<'a> {
         String::from_utf8_lossy(&out.expect("run").stdout).into_owned()
     }
 
+    fn run_as_root(&self, program: &str, args: &[&str]) {
+        let status = Command::new(program).args(args).status().expect("run");
+        assert!(status.success(), "{program} {args:?}");
+    }
+
     fn run(&self, program: &str, args: &[&str]) {
         let status = self.user(program).args(args).status().expect("run");
         assert!(status.success(), "{program} {args:?}");
@@ -114,7 +119,7 @@ fn start_bar(session: &Session, format: &str) -> RunningBar {
     session.write_config_file(
         "config.toml",
         &format!(
-            "interval_ms = 2000\nmodules_left = []\nmodules_center = []\n\
+            "interval_ms = 500\nmodules_left = []\nmodules_center = []\n\
              modules_right = [\"pulseaudio\"]\n[pulseaudio]\nformat = {format:?}\n"
         ),
     );
@@ -190,6 +195,35 @@ fn volume_and_mute_follow_the_server_and_the_wheel() {
     pointer.click("left");
     wait_for("unmuted by a click", WAIT, || {
         sound.wpctl_volume() == "Volume: 0.40"
+    });
+
+    // A server that stops answering (SIGSTOP) never holds the bar up: the wheel and a
+    // click on the module while it is stopped, and the main loop stays on time.
+    let server = sound.daemons[2].0.id().to_string();
+    let before = common::stalls::worst_per_sample(&session.hook_dir()).len();
+    sound.run_as_root("kill", &["-STOP", &server]);
+    pointer.scroll("up");
+    pointer.click("left");
+    pointer.scroll("up");
+    std::thread::sleep(Duration::from_secs(3));
+    let stalls = common::stalls::worst_per_sample(&session.hook_dir());
+    sound.run_as_root("kill", &["-CONT", &server]);
+    let while_stopped = &stalls[before.min(stalls.len())..];
+    assert!(
+        while_stopped.len() >= 3,
+        "samples went on: {while_stopped:?}"
+    );
+    assert!(
+        while_stopped.iter().all(|&us| us < 250_000),
+        "the main loop waited for the stopped server: {while_stopped:?} µs"
+    );
+    // Answered once it runs again: the click muted, the wheel stepped 40 → 50.
+    wait_for("the commands carried out", WAIT, || {
+        sound.wpctl_volume() == "Volume: 0.50 [MUTED]"
+    });
+    pointer.click("left");
+    wait_for("unmuted again", WAIT, || {
+        sound.wpctl_volume() == "Volume: 0.50"
     });
 
     // The server dies: the module hides (and says so once); it comes back with it.

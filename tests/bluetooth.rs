@@ -9,7 +9,7 @@ mod common;
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
-use std::process::{ChildStdout, Stdio};
+use std::process::{ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 use common::bus::{bus_address, start_session_bus, Helper};
@@ -57,7 +57,7 @@ fn drive(session: &Session, method: &str, args: &[&str]) {
 fn start_bar(session: &Session) -> RunningBar {
     session.write_config_file(
         "config.toml",
-        "modules_left = []\nmodules_center = []\nmodules_right = [\"bluetooth\"]\n\
+        "interval_ms = 500\nmodules_left = []\nmodules_center = []\nmodules_right = [\"bluetooth\"]\n\
          [bluetooth]\nformat-connected-battery = \"BT {device_alias} {device_battery_percentage}%\"\n",
     );
     let address = bus_address(session);
@@ -114,6 +114,34 @@ fn power_devices_batteries_and_bluez_restarts() {
     wait_for("off", WAIT, || {
         label() == "BT off" && has_class(&bar, "off")
     });
+
+    // A bluetoothd that stops answering (SIGSTOP): the click's call times out, and the
+    // main loop never waits for it.
+    let before = common::stalls::worst_per_sample(&session.hook_dir()).len();
+    let stopped = bluez.0.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-STOP", &stopped])
+        .status()
+        .expect("kill")
+        .success());
+    pointer.click("left");
+    std::thread::sleep(Duration::from_secs(4));
+    let stalls = common::stalls::worst_per_sample(&session.hook_dir());
+    assert!(Command::new("kill")
+        .args(["-CONT", &stopped])
+        .status()
+        .expect("kill")
+        .success());
+    let while_stopped = &stalls[before.min(stalls.len())..];
+    assert!(
+        while_stopped.len() >= 3,
+        "samples went on: {while_stopped:?}"
+    );
+    assert!(
+        while_stopped.iter().all(|&us| us < 250_000),
+        "the main loop waited for the stopped BlueZ: {while_stopped:?} µs"
+    );
+    bar.wait_for_log("bluetooth: cannot power /org/bluez/hci0");
 
     // bluetoothd goes away: hidden; it comes back: read afresh.
     bluez.kill();
