@@ -4,6 +4,7 @@
 mod bench;
 mod check;
 mod import_waybar;
+mod iterate;
 mod latest_line;
 mod msg;
 mod once;

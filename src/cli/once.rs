@@ -80,18 +80,6 @@ fn audio_now(timeout: Duration) -> Option<crate::events::audio::AudioState> {
     let _watch = crate::events::audio::pulse::AudioWatch::start(move |now| {
         *stored.borrow_mut() = now.cloned();
     })?;
-    let deadline = Instant::now() + timeout;
-    while state.borrow().is_none() && Instant::now() < deadline {
-        // Woken by the server's replies, or by this tick to look at the clock.
-        let tick = gtk4::glib::timeout_source_new(
-            Duration::from_millis(50),
-            None,
-            gtk4::glib::Priority::DEFAULT,
-            || gtk4::glib::ControlFlow::Break,
-        );
-        tick.attach(Some(&context));
-        context.iteration(true);
-        tick.destroy();
-    }
+    super::iterate::iterate_until(&context, timeout, || state.borrow().is_some());
     state.take()
 }

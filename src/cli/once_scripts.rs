@@ -4,9 +4,9 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use gtk4::glib::{self, ControlFlow, Priority};
+use gtk4::glib;
 
 use crate::events::script::runner::ScriptRunner;
 use crate::events::script::ScriptState;
@@ -45,17 +45,9 @@ pub fn first_states(modules: &[Rc<dyn Module>]) -> Scripts {
                 })
             })
             .collect();
-        // Wakes the loop so the deadline is seen.
-        let tick =
-            glib::timeout_source_new(Duration::from_millis(50), None, Priority::DEFAULT, || {
-                ControlFlow::Continue
-            });
-        tick.attach(Some(&context));
-        let deadline = Instant::now() + DEADLINE;
-        while states.borrow().len() < runners.len() && Instant::now() < deadline {
-            context.iteration(true);
-        }
-        tick.destroy();
+        super::iterate::iterate_until(&context, DEADLINE, || {
+            states.borrow().len() >= runners.len()
+        });
         for runner in &runners {
             if !states
                 .borrow()

@@ -10,3 +10,15 @@ pub fn worst_per_sample(hook_dir: &Path) -> Vec<u64> {
         .filter_map(|line| line.split(' ').next()?.parse().ok())
         .collect()
 }
+
+/// Asserts that the samples since the first `before` of them went on (at least three)
+/// and the main loop never stalled 250 ms or more in them: nothing waited for `what`.
+pub fn assert_on_time(hook_dir: &Path, before: usize, what: &str) {
+    let stalls = worst_per_sample(hook_dir);
+    let since = &stalls[before.min(stalls.len())..];
+    assert!(since.len() >= 3, "samples went on: {since:?}");
+    assert!(
+        since.iter().all(|&us| us < 250_000),
+        "the main loop waited for {what}: {since:?} µs"
+    );
+}

@@ -272,11 +272,6 @@ impl Module for Network {
 
     fn command(&self, button: Button) -> Option<&str> {
         let s = &self.settings;
-        match button {
-            Button::Left => s.on_click.as_deref(),
-            Button::Middle => s.on_click_middle.as_deref(),
-            Button::Right => s.on_click_right.as_deref(),
-            Button::ScrollUp | Button::ScrollDown => None,
-        }
+        super::click_command(button, [&s.on_click, &s.on_click_middle, &s.on_click_right])
     }
 }
