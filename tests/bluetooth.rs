@@ -161,4 +161,23 @@ fn power_devices_batteries_and_bluez_restarts() {
     );
     assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
     bar.stop();
+
+    // `--once --json` asks BlueZ once; without a bus, the module is hidden.
+    let once = |bus: &str| -> serde_json::Value {
+        let out = session
+            .as_user_with(session.installed_bar(), &[("DBUS_SYSTEM_BUS_ADDRESS", bus)])
+            .args(["--once", "--json", "--interval-ms", "100"])
+            .output()
+            .expect("run ringbar --once");
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let doc = once(&bus_address(&session));
+    assert_eq!(
+        doc["modules"][0]["text"], "BT Buds 80%",
+        "{}",
+        doc["modules"]
+    );
+    assert_eq!(doc["modules"][0]["class"], "connected");
+    let doc = once("unix:path=/nonexistent/bus");
+    assert_eq!(doc["modules"][0]["visible"], false, "{}", doc["modules"]);
 }

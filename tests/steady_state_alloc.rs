@@ -273,6 +273,59 @@ fn the_disk_reading_and_its_texts_allocate_nothing_once_warm() {
     assert!(tooltip.starts_with("<b>Disk</b>  read "), "{tooltip}");
 }
 
+/// The network module's reader on this machine's /proc/net/dev, with `lo` posing as Wi-Fi
+/// in a fake sysfs so that each tick also asks nl80211 (which, on a kernel without
+/// cfg80211, fails once and is not asked again), and the copy of its reading.
+#[test]
+fn the_network_reading_allocates_nothing_once_warm() {
+    use ringbar::modules::network::Traffic;
+    let config = config::parse(
+        "modules_left = []\nmodules_center = []\nmodules_right = [\"network\"]\n",
+        "config.toml".as_ref(),
+    )
+    .expect("valid");
+    let sys = tempfile::tempdir().expect("tempdir");
+    let lo = sys.path().join("class/net/lo");
+    std::fs::create_dir_all(&lo).expect("mkdir");
+    std::fs::write(lo.join("uevent"), "DEVTYPE=wlan\nINTERFACE=lo\n").expect("uevent");
+    std::fs::write(lo.join("ifindex"), "1\n").expect("ifindex");
+    let roots = Roots {
+        sys: sys.path().to_owned(),
+        proc: "/proc".into(),
+    };
+    let mut reader = config.modules.right[0].reader(&roots).expect("a reader");
+    let mut taken = Sample {
+        readings: ringbar::sample::readings::Readings::of(std::slice::from_ref(&reader)),
+        ..Sample::default()
+    };
+    let mut shown = Sample::default();
+    let mut tick = |t: u64| {
+        let readers = std::slice::from_mut(&mut reader);
+        taken.readings.read(readers, t * 100_000_000, true);
+        shown.clone_from(&taken);
+    };
+    for t in 1..=5 {
+        tick(t);
+    }
+    let before = allocations();
+    for t in 6..=1000 {
+        tick(t);
+    }
+    assert_eq!(
+        allocations() - before,
+        0,
+        "allocations in 995 warm network ticks and copies"
+    );
+    let traffic = shown
+        .readings
+        .get::<Traffic>("network")
+        .expect("the reading");
+    let lo = traffic.of("lo").expect("lo in /proc/net/dev");
+    // Without cfg80211: no Wi-Fi view; with it, index 1 is no Wi-Fi interface.
+    let no_network = lo.wifi.as_ref().is_none_or(|wifi| !wifi.associated());
+    assert!(lo.down.is_some() && no_network, "{lo:?}");
+}
+
 /// The hand-over of each sample from the sampling thread to the main loop: the copy into
 /// the slot, the eventfd's wake-up, the glib source that watches it and the swap into the
 /// main loop's sample, counted on both threads.

@@ -65,7 +65,27 @@ fn events_now(modules: &[std::rc::Rc<dyn Module>]) -> Events {
     if modules.iter().any(|m| m.follows(Update::Audio)) {
         events.audio = audio_now(Duration::from_secs(1));
     }
+    if modules.iter().any(|m| m.follows(Update::Bluetooth)) {
+        events.bluetooth = bluetooth_now(Duration::from_secs(3));
+    }
     events
+}
+
+/// BlueZ's adapters and devices, as [`audio_now`] asks the sound server: `None` when
+/// bluetoothd does not run or does not answer within `timeout`.
+fn bluetooth_now(timeout: Duration) -> Option<crate::events::bluetooth::BluetoothState> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let context = gtk4::glib::MainContext::default();
+    let _owner = context.acquire().ok()?;
+    // `Some(None)` once BlueZ is known to be absent.
+    let answer = Rc::new(RefCell::new(None));
+    let stored = answer.clone();
+    let _watch = crate::events::bluetooth::bluez::BluetoothWatch::start(move |now| {
+        *stored.borrow_mut() = Some(now.cloned());
+    });
+    super::iterate::iterate_until(&context, timeout, || answer.borrow().is_some());
+    answer.take().flatten()
 }
 
 /// The sound server's state, from a connection made for it on this thread's default

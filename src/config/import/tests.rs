@@ -184,6 +184,7 @@ fn network_settings_carry_over_where_ringbar_fills_their_fields() {
         "modules-right": ["network"],
         "network": {"interface": "wlan0", "format-ethernet": "{ifname} {ipaddr}/{cidr}",
                     "format-wifi": "{essid} ({signalStrength}%)", "format-disconnected": "off",
+                    "format-linked": "{ifname} {netmask}",
                     "format-icons": ["a", "b"], "on-click-right": "nm-connection-editor",
                     "tooltip-format": "{ifname}"}
     });
@@ -195,6 +196,7 @@ fn network_settings_carry_over_where_ringbar_fills_their_fields() {
         "interface = \"wlan0\"",
         "format-ethernet = \"{ifname} {ipaddr}/{cidr}\"",
         "format-disconnected = \"off\"",
+        "format-wifi = \"{essid} ({signalStrength}%)\"",
         "format-icons = [\"a\", \"b\"]",
         "on-click-right = \"nm-connection-editor\"",
     ] {
@@ -205,7 +207,7 @@ fn network_settings_carry_over_where_ringbar_fills_their_fields() {
         );
     }
     for (what, why) in [
-        ("`network` `format-wifi`", "does not fill"),
+        ("`network` `format-linked`", "does not fill"),
         ("`network` `tooltip-format`", "draws this module's text"),
     ] {
         let found = notes_about(&import, what);

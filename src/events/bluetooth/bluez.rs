@@ -73,10 +73,13 @@ impl BluetoothWatch {
             None::<&gio::Cancellable>,
             move |result| match (result, weak.upgrade()) {
                 (Ok(connection), Some(inner)) => connected(&inner, connection),
-                (Err(err), Some(_)) => tracing::warn!(
-                    "bluetooth: cannot reach the system bus at {address}: {}; hidden",
-                    err.message()
-                ),
+                (Err(err), Some(inner)) => {
+                    tracing::warn!(
+                        "bluetooth: cannot reach the system bus at {address}: {}; hidden",
+                        err.message()
+                    );
+                    (inner.borrow().on_change)(None);
+                }
                 (_, None) => {}
             },
         );
@@ -153,19 +156,18 @@ fn connected(inner_rc: &Rc<RefCell<Inner>>, connection: gio::DBusConnection) {
     inner.connection = Some(connection);
 }
 
-/// BlueZ has no owner (not started, or it stopped): no state, said once.
+/// BlueZ has no owner (not started, or it stopped): no state, logged once, and told
+/// (also at the start, so that `--once` need not wait for it).
 fn gone(inner_rc: &Rc<RefCell<Inner>>) {
-    let had = {
+    {
         let mut inner = inner_rc.borrow_mut();
         if !inner.absence_logged {
             tracing::warn!("bluetooth: BlueZ (org.bluez) is not on the system bus; hidden");
             inner.absence_logged = true;
         }
-        inner.state.take().is_some()
-    };
-    if had {
-        (inner_rc.borrow().on_change)(None);
+        inner.state = None;
     }
+    (inner_rc.borrow().on_change)(None);
 }
 
 /// The whole state, from `GetManagedObjects`.

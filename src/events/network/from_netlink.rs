@@ -12,7 +12,7 @@ use netlink_packet_route::route::{
 };
 use netlink_packet_route::{AddressFamily, RouteNetlinkMessage};
 
-use super::{Address, Change, DefaultRoute, Link};
+use super::{is_wireless, Address, Change, DefaultRoute, Link};
 
 /// The change `message` makes; `sys` is where to look whether a link is Wi-Fi.
 pub fn change(message: RouteNetlinkMessage, sys: &Path) -> Option<Change> {
@@ -43,15 +43,6 @@ fn link_of(message: &LinkMessage, sys: &Path) -> Option<Link> {
         carrier: flags.contains(LinkFlags::LowerUp),
         loopback: flags.contains(LinkFlags::Loopback),
     })
-}
-
-/// `DEVTYPE=wlan` in the link's sysfs `uevent`. A kernel name holds no `/`.
-fn is_wireless(sys: &Path, name: &str) -> bool {
-    if name.is_empty() || name.contains('/') || name.starts_with('.') {
-        return false;
-    }
-    let uevent = sys.join("class/net").join(name).join("uevent");
-    std::fs::read_to_string(uevent).is_ok_and(|text| text.lines().any(|l| l == "DEVTYPE=wlan"))
 }
 
 /// A global address (not link-local `fe80::`, not loopback's host scope).

@@ -11,6 +11,7 @@ pub mod netlink;
 mod tests;
 
 use std::net::IpAddr;
+use std::path::Path;
 
 /// One network interface.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -183,6 +184,15 @@ impl NetworkState {
         };
         of(true).chain(of(false))
     }
+}
+
+/// `DEVTYPE=wlan` in the link's sysfs `uevent`. A kernel name holds no `/`.
+pub fn is_wireless(sys: &Path, name: &str) -> bool {
+    if name.is_empty() || name.contains('/') || name.starts_with('.') {
+        return false;
+    }
+    let uevent = sys.join("class/net").join(name).join("uevent");
+    std::fs::read_to_string(uevent).is_ok_and(|text| text.lines().any(|l| l == "DEVTYPE=wlan"))
 }
 
 /// Whether `name` matches `pattern`, where `*` stands for any run of characters

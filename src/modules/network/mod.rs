@@ -1,12 +1,16 @@
 //! `network`: the interface that carries the default route, as `format-wifi`,
 //! `format-ethernet`, `format-linked` (up, no address) or `format-disconnected` says,
-//! each falling back to `format`; `{down}`/`{up}` are its rates. The classes name the
+//! each falling back to `format`; `{down}`/`{up}` are its rates, `{essid}` and
+//! `{signalStrength}` a Wi-Fi network's name and signal. The classes name the
 //! connection (`wifi`, `ethernet`, `linked`, `disconnected`). Links, addresses and routes
 //! come from rtnetlink's events (`crate::events::network`); the rates from the interface
-//! counters on the sample tick. The tooltip has the addresses, the gateway and the rates.
+//! counters and Wi-Fi's name and signal from nl80211, on the sample tick. The tooltip
+//! has the network, the addresses, the gateway and the rates.
 
 #[cfg(feature = "app")]
 mod netdev;
+#[cfg(feature = "app")]
+mod nl80211;
 #[cfg(feature = "app")]
 mod reader;
 #[cfg(all(test, feature = "app"))]
@@ -28,11 +32,20 @@ use crate::events::script::FormatIcons;
 use crate::render::{header, write_rate};
 use crate::sample::readings::{Reader, Roots};
 use crate::text::{untrusted, Sink};
-pub use reading::{InterfaceRates, Traffic};
+pub use reading::{InterfaceRates, Traffic, Wifi};
+
+/// Wi-Fi's label when neither `format-wifi` nor `format` is set.
+const DEFAULT_WIFI: &str = "NET {essid} {signalStrength}% {down}↓ {up}↑";
+/// The label of the other connections when `format` is not set.
+const DEFAULT_FORMAT: &str = "NET {ifname} {down}↓ {up}↑";
 
 /// The keys the formats take; Waybar's names for the rates too.
-pub const KEYS: [&str; 9] = [
+pub const KEYS: [&str; 13] = [
     "ifname",
+    "essid",
+    "signalStrength",
+    "signaldBm",
+    "frequency",
     "ipaddr",
     "cidr",
     "gwaddr",
@@ -88,7 +101,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             interface: None,
-            format: "NET {ifname} {down}↓ {up}↑".to_owned(),
+            format: DEFAULT_FORMAT.to_owned(),
             format_wifi: None,
             format_ethernet: None,
             format_linked: "NET {ifname} linked".to_owned(),
@@ -127,10 +140,17 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
 }
 
 impl Network {
-    fn format(&self, connection: Connection) -> &str {
+    /// The format for `connection`; Wi-Fi's only once nl80211 has named the network
+    /// (else the interface's name is all there is to show).
+    fn format(&self, connection: Connection, wifi: Option<&Wifi>) -> &str {
         let s = &self.settings;
         match connection {
-            Connection::Wifi => s.format_wifi.as_deref().unwrap_or(&s.format),
+            Connection::Wifi if wifi.is_some_and(Wifi::associated) => match &s.format_wifi {
+                Some(format) => format,
+                None if s.format == DEFAULT_FORMAT => DEFAULT_WIFI,
+                None => &s.format,
+            },
+            Connection::Wifi => &s.format,
             Connection::Ethernet => s.format_ethernet.as_deref().unwrap_or(&s.format),
             Connection::Linked => &s.format_linked,
             Connection::Disconnected => &s.format_disconnected,
@@ -148,6 +168,11 @@ fn write_rate_or_zero(out: &mut String, rate: Option<f64>) {
     write_rate(out, rate.unwrap_or(0.0));
 }
 
+/// Text from outside in a label: control characters (an SSID may hold any byte) as `?`.
+fn push_clean(out: &mut String, text: &str) {
+    out.extend(text.chars().map(|c| if c.is_control() { '?' } else { c }));
+}
+
 fn write_field(
     key: &str,
     out: &mut String,
@@ -159,8 +184,25 @@ fn write_field(
     let address = primary
         .link
         .and_then(|link| state.addresses_of(link.index).next());
+    let wifi = rates.and_then(|r| r.wifi.as_ref());
     match key {
         "ifname" => out.push_str(primary.link.map_or("", |l| &l.name)),
+        "essid" => push_clean(out, wifi.map_or("", |w| &w.ssid)),
+        "signalStrength" => {
+            if let Some(percent) = wifi.and_then(Wifi::signal_percent) {
+                let _ = write!(out, "{percent}");
+            }
+        }
+        "signaldBm" => {
+            if let Some(dbm) = wifi.and_then(|w| w.signal_dbm) {
+                let _ = write!(out, "{dbm}");
+            }
+        }
+        "frequency" => {
+            if let Some(mhz) = wifi.and_then(|w| w.frequency_mhz) {
+                let _ = write!(out, "{:.1}", f64::from(mhz) / 1000.0);
+            }
+        }
         "ipaddr" => {
             if let Some(address) = address {
                 let _ = write!(out, "{}", address.address);
@@ -214,9 +256,12 @@ impl Module for Network {
         let primary = state.primary(self.settings.interface.as_deref());
         let rates = self.rates(input, &primary);
         let connection = primary.connection;
+        let wifi = rates.and_then(|r| r.wifi.as_ref());
+        // Wi-Fi's icon by its signal, as Waybar picks it.
+        let signal = wifi.and_then(Wifi::signal_percent).map(f64::from);
         let icons = self.settings.format_icons.as_ref();
-        let icon = icons.map_or("", |icons| icons.icon(None, Some(connection.name())));
-        format::fill(self.format(connection), out, |key, out| {
+        let icon = icons.map_or("", |icons| icons.icon(signal, Some(connection.name())));
+        format::fill(self.format(connection, wifi), out, |key, out| {
             write_field(key, out, state, &primary, rates, icon)
         });
         Some(Status {
@@ -225,8 +270,8 @@ impl Module for Network {
         })
     }
 
-    /// `Network  wlan0 · wifi`, then its addresses (the first with its gateway) and its
-    /// rates.
+    /// `Network  wlan0 · wifi`, the Wi-Fi network with its signal and band, then the
+    /// addresses (the first with its gateway) and the rates.
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
         let Some(state) = input.events.network.as_ref() else {
             return;
@@ -239,6 +284,22 @@ impl Module for Network {
         };
         untrusted(sink, &link.name);
         let _ = writeln!(sink.out(), " · {}", primary.connection.name());
+        let rates = self.rates(input, &primary);
+        if let Some(wifi) = rates
+            .and_then(|r| r.wifi.as_ref())
+            .filter(|w| w.associated())
+        {
+            sink.out().push_str("  ");
+            untrusted(sink, &wifi.ssid);
+            let out = sink.out();
+            if let (Some(dbm), Some(percent)) = (wifi.signal_dbm, wifi.signal_percent()) {
+                let _ = write!(out, " · {dbm} dBm ({percent} %)");
+            }
+            if let Some(mhz) = wifi.frequency_mhz {
+                let _ = write!(out, " · {mhz} MHz");
+            }
+            out.push('\n');
+        }
         for (n, address) in state.addresses_of(link.index).enumerate() {
             let out = sink.out();
             let _ = write!(out, "  {}/{}", address.address, address.prefix);
@@ -247,7 +308,7 @@ impl Module for Network {
             }
             out.push('\n');
         }
-        if let Some(rates) = self.rates(input, &primary) {
+        if let Some(rates) = rates {
             let out = sink.out();
             let mut rate = |label: &str, rate: Option<f64>| {
                 out.push_str(label);

@@ -8,6 +8,7 @@ use super::*;
 use crate::events::network::{Address, Change, DefaultRoute, Link};
 use crate::modules::tests::input;
 use crate::modules::Events;
+use crate::sample::readings::Reading;
 use crate::sample::Sample;
 use crate::text::Plain;
 
@@ -51,6 +52,7 @@ fn sample_with_rates(down: Option<f64>) -> Sample {
         name: "enp3s0".to_owned(),
         down,
         up: down.map(|d| d / 4.0),
+        wifi: None,
     };
     sample
         .readings
@@ -175,7 +177,7 @@ fn clicks_run_the_configured_commands_and_bad_settings_are_refused() {
     assert!(network.follows(Update::Sample) && network.follows(Update::Network));
     assert!(!network.follows(Update::Compositor));
     for bad in [
-        "format = \"{essid}\"",
+        "format = \"{ssid}\"",
         "colour = 1",
         "format-wifi = \"{ipadr}\"",
     ] {
@@ -183,4 +185,160 @@ fn clicks_run_the_configured_commands_and_bad_settings_are_refused() {
         let err = crate::config::parse(&text, Path::new("c.toml")).err();
         assert!(err.is_some(), "{bad} is refused");
     }
+}
+
+/// `wlan0` (index 3) associated, with 10.0.0.5/24 and the default route; its reading
+/// has `wifi` as nl80211 would give it.
+fn wireless(wifi: Option<Wifi>) -> (Events, Sample) {
+    let mut state = wired();
+    state.apply(Change::LinkGone(2));
+    state.apply(Change::Link(Link {
+        index: 3,
+        name: "wlan0".to_owned(),
+        up: true,
+        carrier: true,
+        loopback: false,
+        wireless: true,
+    }));
+    state.apply(Change::Address(Address {
+        index: 3,
+        address: IpAddr::V4(Ipv4Addr::new(10, 0, 0, 5)),
+        prefix: 24,
+    }));
+    state.apply(Change::Route(DefaultRoute {
+        index: 3,
+        gateway: None,
+        metric: 600,
+        ipv6: false,
+    }));
+    let mut sample = Sample::default();
+    let rates = InterfaceRates {
+        name: "wlan0".to_owned(),
+        down: Some(1024.0),
+        up: Some(0.0),
+        wifi,
+    };
+    sample
+        .readings
+        .insert("network", Box::new(Traffic(vec![rates])));
+    let events = Events {
+        network: Some(state),
+        ..Events::default()
+    };
+    (events, sample)
+}
+
+fn home(ssid: &str, dbm: i8) -> Wifi {
+    Wifi {
+        ssid: ssid.to_owned(),
+        signal_dbm: Some(dbm),
+        frequency_mhz: Some(2412),
+    }
+}
+
+#[test]
+fn wifi_shows_its_network_and_signal() {
+    let network = module("");
+    let (events, sample) = wireless(Some(home("home net", -62)));
+    let (out, status) = text(network.as_ref(), &sample, &events);
+    assert_eq!(out, "NET home net 76% 1.0K/s↓ 0B/s↑");
+    assert_eq!(status.and_then(|s| s.class), Some("wifi"));
+
+    let mut tooltip = String::new();
+    let input = Input {
+        events: &events,
+        ..input(&sample)
+    };
+    network.tooltip(&mut Plain(&mut tooltip), &input);
+    assert_eq!(
+        tooltip,
+        "Network  wlan0 · wifi\n  home net · -62 dBm (76 %) · 2412 MHz\n  10.0.0.5/24\n  down 1.0K/s · up 0B/s\n"
+    );
+
+    // Before nl80211 has answered (or without it): the interface, as for a cable.
+    let (events, sample) = wireless(None);
+    let (out, status) = text(network.as_ref(), &sample, &events);
+    assert_eq!(out, "NET wlan0 1.0K/s↓ 0B/s↑");
+    assert_eq!(status.and_then(|s| s.class), Some("wifi"));
+    // Not associated (yet): no network to name.
+    let (events, sample) = wireless(Some(Wifi::default()));
+    assert_eq!(
+        text(network.as_ref(), &sample, &events).0,
+        "NET wlan0 1.0K/s↓ 0B/s↑"
+    );
+}
+
+#[test]
+fn wifi_formats_and_icons_follow_the_signal() {
+    let network = module(
+        "format = \"{ifname}\"\nformat-wifi = \"{icon} {essid} {signaldBm} dBm {frequency} GHz\"\n\
+         format-icons = [\"weak\", \"fair\", \"good\", \"strong\"]\n",
+    );
+    for (dbm, icon) in [(-95, "weak"), (-80, "fair"), (-65, "good"), (-40, "strong")] {
+        let (events, sample) = wireless(Some(home("cafe", dbm)));
+        let (out, _) = text(network.as_ref(), &sample, &events);
+        assert_eq!(out, format!("{icon} cafe {dbm} dBm 2.4 GHz"));
+    }
+    // `format` alone stands for Wi-Fi too, as in Waybar.
+    let network = module("format = \"{ifname}: {essid}\"\n");
+    let (events, sample) = wireless(Some(home("cafe", -50)));
+    assert_eq!(text(network.as_ref(), &sample, &events).0, "wlan0: cafe");
+}
+
+#[test]
+fn an_ssid_is_text_not_markup_and_never_breaks_a_line() {
+    let network = module("");
+    let (events, sample) = wireless(Some(home("<i>x\n\u{7}&", -50)));
+    let (out, _) = text(network.as_ref(), &sample, &events);
+    assert_eq!(out, "NET <i>x??& 100% 1.0K/s↓ 0B/s↑");
+    let mut tooltip = String::new();
+    let input = Input {
+        events: &events,
+        ..input(&sample)
+    };
+    network.tooltip(&mut crate::text::Markup(&mut tooltip), &input);
+    assert!(
+        tooltip.contains("\n  &lt;i&gt;x??&amp; · -50 dBm (100 %)"),
+        "{tooltip}"
+    );
+}
+
+#[test]
+fn the_signal_scale_and_the_json() {
+    let percent = |dbm| home("x", dbm).signal_percent();
+    assert_eq!(percent(-120), Some(0));
+    assert_eq!(percent(-100), Some(0));
+    assert_eq!(percent(-75), Some(50));
+    assert_eq!(percent(-50), Some(100));
+    assert_eq!(percent(-20), Some(100));
+    assert_eq!(Wifi::default().signal_percent(), None);
+
+    let (_, sample) = wireless(Some(home("home", -62)));
+    let json = sample
+        .readings
+        .get::<Traffic>("network")
+        .expect("reading")
+        .json();
+    let wifi = &json["interfaces"][0]["wifi"];
+    assert_eq!(wifi["ssid"], "home");
+    assert_eq!(wifi["signal_dbm"], -62);
+    assert_eq!(wifi["signal_percent"], 76);
+    assert_eq!(wifi["frequency_mhz"], 2412);
+    let (_, sample) = wireless(Some(Wifi::default()));
+    let json = sample
+        .readings
+        .get::<Traffic>("network")
+        .expect("reading")
+        .json();
+    assert_eq!(
+        json["interfaces"][0]["wifi"]["ssid"],
+        serde_json::Value::Null
+    );
+    let (_, sample) = wireless(None);
+    let json = sample
+        .readings
+        .get::<Traffic>("network")
+        .expect("reading")
+        .json();
+    assert_eq!(json["interfaces"][0]["wifi"], serde_json::Value::Null);
 }

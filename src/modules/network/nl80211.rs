@@ -1,0 +1,214 @@
+//! Wi-Fi's network name, signal and channel from nl80211 (generic netlink), asked on the
+//! sample tick for each Wi-Fi interface. The kernel sends no event when the signal
+//! drifts, and the tick is a wake-up the rates take anyway, so asking there costs no new
+//! one. Per interface and tick: one `GET_INTERFACE` (name, channel, mode) and, for an
+//! associated station, one `GET_STATION` dump (the access point's signal). The requests
+//! are written into a buffer made once and the answers walked in place with
+//! netlink-packet-core's attribute iterator: the tick allocates nothing (a decoder into
+//! owned messages, such as wl-nl80211's, would allocate a vector per attribute list).
+
+use std::io;
+use std::time::Duration;
+
+use netlink_packet_core::{
+    parse_u16, parse_u32, Emitable, NetlinkBuffer, NetlinkHeader, NlaBuffer, NlasIterator,
+    NLMSG_DONE, NLMSG_ERROR, NLM_F_DUMP, NLM_F_REQUEST,
+};
+use netlink_sys::{protocols::NETLINK_GENERIC, Socket, SocketAddr};
+
+use super::reading::Wifi;
+
+/// Generic netlink's controller, which names the families' ids (linux/genetlink.h).
+const GENL_ID_CTRL: u16 = 0x10;
+const CTRL_CMD_GETFAMILY: u8 = 3;
+const CTRL_ATTR_FAMILY_ID: u16 = 1;
+const CTRL_ATTR_FAMILY_NAME: u16 = 2;
+/// linux/nl80211.h.
+const NL80211_CMD_GET_INTERFACE: u8 = 5;
+const NL80211_CMD_GET_STATION: u8 = 17;
+const NL80211_ATTR_IFINDEX: u16 = 3;
+const NL80211_ATTR_IFTYPE: u16 = 5;
+const NL80211_ATTR_STA_INFO: u16 = 21;
+const NL80211_ATTR_WIPHY_FREQ: u16 = 38;
+const NL80211_ATTR_SSID: u16 = 52;
+const NL80211_IFTYPE_STATION: u32 = 2;
+const NL80211_STA_INFO_SIGNAL: u16 = 7;
+const NL80211_STA_INFO_SIGNAL_AVG: u16 = 13;
+
+const NETLINK_HEADER: usize = 16;
+const GENL_HEADER: usize = 4;
+/// An SSID is at most 32 bytes.
+const SSID_MAX: usize = 32;
+/// The kernel answers at once; a sample must never wait long on it.
+const ANSWER_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// One generic netlink socket that speaks nl80211.
+pub struct Nl80211 {
+    socket: Socket,
+    family: u16,
+    sequence: u32,
+    request: [u8; NETLINK_HEADER + GENL_HEADER + 32],
+    buffer: Vec<u8>,
+}
+
+impl Nl80211 {
+    /// Opens the socket and asks the controller for nl80211's id; `NotFound` when the
+    /// kernel has no cfg80211.
+    pub fn open() -> io::Result<Nl80211> {
+        let mut socket = Socket::new(NETLINK_GENERIC)?;
+        socket.bind(&SocketAddr::new(0, 0))?;
+        rustix::net::sockopt::set_socket_timeout(
+            &socket,
+            rustix::net::sockopt::Timeout::Recv,
+            Some(ANSWER_TIMEOUT),
+        )?;
+        let mut nl = Nl80211 {
+            socket,
+            family: GENL_ID_CTRL,
+            sequence: 0,
+            request: [0; NETLINK_HEADER + GENL_HEADER + 32],
+            buffer: vec![0; 32 * 1024],
+        };
+        let mut family = None;
+        nl.ask(
+            CTRL_CMD_GETFAMILY,
+            false,
+            (CTRL_ATTR_FAMILY_NAME, b"nl80211\0"),
+            |attributes| {
+                family = find(attributes, CTRL_ATTR_FAMILY_ID).and_then(|v| parse_u16(v).ok());
+            },
+        )?;
+        nl.family = family
+            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "the kernel has no nl80211"))?;
+        Ok(nl)
+    }
+
+    /// Fills `out` for the interface `ifindex`: the SSID and channel, and the signal of
+    /// the access point it is associated with. Not associated: an empty SSID.
+    pub fn read(&mut self, ifindex: u32, out: &mut Wifi) -> io::Result<()> {
+        let index = ifindex.to_ne_bytes();
+        let mut station = false;
+        out.ssid.clear();
+        out.frequency_mhz = None;
+        out.signal_dbm = None;
+        self.ask(
+            NL80211_CMD_GET_INTERFACE,
+            false,
+            (NL80211_ATTR_IFINDEX, &index),
+            |attributes| station = interface(attributes, out),
+        )?;
+        if station && out.associated() {
+            self.ask(
+                NL80211_CMD_GET_STATION,
+                true,
+                (NL80211_ATTR_IFINDEX, &index),
+                |attributes| {
+                    if let Some(signal) = station_signal(attributes) {
+                        out.signal_dbm = Some(signal);
+                    }
+                },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Sends `command` with one attribute and hands each answer's attributes to
+    /// `on_answer`, until the answer (or the dump) is complete.
+    fn ask(
+        &mut self,
+        command: u8,
+        dump: bool,
+        (kind, value): (u16, &[u8]),
+        mut on_answer: impl FnMut(&[u8]),
+    ) -> io::Result<()> {
+        self.sequence = self.sequence.wrapping_add(1);
+        let length = self.write_request(command, dump, kind, value);
+        self.socket.send(&self.request[..length], 0)?;
+        loop {
+            let received = self.socket.recv(&mut &mut self.buffer[..], 0)?;
+            let mut datagram = &self.buffer[..received];
+            while let Ok(message) = NetlinkBuffer::new_checked(datagram) {
+                let size = (message.length() as usize).max(NETLINK_HEADER);
+                let payload = message.payload();
+                if message.sequence_number() == self.sequence {
+                    match message.message_type() {
+                        NLMSG_DONE => return Ok(()),
+                        NLMSG_ERROR => return error_of(payload),
+                        kind if kind == self.family && payload.len() >= GENL_HEADER => {
+                            on_answer(&payload[GENL_HEADER..]);
+                            if !dump {
+                                return Ok(());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                // An answer to an earlier request that timed out is skipped.
+                datagram = datagram.get((size + 3) & !3..).unwrap_or_default();
+            }
+        }
+    }
+
+    /// The request in `self.request`: the netlink header, the generic netlink header
+    /// (`command`, version 0) and one attribute; its length.
+    fn write_request(&mut self, command: u8, dump: bool, kind: u16, value: &[u8]) -> usize {
+        let attribute = NETLINK_HEADER + GENL_HEADER;
+        let length = attribute + ((4 + value.len() + 3) & !3);
+        let request = &mut self.request[..length];
+        request.fill(0);
+        let mut header = NetlinkHeader::default();
+        header.length = length as u32;
+        header.message_type = self.family;
+        header.flags = NLM_F_REQUEST | if dump { NLM_F_DUMP } else { 0 };
+        header.sequence_number = self.sequence;
+        header.emit(&mut request[..NETLINK_HEADER]);
+        request[NETLINK_HEADER] = command;
+        let mut nla = NlaBuffer::new(&mut request[attribute..]);
+        nla.set_kind(kind);
+        nla.set_length((4 + value.len()) as u16);
+        nla.value_mut()[..value.len()].copy_from_slice(value);
+        length
+    }
+}
+
+/// An `NLMSG_ERROR`: 0 acknowledges, a negative errno refuses.
+fn error_of(payload: &[u8]) -> io::Result<()> {
+    let code = payload.get(..4).map_or(0, |bytes| {
+        i32::from_ne_bytes(bytes.try_into().unwrap_or([0; 4]))
+    });
+    match code {
+        0 => Ok(()),
+        code => Err(io::Error::from_raw_os_error(-code)),
+    }
+}
+
+/// The value of attribute `kind` in a list of attributes.
+pub(super) fn find(attributes: &[u8], kind: u16) -> Option<&[u8]> {
+    NlasIterator::new(attributes)
+        .map_while(Result::ok)
+        .find(|nla| nla.kind() & netlink_packet_core::NLA_TYPE_MASK == kind)
+        .map(|nla| {
+            let end = usize::from(nla.length());
+            &nla.into_inner()[netlink_packet_core::NLA_HEADER_SIZE..end]
+        })
+}
+
+/// An interface's answer into `out` (SSID, frequency); whether it is a station (a
+/// client of an access point, not one itself).
+pub(super) fn interface(attributes: &[u8], out: &mut Wifi) -> bool {
+    if let Some(ssid) = find(attributes, NL80211_ATTR_SSID) {
+        let ssid = &ssid[..ssid.len().min(SSID_MAX)];
+        out.ssid.push_str(&String::from_utf8_lossy(ssid));
+    }
+    out.frequency_mhz = find(attributes, NL80211_ATTR_WIPHY_FREQ).and_then(|v| parse_u32(v).ok());
+    find(attributes, NL80211_ATTR_IFTYPE).and_then(|v| parse_u32(v).ok())
+        == Some(NL80211_IFTYPE_STATION)
+}
+
+/// A station's signal in dBm: the average over recent frames, else the last frame's.
+pub(super) fn station_signal(attributes: &[u8]) -> Option<i8> {
+    let info = find(attributes, NL80211_ATTR_STA_INFO)?;
+    [NL80211_STA_INFO_SIGNAL_AVG, NL80211_STA_INFO_SIGNAL]
+        .into_iter()
+        .find_map(|kind| Some(*find(info, kind)?.first()? as i8))
+}
