@@ -98,8 +98,8 @@ check_core() {
     cargo test --lib --locked --no-default-features
 }
 
-# The workspaces and window modules on a real Hyprland (tests/hyprland.rs): it boots a
-# VM for minutes, so it is ignored by a plain `cargo test` and run here. The test skips
+# The workspaces and window modules on a real Hyprland, and real Wi-Fi and Bluetooth in
+# its guest kernel (tests/hyprland.rs): it boots a VM for minutes, so it is ignored by a plain `cargo test` and run here. The test skips
 # with a loud warning when the VM cannot be set up (Debian sid moves); a failing check
 # fails the stage.
 hyprland_stage() {

@@ -6,114 +6,14 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::bus::{bus_address, start_session_bus, Helper};
+use common::bus::{bus_address, start_session_bus};
 use common::session::{Compositor, RunningBar, Session};
+use common::sound::Sound;
 use common::{require_root, serial, wait_for};
 
 const WAIT: Duration = Duration::from_secs(20);
-
-/// PipeWire, WirePlumber and pipewire-pulse as the test user, and a null sink made the
-/// default.
-struct Sound<'a> {
-    session: &'a Session,
-    daemons: Vec<Helper>,
-}
-
-impl<'a> Sound<'a> {
-    fn start(session: &'a Session) -> Sound<'a> {
-        let mut sound = Sound {
-            session,
-            daemons: Vec::new(),
-        };
-        sound.start_daemons();
-        sound
-    }
-
-    fn user(&self, program: &str) -> Command {
-        let address = bus_address(self.session);
-        let mut command = self
-            .session
-            .as_user_with(program, &[("DBUS_SESSION_BUS_ADDRESS", address.as_str())]);
-        command.stdout(Stdio::null()).stderr(Stdio::null());
-        command
-    }
-
-    fn start_daemons(&mut self) {
-        for program in ["pipewire", "wireplumber", "pipewire-pulse"] {
-            let child = self
-                .user(program)
-                .spawn()
-                .expect("start (Debian's pipewire)");
-            self.daemons.push(Helper(child));
-            if program == "pipewire" {
-                let socket = self.session.runtime_dir().join("pipewire-0");
-                wait_for("PipeWire's socket", WAIT, || socket.exists());
-            }
-        }
-        wait_for("pipewire-pulse to answer", WAIT, || {
-            self.user("pactl")
-                .arg("info")
-                .status()
-                .is_ok_and(|s| s.success())
-        });
-        self.run(
-            "pactl",
-            &[
-                "load-module",
-                "module-null-sink",
-                "sink_name=rbnull",
-                "sink_properties=device.description=RingbarNull",
-            ],
-        );
-        wait_for("the null sink as the default", WAIT, || {
-            let _ = self
-                .user("pactl")
-                .args(["set-default-sink", "rbnull"])
-                .status();
-            self.output("pactl", &["get-default-sink"]).trim() == "rbnull"
-        });
-    }
-
-    fn stop_daemons(&mut self) {
-        // The server first, as a crash would take it.
-        for mut daemon in self.daemons.drain(..) {
-            daemon.kill();
-        }
-        // What a killed PipeWire leaves: its socket would be waited for in vain.
-        for stale in ["pipewire-0", "pipewire-0.lock"] {
-            let _ = std::fs::remove_file(self.session.runtime_dir().join(stale));
-        }
-    }
-
-    fn output(&self, program: &str, args: &[&str]) -> String {
-        let out = self
-            .user(program)
-            .args(args)
-            .stdout(Stdio::piped())
-            .output();
-        String::from_utf8_lossy(&out.expect("run").stdout).into_owned()
-    }
-
-    fn run_as_root(&self, program: &str, args: &[&str]) {
-        let status = Command::new(program).args(args).status().expect("run");
-        assert!(status.success(), "{program} {args:?}");
-    }
-
-    fn run(&self, program: &str, args: &[&str]) {
-        let status = self.user(program).args(args).status().expect("run");
-        assert!(status.success(), "{program} {args:?}");
-    }
-
-    /// `Volume: 0.45`, with ` [MUTED]` when muted.
-    fn wpctl_volume(&self) -> String {
-        self.output("wpctl", &["get-volume", "@DEFAULT_AUDIO_SINK@"])
-            .trim()
-            .to_owned()
-    }
-}
 
 fn start_bar(session: &Session, format: &str) -> RunningBar {
     session.write_config_file(
@@ -199,7 +99,7 @@ fn volume_and_mute_follow_the_server_and_the_wheel() {
 
     // A server that stops answering (SIGSTOP) never holds the bar up: the wheel and a
     // click on the module while it is stopped, and the main loop stays on time.
-    let server = sound.daemons[2].0.id().to_string();
+    let server = sound.pulse_server_pid().to_string();
     let before = common::stalls::worst_per_sample(&session.hook_dir()).len();
     sound.run_as_root("kill", &["-STOP", &server]);
     pointer.scroll("up");

@@ -1,10 +1,12 @@
 //! End to end on a real Hyprland 0.57 (`../shared/hyprland/headless-hyprland.sh`: a
 //! QEMU VM under TCG, its sockets forwarded here, its display through waypipe): the IPC
 //! client, then the ringbar binary as a bar, then the client across a restart of
-//! Hyprland. One boot serves all of it (a boot costs minutes), so it is one test,
+//! Hyprland, then real Wi-Fi and Bluetooth in the guest. One boot serves all of it (a boot costs minutes), so it is one test,
 //! ignored by default; `scripts/dev.sh test` runs it.
 
 mod common;
+#[path = "hyprland/wireless.rs"]
+mod wireless;
 
 use std::fs;
 use std::process::{Command, Stdio};
@@ -41,6 +43,15 @@ fn real_hyprland_end_to_end() {
     let started = Instant::now();
     the_client_survives_a_restart(&vm);
     eprintln!("restart checks: {:?}", started.elapsed());
+    if vm.guest_tools {
+        vm.install_ringbar();
+        let started = Instant::now();
+        wireless::wifi(&vm);
+        eprintln!("Wi-Fi checks: {:?}", started.elapsed());
+        let started = Instant::now();
+        wireless::bluetooth(&vm);
+        eprintln!("Bluetooth checks: {:?}", started.elapsed());
+    }
 }
 
 fn flower(vm: &HyprlandVm) -> Running {

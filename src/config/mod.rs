@@ -74,7 +74,10 @@ pub const MAX_MODULES_PER_GROUP: usize = 64;
 /// Modules on the bar when the config names none: left, centre, right.
 const DEFAULT_LEFT: [&str; 2] = ["workspaces", "window"];
 const DEFAULT_CENTER: [&str; 1] = ["clock"];
-const DEFAULT_RIGHT: [&str; 6] = ["cpu", "memory", "gpu", "pressure", "oom", "battery"];
+/// `audio` and `network` hide where the machine has no sound server or rtnetlink.
+const DEFAULT_RIGHT: [&str; 8] = [
+    "audio", "network", "cpu", "memory", "gpu", "pressure", "oom", "battery",
+];
 
 #[derive(Clone, Debug)]
 pub struct Config {

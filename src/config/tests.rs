@@ -128,7 +128,8 @@ fn module_tables_set_the_thresholds() {
         "60 % ≥ 50 %"
     );
     let defaults = Config::default();
-    assert_eq!(level(&defaults.modules.right[0]), Level::Normal);
+    let cpu = defaults.modules.right.iter().find(|m| m.name() == "cpu");
+    assert_eq!(level(cpu.expect("cpu by default")), Level::Normal);
 }
 
 #[test]

@@ -136,14 +136,17 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            ["cpu", "memory", "gpu", "pressure", "oom", "battery"]
+            ["audio", "network", "cpu", "memory", "gpu", "pressure", "oom", "battery"]
         );
+        // Without their event sources (no sound server, rtnetlink not asked): hidden.
+        assert_eq!(doc["modules"][0]["visible"], false);
+        assert_eq!(doc["modules"][1]["visible"], false);
         assert_eq!(doc["time_unix_ms"], 0, "the sample's own time");
         assert_eq!(doc["batteries"], json!([]));
         assert_eq!(doc["battery"], Json::Null);
-        assert_eq!(doc["modules"][0]["text"], "CPU 50% 61°C 2.0GHz");
-        assert_eq!(doc["modules"][2]["text"], "GPU 37% –°C");
-        assert_eq!(doc["modules"][3]["visible"], false);
-        assert_eq!(doc["modules"][3]["text"], Json::Null);
+        assert_eq!(doc["modules"][2]["text"], "CPU 50% 61°C 2.0GHz");
+        assert_eq!(doc["modules"][4]["text"], "GPU 37% –°C");
+        assert_eq!(doc["modules"][5]["visible"], false);
+        assert_eq!(doc["modules"][5]["text"], Json::Null);
     }
 }

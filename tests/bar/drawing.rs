@@ -202,6 +202,9 @@ fn screenshot_for_the_readme() {
     let _serial = serial();
     require_root();
     let session = Session::start(Compositor::Sway);
+    // A sound server, as a desktop has one, for the default layout's audio module.
+    let _bus = crate::common::bus::start_session_bus(&session);
+    let _sound = crate::common::sound::Sound::start(&session);
     // The default layout, as sway's `exec` starts it, with a window open.
     let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
     bar.wait_for_log("bar on output HEADLESS-1");

@@ -1,7 +1,7 @@
 //! Section 3: the whole bar against Waybar, the same modules on both sides, in one headless
-//! sway with a real client window: workspaces, window title, clock, cpu, memory, CPU
-//! temperature and battery, the last two on a fake sysfs (see `fake_sys`) that both bars
-//! see. Each run is a fresh bar in its own cgroups; runs alternate (ringbar, Waybar,
+//! sway with a real client window and a real sound server: workspaces, window title,
+//! clock, volume, network, cpu, memory, CPU temperature and battery, the last two on a
+//! fake sysfs (see `fake_sys`) that both bars see. Each run is a fresh bar in its own cgroups; runs alternate (ringbar, Waybar,
 //! ringbar, Waybar) at each interval so drift on this shared machine hits both.
 
 use std::fs;
@@ -26,7 +26,9 @@ const WAIT: Duration = Duration::from_secs(20);
 fn ringbar_config(interval_ms: u32) -> String {
     format!(
         "interval_ms = {interval_ms}\nmodules_left = [\"workspaces\", \"window\"]\n\
-         modules_center = [\"clock\"]\nmodules_right = [\"cpu\", \"memory\", \"battery\"]\n"
+         modules_center = [\"clock\"]\n\
+         modules_right = [\"audio\", \"network\", \"cpu\", \"memory\", \"battery\"]\n\
+         [audio]\nformat = \"VOL {{volume}}%\"\n"
     )
 }
 
@@ -38,8 +40,10 @@ fn waybar_config(interval_ms: u32) -> String {
         r#"{{"layer": "top", "position": "top", "height": {HEIGHT},
   "modules-left": ["sway/workspaces", "sway/window"],
   "modules-center": ["clock"],
-  "modules-right": ["cpu", "memory", "temperature", "battery"],
+  "modules-right": ["pulseaudio", "network", "cpu", "memory", "temperature", "battery"],
   "clock": {{"format": "{{:%a %d %b %H:%M}}"}},
+  "pulseaudio": {{"format": "VOL {{volume}}%"}},
+  "network": {{"interval": {s}, "format": "NET {{ifname}} {{bandwidthDownBytes}}↓ {{bandwidthUpBytes}}↑"}},
   "cpu": {{"interval": {s}, "format": "CPU {{usage}}%"}},
   "memory": {{"interval": {s}, "format": "MEM {{used:0.1f}}G/{{total:0.1f}}G"}},
   "temperature": {{"interval": {s}, "thermal-zone": 0, "format": "{{temperatureC}}°C"}},
@@ -54,14 +58,17 @@ const WAYBAR_STYLE: &str = "* { font-family: monospace; font-size: 11pt; border:
      #workspaces button { padding: 0 8px; color: #d8dee9; background: none; }\n\
      #workspaces button.focused { background-color: rgba(136, 192, 208, 0.20); \
      box-shadow: inset 0 -2px #88c0d0; }\n\
-     #cpu, #memory, #temperature, #battery, #window { padding: 0 6px; }\n";
+     #pulseaudio, #network, #cpu, #memory, #temperature, #battery, #window \
+     { padding: 0 6px; }\n";
 
 /// Everything both bars must show: the window title from sway's IPC, the sampled modules,
 /// and the fake battery and temperature. Without all of it the comparison is void.
 fn shows_everything(text: &str) -> bool {
-    ["Flower", "CPU", "MEM", "BAT", CAPACITY, TIME_LEFT]
-        .iter()
-        .all(|needle| text.contains(needle))
+    [
+        "Flower", "VOL", "NET", "CPU", "MEM", "BAT", CAPACITY, TIME_LEFT,
+    ]
+    .iter()
+    .all(|needle| text.contains(needle))
         && [format!("{CELSIUS}°C"), format!("{CELSIUS}°")]
             .iter()
             .any(|t| text.contains(t.as_str()))
@@ -251,6 +258,9 @@ pub fn whole_bar(report: &mut Report) -> Vec<Pair> {
     assert!(!hierarchies.is_empty(), "neither cgroup v2 nor v1 cpuacct");
 
     let session = Session::start(Compositor::Sway);
+    // PipeWire with pipewire-pulse, which both volume modules speak to.
+    let _bus = crate::common::bus::start_session_bus(&session);
+    let _sound = crate::common::sound::Sound::start(&session);
     let fixture = session.path().join("fake-sys");
     fake_sys::build(&fixture);
     let _flower = Running(
@@ -290,13 +300,15 @@ pub fn whole_bar(report: &mut Report) -> Vec<Pair> {
          a {} s warm-up, the mean of {ROUNDS} rounds; every thread the bar ever ran counts, \
          exited ones too. RSS is VmRSS at the end of the window. Both bars run the same \
          modules on the same screen: workspaces and the focused window's title over sway's \
-         IPC (`SWAYSOCK`, with weston-flower open), a clock, CPU usage, memory, the CPU \
+         IPC (`SWAYSOCK`, with weston-flower open), a clock, the volume of PipeWire's \
+         default sink (over pipewire-pulse, a null sink), the network (the interface of the \
+         default route, its rates at the interval), CPU usage, memory, the CPU \
          temperature and a battery, the last two from the same fake sysfs mounted over \
          /sys/class in each bar's mount namespace (one battery discharging at 12 W from \
          30 of 60 Wh, a coretemp and thermal zone at 54 °C); each run was checked to show \
-         the focused workspace (its underline) and, by OCR, the window title, \
+         the focused workspace (its underline) and, by OCR, the window title, `VOL`, `NET`, \
          `{CAPACITY}`, `{TIME_LEFT}` and `{CELSIUS}°C`. Waybar: {waybar_version} (GTK 3), \
-         its cpu, memory, temperature and battery at the interval, its clock at its \
+         its network, cpu, memory, temperature and battery at the interval, its clock at its \
          default; ringbar: a {build} build, temperature in its cpu module. Headless sway \
          1.7, pixman renderer.",
         setup.hierarchies[0].0.describe(),

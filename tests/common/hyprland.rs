@@ -15,13 +15,32 @@ use super::session::{Image, Pointer};
 /// Hyprland under TCG is often busy for seconds (hyprctl gives up after 5 s).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// Where the guest sees the folder shared with the host (`$ROOT$SHARE` here).
-const GUEST_SHARE: &str = "/var/lib/hypr-vm";
+pub const GUEST_SHARE: &str = "/var/lib/hypr-vm";
+/// What the guest needs besides Hyprland: the access point, station and tools of the
+/// Wi-Fi test, BlueZ with btvirt, a system bus and Python's GLib (for a battery
+/// provider) for the Bluetooth test, and the
+/// libraries ringbar links (to run it there).
+const GUEST_PACKAGES: [&str; 11] = [
+    "hostapd",
+    "wpasupplicant",
+    "iw",
+    "bluez",
+    "bluez-test-tools",
+    "dbus-daemon",
+    "python3-gi",
+    "libgtk-4-1",
+    "libgtk4-layer-shell0",
+    "libpulse-mainloop-glib0",
+    "libpulse0",
+];
 
 /// The VM, stopped when dropped (also when a check fails).
 pub struct HyprlandVm {
     script: PathBuf,
     root: PathBuf,
     env: Vec<(String, String)>,
+    /// [`GUEST_PACKAGES`] are installed in the guest.
+    pub guest_tools: bool,
 }
 
 fn warn_skip(why: &str, detail: &[u8]) {
@@ -55,10 +74,12 @@ impl HyprlandVm {
         }
         eprintln!("Hyprland VM set up in {:?}", started.elapsed());
         let root = PathBuf::from(std::env::var("HYPR_ROOT").unwrap_or("/tmp/hypr/root".into()));
+        let guest_tools = install_guest_packages(&root);
         let mut vm = HyprlandVm {
             script,
             root,
             env: Vec::new(),
+            guest_tools,
         };
         let booted = Instant::now();
         let start = vm.run(&["start"]);
@@ -252,16 +273,78 @@ impl HyprlandVm {
         }
     }
 
+    /// Where the guest's `GUEST_SHARE/name` is on the host.
+    pub fn shared(&self, name: &str) -> PathBuf {
+        self.root
+            .join(GUEST_SHARE.trim_start_matches('/'))
+            .join(name)
+    }
+
+    /// Copies the ringbar binary under test to `GUEST_SHARE/ringbar` in the guest.
+    pub fn install_ringbar(&self) {
+        std::fs::copy(env!("CARGO_BIN_EXE_ringbar"), self.shared("ringbar"))
+            .expect("copy ringbar into the guest's share");
+    }
+
     /// The tail of a file the guest wrote to its shared folder.
     pub fn guest_file(&self, name: &str) -> String {
-        let path = self
-            .root
-            .join(GUEST_SHARE.trim_start_matches('/'))
-            .join(name);
+        let path = self.shared(name);
         let text = std::fs::read_to_string(path).unwrap_or_default();
         let lines: Vec<&str> = text.lines().collect();
         lines[lines.len().saturating_sub(40)..].join("\n")
     }
+}
+
+/// Installs [`GUEST_PACKAGES`] in the guest's root (a sid chroot) with its apt, before
+/// the VM boots from it; services are not started there (policy-rc.d). `false`, after a
+/// loud warning, when apt fails (Debian sid moves).
+fn install_guest_packages(root: &Path) -> bool {
+    let policy = root.join("usr/sbin/policy-rc.d");
+    if std::fs::write(&policy, "#!/bin/sh\nexit 101\n").is_err() {
+        warn_skip("cannot write the guest's policy-rc.d", b"");
+        return false;
+    }
+    let _ = Command::new("chmod").arg("+x").arg(&policy).status();
+    let installed = Command::new("chroot")
+        .arg(root)
+        .args(["dpkg-query", "-W", "-f=${db:Status-Abbrev}\n"])
+        .args(GUEST_PACKAGES)
+        .output()
+        .is_ok_and(|out| {
+            let text = String::from_utf8_lossy(&out.stdout);
+            out.status.success()
+                && text.lines().filter(|l| l.starts_with("ii")).count() == GUEST_PACKAGES.len()
+        });
+    if installed {
+        return true;
+    }
+    let started = Instant::now();
+    let apt = |args: &[&str]| {
+        Command::new("chroot")
+            .arg(root)
+            .args(["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-q"])
+            .args(["-o", "Acquire::Check-Valid-Until=false"])
+            .args(args)
+            .output()
+            .expect("run apt-get in the guest's root")
+    };
+    let update = apt(&["update"]);
+    let mut install = vec!["install", "-y", "--no-install-recommends"];
+    install.extend(GUEST_PACKAGES);
+    let out = if update.status.success() {
+        apt(&install)
+    } else {
+        update
+    };
+    if !out.status.success() {
+        warn_skip(
+            "the Wi-Fi and Bluetooth parts: apt in the guest's root failed (Debian sid moves)",
+            &out.stderr,
+        );
+        return false;
+    }
+    eprintln!("guest packages installed in {:?}", started.elapsed());
+    true
 }
 
 impl Drop for HyprlandVm {

@@ -18,6 +18,7 @@ pub mod running_bar;
 pub mod screen;
 pub mod service;
 pub mod session;
+pub mod sound;
 pub mod stalls;
 pub mod waybar;
 

@@ -5,6 +5,8 @@
 
 #[cfg(feature = "app")]
 pub mod pulse;
+#[cfg(feature = "app")]
+mod socket;
 #[cfg(test)]
 mod tests;
 

@@ -5,14 +5,16 @@
 //!
 //! Connected, it subscribes to sink, source and server changes and reads the state again
 //! after each burst of them (one read per burst, however many events). Without a server,
-//! or when it goes away, the state is `None` (logged once) and a connection is tried
-//! again every few seconds until one answers.
+//! or when it goes away, the state is `None` (logged once), and the server's socket
+//! (`$XDG_RUNTIME_DIR/pulse/native`) is watched with inotify: a connection is tried
+//! again when a server makes it, so an absent server costs no wake-ups. Only a server
+//! named by `PULSE_SERVER`, whose socket cannot be watched, is tried every few seconds.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use std::time::Duration;
 
-use gtk4::glib;
+use gtk4::{gio, glib};
 use libpulse_binding::callbacks::ListResult;
 use libpulse_binding::context::introspect::{SinkInfo, SourceInfo};
 use libpulse_binding::context::subscribe::InterestMaskSet;
@@ -20,10 +22,13 @@ use libpulse_binding::context::{Context, FlagSet, State};
 use libpulse_binding::volume::{ChannelVolumes, Volume};
 use libpulse_glib_binding::Mainloop;
 
+use super::socket;
 use super::{stepped, AudioCommand, AudioState, Sink, Source};
 
-/// How long to wait before connecting again to a server that is not there.
+/// How long to wait before connecting again to a `PULSE_SERVER` that is not there.
 const RETRY: Duration = Duration::from_secs(2);
+/// From the socket's creation to the connection: the server binds, then listens.
+const SOCKET_SETTLE: Duration = Duration::from_millis(200);
 
 type OnChange = Box<dyn Fn(Option<&AudioState>)>;
 
@@ -42,6 +47,8 @@ struct Inner {
     /// "No sound server" was said, and not since a connection.
     absence_logged: bool,
     retry: Option<glib::SourceId>,
+    /// The server's socket, watched while there is no server; `None` when it cannot be.
+    socket_monitor: Option<gio::FileMonitor>,
     on_change: OnChange,
 }
 
@@ -77,6 +84,7 @@ impl AudioWatch {
             reading: None,
             absence_logged: false,
             retry: None,
+            socket_monitor: None,
             on_change: Box::new(on_change),
         }));
         let watch = AudioWatch { inner };
@@ -214,12 +222,15 @@ fn ready(inner_rc: &Rc<RefCell<Inner>>) {
     queue_refresh(&Rc::downgrade(inner_rc));
 }
 
-/// The server is gone (or never came): no state, one log line, and a new try soon.
+/// The server is gone (or never came): no state, one log line, and its socket watched
+/// for the next one (or, for a `PULSE_SERVER`, a new try soon).
 fn lost(inner_rc: &Rc<RefCell<Inner>>, reason: &str) {
     let had_state = {
         let mut inner = inner_rc.borrow_mut();
         if !inner.absence_logged {
-            tracing::warn!(
+            // Info, not a warning: many machines have no sound, and the default layout
+            // lists the module.
+            tracing::info!(
                 "audio: no sound server (PulseAudio protocol: pipewire-pulse or pulseaudio): {reason}; hidden until one answers"
             );
             inner.absence_logged = true;
@@ -233,16 +244,39 @@ fn lost(inner_rc: &Rc<RefCell<Inner>>, reason: &str) {
         inner.refresh_queued = false;
         inner.sink_volumes = None;
         let weak = Rc::downgrade(inner_rc);
-        inner.retry = Some(glib::timeout_add_local_once(RETRY, move || {
-            if let Some(inner_rc) = weak.upgrade() {
-                connect(&inner_rc);
-            }
-        }));
+        if inner.socket_monitor.is_none() {
+            let weak = weak.clone();
+            inner.socket_monitor = socket::watch(move || server_appeared(&weak));
+        }
+        if inner.socket_monitor.is_none() {
+            inner.retry = Some(glib::timeout_add_local_once(RETRY, move || {
+                if let Some(inner_rc) = weak.upgrade() {
+                    connect(&inner_rc);
+                }
+            }));
+        }
         inner.state.take().is_some()
     };
     if had_state {
         (inner_rc.borrow().on_change)(None);
     }
+}
+
+/// A server made its socket: connect once it listens.
+fn server_appeared(weak: &Weak<RefCell<Inner>>) {
+    let Some(inner_rc) = weak.upgrade() else {
+        return;
+    };
+    let mut inner = inner_rc.borrow_mut();
+    if inner.context.is_some() || inner.retry.is_some() {
+        return;
+    }
+    let weak = weak.clone();
+    inner.retry = Some(glib::timeout_add_local_once(SOCKET_SETTLE, move || {
+        if let Some(inner_rc) = weak.upgrade() {
+            connect(&inner_rc);
+        }
+    }));
 }
 
 /// One read of the state for a burst of events, on the next turn of the main loop.

@@ -162,7 +162,8 @@ fn gone(inner_rc: &Rc<RefCell<Inner>>) {
     {
         let mut inner = inner_rc.borrow_mut();
         if !inner.absence_logged {
-            tracing::warn!("bluetooth: BlueZ (org.bluez) is not on the system bus; hidden");
+            // Info: a machine without Bluetooth is no fault.
+            tracing::info!("bluetooth: BlueZ (org.bluez) is not on the system bus; hidden");
             inner.absence_logged = true;
         }
         inner.state = None;

@@ -1,11 +1,15 @@
 //! Wi-Fi's network name, signal and channel from nl80211 (generic netlink), asked on the
 //! sample tick for each Wi-Fi interface. The kernel sends no event when the signal
 //! drifts, and the tick is a wake-up the rates take anyway, so asking there costs no new
-//! one. Per interface and tick: one `GET_INTERFACE` (name, channel, mode) and, for an
-//! associated station, one `GET_STATION` dump (the access point's signal). The requests
-//! are written into a buffer made once and the answers walked in place with
-//! netlink-packet-core's attribute iterator: the tick allocates nothing (a decoder into
-//! owned messages, such as wl-nl80211's, would allocate a vector per attribute list).
+//! one. Per interface and tick: one `GET_INTERFACE` (channel, mode, and the network's
+//! name where the kernel keeps it) and, for a station, one `GET_STATION` dump (the
+//! access point it is associated with, and its signal). Where the interface's answer
+//! has no name (a station driven by wpa_supplicant's own SME, on recent kernels), the
+//! scan results give it, asked once per access point (`GET_SCAN`, as `iw link` does).
+//! The requests are written into a buffer made once and the answers walked in place
+//! with netlink-packet-core's attribute iterator: the tick allocates nothing (a decoder
+//! into owned messages, such as wl-nl80211's, would allocate a vector per attribute
+//! list).
 
 use std::io;
 use std::time::Duration;
@@ -26,9 +30,16 @@ const CTRL_ATTR_FAMILY_NAME: u16 = 2;
 /// linux/nl80211.h.
 const NL80211_CMD_GET_INTERFACE: u8 = 5;
 const NL80211_CMD_GET_STATION: u8 = 17;
+const NL80211_CMD_GET_SCAN: u8 = 32;
 const NL80211_ATTR_IFINDEX: u16 = 3;
 const NL80211_ATTR_IFTYPE: u16 = 5;
+const NL80211_ATTR_MAC: u16 = 6;
 const NL80211_ATTR_STA_INFO: u16 = 21;
+const NL80211_ATTR_BSS: u16 = 47;
+const NL80211_BSS_BSSID: u16 = 1;
+const NL80211_BSS_INFORMATION_ELEMENTS: u16 = 6;
+/// The information element that holds the SSID (IEEE 802.11).
+const ELEMENT_SSID: u8 = 0;
 const NL80211_ATTR_WIPHY_FREQ: u16 = 38;
 const NL80211_ATTR_SSID: u16 = 52;
 const NL80211_IFTYPE_STATION: u32 = 2;
@@ -49,6 +60,14 @@ pub struct Nl80211 {
     sequence: u32,
     request: [u8; NETLINK_HEADER + GENL_HEADER + 32],
     buffer: Vec<u8>,
+    /// The network names found in scan results, by interface and access point.
+    names: Vec<KnownName>,
+}
+
+struct KnownName {
+    ifindex: u32,
+    bssid: [u8; 6],
+    ssid: String,
 }
 
 impl Nl80211 {
@@ -68,6 +87,7 @@ impl Nl80211 {
             sequence: 0,
             request: [0; NETLINK_HEADER + GENL_HEADER + 32],
             buffer: vec![0; 32 * 1024],
+            names: Vec::new(),
         };
         let mut family = None;
         nl.ask(
@@ -97,17 +117,50 @@ impl Nl80211 {
             (NL80211_ATTR_IFINDEX, &index),
             |attributes| station = interface(attributes, out),
         )?;
-        if station && out.associated() {
+        if !station {
+            return Ok(());
+        }
+        let mut access_point = None;
+        self.ask(
+            NL80211_CMD_GET_STATION,
+            true,
+            (NL80211_ATTR_IFINDEX, &index),
+            |attributes| {
+                access_point = station_address(attributes);
+                out.signal_dbm = station_signal(attributes);
+            },
+        )?;
+        let Some(bssid) = access_point else {
+            // Not associated, whatever the interface still remembers.
+            out.ssid.clear();
+            return Ok(());
+        };
+        if out.associated() {
+            return Ok(());
+        }
+        let known = |n: &KnownName| n.ifindex == ifindex && n.bssid == bssid;
+        if !self.names.iter().any(known) {
+            let mut ssid = None;
             self.ask(
-                NL80211_CMD_GET_STATION,
+                NL80211_CMD_GET_SCAN,
                 true,
                 (NL80211_ATTR_IFINDEX, &index),
                 |attributes| {
-                    if let Some(signal) = station_signal(attributes) {
-                        out.signal_dbm = Some(signal);
+                    if let Some(name) = scanned_ssid(attributes, &bssid) {
+                        ssid = Some(name);
                     }
                 },
             )?;
+            // One access point per interface is remembered: the one it is with.
+            self.names.retain(|n| n.ifindex != ifindex);
+            self.names.push(KnownName {
+                ifindex,
+                bssid,
+                ssid: ssid.unwrap_or_default(),
+            });
+        }
+        if let Some(name) = self.names.iter().find(|n| known(n)) {
+            out.ssid.push_str(&name.ssid);
         }
         Ok(())
     }
@@ -211,4 +264,31 @@ pub(super) fn station_signal(attributes: &[u8]) -> Option<i8> {
     [NL80211_STA_INFO_SIGNAL_AVG, NL80211_STA_INFO_SIGNAL]
         .into_iter()
         .find_map(|kind| Some(*find(info, kind)?.first()? as i8))
+}
+
+/// The address of a station entry: for a client, its access point's BSSID.
+pub(super) fn station_address(attributes: &[u8]) -> Option<[u8; 6]> {
+    find(attributes, NL80211_ATTR_MAC)?
+        .get(..6)?
+        .try_into()
+        .ok()
+}
+
+/// The SSID of a scan result when it is the access point `bssid`'s, as lossy UTF-8.
+pub(super) fn scanned_ssid(attributes: &[u8], bssid: &[u8; 6]) -> Option<String> {
+    let bss = find(attributes, NL80211_ATTR_BSS)?;
+    if find(bss, NL80211_BSS_BSSID)? != bssid {
+        return None;
+    }
+    let mut elements = find(bss, NL80211_BSS_INFORMATION_ELEMENTS)?;
+    // Elements are (id, length, bytes) one after another.
+    while let [id, length, rest @ ..] = elements {
+        let value = rest.get(..usize::from(*length))?;
+        if *id == ELEMENT_SSID {
+            let ssid = &value[..value.len().min(SSID_MAX)];
+            return Some(String::from_utf8_lossy(ssid).into_owned());
+        }
+        elements = &rest[value.len()..];
+    }
+    None
 }

@@ -186,3 +186,36 @@ fn a_wifi_interface_is_asked_of_nl80211_and_its_rates_still_come() {
         "{wlan0:?}"
     );
 }
+
+#[test]
+fn the_network_name_from_the_scan_results_of_the_access_point() {
+    use super::nl80211::{scanned_ssid, station_address};
+    let ap = [2, 0, 0, 0, 0, 0];
+    let mut station = nla(6, &ap);
+    station.extend(nla(21, &nla(7, &[(-30i8) as u8])));
+    assert_eq!(station_address(&station), Some(ap));
+    assert_eq!(station_address(&nla(6, &[1, 2])), None, "too short");
+
+    // A scan result: BSS (nested) with BSSID, and elements: rates (1), then SSID (0).
+    let bss = |bssid: &[u8], elements: &[u8]| {
+        let mut inner = nla(1, bssid);
+        inner.extend(nla(6, elements));
+        nla(47, &inner)
+    };
+    let elements = [&[1u8, 2, 0x82, 0x84][..], &[0, 4], b"caf\xe9"].concat();
+    assert_eq!(
+        scanned_ssid(&bss(&ap, &elements), &ap).as_deref(),
+        Some("caf\u{fffd}")
+    );
+    assert_eq!(
+        scanned_ssid(&bss(&[9; 6], &elements), &ap),
+        None,
+        "another AP"
+    );
+    // An element that claims more bytes than there are: no name, no panic.
+    assert_eq!(
+        scanned_ssid(&bss(&ap, &[1, 2, 0x82, 0, 200, b'x']), &ap),
+        None
+    );
+    assert_eq!(scanned_ssid(&bss(&ap, &[]), &ap), None);
+}
