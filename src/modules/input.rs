@@ -70,6 +70,8 @@ pub static NO_COMPOSITOR: CompositorState = CompositorState {
     workspaces: Vec::new(),
     window_title: None,
     window_app_id: None,
+    keyboard: None,
+    mode: None,
 };
 
 /// A clock stopped at one instant, in UTC, for tests and for outputs that have no

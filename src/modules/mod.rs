@@ -16,7 +16,9 @@ mod gpu;
 mod graph;
 mod input;
 mod instance;
+pub mod language;
 mod memory;
+pub mod mode;
 pub mod network;
 mod oom;
 pub mod pressure;
@@ -62,6 +64,8 @@ const REGISTRY: &[(&str, Make)] = &[
     ("clock", clock::make),
     ("workspaces", workspaces::make),
     ("window", window::make),
+    ("language", language::make),
+    ("mode", mode::make),
     ("tray", tray::make),
     ("cpu_graph", graph::make_cpu),
     ("memory_graph", graph::make_memory),
@@ -69,7 +73,14 @@ const REGISTRY: &[(&str, Make)] = &[
 
 /// Waybar's names of modules ringbar has under another: listed so, a module keeps the
 /// name (its table, its CSS class), so that a Waybar user's config and style still apply.
-const ALIASES: &[(&str, &str)] = &[("pulseaudio", "audio"), ("wireplumber", "audio")];
+const ALIASES: &[(&str, &str)] = &[
+    ("pulseaudio", "audio"),
+    ("wireplumber", "audio"),
+    ("sway/language", "language"),
+    ("hyprland/language", "language"),
+    ("sway/mode", "mode"),
+    ("hyprland/submap", "mode"),
+];
 
 /// The names of all modules, for messages.
 pub fn names() -> impl Iterator<Item = &'static str> {
@@ -286,6 +297,8 @@ pub enum Action {
     Audio(crate::events::audio::AudioCommand),
     /// Power the Bluetooth adapter on or off.
     Bluetooth(crate::events::bluetooth::BluetoothCommand),
+    /// Switch the keyboard to its next layout, through the compositor.
+    NextLayout,
 }
 
 pub trait Module {
@@ -513,6 +526,8 @@ pub(crate) mod tests {
                 "clock",
                 "workspaces",
                 "window",
+                "language",
+                "mode",
                 "tray",
                 "cpu_graph",
                 "memory_graph"

@@ -142,6 +142,7 @@ impl App {
             // Routed by the module: see `clicked`.
             Action::Audio(command) => self.sources.audio_command(command),
             Action::Bluetooth(command) => self.sources.bluetooth_command(command),
+            Action::NextLayout => self.sources.next_layout(),
             Action::Script(_) | Action::Run(_) => {}
         }
     }

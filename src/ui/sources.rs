@@ -215,6 +215,12 @@ impl Sources {
         }
     }
 
+    pub fn next_layout(&self) {
+        if let Some(compositor) = self.compositor.borrow().as_ref() {
+            compositor.next_layout();
+        }
+    }
+
     pub fn step_workspace(&self, forward: bool) {
         if let Some(compositor) = self.compositor.borrow().as_ref() {
             compositor.step_workspace(forward);

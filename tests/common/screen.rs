@@ -54,6 +54,53 @@ impl Session {
     }
 }
 
+/// `examples/virtual_keyboard` on a compositor: a keyboard with XKB layouts, held
+/// while this lives.
+pub struct Keyboard {
+    child: Child,
+    _stdin: ChildStdin,
+}
+
+impl Drop for Keyboard {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Session {
+    /// A virtual keyboard with `layouts` (`["us", "de"]`), once the compositor has it.
+    pub fn keyboard(&self, layouts: &[&str]) -> Keyboard {
+        let helper = std::env::current_exe()
+            .expect("test binary path")
+            .parent()
+            .and_then(Path::parent)
+            .expect("target dir")
+            .join("examples/virtual_keyboard");
+        let copy = self.path().join("virtual_keyboard");
+        fs::copy(&helper, &copy).expect("copy helper: `cargo test` builds it");
+        let mut child = self
+            .as_user(&copy)
+            .args(layouts)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("start virtual_keyboard");
+        let stdin = child.stdin.take().expect("stdin");
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().expect("stdout")),
+            &mut line,
+        )
+        .expect("read virtual_keyboard");
+        assert_eq!(line.trim(), "ready", "virtual_keyboard did not start");
+        Keyboard {
+            child,
+            _stdin: stdin,
+        }
+    }
+}
+
 /// `examples/virtual_pointer` on a compositor: one wlr virtual pointer.
 pub struct Pointer {
     child: Child,

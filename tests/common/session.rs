@@ -70,6 +70,11 @@ pub struct Session {
 
 impl Session {
     pub fn start(kind: Compositor) -> Session {
+        Session::start_with(kind, "")
+    }
+
+    /// [`Session::start`] with more lines in sway's config (`mode "resize" { … }`).
+    pub fn start_with(kind: Compositor, sway_config: &str) -> Session {
         let (uid, gid) = user_ids();
         let dir = tempfile::tempdir().expect("tempdir");
         fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
@@ -90,7 +95,9 @@ impl Session {
         let config = dir.path().join("sway.cfg");
         fs::write(
             &config,
-            format!("output HEADLESS-1 resolution {WIDTH}x{HEIGHT}\nxwayland disable\n"),
+            format!(
+                "output HEADLESS-1 resolution {WIDTH}x{HEIGHT}\nxwayland disable\n{sway_config}"
+            ),
         )
         .expect("write sway config");
 

@@ -6,12 +6,16 @@ use serde_json::{Map, Value as Json};
 use toml::{Table, Value};
 
 /// Waybar's module kinds that ringbar has, by Waybar's name.
-const KINDS: [(&str, &str); 17] = [
+const KINDS: [(&str, &str); 21] = [
     ("sway/workspaces", "workspaces"),
     ("hyprland/workspaces", "workspaces"),
     ("wlr/workspaces", "workspaces"),
     ("sway/window", "window"),
     ("hyprland/window", "window"),
+    ("sway/language", "language"),
+    ("hyprland/language", "language"),
+    ("sway/mode", "mode"),
+    ("hyprland/submap", "mode"),
     ("clock", "clock"),
     ("cpu", "cpu"),
     ("memory", "memory"),
@@ -175,6 +179,14 @@ impl Layout {
                 ("bluetooth", key) if crate::modules::bluetooth::SETTINGS.contains(&key) => {
                     checked_format(key, value, &crate::modules::bluetooth::KEYS)
                 }
+                ("language", "format" | "on-click") => {
+                    checked_format(key, value, &crate::modules::language::KEYS)
+                }
+                // Waybar's `{}` is the mode's name.
+                ("mode", "format") => value.as_str().and_then(|f| {
+                    let format = Json::String(f.replace("{}", "{mode}"));
+                    checked_format(key, &format, &crate::modules::mode::KEYS)
+                }),
                 ("clock", "format") => value
                     .as_str()
                     .map(|f| ("format".into(), Value::String(strftime(f)))),

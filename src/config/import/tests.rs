@@ -14,13 +14,15 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         "height": 30,
         "margin": "4 8",
         "spacing": 4,
-        "modules-left": ["sway/workspaces", "sway/mode", "custom/media"],
+        "modules-left": ["sway/workspaces", "sway/mode", "sway/language", "custom/media"],
         "modules-center": ["sway/window"],
         "modules-right": ["cpu", "memory", "temperature", "disk", "battery", "battery#bat2",
                           "clock", "tray", "mpd"],
         "sway/workspaces": {"format": "{value}: {icon}", "all-outputs": true,
                             "format-icons": {"1": "web", "default": "•"}, "disable-scroll": true},
         "sway/window": {"format": "{}", "max-length": 50},
+        "sway/mode": {"format": "<{}>"},
+        "sway/language": {"format": "{short} {variant}", "on-click": "swaymsg input type:keyboard xkb_switch_layout prev"},
         "cpu": {"format": "{usage}% ", "interval": 2, "states": {"warning": 60, "critical": 85}},
         "memory": {"interval": 0.5},
         "disk": {"path": "/home", "format": "{percentage_used}% {path}"},
@@ -43,7 +45,10 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
     let names = |list: &[std::rc::Rc<dyn crate::modules::Module>]| -> Vec<String> {
         list.iter().map(|m| m.name().to_owned()).collect()
     };
-    assert_eq!(names(&config.modules.left), ["workspaces", "custom/media"]);
+    assert_eq!(
+        names(&config.modules.left),
+        ["workspaces", "mode", "language", "custom/media"]
+    );
     assert_eq!(names(&config.modules.center), ["window"]);
     assert_eq!(
         names(&config.modules.right),
@@ -63,6 +68,9 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         "all_outputs = true",
         "format = \"{title}\"",
         "max_length = 50",
+        "[mode]\nformat = \"<{mode}>\"",
+        "[language]\nformat = \"{short} {variant}\"",
+        "on-click = \"swaymsg input type:keyboard xkb_switch_layout prev\"",
         "warning = 60.0",
         "critical = 85.0",
         "mounts = [\"/home\"]",
@@ -76,7 +84,6 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         assert!(toml.contains(expected), "{expected} in:\n{toml}");
     }
     for (what, why) in [
-        ("`sway/mode`", "no ringbar module yet"),
         ("`mpd`", "no ringbar module yet"),
         ("`temperature`", "`cpu` label"),
         ("`cpu` `format`", "draws this module's text"),

@@ -101,6 +101,14 @@ impl Compositor {
         }
     }
 
+    /// Switches the keyboard to its next layout.
+    pub fn next_layout(&self) {
+        match &self.backend {
+            Backend::Sway(sway) => sway.next_layout(),
+            Backend::Hyprland(hyprland) => hyprland.next_layout(),
+        }
+    }
+
     /// Shows the next (or previous) workspace on the focused output, wrapping around:
     /// for scrolling over the workspaces.
     pub fn step_workspace(&self, forward: bool) {

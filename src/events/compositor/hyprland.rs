@@ -14,4 +14,4 @@ mod replies;
 pub use dialect::{lua_string, version, Dialect};
 pub use events::{address, Action, Event, WorkspaceRef};
 pub use lines::{LineReader, MAX_LINE};
-pub use replies::{active_window_address, apply_urgent, is_special, parse_state};
+pub use replies::{active_window_address, apply_urgent, is_special, main_keyboard, parse_state};

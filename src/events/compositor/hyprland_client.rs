@@ -112,6 +112,34 @@ impl Hyprland {
         self.dialect.set(None);
         self.detect_dialect(|_| {});
         self.requery();
+        self.read_keyboard();
+    }
+
+    /// The main keyboard's layout, once per connection: `activelayout` events keep it.
+    fn read_keyboard(&self) {
+        let me = self.me.clone();
+        self.request("j/devices", move |reply| {
+            let Some(hyprland) = me.upgrade() else {
+                return;
+            };
+            match reply.map(|json| hyprland::main_keyboard(&json)) {
+                Ok(Ok(keyboard)) => hyprland.shared.update(|state| state.keyboard = keyboard),
+                Ok(Err(why)) | Err(why) => tracing::debug!("{WHAT}: j/devices: {why}"),
+            }
+        });
+    }
+
+    /// Switches every keyboard to its next layout (a command of hyprctl's, the same in
+    /// both dialects).
+    pub(super) fn next_layout(&self) {
+        self.request("switchxkblayout all next", |reply| match reply {
+            Ok(answer) if answer.trim_ascii() == b"ok" => {}
+            Ok(answer) => tracing::warn!(
+                "{WHAT}: switchxkblayout: {}",
+                String::from_utf8_lossy(&answer).trim()
+            ),
+            Err(why) => tracing::warn!("{WHAT}: switchxkblayout: {why}"),
+        });
     }
 
     /// The events stopped: forget the state, try again later.
@@ -208,6 +236,17 @@ impl Hyprland {
                 self.shared.update(|state| state.window_title = Some(title));
                 false
             }
+            Action::Layout(layout) => {
+                self.shared.update(|state| {
+                    let keyboard = state.keyboard.get_or_insert_with(Default::default);
+                    keyboard.active = layout;
+                });
+                false
+            }
+            Action::Mode(mode) => {
+                self.shared.update(|state| state.mode = mode);
+                false
+            }
             Action::Ignore => false,
         }
     }
@@ -297,6 +336,9 @@ impl Hyprland {
                 *self.active.borrow_mut() =
                     hyprland::active_window_address(reply("j/activewindow"));
                 self.backoff.succeeded(WHAT);
+                // The layout and the submap stay as their events left them.
+                let kept = self.shared.state();
+                (state.keyboard, state.mode) = (kept.keyboard, kept.mode);
                 self.shared.publish(state);
             }
             Err(why) => tracing::warn!("{WHAT}: {why}"),

@@ -11,7 +11,9 @@
 //! replaced, never a panic.
 
 pub mod hyprland;
+pub mod keyboard;
 pub mod sway;
+pub mod sway_input;
 
 #[cfg(feature = "app")]
 mod client;
@@ -57,6 +59,10 @@ pub struct CompositorState {
     /// The focused window's title; `None` when no window has the focus.
     pub window_title: Option<String>,
     pub window_app_id: Option<String>,
+    /// The keyboard's layouts; `None` until the compositor has said.
+    pub keyboard: Option<keyboard::Keyboard>,
+    /// The binding mode (Sway) or submap (Hyprland); `None` for the default one.
+    pub mode: Option<String>,
 }
 
 impl CompositorState {

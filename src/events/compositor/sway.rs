@@ -9,7 +9,8 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use super::{cap_text, sort_workspaces, CompositorState, Workspace};
+use super::keyboard::Keyboard;
+use super::{cap_text, sort_workspaces, sway_input, CompositorState, Workspace};
 
 pub const MAGIC: &[u8; 6] = b"i3-ipc";
 /// Magic, length and type.
@@ -32,8 +33,8 @@ pub const EVENT_SHUTDOWN: u32 = 0x8000_0006;
 /// before 1.10 refuses (the whole subscription fails): outputs coming and going there
 /// still show in workspace events.
 pub const SUBSCRIPTIONS: [&str; 2] = [
-    r#"["workspace","output","window","mode"]"#,
-    r#"["workspace","window","mode"]"#,
+    r#"["workspace","output","window","mode","input"]"#,
+    r#"["workspace","window","mode","input"]"#,
 ];
 
 /// One framed message.
@@ -139,7 +140,7 @@ impl Decoder {
 }
 
 /// Bytes as text: odd bytes become U+FFFD instead of failing the whole reply.
-fn text(json: &[u8]) -> std::borrow::Cow<'_, str> {
+pub(super) fn text(json: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(json)
 }
 
@@ -279,6 +280,10 @@ pub enum EventAction {
         title: Option<String>,
         app_id: Option<String>,
     },
+    /// The binding mode changed: its name, `None` for the default.
+    Mode(Option<String>),
+    /// The keyboard's layouts changed (a switch, a keymap).
+    Keyboard(Keyboard),
     /// Nothing that the state holds.
     Ignore,
 }
@@ -307,6 +312,14 @@ pub fn event_action(kind: u32, payload: &[u8]) -> EventAction {
                 _ => EventAction::Requery,
             }
         }
+        EVENT_MODE => match sway_input::parse_mode(payload) {
+            Ok(mode) => EventAction::Mode(mode),
+            Err(_) => EventAction::Ignore,
+        },
+        sway_input::EVENT_INPUT => match sway_input::input_event(payload) {
+            Some(keyboard) => EventAction::Keyboard(keyboard),
+            None => EventAction::Ignore,
+        },
         _ => EventAction::Ignore,
     }
 }

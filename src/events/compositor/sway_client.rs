@@ -14,6 +14,7 @@ use gtk4::glib::{self, ControlFlow, IOCondition};
 use super::io::{self, Backoff};
 use super::shared::Shared;
 use super::sway::{self, Decoder, EventAction};
+use super::sway_input;
 use super::{CompositorState, Workspace};
 
 /// Requests and commands waiting for a socket that does not take them: past this the
@@ -125,6 +126,10 @@ impl Sway {
                 self.conn.replace(Some(connection));
                 self.subscribe(0);
                 self.refresh();
+                // The layout and the mode, once: their events keep them.
+                let mut requests = sway::encode(sway_input::GET_INPUTS, b"");
+                requests.extend(sway::encode(sway_input::GET_BINDING_STATE, b""));
+                self.send(Which::Queries, &requests);
             }
             Err(err) => self.lost(&format!("{}: {err}", self.path.display())),
         }
@@ -291,6 +296,10 @@ impl Sway {
                     });
                 }
             }
+            EventAction::Mode(mode) => self.shared.update(|state| state.mode = mode),
+            EventAction::Keyboard(keyboard) => {
+                self.shared.update(|state| state.keyboard = Some(keyboard));
+            }
             EventAction::Ignore => {}
         }
     }
@@ -317,8 +326,12 @@ impl Sway {
                     (connection.workspaces.take(), again)
                 };
                 if let Some(workspaces) = workspaces {
+                    // The layout and the mode stay as their own replies and events left them.
+                    let kept = self.shared.state();
                     let mut state = CompositorState {
                         workspaces,
+                        keyboard: kept.keyboard,
+                        mode: kept.mode,
                         ..CompositorState::default()
                     };
                     match sway::apply_tree(payload, &mut state) {
@@ -335,11 +348,25 @@ impl Sway {
             }
             sway::RUN_COMMAND => {
                 if let Err(why) = sway::check_reply(payload) {
-                    tracing::warn!("{WHAT}: switching workspaces failed: {why}");
+                    tracing::warn!("{WHAT}: a command failed: {why}");
                 }
             }
+            sway_input::GET_INPUTS => match sway_input::parse_inputs(payload) {
+                Ok(keyboard) => self.shared.update(|state| state.keyboard = keyboard),
+                Err(why) => tracing::warn!("{WHAT}: {why}"),
+            },
+            sway_input::GET_BINDING_STATE => match sway_input::parse_mode(payload) {
+                Ok(mode) => self.shared.update(|state| state.mode = mode),
+                Err(why) => tracing::debug!("{WHAT}: {why}"),
+            },
             _ => {}
         }
+    }
+
+    /// Switches every keyboard to its next layout.
+    pub(super) fn next_layout(&self) {
+        let command = sway_input::NEXT_LAYOUT.as_bytes();
+        self.send(Which::Queries, &sway::encode(sway::RUN_COMMAND, command));
     }
 
     pub(super) fn focus(&self, workspace: &Workspace) {

@@ -195,7 +195,11 @@ fn events_ask_for_a_requery_or_carry_the_new_title() {
     assert_eq!(event_action(EVENT_OUTPUT, b"{}"), EventAction::Requery);
     assert_eq!(
         event_action(EVENT_MODE, br#"{"change":"resize"}"#),
-        EventAction::Ignore
+        EventAction::Mode(Some("resize".into()))
+    );
+    assert_eq!(
+        event_action(EVENT_MODE, br#"{"change":"default"}"#),
+        EventAction::Mode(None)
     );
     assert_eq!(event_action(EVENT_SHUTDOWN, b"{}"), EventAction::Ignore);
     let title = br#"{"change":"title","container":{"type":"con","name":"new","app_id":"foot","focused":true,"nodes":[],"floating_nodes":[]}}"#;

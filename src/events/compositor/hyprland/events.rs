@@ -98,6 +98,15 @@ pub enum Event {
     MonitorRemoved {
         name: String,
     },
+    /// `activelayout>>KEYBOARD,LAYOUT`: a keyboard's layout changed (LAYOUT, XKB's
+    /// description, may hold commas; a keyboard's name holds none).
+    ActiveLayout {
+        layout: String,
+    },
+    /// `submap>>NAME`, empty for the default one.
+    Submap {
+        name: String,
+    },
     ConfigReloaded,
 }
 
@@ -115,6 +124,10 @@ pub enum Action {
     Requery,
     /// The focused window has this new title.
     Title(String),
+    /// The keyboard's active layout.
+    Layout(String),
+    /// The submap, `None` for the default.
+    Mode(Option<String>),
     Ignore,
 }
 
@@ -306,6 +319,13 @@ impl Event {
                 let (name, _) = first(rest)?;
                 monitor_event(event, s(name))
             }
+            "activelayout" => {
+                let (_, layout) = first(data)?;
+                Event::ActiveLayout {
+                    layout: cap_text(layout),
+                }
+            }
+            "submap" => Event::Submap { name: s(data) },
             "configreloaded" => Event::ConfigReloaded,
             _ => return None,
         };
@@ -321,6 +341,10 @@ impl Event {
             }
             Event::WindowTitle { address } if Some(address.as_str()) == active => Action::Requery,
             Event::WindowTitleV2 { .. } | Event::WindowTitle { .. } => Action::Ignore,
+            Event::ActiveLayout { layout } => Action::Layout(layout.clone()),
+            Event::Submap { name } => {
+                Action::Mode(crate::events::compositor::keyboard::mode_of(name))
+            }
             _ => Action::Requery,
         }
     }

@@ -284,8 +284,6 @@ fn unknown_malformed_and_odd_lines_are_skipped_without_panic() {
         "",
         ">>",
         "no separator",
-        "activelayout>>kbd,us",
-        "submap>>resize",
         "workspacev2>>3",
         "urgent>>not hex!",
         "urgent>>",
@@ -387,4 +385,25 @@ fn events_recorded_from_0_57_parse() {
     );
     // Layer surfaces are no concern of the modules.
     assert_eq!(Event::parse("openlayer>>ringbar"), None);
+}
+
+#[test]
+fn the_layout_and_the_submap_as_events() {
+    // A layout's description may hold commas; a keyboard's name does not.
+    assert_eq!(
+        parse(
+            "activelayout>>at-translated-set-2-keyboard,Arabic (AZERTY, Eastern Arabic numerals)"
+        ),
+        Event::ActiveLayout {
+            layout: "Arabic (AZERTY, Eastern Arabic numerals)".into()
+        }
+    );
+    let layout = parse("activelayout>>kbd,German");
+    assert_eq!(layout.action(None), Action::Layout("German".into()));
+    assert_eq!(
+        parse("submap>>resize").action(None),
+        Action::Mode(Some("resize".into()))
+    );
+    assert_eq!(parse("submap>>").action(None), Action::Mode(None));
+    assert_eq!(Event::parse("activelayout>>nocomma"), None);
 }

@@ -1,11 +1,13 @@
 //! The JSON replies of Hyprland's `.socket.sock` (`j/workspaces`, `j/monitors`,
-//! `j/activewindow`, `j/clients`) read into a [`CompositorState`].
+//! `j/activewindow`, `j/clients`) read into a [`CompositorState`], and `j/devices`'
+//! main keyboard.
 
 use std::collections::{BTreeSet, HashMap};
 
 use serde::Deserialize;
 
 use super::address;
+use crate::events::compositor::keyboard::Keyboard;
 use crate::events::compositor::{cap_text, sort_workspaces, CompositorState, Workspace};
 
 pub(super) fn text(json: &[u8]) -> std::borrow::Cow<'_, str> {
@@ -128,6 +130,9 @@ pub fn parse_state(
             .and_then(|w| w.title.as_deref())
             .map(cap_text),
         window_app_id: window.and_then(|w| w.class).map(|c| cap_text(&c)),
+        // From `j/devices` and the events: kept by the client.
+        keyboard: None,
+        mode: None,
     })
 }
 
@@ -166,3 +171,45 @@ pub fn apply_urgent(
 #[cfg(test)]
 #[path = "replies_tests.rs"]
 mod tests;
+
+#[derive(Deserialize)]
+struct Devices {
+    #[serde(default)]
+    keyboards: Vec<KeyboardReply>,
+}
+
+#[derive(Deserialize)]
+struct KeyboardReply {
+    #[serde(default)]
+    layout: String,
+    #[serde(default)]
+    active_keymap: String,
+    #[serde(default)]
+    main: bool,
+}
+
+/// The main keyboard of a `j/devices` reply (else the first): its active layout's
+/// description and its layouts by XKB's names (`"us,de"`).
+pub fn main_keyboard(json: &[u8]) -> Result<Option<Keyboard>, String> {
+    let devices: Devices =
+        serde_json::from_str(&text(json)).map_err(|e| format!("j/devices: {e}"))?;
+    let mut keyboards = devices.keyboards;
+    let main = match keyboards.iter().position(|k| k.main) {
+        Some(at) => keyboards.swap_remove(at),
+        None if keyboards.is_empty() => return Ok(None),
+        None => keyboards.swap_remove(0),
+    };
+    if main.active_keymap.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(Keyboard {
+        active: cap_text(&main.active_keymap),
+        layouts: main
+            .layout
+            .split(',')
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(cap_text)
+            .collect(),
+    }))
+}

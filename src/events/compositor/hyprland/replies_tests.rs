@@ -206,3 +206,19 @@ fn urgent_windows_mark_their_workspaces_and_gone_ones_are_forgotten() {
     assert_eq!(flagged, ["2"]);
     assert!(apply_urgent(&mut state, b"nope", &mut urgent).is_err());
 }
+
+#[test]
+fn the_main_keyboard_of_the_devices() {
+    let devices = br#"{"mice": [], "keyboards": [
+        {"address": "0x1", "name": "power-button", "layout": "us", "active_keymap": "English (US)", "main": false},
+        {"address": "0x2", "name": "at-kbd", "layout": "us,de", "variant": ",", "active_keymap": "German", "main": true}
+    ]}"#;
+    let keyboard = main_keyboard(devices).expect("parses").expect("a keyboard");
+    assert_eq!(keyboard.active, "German");
+    assert_eq!(keyboard.layouts, ["us", "de"]);
+    let none = br#"{"keyboards": []}"#;
+    assert_eq!(main_keyboard(none), Ok(None));
+    let unnamed = br#"{"keyboards": [{"name": "v", "layout": "", "active_keymap": ""}]}"#;
+    assert_eq!(main_keyboard(unnamed), Ok(None));
+    assert!(main_keyboard(b"[").is_err());
+}

@@ -1,0 +1,79 @@
+//! `mode` (Waybar's `sway/mode`, `hyprland/submap`): Sway's binding mode or Hyprland's
+//! submap, shown only while it is not the default one, from the compositor's events
+//! (Sway's `mode`, Hyprland's `submap`). `{mode}` is its name.
+
+use std::rc::Rc;
+
+use serde::de::Deserializer;
+use serde::Deserialize;
+
+use super::format;
+use super::{Input, Module, Status, Table, Update};
+use crate::text::{untrusted, Sink};
+
+pub const KEYS: [&str; 1] = ["mode"];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Settings {
+    #[serde(deserialize_with = "checked_format")]
+    format: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            format: "{mode}".to_owned(),
+        }
+    }
+}
+
+fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    format::deserialize_checked(d, &KEYS)
+}
+
+struct Mode {
+    settings: Settings,
+}
+
+pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        None => Settings::default(),
+    };
+    Ok(Rc::new(Mode { settings }))
+}
+
+impl Module for Mode {
+    fn name(&self) -> &str {
+        "mode"
+    }
+
+    fn update(&self) -> Update {
+        Update::Compositor
+    }
+
+    /// Hidden in the default mode.
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let mode = input.compositor.mode.as_deref()?;
+        format::fill(&self.settings.format, out, |key, out| {
+            if key != "mode" {
+                return false;
+            }
+            out.extend(mode.chars().map(|c| if c.is_control() { '?' } else { c }));
+            true
+        });
+        Some(Status::default())
+    }
+
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        if let Some(mode) = input.compositor.mode.as_deref() {
+            sink.out().push_str("Mode ");
+            untrusted(sink, mode);
+        }
+    }
+
+    fn history_graphs(&self) -> bool {
+        false
+    }
+}
