@@ -41,6 +41,9 @@ fn real_hyprland_end_to_end() {
     the_bar_follows_hyprland(&vm);
     eprintln!("bar checks: {:?}", started.elapsed());
     let started = Instant::now();
+    the_layout_and_the_submap(&vm);
+    eprintln!("layout and submap checks: {:?}", started.elapsed());
+    let started = Instant::now();
     the_client_survives_a_restart(&vm);
     eprintln!("restart checks: {:?}", started.elapsed());
     if vm.guest_tools {
@@ -62,6 +65,42 @@ fn flower(vm: &HyprlandVm) -> Running {
         .spawn()
         .expect("start weston-flower");
     Running(child)
+}
+
+/// The keyboard's layout (the VM's AT keyboard, given two layouts) switched by hyprctl
+/// and by the client as the language module's click does, and a submap entered and left.
+fn the_layout_and_the_submap(vm: &HyprlandVm) {
+    on_own_context(|context| {
+        vm.dispatch("function() hl.config({ input = { kb_layout = \"us,de\" } }) end");
+        vm.dispatch(
+            "function() hl.define_submap(\"resize\", function() \
+             hl.bind(\"escape\", hl.dsp.submap(\"reset\")) end) end",
+        );
+        let (compositor, _) = connect(&vm.client_env());
+        let wait = |what: &str, check: &dyn Fn(&CompositorState) -> bool| {
+            wait_state(context, &compositor, what, SLOW, check)
+        };
+        let layout = |s: &CompositorState| s.keyboard.as_ref().map(|k| k.active.clone());
+        let state = wait("the first layout", &|s| {
+            layout(s).as_deref() == Some("English (US)")
+        });
+        assert_eq!(state.keyboard.expect("keyboard").layouts, ["us", "de"]);
+        assert_eq!(state.mode, None, "no submap at first");
+        assert_eq!(vm.request("switchxkblayout all next").trim(), "ok");
+        wait("German, from hyprctl", &|s| {
+            layout(s).as_deref() == Some("German")
+        });
+        compositor.next_layout();
+        wait("English again, from the client", &|s| {
+            layout(s).as_deref() == Some("English (US)")
+        });
+        vm.dispatch("hl.dsp.submap(\"resize\")");
+        wait("the resize submap", &|s| {
+            s.mode.as_deref() == Some("resize")
+        });
+        vm.dispatch("hl.dsp.submap(\"reset\")");
+        wait("back to the default", &|s| s.mode.is_none());
+    });
 }
 
 /// State, switching both ways, a window opened and closed, a special workspace, an

@@ -115,8 +115,18 @@ impl Hyprland {
         self.read_keyboard();
     }
 
-    /// The main keyboard's layout, once per connection: `activelayout` events keep it.
+    /// The main keyboard's layout and the submap, once per connection: `activelayout`
+    /// and `submap` events keep them.
     fn read_keyboard(&self) {
+        let me = self.me.clone();
+        // `submap` answers the submap's name, "default" outside one.
+        self.request("submap", move |reply| {
+            if let (Some(hyprland), Ok(name)) = (me.upgrade(), reply) {
+                let mode =
+                    crate::events::compositor::keyboard::mode_of(&String::from_utf8_lossy(&name));
+                hyprland.shared.update(|state| state.mode = mode);
+            }
+        });
         let me = self.me.clone();
         self.request("j/devices", move |reply| {
             let Some(hyprland) = me.upgrade() else {
