@@ -38,6 +38,7 @@ apt_packages=(
     waybar tesseract-ocr                                          # --waybar in Waybar, read by OCR
     iproute2 iperf3                                               # network tests (netns, traffic)
     libpulse-dev pipewire pipewire-pulse wireplumber pulseaudio-utils # audio: libpulse, a real server
+    power-profiles-daemon polkitd                                 # power_profile: the real daemon, polkit
 )
 
 install_apt_packages() {

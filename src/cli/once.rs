@@ -68,7 +68,25 @@ fn events_now(modules: &[std::rc::Rc<dyn Module>]) -> Events {
     if modules.iter().any(|m| m.follows(Update::Bluetooth)) {
         events.bluetooth = bluetooth_now(Duration::from_secs(3));
     }
+    if modules.iter().any(|m| m.follows(Update::PowerProfile)) {
+        events.power_profiles = power_profiles_now(Duration::from_secs(3));
+    }
     events
+}
+
+/// power-profiles-daemon's profiles, as [`bluetooth_now`] asks BlueZ.
+fn power_profiles_now(timeout: Duration) -> Option<crate::events::power_profiles::PowerProfiles> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let context = gtk4::glib::MainContext::default();
+    let _owner = context.acquire().ok()?;
+    let answer = Rc::new(RefCell::new(None));
+    let stored = answer.clone();
+    let _watch = crate::events::power_profiles::dbus::PowerProfilesWatch::start(move |now| {
+        *stored.borrow_mut() = Some(now.cloned());
+    });
+    super::iterate::iterate_until(&context, timeout, || answer.borrow().is_some());
+    answer.take().flatten()
 }
 
 /// BlueZ's adapters and devices, as [`audio_now`] asks the sound server: `None` when

@@ -5,6 +5,7 @@ use crate::events::audio::AudioState;
 use crate::events::bluetooth::BluetoothState;
 use crate::events::compositor::CompositorState;
 use crate::events::network::NetworkState;
+use crate::events::power_profiles::PowerProfiles;
 use crate::sample::Sample;
 
 /// A calendar date, in the local time zone.
@@ -50,6 +51,8 @@ pub struct Events {
     pub audio: Option<AudioState>,
     /// BlueZ's adapters and devices: the `bluetooth` module.
     pub bluetooth: Option<BluetoothState>,
+    /// power-profiles-daemon's profiles: the `power_profile` module.
+    pub power_profiles: Option<PowerProfiles>,
 }
 
 /// No event source: for outputs and tests that follow none.
@@ -57,6 +60,7 @@ pub static NO_EVENTS: Events = Events {
     network: None,
     audio: None,
     bluetooth: None,
+    power_profiles: None,
 };
 
 /// Script states by module name (`custom/NAME`).

@@ -21,6 +21,7 @@ mod memory;
 pub mod mode;
 pub mod network;
 mod oom;
+pub mod power_profile;
 pub mod pressure;
 mod thresholds;
 mod tray;
@@ -66,6 +67,7 @@ const REGISTRY: &[(&str, Make)] = &[
     ("window", window::make),
     ("language", language::make),
     ("mode", mode::make),
+    ("power_profile", power_profile::make),
     ("tray", tray::make),
     ("cpu_graph", graph::make_cpu),
     ("memory_graph", graph::make_memory),
@@ -80,6 +82,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("hyprland/language", "language"),
     ("sway/mode", "mode"),
     ("hyprland/submap", "mode"),
+    ("power-profiles-daemon", "power_profile"),
 ];
 
 /// The names of all modules, for messages.
@@ -180,6 +183,8 @@ pub enum Update {
     Audio,
     /// BlueZ's events on the system bus (`bluetooth`).
     Bluetooth,
+    /// power-profiles-daemon's events on the system bus (`power_profile`).
+    PowerProfile,
 }
 
 /// One workspace button of the `workspaces` module.
@@ -299,6 +304,8 @@ pub enum Action {
     Bluetooth(crate::events::bluetooth::BluetoothCommand),
     /// Switch the keyboard to its next layout, through the compositor.
     NextLayout,
+    /// Switch power-profiles-daemon's profile.
+    PowerProfile(crate::events::power_profiles::PowerProfileCommand),
 }
 
 pub trait Module {
@@ -528,6 +535,7 @@ pub(crate) mod tests {
                 "window",
                 "language",
                 "mode",
+                "power_profile",
                 "tray",
                 "cpu_graph",
                 "memory_graph"

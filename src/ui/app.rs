@@ -143,6 +143,7 @@ impl App {
             Action::Audio(command) => self.sources.audio_command(command),
             Action::Bluetooth(command) => self.sources.bluetooth_command(command),
             Action::NextLayout => self.sources.next_layout(),
+            Action::PowerProfile(command) => self.sources.power_profile_command(command),
             Action::Script(_) | Action::Run(_) => {}
         }
     }
@@ -232,6 +233,7 @@ impl App {
         self.render_of(Update::Network);
         self.render_of(Update::Audio);
         self.render_of(Update::Bluetooth);
+        self.render_of(Update::PowerProfile);
     }
 
     /// Renders the modules that follow `kind`.

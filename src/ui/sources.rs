@@ -2,7 +2,8 @@
 //! stopped in one place: the wall-clock timer (`Update::Timer`), the compositor's IPC
 //! (`Update::Compositor`), the script modules' runners (`Update::Script`), the tray's
 //! StatusNotifierHost (`Update::Bus`), rtnetlink (`Update::Network`), the sound server
-//! (`Update::Audio`) and BlueZ (`Update::Bluetooth`). Each runs on the main loop through gio's async IO
+//! (`Update::Audio`), BlueZ (`Update::Bluetooth`) and power-profiles-daemon
+//! (`Update::PowerProfile`). Each runs on the main loop through gio's async IO
 //! and, when it changes, asks the bar to redraw the modules that follow its kind.
 //! `follow` starts what the config's modules need and stops the scripts no longer
 //! listed; a script that kept its name and settings goes on as it was.
@@ -20,6 +21,8 @@ use crate::events::bluetooth::bluez::BluetoothWatch;
 use crate::events::bluetooth::BluetoothCommand;
 use crate::events::compositor::{Compositor, CompositorState, Workspace};
 use crate::events::network::netlink::NetworkWatch;
+use crate::events::power_profiles::dbus::PowerProfilesWatch;
+use crate::events::power_profiles::{PowerProfileCommand, PowerProfiles};
 use crate::events::script::runner::{self, ScriptRunner};
 use crate::events::script::ScriptState;
 use crate::modules::{custom, Button, Events, Layout, Scripts, TraySettings, Update};
@@ -37,6 +40,7 @@ pub struct Sources {
     network: RefCell<Option<NetworkWatch>>,
     audio: RefCell<Option<AudioWatch>>,
     bluetooth: RefCell<Option<BluetoothWatch>>,
+    power_profiles: RefCell<Option<PowerProfilesWatch>>,
     /// What the event sources other than the compositor and the scripts last said.
     events: Rc<RefCell<Events>>,
 }
@@ -53,6 +57,7 @@ impl Sources {
             network: RefCell::new(None),
             audio: RefCell::new(None),
             bluetooth: RefCell::new(None),
+            power_profiles: RefCell::new(None),
             events: Rc::new(RefCell::new(Events::default())),
         }
     }
@@ -88,6 +93,15 @@ impl Sources {
             self.bluetooth
                 .replace(Some(BluetoothWatch::start(on_change)));
         }
+        if needs(Update::PowerProfile) && self.power_profiles.borrow().is_none() {
+            let (events, redraw) = (self.events.clone(), self.redraw.clone());
+            let on_change = move |state: Option<&PowerProfiles>| {
+                events.borrow_mut().power_profiles = state.cloned();
+                redraw(Update::PowerProfile);
+            };
+            self.power_profiles
+                .replace(Some(PowerProfilesWatch::start(on_change)));
+        }
         self.follow_scripts(modules);
     }
 
@@ -117,6 +131,13 @@ impl Sources {
     pub fn bluetooth_command(&self, command: BluetoothCommand) {
         if let Some(bluetooth) = self.bluetooth.borrow().as_ref() {
             bluetooth.command(command);
+        }
+    }
+
+    /// A click's command for power-profiles-daemon.
+    pub fn power_profile_command(&self, command: PowerProfileCommand) {
+        if let Some(watch) = self.power_profiles.borrow().as_ref() {
+            watch.command(command);
         }
     }
 

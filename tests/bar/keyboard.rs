@@ -42,6 +42,7 @@ fn the_layout_and_the_mode_follow_sway_and_a_click_switches_the_layout() {
     assert_eq!(bounds.len(), 4, "bounds");
     let mut pointer = session.pointer();
     pointer.move_to(bounds[0] + bounds[2] / 2, bounds[1] + bounds[3] / 2);
+    std::thread::sleep(std::time::Duration::from_millis(300));
     pointer.click("left");
     wait_for("back to the first layout", WAIT, || {
         field("language") == "KB us"

@@ -137,6 +137,11 @@ def main():
     bluez = Bluez(connection)
 
     def on_call(_conn, _sender, path, interface, method, args, invocation):
+        # As bluetoothd does: a property's value is a variant of its own type, not a
+        # variant in a variant.
+        if method == "Set" and args.get_child_value(2).get_variant().get_type_string() != "b":
+            return invocation.return_dbus_error(
+                "org.freedesktop.DBus.Error.InvalidArgs", "Powered takes a boolean")
         bluez.call(path, interface, method, args.unpack(), invocation)
 
     for path, names in [

@@ -20,6 +20,7 @@ pub mod service;
 pub mod session;
 pub mod sound;
 pub mod stalls;
+pub mod system_bus;
 pub mod waybar;
 
 use std::fs;

@@ -6,7 +6,7 @@ use serde_json::{Map, Value as Json};
 use toml::{Table, Value};
 
 /// Waybar's module kinds that ringbar has, by Waybar's name.
-const KINDS: [(&str, &str); 21] = [
+const KINDS: [(&str, &str); 22] = [
     ("sway/workspaces", "workspaces"),
     ("hyprland/workspaces", "workspaces"),
     ("wlr/workspaces", "workspaces"),
@@ -16,6 +16,7 @@ const KINDS: [(&str, &str); 21] = [
     ("hyprland/language", "language"),
     ("sway/mode", "mode"),
     ("hyprland/submap", "mode"),
+    ("power-profiles-daemon", "power_profile"),
     ("clock", "clock"),
     ("cpu", "cpu"),
     ("memory", "memory"),
@@ -178,6 +179,9 @@ impl Layout {
                 }
                 ("bluetooth", key) if crate::modules::bluetooth::SETTINGS.contains(&key) => {
                     checked_format(key, value, &crate::modules::bluetooth::KEYS)
+                }
+                ("power_profile", "format" | "format-icons") => {
+                    checked_format(key, value, &crate::modules::power_profile::KEYS)
                 }
                 ("language", "format" | "on-click") => {
                     checked_format(key, value, &crate::modules::language::KEYS)

@@ -17,12 +17,13 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         "modules-left": ["sway/workspaces", "sway/mode", "sway/language", "custom/media"],
         "modules-center": ["sway/window"],
         "modules-right": ["cpu", "memory", "temperature", "disk", "battery", "battery#bat2",
-                          "clock", "tray", "mpd"],
+                          "clock", "tray", "power-profiles-daemon", "mpd"],
         "sway/workspaces": {"format": "{value}: {icon}", "all-outputs": true,
                             "format-icons": {"1": "web", "default": "•"}, "disable-scroll": true},
         "sway/window": {"format": "{}", "max-length": 50},
         "sway/mode": {"format": "<{}>"},
         "sway/language": {"format": "{short} {variant}", "on-click": "swaymsg input type:keyboard xkb_switch_layout prev"},
+        "power-profiles-daemon": {"format": "{icon}", "format-icons": {"performance": "P", "default": "-"}},
         "cpu": {"format": "{usage}% ", "interval": 2, "states": {"warning": 60, "critical": 85}},
         "memory": {"interval": 0.5},
         "disk": {"path": "/home", "format": "{percentage_used}% {path}"},
@@ -59,7 +60,8 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
             "battery",
             "battery#bat2",
             "clock",
-            "tray"
+            "tray",
+            "power_profile"
         ]
     );
     let toml = &import.toml;
@@ -70,6 +72,7 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         "max_length = 50",
         "[mode]\nformat = \"<{mode}>\"",
         "[language]\nformat = \"{short} {variant}\"",
+        "[power_profile]\nformat = \"{icon}\"",
         "on-click = \"swaymsg input type:keyboard xkb_switch_layout prev\"",
         "warning = 60.0",
         "critical = 85.0",

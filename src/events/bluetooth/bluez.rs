@@ -42,15 +42,6 @@ pub struct BluetoothWatch {
     inner: Rc<RefCell<Inner>>,
 }
 
-/// The system bus: `DBUS_SYSTEM_BUS_ADDRESS` where set (GLib ignores it in a program
-/// with file capabilities, so it is read here), else the standard socket.
-fn system_bus_address() -> String {
-    std::env::var("DBUS_SYSTEM_BUS_ADDRESS")
-        .ok()
-        .filter(|a| !a.is_empty())
-        .unwrap_or_else(|| "unix:path=/run/dbus/system_bus_socket".to_owned())
-}
-
 impl BluetoothWatch {
     pub fn start(on_change: impl Fn(Option<&BluetoothState>) + 'static) -> BluetoothWatch {
         let inner = Rc::new(RefCell::new(Inner {
@@ -63,7 +54,7 @@ impl BluetoothWatch {
             on_change: Box::new(on_change),
         }));
         let weak = Rc::downgrade(&inner);
-        let address = system_bus_address();
+        let address = crate::events::system_bus_address();
         let flags = gio::DBusConnectionFlags::AUTHENTICATION_CLIENT
             | gio::DBusConnectionFlags::MESSAGE_BUS_CONNECTION;
         gio::DBusConnection::for_address(
@@ -97,8 +88,8 @@ impl BluetoothWatch {
         };
         match command {
             BluetoothCommand::TogglePower => {
-                let value = Variant::from_variant(&(!adapter.powered).to_variant());
-                let args = (ADAPTER, "Powered", value).to_variant();
+                // The tuple boxes the value as the `v` that Set takes.
+                let args = (ADAPTER, "Powered", (!adapter.powered).to_variant()).to_variant();
                 let path = adapter.path.clone();
                 connection.call(
                     Some(BLUEZ),

@@ -1,0 +1,138 @@
+//! `power_profile` (Waybar's `power-profiles-daemon`): the active profile of
+//! power-profiles-daemon, `PWR balanced` by default (`{profile}`, `{driver}`, `{icon}`
+//! from `format-icons` by profile). Its class is the profile (`performance`,
+//! `balanced`, `power-saver`), with `degraded` while performance runs degraded. The
+//! tooltip has the driver, any degradation and the profiles. A left click switches to
+//! the next profile. Followed on the system bus (`crate::events::power_profiles`);
+//! hidden without the daemon.
+
+use std::fmt::Write;
+use std::rc::Rc;
+
+use serde::de::Deserializer;
+use serde::Deserialize;
+
+use super::format;
+use super::{Action, Button, Input, Module, Status, Table, Update};
+use crate::events::power_profiles::{PowerProfileCommand, PowerProfiles};
+use crate::events::script::FormatIcons;
+use crate::render::header;
+use crate::text::{untrusted, Sink};
+
+pub const KEYS: [&str; 3] = ["profile", "driver", "icon"];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Settings {
+    #[serde(deserialize_with = "checked_format")]
+    format: String,
+    /// One icon, a list, or a table by profile (`performance = "…"`).
+    #[serde(rename = "format-icons")]
+    format_icons: Option<FormatIcons>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            format: "PWR {profile}".to_owned(),
+            format_icons: None,
+        }
+    }
+}
+
+fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    format::deserialize_checked(d, &KEYS)
+}
+
+struct PowerProfile {
+    settings: Settings,
+}
+
+pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        None => Settings::default(),
+    };
+    Ok(Rc::new(PowerProfile { settings }))
+}
+
+/// The profiles power-profiles-daemon defines, as CSS classes.
+fn class_of(profile: &str) -> Option<&'static str> {
+    ["performance", "balanced", "power-saver"]
+        .into_iter()
+        .find(|known| *known == profile)
+}
+
+impl Module for PowerProfile {
+    fn name(&self) -> &str {
+        "power_profile"
+    }
+
+    fn update(&self) -> Update {
+        Update::PowerProfile
+    }
+
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let state: &PowerProfiles = input.events.power_profiles.as_ref()?;
+        let icons = self.settings.format_icons.as_ref();
+        let icon = icons.map_or("", |icons| icons.icon(None, Some(&state.active)));
+        format::fill(&self.settings.format, out, |key, out| {
+            match key {
+                "profile" => out.push_str(&state.active),
+                "driver" => out.push_str(state.driver()),
+                "icon" => out.push_str(icon),
+                _ => return false,
+            }
+            true
+        });
+        let mut status = Status {
+            class: class_of(&state.active),
+            ..Status::default()
+        };
+        if !state.degraded.is_empty() {
+            status.classes.push("degraded".to_owned());
+        }
+        Some(status)
+    }
+
+    /// `Power profile  balanced · driver placeholder`, the degradation, the profiles.
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        let Some(state) = input.events.power_profiles.as_ref() else {
+            return;
+        };
+        header(sink, "Power profile");
+        untrusted(sink, &state.active);
+        if !state.driver().is_empty() {
+            sink.out().push_str(" · driver ");
+            untrusted(sink, state.driver());
+        }
+        sink.out().push('\n');
+        if !state.degraded.is_empty() {
+            sink.out().push_str("  performance degraded: ");
+            untrusted(sink, &state.degraded);
+            sink.out().push('\n');
+        }
+        for profile in &state.profiles {
+            let marker = if profile.name == state.active {
+                "▸ "
+            } else {
+                "  "
+            };
+            let _ = write!(sink.out(), "{marker}");
+            untrusted(sink, &profile.name);
+            sink.out().push('\n');
+        }
+    }
+
+    fn history_graphs(&self) -> bool {
+        false
+    }
+
+    fn action(&self, button: Button) -> Option<Action> {
+        (button == Button::Left).then_some(Action::PowerProfile(PowerProfileCommand::Cycle))
+    }
+}
+
+#[cfg(test)]
+#[path = "power_profile_tests.rs"]
+mod tests;
