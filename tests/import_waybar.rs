@@ -39,13 +39,11 @@ fn debians_waybar_config_converts_checks_and_runs() {
     let report = text(&out.stderr);
     // Debian's modules ringbar does not have yet, each reported once with its reason.
     for module in [
-        "sway/mode",
         "sway/scratchpad",
         "mpd",
         "idle_inhibitor",
         "backlight",
         "keyboard-state",
-        "sway/language",
     ] {
         let line = format!("ringbar import-waybar: `{module}`: no ringbar module yet; left out");
         assert_eq!(report.matches(&line).count(), 1, "{line} in:\n{report}");
@@ -59,9 +57,14 @@ fn debians_waybar_config_converts_checks_and_runs() {
         converted.contains("format-ethernet = \"{ipaddr}/{cidr} "),
         "{converted}"
     );
+    // Its Wi-Fi format, and its binding mode's italic markup as the text it shows.
     assert!(
-        report.contains("`network` `format-wifi`: a field ringbar's network module does not fill"),
-        "{report}"
+        converted.contains("format-wifi = \"{essid} ({signalStrength}%)"),
+        "{converted}"
+    );
+    assert!(
+        converted.contains("[mode]\nformat = \"{mode}\""),
+        "{converted}"
     );
     // The style beside it: what will not match.
     assert!(
@@ -101,12 +104,14 @@ fn debians_waybar_config_converts_checks_and_runs() {
         names,
         [
             "workspaces",
+            "mode",
             "custom/media",
             "window",
             "pulseaudio",
             "network",
             "cpu",
             "memory",
+            "language",
             "battery",
             "battery#bat2",
             "clock",

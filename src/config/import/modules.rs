@@ -186,10 +186,13 @@ impl Layout {
                 ("language", "format" | "on-click") => {
                     checked_format(key, value, &crate::modules::language::KEYS)
                 }
-                // Waybar's `{}` is the mode's name.
+                // Waybar's `{}` is the mode's name; its markup (Debian's config has
+                // `<span style="italic">{}</span>`) becomes the text it shows, as
+                // ringbar's label is plain text.
                 ("mode", "format") => value.as_str().and_then(|f| {
-                    let format = Json::String(f.replace("{}", "{mode}"));
-                    checked_format(key, &format, &crate::modules::mode::KEYS)
+                    let mut visible = String::new();
+                    crate::text::markup::visible_text(&f.replace("{}", "{mode}"), &mut visible);
+                    checked_format(key, &Json::String(visible), &crate::modules::mode::KEYS)
                 }),
                 ("clock", "format") => value
                     .as_str()
