@@ -13,13 +13,6 @@ pub mod control;
 pub mod network;
 pub mod power_profiles;
 pub mod script;
+#[cfg(feature = "app")]
+pub mod system_bus;
 pub mod tray;
-
-/// The system bus: `DBUS_SYSTEM_BUS_ADDRESS` where set (GLib ignores it in a program
-/// with file capabilities, so it is read here), else the standard socket.
-pub fn system_bus_address() -> String {
-    std::env::var("DBUS_SYSTEM_BUS_ADDRESS")
-        .ok()
-        .filter(|a| !a.is_empty())
-        .unwrap_or_else(|| "unix:path=/run/dbus/system_bus_socket".to_owned())
-}

@@ -75,25 +75,18 @@ impl PowerProfilesWatch {
             queued: Cell::new(false),
             on_change: Box::new(on_change),
         }));
-        let weak = Rc::downgrade(&inner);
-        let address = crate::events::system_bus_address();
-        let flags = gio::DBusConnectionFlags::AUTHENTICATION_CLIENT
-            | gio::DBusConnectionFlags::MESSAGE_BUS_CONNECTION;
-        gio::DBusConnection::for_address(
-            &address.clone(),
-            flags,
-            None,
-            None::<&gio::Cancellable>,
-            move |result| match (result, weak.upgrade()) {
-                (Ok(connection), Some(inner)) => connected(&inner, connection),
-                (Err(err), Some(inner)) => {
-                    tracing::warn!(
-                        "power profiles: cannot reach the system bus at {address}: {}; hidden",
-                        err.message()
-                    );
+        let (on_connected, on_failed) = (Rc::downgrade(&inner), Rc::downgrade(&inner));
+        crate::events::system_bus::connect(
+            "power profiles",
+            move |connection| {
+                if let Some(inner) = on_connected.upgrade() {
+                    connected(&inner, connection);
+                }
+            },
+            move || {
+                if let Some(inner) = on_failed.upgrade() {
                     (inner.borrow().on_change)(None);
                 }
-                (_, None) => {}
             },
         );
         PowerProfilesWatch { inner }
