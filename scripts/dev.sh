@@ -39,6 +39,7 @@ apt_packages=(
     iproute2 iperf3                                               # network tests (netns, traffic)
     libpulse-dev pipewire pipewire-pulse wireplumber pulseaudio-utils # audio: libpulse, a real server
     power-profiles-daemon polkitd                                 # power_profile: the real daemon, polkit
+    mpv mpv-mpris sox swayidle                                    # media: a real MPRIS player; idle inhibitor
 )
 
 install_apt_packages() {

@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 use super::{print, report_probe_error, Failure};
 use crate::app::startup;
 use crate::app::wallclock::LocalClock;
+use crate::events::watch;
+use crate::events::Source as EventSource;
 use crate::modules::{Events, Input, Module, Update};
 use crate::sinks::json;
 use crate::sinks::shown;
@@ -52,72 +54,33 @@ pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), 
     print(&out)
 }
 
-/// What the event sources the modules follow say now, each asked once.
+/// What the event sources the modules follow say now: each started on this thread's
+/// default main context, which turns until every one has answered (or said its service
+/// is absent) or a deadline passes.
 fn events_now(modules: &[std::rc::Rc<dyn Module>]) -> Events {
-    let mut events = Events::default();
-    if modules.iter().any(|m| m.follows(Update::Network)) {
-        let sys = std::path::Path::new("/sys");
-        match crate::events::network::netlink::snapshot(sys, Duration::from_secs(1)) {
-            Ok(state) => events.network = Some(state),
-            Err(err) => tracing::warn!("network: cannot read rtnetlink, not shown: {err}"),
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+    let events = Rc::new(RefCell::new(Events::default()));
+    let context = gtk4::glib::MainContext::default();
+    let Ok(_owner) = context.acquire() else {
+        return Events::default();
+    };
+    let mut watches = Vec::new();
+    let mut answers = Vec::new();
+    for source in EventSource::ALL {
+        if !modules.iter().any(|m| m.follows(Update::Event(source))) {
+            continue;
+        }
+        let answered = Rc::new(Cell::new(false));
+        let set = answered.clone();
+        if let Some(watch) = watch::start(source, &events, Rc::new(move || set.set(true))) {
+            watches.push(watch);
+            answers.push(answered);
         }
     }
-    if modules.iter().any(|m| m.follows(Update::Audio)) {
-        events.audio = audio_now(Duration::from_secs(1));
-    }
-    if modules.iter().any(|m| m.follows(Update::Bluetooth)) {
-        events.bluetooth = bluetooth_now(Duration::from_secs(3));
-    }
-    if modules.iter().any(|m| m.follows(Update::PowerProfile)) {
-        events.power_profiles = power_profiles_now(Duration::from_secs(3));
-    }
-    events
-}
-
-/// power-profiles-daemon's profiles, as [`bluetooth_now`] asks BlueZ.
-fn power_profiles_now(timeout: Duration) -> Option<crate::events::power_profiles::PowerProfiles> {
-    use std::cell::RefCell;
-    use std::rc::Rc;
-    let context = gtk4::glib::MainContext::default();
-    let _owner = context.acquire().ok()?;
-    let answer = Rc::new(RefCell::new(None));
-    let stored = answer.clone();
-    let _watch = crate::events::power_profiles::dbus::PowerProfilesWatch::start(move |now| {
-        *stored.borrow_mut() = Some(now.cloned());
+    super::iterate::iterate_until(&context, Duration::from_secs(3), || {
+        answers.iter().all(|answered| answered.get())
     });
-    super::iterate::iterate_until(&context, timeout, || answer.borrow().is_some());
-    answer.take().flatten()
-}
-
-/// BlueZ's adapters and devices, as [`audio_now`] asks the sound server: `None` when
-/// bluetoothd does not run or does not answer within `timeout`.
-fn bluetooth_now(timeout: Duration) -> Option<crate::events::bluetooth::BluetoothState> {
-    use std::cell::RefCell;
-    use std::rc::Rc;
-    let context = gtk4::glib::MainContext::default();
-    let _owner = context.acquire().ok()?;
-    // `Some(None)` once BlueZ is known to be absent.
-    let answer = Rc::new(RefCell::new(None));
-    let stored = answer.clone();
-    let _watch = crate::events::bluetooth::bluez::BluetoothWatch::start(move |now| {
-        *stored.borrow_mut() = Some(now.cloned());
-    });
-    super::iterate::iterate_until(&context, timeout, || answer.borrow().is_some());
-    answer.take().flatten()
-}
-
-/// The sound server's state, from a connection made for it on this thread's default
-/// main context, which runs until the state comes or `timeout` passes.
-fn audio_now(timeout: Duration) -> Option<crate::events::audio::AudioState> {
-    use std::cell::RefCell;
-    use std::rc::Rc;
-    let context = gtk4::glib::MainContext::default();
-    let _owner = context.acquire().ok()?;
-    let state = Rc::new(RefCell::new(None));
-    let stored = state.clone();
-    let _watch = crate::events::audio::pulse::AudioWatch::start(move |now| {
-        *stored.borrow_mut() = now.cloned();
-    })?;
-    super::iterate::iterate_until(&context, timeout, || state.borrow().is_some());
-    state.take()
+    drop(watches);
+    events.take()
 }

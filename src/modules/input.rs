@@ -4,6 +4,7 @@
 use crate::events::audio::AudioState;
 use crate::events::bluetooth::BluetoothState;
 use crate::events::compositor::CompositorState;
+use crate::events::media::MediaState;
 use crate::events::network::NetworkState;
 use crate::events::power_profiles::PowerProfiles;
 use crate::sample::Sample;
@@ -53,6 +54,8 @@ pub struct Events {
     pub bluetooth: Option<BluetoothState>,
     /// power-profiles-daemon's profiles: the `power_profile` module.
     pub power_profiles: Option<PowerProfiles>,
+    /// The MPRIS players: the `media` module.
+    pub media: Option<MediaState>,
 }
 
 /// No event source: for outputs and tests that follow none.
@@ -61,6 +64,7 @@ pub static NO_EVENTS: Events = Events {
     audio: None,
     bluetooth: None,
     power_profiles: None,
+    media: None,
 };
 
 /// Script states by module name (`custom/NAME`).

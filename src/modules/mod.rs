@@ -17,6 +17,7 @@ mod graph;
 mod input;
 mod instance;
 pub mod language;
+pub mod media;
 mod memory;
 pub mod mode;
 pub mod network;
@@ -39,6 +40,7 @@ use std::rc::Rc;
 
 use toml::de::ValueDeserializer;
 
+pub use crate::events::{Command, Source};
 pub use crate::model::controls::Request;
 use crate::render::report;
 use crate::sample::readings::{Reader, Roots, WhileShown};
@@ -68,6 +70,7 @@ const REGISTRY: &[(&str, Make)] = &[
     ("language", language::make),
     ("mode", mode::make),
     ("power_profile", power_profile::make),
+    ("media", media::make),
     ("tray", tray::make),
     ("cpu_graph", graph::make_cpu),
     ("memory_graph", graph::make_memory),
@@ -83,6 +86,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("sway/mode", "mode"),
     ("hyprland/submap", "mode"),
     ("power-profiles-daemon", "power_profile"),
+    ("mpris", "media"),
 ];
 
 /// The names of all modules, for messages.
@@ -177,14 +181,8 @@ pub enum Update {
     Script,
     /// D-Bus events, drawn by the module's own widgets (the tray's items).
     Bus,
-    /// rtnetlink's events: links, addresses, routes (`network`).
-    Network,
-    /// The sound server's events (`audio`).
-    Audio,
-    /// BlueZ's events on the system bus (`bluetooth`).
-    Bluetooth,
-    /// power-profiles-daemon's events on the system bus (`power_profile`).
-    PowerProfile,
+    /// An event source's changes ([`Source`]: rtnetlink, the sound server, BlueZ…).
+    Event(Source),
 }
 
 /// One workspace button of the `workspaces` module.
@@ -288,7 +286,7 @@ pub fn click_command(button: Button, [left, middle, right]: [&Option<String>; 3]
 }
 
 /// What a click on a module asks the bar to do.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// A change to the monitor's settings.
     Monitor(Request),
@@ -298,14 +296,10 @@ pub enum Action {
     Script(Button),
     /// Run the module's own command for this button ([`Module::command`]).
     Run(Button),
-    /// Change the sound server's default sink or source.
-    Audio(crate::events::audio::AudioCommand),
-    /// Power the Bluetooth adapter on or off.
-    Bluetooth(crate::events::bluetooth::BluetoothCommand),
+    /// A command for an event source (the sound server's volume, BlueZ's power…).
+    Command(Command),
     /// Switch the keyboard to its next layout, through the compositor.
     NextLayout,
-    /// Switch power-profiles-daemon's profile.
-    PowerProfile(crate::events::power_profiles::PowerProfileCommand),
 }
 
 pub trait Module {
@@ -536,6 +530,7 @@ pub(crate) mod tests {
                 "language",
                 "mode",
                 "power_profile",
+                "media",
                 "tray",
                 "cpu_graph",
                 "memory_graph"

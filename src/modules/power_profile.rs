@@ -13,7 +13,7 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
-use super::{Action, Button, Input, Module, Status, Table, Update};
+use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::power_profiles::{PowerProfileCommand, PowerProfiles};
 use crate::events::script::FormatIcons;
 use crate::render::header;
@@ -69,7 +69,7 @@ impl Module for PowerProfile {
     }
 
     fn update(&self) -> Update {
-        Update::PowerProfile
+        Update::Event(Source::PowerProfiles)
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
@@ -129,7 +129,9 @@ impl Module for PowerProfile {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        (button == Button::Left).then_some(Action::PowerProfile(PowerProfileCommand::Cycle))
+        (button == Button::Left).then_some(Action::Command(Command::PowerProfile(
+            PowerProfileCommand::Cycle,
+        )))
     }
 }
 

@@ -111,10 +111,12 @@ fn a_left_click_cycles_and_bad_settings_are_refused() {
     let power = module("");
     assert_eq!(
         power.action(Button::Left),
-        Some(Action::PowerProfile(PowerProfileCommand::Cycle))
+        Some(Action::Command(Command::PowerProfile(
+            PowerProfileCommand::Cycle
+        )))
     );
     assert_eq!(power.action(Button::Right), None);
-    assert!(power.follows(Update::PowerProfile));
+    assert!(power.follows(Update::Event(Source::PowerProfiles)));
     assert!(crate::modules::is_module("power-profiles-daemon"));
     for bad in ["format = \"{level}\"", "colour = 1"] {
         let text = format!("modules_right = [\"power_profile\"]\n[power_profile]\n{bad}\n");

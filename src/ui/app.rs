@@ -22,6 +22,7 @@ use crate::app::wallclock::LocalClock;
 use crate::app::worker::{Taken, Watch};
 use crate::config::Config;
 use crate::events::control::Command;
+use crate::events::Source as EventSource;
 use crate::modules::{Action, Update};
 use crate::render::report;
 use crate::sample::{Sample, Source};
@@ -140,10 +141,8 @@ impl App {
             Action::Monitor(request) => self.monitor.borrow_mut().apply(request),
             Action::Redraw => self.render_all(),
             // Routed by the module: see `clicked`.
-            Action::Audio(command) => self.sources.audio_command(command),
-            Action::Bluetooth(command) => self.sources.bluetooth_command(command),
+            Action::Command(command) => self.sources.command(command),
             Action::NextLayout => self.sources.next_layout(),
-            Action::PowerProfile(command) => self.sources.power_profile_command(command),
             Action::Script(_) | Action::Run(_) => {}
         }
     }
@@ -230,10 +229,9 @@ impl App {
         self.render_timed();
         self.render_of(Update::Compositor);
         self.render_of(Update::Script);
-        self.render_of(Update::Network);
-        self.render_of(Update::Audio);
-        self.render_of(Update::Bluetooth);
-        self.render_of(Update::PowerProfile);
+        for source in EventSource::ALL {
+            self.render_of(Update::Event(source));
+        }
     }
 
     /// Renders the modules that follow `kind`.

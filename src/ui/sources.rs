@@ -1,12 +1,12 @@
 //! The event sources the bar's modules follow besides the sample tick, started and
 //! stopped in one place: the wall-clock timer (`Update::Timer`), the compositor's IPC
 //! (`Update::Compositor`), the script modules' runners (`Update::Script`), the tray's
-//! StatusNotifierHost (`Update::Bus`), rtnetlink (`Update::Network`), the sound server
-//! (`Update::Audio`), BlueZ (`Update::Bluetooth`) and power-profiles-daemon
-//! (`Update::PowerProfile`). Each runs on the main loop through gio's async IO
-//! and, when it changes, asks the bar to redraw the modules that follow its kind.
-//! `follow` starts what the config's modules need and stops the scripts no longer
-//! listed; a script that kept its name and settings goes on as it was.
+//! StatusNotifierHost (`Update::Bus`), and the [`EventSource`]s (`Update::Event`:
+//! rtnetlink, the sound server, BlueZ…), started through `events::watch`. Each runs on
+//! the main loop through gio's async IO and, when it changes, asks the bar to redraw the
+//! modules that follow its kind. `follow` starts what the config's modules need and
+//! stops the scripts no longer listed; a script that kept its name and settings goes on
+//! as it was.
 
 use std::cell::{Ref, RefCell};
 use std::rc::Rc;
@@ -15,17 +15,15 @@ use gtk4 as gtk;
 
 use super::tray::TrayHost;
 use crate::app::wallclock::WallTimer;
-use crate::events::audio::pulse::AudioWatch;
-use crate::events::audio::AudioCommand;
-use crate::events::bluetooth::bluez::BluetoothWatch;
-use crate::events::bluetooth::BluetoothCommand;
 use crate::events::compositor::{Compositor, CompositorState, Workspace};
-use crate::events::network::netlink::NetworkWatch;
-use crate::events::power_profiles::dbus::PowerProfilesWatch;
-use crate::events::power_profiles::{PowerProfileCommand, PowerProfiles};
 use crate::events::script::runner::{self, ScriptRunner};
 use crate::events::script::ScriptState;
+use crate::events::watch::{self, Watch};
+use crate::events::{Command, Source as EventSource};
 use crate::modules::{custom, Button, Events, Layout, Scripts, TraySettings, Update};
+
+/// A source started, with its watch (`None`: it could not start).
+type StartedSource = (EventSource, Option<Box<dyn Watch>>);
 
 pub struct Sources {
     /// Redraws the modules of one kind.
@@ -37,10 +35,8 @@ pub struct Sources {
     script_states: Rc<RefCell<Scripts>>,
     /// Started by the first bar with a `tray` module.
     tray: RefCell<Option<Rc<TrayHost>>>,
-    network: RefCell<Option<NetworkWatch>>,
-    audio: RefCell<Option<AudioWatch>>,
-    bluetooth: RefCell<Option<BluetoothWatch>>,
-    power_profiles: RefCell<Option<PowerProfilesWatch>>,
+    /// The event sources started, each once (`None`: it could not start).
+    watches: RefCell<Vec<StartedSource>>,
     /// What the event sources other than the compositor and the scripts last said.
     events: Rc<RefCell<Events>>,
 }
@@ -54,10 +50,7 @@ impl Sources {
             runners: RefCell::new(Vec::new()),
             script_states: Rc::new(RefCell::new(Scripts::new())),
             tray: RefCell::new(None),
-            network: RefCell::new(None),
-            audio: RefCell::new(None),
-            bluetooth: RefCell::new(None),
-            power_profiles: RefCell::new(None),
+            watches: RefCell::new(Vec::new()),
             events: Rc::new(RefCell::new(Events::default())),
         }
     }
@@ -73,71 +66,31 @@ impl Sources {
             let compositor = Compositor::connect_from_env(on_change);
             self.compositor.replace(compositor);
         }
-        if needs(Update::Network) && self.network.borrow().is_none() {
-            self.follow_network();
-        }
-        if needs(Update::Audio) && self.audio.borrow().is_none() {
-            let (events, redraw) = (self.events.clone(), self.redraw.clone());
-            let on_change = move |state: Option<&crate::events::audio::AudioState>| {
-                events.borrow_mut().audio = state.cloned();
-                redraw(Update::Audio);
-            };
-            self.audio.replace(AudioWatch::start(on_change));
-        }
-        if needs(Update::Bluetooth) && self.bluetooth.borrow().is_none() {
-            let (events, redraw) = (self.events.clone(), self.redraw.clone());
-            let on_change = move |state: Option<&crate::events::bluetooth::BluetoothState>| {
-                events.borrow_mut().bluetooth = state.cloned();
-                redraw(Update::Bluetooth);
-            };
-            self.bluetooth
-                .replace(Some(BluetoothWatch::start(on_change)));
-        }
-        if needs(Update::PowerProfile) && self.power_profiles.borrow().is_none() {
-            let (events, redraw) = (self.events.clone(), self.redraw.clone());
-            let on_change = move |state: Option<&PowerProfiles>| {
-                events.borrow_mut().power_profiles = state.cloned();
-                redraw(Update::PowerProfile);
-            };
-            self.power_profiles
-                .replace(Some(PowerProfilesWatch::start(on_change)));
+        for source in EventSource::ALL {
+            if needs(Update::Event(source)) {
+                self.follow_source(source);
+            }
         }
         self.follow_scripts(modules);
     }
 
-    /// rtnetlink's links, addresses and routes, for the `network` module.
-    fn follow_network(&self) {
-        let (events, redraw) = (self.events.clone(), self.redraw.clone());
-        let on_change = move |state: &crate::events::network::NetworkState| {
-            events.borrow_mut().network = Some(state.clone());
-            redraw(Update::Network);
-        };
-        match NetworkWatch::start(on_change) {
-            Ok(watch) => {
-                self.network.replace(Some(watch));
-            }
-            Err(err) => tracing::warn!("network: cannot follow rtnetlink, not shown: {err}"),
+    /// Starts `source` unless it was started before.
+    fn follow_source(&self, source: EventSource) {
+        if self.watches.borrow().iter().any(|(s, _)| *s == source) {
+            return;
         }
+        let redraw = self.redraw.clone();
+        let changed = Rc::new(move || redraw(Update::Event(source)));
+        let watch = watch::start(source, &self.events, changed);
+        self.watches.borrow_mut().push((source, watch));
     }
 
-    /// A click's or a scroll's command for the sound server.
-    pub fn audio_command(&self, command: AudioCommand) {
-        if let Some(audio) = self.audio.borrow().as_ref() {
-            audio.command(command);
-        }
-    }
-
-    /// A click's command for BlueZ.
-    pub fn bluetooth_command(&self, command: BluetoothCommand) {
-        if let Some(bluetooth) = self.bluetooth.borrow().as_ref() {
-            bluetooth.command(command);
-        }
-    }
-
-    /// A click's command for power-profiles-daemon.
-    pub fn power_profile_command(&self, command: PowerProfileCommand) {
-        if let Some(watch) = self.power_profiles.borrow().as_ref() {
-            watch.command(command);
+    /// A click's or a scroll's command, for the source that carries it out.
+    pub fn command(&self, command: Command) {
+        let watches = self.watches.borrow();
+        let source = command.source();
+        if let Some((_, Some(watch))) = watches.iter().find(|(s, _)| *s == source) {
+            watch.command(&command);
         }
     }
 

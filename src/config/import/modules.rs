@@ -6,7 +6,7 @@ use serde_json::{Map, Value as Json};
 use toml::{Table, Value};
 
 /// Waybar's module kinds that ringbar has, by Waybar's name.
-const KINDS: [(&str, &str); 22] = [
+const KINDS: [(&str, &str); 23] = [
     ("sway/workspaces", "workspaces"),
     ("hyprland/workspaces", "workspaces"),
     ("wlr/workspaces", "workspaces"),
@@ -28,6 +28,8 @@ const KINDS: [(&str, &str); 22] = [
     // ringbar's `audio`, by the names Waybar users know (and style).
     ("pulseaudio", "pulseaudio"),
     ("wireplumber", "wireplumber"),
+    // ringbar's `media`, by Waybar's name.
+    ("mpris", "mpris"),
     ("tray", "tray"),
     ("custom", "custom"),
 ];
@@ -180,6 +182,10 @@ impl Layout {
                 ("bluetooth", key) if crate::modules::bluetooth::SETTINGS.contains(&key) => {
                     checked_format(key, value, &crate::modules::bluetooth::KEYS)
                 }
+                ("mpris", "status-icons") => to_toml(value).map(|v| ("format-icons".into(), v)),
+                ("mpris", key) if crate::modules::media::SETTINGS.contains(&key) => {
+                    checked_format(key, value, &crate::modules::media::KEYS)
+                }
                 ("power_profile", "format" | "format-icons") => {
                     checked_format(key, value, &crate::modules::power_profile::KEYS)
                 }
@@ -268,6 +274,9 @@ fn left_out_reason(kind: &str, key: &str) -> &'static str {
         }
         ("bluetooth", k) if crate::modules::bluetooth::SETTINGS.contains(&k) => {
             "a field ringbar's bluetooth module does not fill (see man 5 ringbar); not carried over"
+        }
+        ("mpris", k) if crate::modules::media::SETTINGS.contains(&k) => {
+            "a field ringbar's media module does not fill (see man 5 ringbar); not carried over"
         }
         (_, k) if k.starts_with("format") || k.starts_with("tooltip-format") => {
             "ringbar draws this module's text and tooltip itself; not carried over"

@@ -271,3 +271,43 @@ fn audio_and_bluetooth_settings_carry_over_under_waybar_names() {
         );
     }
 }
+
+#[test]
+fn mpris_settings_carry_over_to_the_media_module() {
+    let waybar = json!({
+        "modules-center": ["mpris"],
+        "mpris": {"format": "{player_icon} {dynamic}", "format-paused": "{status} {title}",
+                  "status-icons": {"paused": "P"}, "ignored-players": ["firefox"],
+                  "max-length": 30, "player": "mpv", "dynamic-len": 20}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    let center: Vec<&str> = config.modules.center.iter().map(|m| m.name()).collect();
+    assert_eq!(center, ["mpris"]);
+    for expected in [
+        "[mpris]",
+        "format-paused = \"{status} {title}\"",
+        "ignored-players = [\"firefox\"]",
+        "max-length = 30",
+        "[mpris.format-icons]",
+        "paused = \"P\"",
+    ] {
+        assert!(
+            import.toml.contains(expected),
+            "{expected} in:\n{}",
+            import.toml
+        );
+    }
+    for (what, why) in [
+        ("`mpris` `format`", "does not fill"),
+        ("`mpris` `player`", "no ringbar counterpart"),
+        ("`mpris` `dynamic-len`", "no ringbar counterpart"),
+    ] {
+        let found = notes_about(&import, what);
+        assert!(
+            found.iter().any(|n| n.contains(why)),
+            "{what}: {:?}",
+            import.notes
+        );
+    }
+}

@@ -225,9 +225,10 @@ fn ready(inner_rc: &Rc<RefCell<Inner>>) {
 /// The server is gone (or never came): no state, one log line, and its socket watched
 /// for the next one (or, for a `PULSE_SERVER`, a new try soon).
 fn lost(inner_rc: &Rc<RefCell<Inner>>, reason: &str) {
-    let had_state = {
+    let say_none = {
         let mut inner = inner_rc.borrow_mut();
-        if !inner.absence_logged {
+        let first_absence = !inner.absence_logged;
+        if first_absence {
             // Info, not a warning: many machines have no sound, and the default layout
             // lists the module.
             tracing::info!(
@@ -255,9 +256,10 @@ fn lost(inner_rc: &Rc<RefCell<Inner>>, reason: &str) {
                 }
             }));
         }
-        inner.state.take().is_some()
+        // Said when the state goes, and at the first absence (`--once` waits for it).
+        inner.state.take().is_some() || first_absence
     };
-    if had_state {
+    if say_none {
         (inner_rc.borrow().on_change)(None);
     }
 }

@@ -9,7 +9,6 @@ use std::io;
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::time::Duration;
 
 use gtk4::glib;
 use netlink_packet_core::{
@@ -223,20 +222,4 @@ impl Drop for NetworkWatch {
             source.remove();
         }
     }
-}
-
-/// The network now, from one round of dumps (`--once`); gives up after `timeout`
-/// without an answer.
-pub fn snapshot(sys: &Path, timeout: Duration) -> io::Result<NetworkState> {
-    let mut session = Session::open(&[], sys)?;
-    rustix::net::sockopt::set_socket_timeout(
-        &session.socket,
-        rustix::net::sockopt::Timeout::Recv,
-        Some(timeout),
-    )?;
-    session.dump_all()?;
-    while !session.pending.is_empty() {
-        session.receive()?;
-    }
-    Ok(session.state)
 }

@@ -16,7 +16,7 @@ use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
 use super::format;
-use super::{Action, Button, Input, Module, Status, Table, Update};
+use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::audio::{AudioCommand, AudioState, Sink};
 use crate::events::script::FormatIcons;
 use crate::render::header;
@@ -189,7 +189,7 @@ impl Module for Audio {
     }
 
     fn update(&self) -> Update {
-        Update::Audio
+        Update::Event(Source::Audio)
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
@@ -282,7 +282,7 @@ impl Module for Audio {
             Button::ScrollDown => change(-step),
             Button::Middle | Button::Right => return None,
         };
-        Some(Action::Audio(command))
+        Some(Action::Command(Command::Audio(command)))
     }
 
     fn command(&self, button: Button) -> Option<&str> {

@@ -154,16 +154,18 @@ fn the_tooltip_lists_the_port_the_other_sinks_and_the_input_as_text() {
 fn the_wheel_steps_a_click_mutes_and_commands_win() {
     let audio = module("audio", "step = 2.5\nmax_volume = 120");
     let change = |percent| {
-        Some(Action::Audio(AudioCommand::ChangeVolume {
-            percent,
-            max_percent: 120.0,
-        }))
+        Some(Action::Command(Command::Audio(
+            AudioCommand::ChangeVolume {
+                percent,
+                max_percent: 120.0,
+            },
+        )))
     };
     assert_eq!(audio.action(Button::ScrollUp), change(2.5));
     assert_eq!(audio.action(Button::ScrollDown), change(-2.5));
     assert_eq!(
         audio.action(Button::Left),
-        Some(Action::Audio(AudioCommand::ToggleMute))
+        Some(Action::Command(Command::Audio(AudioCommand::ToggleMute)))
     );
     assert_eq!(audio.action(Button::Right), None);
     let waybar = module(
@@ -178,10 +180,12 @@ fn the_wheel_steps_a_click_mutes_and_commands_win() {
     );
     assert_eq!(
         waybar.action(Button::ScrollUp),
-        Some(Action::Audio(AudioCommand::ChangeVolume {
-            percent: 1.0,
-            max_percent: 150.0
-        }))
+        Some(Action::Command(Command::Audio(
+            AudioCommand::ChangeVolume {
+                percent: 1.0,
+                max_percent: 150.0
+            }
+        )))
     );
     for bad in [
         "step = 0",

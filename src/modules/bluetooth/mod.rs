@@ -14,7 +14,7 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
-use super::{Action, Button, Input, Module, Status, Table, Update};
+use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::bluetooth::{Adapter, BluetoothCommand, BluetoothState, Device};
 use crate::events::script::FormatIcons;
 use crate::render::header;
@@ -156,7 +156,7 @@ impl Module for Bluetooth {
     }
 
     fn update(&self) -> Update {
-        Update::Bluetooth
+        Update::Event(Source::Bluetooth)
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
@@ -220,7 +220,9 @@ impl Module for Bluetooth {
             return Some(Action::Run(button));
         }
         match button {
-            Button::Left => Some(Action::Bluetooth(BluetoothCommand::TogglePower)),
+            Button::Left => Some(Action::Command(Command::Bluetooth(
+                BluetoothCommand::TogglePower,
+            ))),
             _ => None,
         }
     }

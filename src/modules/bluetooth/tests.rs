@@ -128,7 +128,9 @@ fn a_click_toggles_the_power_unless_a_command_is_set() {
     let bluetooth = module("on-click-right = \"blueman-manager\"");
     assert_eq!(
         bluetooth.action(Button::Left),
-        Some(Action::Bluetooth(BluetoothCommand::TogglePower))
+        Some(Action::Command(Command::Bluetooth(
+            BluetoothCommand::TogglePower
+        )))
     );
     assert_eq!(
         bluetooth.action(Button::Right),

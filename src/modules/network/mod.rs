@@ -26,7 +26,7 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
-use super::{Action, Button, Input, Module, Status, Table, Update};
+use super::{Action, Button, Input, Module, Source, Status, Table, Update};
 use crate::events::network::{Connection, NetworkState, Primary};
 use crate::events::script::FormatIcons;
 use crate::render::{header, write_rate};
@@ -232,12 +232,12 @@ impl Module for Network {
     }
 
     fn update(&self) -> Update {
-        Update::Network
+        Update::Event(Source::Network)
     }
 
     /// Links change by events; the rates on each sample.
     fn follows(&self, kind: Update) -> bool {
-        matches!(kind, Update::Network | Update::Sample)
+        matches!(kind, Update::Event(Source::Network) | Update::Sample)
     }
 
     fn reader(&self, roots: &Roots) -> Option<Box<dyn Reader>> {

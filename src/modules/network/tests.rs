@@ -174,7 +174,7 @@ fn clicks_run_the_configured_commands_and_bad_settings_are_refused() {
         Some(Action::Run(Button::Right))
     );
     assert_eq!(network.command(Button::Right), Some("nm-connection-editor"));
-    assert!(network.follows(Update::Sample) && network.follows(Update::Network));
+    assert!(network.follows(Update::Sample) && network.follows(Update::Event(Source::Network)));
     assert!(!network.follows(Update::Compositor));
     for bad in [
         "format = \"{ssid}\"",

@@ -53,11 +53,12 @@ impl TrayHost {
             on_change,
         });
         let weak = Rc::downgrade(&host);
-        bus::connect(move |connection| {
+        let connected = move |connection| {
             if let Some(host) = weak.upgrade() {
                 host.connected(connection);
             }
-        });
+        };
+        crate::events::session_bus::connect("tray", connected, || {});
         host
     }
 

@@ -1,0 +1,409 @@
+//! MPRIS players on the session bus, through gio's asynchronous D-Bus on the main loop.
+//! The players are the names under `org.mpris.MediaPlayer2.`: listed when the bus is
+//! reached, then followed through `NameOwnerChanged`. Each is read with `GetAll` (its
+//! identity, its status and metadata), then kept up to date from `PropertiesChanged`,
+//! which comes from its unique name. Every call has a short timeout: a player that
+//! hangs is not waited for. A burst of signals is told once, on the next turn of the
+//! main loop.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use gtk4::gio;
+use gtk4::glib::prelude::*;
+use gtk4::glib::{self, Variant, VariantTy};
+
+use super::{clean, MediaCommand, MediaState, Playback, Player, PlayerAction, BUS_PREFIX};
+
+const PATH: &str = "/org/mpris/MediaPlayer2";
+const ROOT: &str = "org.mpris.MediaPlayer2";
+const PLAYER: &str = "org.mpris.MediaPlayer2.Player";
+const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
+const DBUS: &str = "org.freedesktop.DBus";
+/// A player that does not answer this fast is not waited for.
+const CALL_TIMEOUT_MS: i32 = 1_000;
+/// More players than this are not followed.
+const MAX_PLAYERS: usize = 32;
+/// More metadata entries than this are not read.
+const MAX_ENTRIES: usize = 64;
+
+type OnChange = Box<dyn Fn(Option<&MediaState>)>;
+
+struct Inner {
+    connection: Option<gio::DBusConnection>,
+    state: MediaState,
+    /// Calls under way whose answers belong in the first state told.
+    pending: usize,
+    /// The order the next player to start playing gets.
+    next_order: u64,
+    signals: Vec<gio::SignalSubscription>,
+    queued: Cell<bool>,
+    on_change: OnChange,
+}
+
+/// Follows the media players; dropping it stops.
+pub struct MediaWatch {
+    inner: Rc<RefCell<Inner>>,
+}
+
+impl MediaWatch {
+    pub fn start(on_change: impl Fn(Option<&MediaState>) + 'static) -> MediaWatch {
+        let inner = Rc::new(RefCell::new(Inner {
+            connection: None,
+            state: MediaState::default(),
+            pending: 1, // the list of names
+            next_order: 1,
+            signals: Vec::new(),
+            queued: Cell::new(false),
+            on_change: Box::new(on_change),
+        }));
+        let (on_connected, on_failed) = (Rc::downgrade(&inner), Rc::downgrade(&inner));
+        crate::events::session_bus::connect(
+            "media",
+            move |connection| {
+                if let Some(inner) = on_connected.upgrade() {
+                    connected(&inner, connection);
+                }
+            },
+            move || {
+                if let Some(inner) = on_failed.upgrade() {
+                    (inner.borrow().on_change)(None);
+                }
+            },
+        );
+        MediaWatch { inner }
+    }
+
+    /// Carries out a click's or a scroll's command on the player shown.
+    pub fn command(&self, command: &MediaCommand) {
+        let inner = self.inner.borrow();
+        let (Some(connection), Some(player)) =
+            (&inner.connection, inner.state.current(&command.ignored))
+        else {
+            return;
+        };
+        let (interface, method) = match command.action {
+            PlayerAction::PlayPause => (PLAYER, "PlayPause"),
+            PlayerAction::Next => (PLAYER, "Next"),
+            PlayerAction::Previous => (PLAYER, "Previous"),
+            PlayerAction::Raise => (ROOT, "Raise"),
+        };
+        let name = player.bus_name.clone();
+        connection.call(
+            Some(&player.owner),
+            PATH,
+            interface,
+            method,
+            None,
+            None,
+            gio::DBusCallFlags::NONE,
+            CALL_TIMEOUT_MS,
+            None::<&gio::Cancellable>,
+            move |result| {
+                if let Err(err) = result {
+                    tracing::warn!("media: {name} did not {method}: {}", err.message());
+                }
+            },
+        );
+    }
+}
+
+impl Drop for MediaWatch {
+    fn drop(&mut self) {
+        self.inner.borrow_mut().signals.clear();
+    }
+}
+
+fn connected(inner_rc: &Rc<RefCell<Inner>>, connection: gio::DBusConnection) {
+    let weak = Rc::downgrade(inner_rc);
+    let on_owner = weak.clone();
+    let owners = connection.subscribe_to_signal(
+        Some(DBUS),
+        Some(DBUS),
+        Some("NameOwnerChanged"),
+        Some("/org/freedesktop/DBus"),
+        Some(BUS_PREFIX.trim_end_matches('.')),
+        gio::DBusSignalFlags::MATCH_ARG0_NAMESPACE,
+        move |signal| owner_changed(&on_owner, signal.parameters),
+    );
+    let on_properties = weak.clone();
+    let properties = connection.subscribe_to_signal(
+        None,
+        Some(PROPERTIES),
+        Some("PropertiesChanged"),
+        Some(PATH),
+        None,
+        gio::DBusSignalFlags::NONE,
+        move |signal| properties_changed(&on_properties, signal.sender_name, signal.parameters),
+    );
+    {
+        let mut inner = inner_rc.borrow_mut();
+        inner.signals = vec![owners, properties];
+        inner.connection = Some(connection.clone());
+    }
+    connection.call(
+        Some(DBUS),
+        "/org/freedesktop/DBus",
+        DBUS,
+        "ListNames",
+        None,
+        VariantTy::new("(as)").ok(),
+        gio::DBusCallFlags::NONE,
+        CALL_TIMEOUT_MS,
+        None::<&gio::Cancellable>,
+        move |result| {
+            let Some(inner_rc) = weak.upgrade() else {
+                return;
+            };
+            match result {
+                Ok(reply) => {
+                    let names = reply.child_value(0);
+                    for i in 0..names.n_children() {
+                        let name = names.child_value(i);
+                        if let Some(name) = name.str().filter(|n| n.starts_with(BUS_PREFIX)) {
+                            find_owner(&inner_rc, name);
+                        }
+                    }
+                }
+                Err(err) => {
+                    tracing::warn!("media: the bus did not list its names: {}", err.message())
+                }
+            }
+            answered(&inner_rc);
+        },
+    );
+}
+
+/// A listed player's unique name, then the player.
+fn find_owner(inner_rc: &Rc<RefCell<Inner>>, name: &str) {
+    let Some(connection) = inner_rc.borrow().connection.clone() else {
+        return;
+    };
+    inner_rc.borrow_mut().pending += 1;
+    let weak = Rc::downgrade(inner_rc);
+    let bus_name = name.to_owned();
+    connection.call(
+        Some(DBUS),
+        "/org/freedesktop/DBus",
+        DBUS,
+        "GetNameOwner",
+        Some(&(name,).to_variant()),
+        VariantTy::new("(s)").ok(),
+        gio::DBusCallFlags::NONE,
+        CALL_TIMEOUT_MS,
+        None::<&gio::Cancellable>,
+        move |result| {
+            let Some(inner_rc) = weak.upgrade() else {
+                return;
+            };
+            if let Ok(reply) = result {
+                if let Some(owner) = reply.child_value(0).str() {
+                    appeared(&inner_rc, &bus_name, owner);
+                }
+            }
+            answered(&inner_rc);
+        },
+    );
+}
+
+/// `NameOwnerChanged` under `org.mpris.MediaPlayer2`: a player came, went, or changed
+/// hands.
+fn owner_changed(weak: &Weak<RefCell<Inner>>, args: &Variant) {
+    let Some(inner_rc) = weak.upgrade() else {
+        return;
+    };
+    let Some((name, _old, new)) = args.get::<(String, String, String)>() else {
+        return;
+    };
+    if !name.starts_with(BUS_PREFIX) {
+        return;
+    }
+    inner_rc
+        .borrow_mut()
+        .state
+        .players
+        .retain(|p| p.bus_name != name);
+    if new.is_empty() {
+        queue_change(&inner_rc);
+    } else {
+        appeared(&inner_rc, &name, &new);
+    }
+}
+
+/// A player is on the bus as `owner`: followed, and read.
+fn appeared(inner_rc: &Rc<RefCell<Inner>>, bus_name: &str, owner: &str) {
+    {
+        let mut inner = inner_rc.borrow_mut();
+        let players = &mut inner.state.players;
+        if players.len() >= MAX_PLAYERS || players.iter().any(|p| p.bus_name == bus_name) {
+            return;
+        }
+        players.push(Player {
+            bus_name: bus_name.to_owned(),
+            owner: owner.to_owned(),
+            ..Player::default()
+        });
+    }
+    read(inner_rc, owner, ROOT);
+    read(inner_rc, owner, PLAYER);
+}
+
+/// `GetAll` of one of a player's interfaces.
+fn read(inner_rc: &Rc<RefCell<Inner>>, owner: &str, interface: &'static str) {
+    let Some(connection) = inner_rc.borrow().connection.clone() else {
+        return;
+    };
+    inner_rc.borrow_mut().pending += 1;
+    let weak = Rc::downgrade(inner_rc);
+    let from = owner.to_owned();
+    connection.call(
+        Some(owner),
+        PATH,
+        PROPERTIES,
+        "GetAll",
+        Some(&(interface,).to_variant()),
+        VariantTy::new("(a{sv})").ok(),
+        gio::DBusCallFlags::NONE,
+        CALL_TIMEOUT_MS,
+        None::<&gio::Cancellable>,
+        move |result| {
+            let Some(inner_rc) = weak.upgrade() else {
+                return;
+            };
+            match result {
+                Ok(reply) => {
+                    let mut inner = inner_rc.borrow_mut();
+                    let inner = &mut *inner;
+                    if let Some(player) = inner.state.players.iter_mut().find(|p| p.owner == from) {
+                        apply(player, &reply.child_value(0), &mut inner.next_order);
+                    }
+                }
+                Err(err) => tracing::info!(
+                    "media: the player at {from} did not give {interface}: {}",
+                    err.message()
+                ),
+            }
+            answered(&inner_rc);
+        },
+    );
+}
+
+/// `PropertiesChanged` from a player's unique name.
+fn properties_changed(weak: &Weak<RefCell<Inner>>, sender: &str, args: &Variant) {
+    let Some(inner_rc) = weak.upgrade() else {
+        return;
+    };
+    let Some((interface, changed, invalidated)) =
+        args.get::<(String, glib::VariantDict, Vec<String>)>()
+    else {
+        return;
+    };
+    if interface != PLAYER && interface != ROOT {
+        return;
+    }
+    let found = {
+        let mut inner = inner_rc.borrow_mut();
+        let inner = &mut *inner;
+        let player = inner.state.players.iter_mut().find(|p| p.owner == sender);
+        if let Some(player) = player {
+            apply(player, &changed.end(), &mut inner.next_order);
+            true
+        } else {
+            false
+        }
+    };
+    if !found {
+        return;
+    }
+    if invalidated.is_empty() {
+        queue_change(&inner_rc);
+    } else {
+        let interface = if interface == PLAYER { PLAYER } else { ROOT };
+        read(&inner_rc, sender, interface);
+    }
+}
+
+/// The properties the module shows, from an `a{sv}`; others are skipped.
+fn apply(player: &mut Player, dict: &Variant, next_order: &mut u64) {
+    if !VariantTy::new("a{sv}").is_ok_and(|ty| dict.is_type(ty)) {
+        return;
+    }
+    for i in 0..dict.n_children().min(MAX_ENTRIES) {
+        let entry = dict.child_value(i);
+        let (Some(name), Some(value)) = (
+            entry.child_value(0).str().map(str::to_owned),
+            entry.child_value(1).as_variant(),
+        ) else {
+            continue;
+        };
+        match name.as_str() {
+            "Identity" => player.identity = value.str().map(clean).unwrap_or_default(),
+            "PlaybackStatus" => {
+                let Some(playback) = value.str().and_then(Playback::parse) else {
+                    continue;
+                };
+                if playback == Playback::Playing && player.playback != Playback::Playing {
+                    player.played_at = *next_order;
+                    *next_order += 1;
+                }
+                player.playback = playback;
+            }
+            "Metadata" => metadata(player, &value),
+            _ => {}
+        }
+    }
+}
+
+/// `Metadata`: the title, artists, album and length; a missing one is cleared.
+fn metadata(player: &mut Player, value: &Variant) {
+    if !VariantTy::new("a{sv}").is_ok_and(|ty| value.is_type(ty)) {
+        return;
+    }
+    let dict = glib::VariantDict::new(Some(value));
+    let text = |key: &str| {
+        let value = dict.lookup_value(key, None)?;
+        // `xesam:artist` is a list; some players send one string.
+        match value.str() {
+            Some(text) => Some(clean(text)),
+            None => value.get::<Vec<String>>().map(|list| {
+                let shown: Vec<String> = list.iter().take(8).map(|a| clean(a)).collect();
+                shown.join(", ")
+            }),
+        }
+    };
+    player.title = text("xesam:title").unwrap_or_default();
+    player.artist = text("xesam:artist").unwrap_or_default();
+    player.album = text("xesam:album").unwrap_or_default();
+    player.length_us = dict.lookup_value("mpris:length", None).and_then(|length| {
+        length
+            .get::<i64>()
+            .and_then(|l| u64::try_from(l).ok())
+            .or_else(|| length.get::<u64>())
+    });
+}
+
+/// One of the calls the first state waits for has its answer.
+fn answered(inner_rc: &Rc<RefCell<Inner>>) {
+    {
+        let mut inner = inner_rc.borrow_mut();
+        inner.pending = inner.pending.saturating_sub(1);
+    }
+    queue_change(inner_rc);
+}
+
+/// One call of `on_change` per burst, on the next turn of the main loop; none before
+/// the first reads are in.
+fn queue_change(inner_rc: &Rc<RefCell<Inner>>) {
+    let inner = inner_rc.borrow();
+    if inner.pending > 0 || inner.queued.replace(true) {
+        return;
+    }
+    let weak = Rc::downgrade(inner_rc);
+    glib::idle_add_local_once(move || {
+        if let Some(inner) = weak.upgrade() {
+            let inner = inner.borrow();
+            inner.queued.set(false);
+            (inner.on_change)(Some(&inner.state));
+        }
+    });
+}

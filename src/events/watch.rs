@@ -1,0 +1,110 @@
+//! Starting an event source: one place that knows how each [`Source`] starts, where its
+//! state goes in [`Events`], and how a [`Command`] reaches it. The bar and `--once` both
+//! start sources through [`start`].
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::audio::pulse::AudioWatch;
+use super::bluetooth::bluez::BluetoothWatch;
+use super::media::mpris::MediaWatch;
+use super::network::netlink::NetworkWatch;
+use super::power_profiles::dbus::PowerProfilesWatch;
+use super::{Command, Source};
+use crate::modules::Events;
+
+/// A running source; dropping it stops it.
+pub trait Watch {
+    /// Carries out a click's command meant for this source.
+    fn command(&self, _command: &Command) {}
+}
+
+/// What a source calls after it wrote its state into [`Events`]: also once when it
+/// finds its service absent, so that `--once` need not wait for it.
+pub type Changed = Rc<dyn Fn()>;
+
+/// Starts `source`; `None` (after one log line) when it cannot run at all.
+pub fn start(
+    source: Source,
+    events: &Rc<RefCell<Events>>,
+    changed: Changed,
+) -> Option<Box<dyn Watch>> {
+    let events = events.clone();
+    match source {
+        Source::Network => {
+            let on_change = move |state: &super::network::NetworkState| {
+                events.borrow_mut().network = Some(state.clone());
+                changed();
+            };
+            match NetworkWatch::start(on_change) {
+                Ok(watch) => Some(Box::new(watch)),
+                Err(err) => {
+                    tracing::warn!("network: cannot follow rtnetlink, not shown: {err}");
+                    None
+                }
+            }
+        }
+        Source::Audio => {
+            let on_change = move |state: Option<&super::audio::AudioState>| {
+                events.borrow_mut().audio = state.cloned();
+                changed();
+            };
+            AudioWatch::start(on_change).map(|watch| Box::new(watch) as Box<dyn Watch>)
+        }
+        Source::Bluetooth => {
+            let on_change = move |state: Option<&super::bluetooth::BluetoothState>| {
+                events.borrow_mut().bluetooth = state.cloned();
+                changed();
+            };
+            Some(Box::new(BluetoothWatch::start(on_change)))
+        }
+        Source::PowerProfiles => {
+            let on_change = move |state: Option<&super::power_profiles::PowerProfiles>| {
+                events.borrow_mut().power_profiles = state.cloned();
+                changed();
+            };
+            Some(Box::new(PowerProfilesWatch::start(on_change)))
+        }
+        Source::Media => {
+            let on_change = move |state: Option<&super::media::MediaState>| {
+                events.borrow_mut().media = state.cloned();
+                changed();
+            };
+            Some(Box::new(MediaWatch::start(on_change)))
+        }
+    }
+}
+
+impl Watch for NetworkWatch {}
+
+impl Watch for AudioWatch {
+    fn command(&self, command: &Command) {
+        if let Command::Audio(command) = command {
+            AudioWatch::command(self, *command);
+        }
+    }
+}
+
+impl Watch for BluetoothWatch {
+    fn command(&self, command: &Command) {
+        if let Command::Bluetooth(command) = command {
+            BluetoothWatch::command(self, *command);
+        }
+    }
+}
+
+impl Watch for PowerProfilesWatch {
+    fn command(&self, command: &Command) {
+        if let Command::PowerProfile(command) = command {
+            PowerProfilesWatch::command(self, *command);
+        }
+    }
+}
+
+impl Watch for MediaWatch {
+    fn command(&self, command: &Command) {
+        if let Command::Media(command) = command {
+            MediaWatch::command(self, command);
+        }
+    }
+}

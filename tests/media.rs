@@ -1,0 +1,216 @@
+//! The media module against a real player: mpv with Debian's mpv-mpris plays a tone made
+//! by sox (its title and artist in the file's tags) on a private session bus. The bar
+//! shows the title, by its hook and by OCR; a click pauses mpv (mpv's own `pause`
+//! property says so); a second mpv that starts playing takes the label and gives it
+//! back when it quits. Then players that misbehave (`tests/media/player.py`): one that
+//! owns its name and never answers, and one that sends bursts of `PropertiesChanged`.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Stdio};
+use std::time::Duration;
+
+use common::bus::{bus_address, start_session_bus, Helper};
+use common::session::{Compositor, RunningBar, Session};
+use common::{ocr, require_root, serial, wait_for};
+
+const WAIT: Duration = Duration::from_secs(20);
+const WIDTH: u32 = 1280;
+
+/// A tone of `seconds` with a title and an artist, made by sox as the test user.
+fn tone(session: &Session, name: &str, title: &str, artist: &str) -> PathBuf {
+    let path = session.home().join(format!("{name}.ogg"));
+    let status = session
+        .as_user("sox")
+        .args(["-n", "-r", "44100", "-c", "2", "--comment"])
+        .arg(format!("TITLE={title}"))
+        .arg("--add-comment")
+        .arg(format!("ARTIST={artist}"))
+        .arg(&path)
+        .args(["synth", "60", "sine", "440", "vol", "0.1"])
+        .status()
+        .expect("run sox (Debian's sox)");
+    assert!(status.success(), "sox made {}", path.display());
+    path
+}
+
+/// mpv playing `file` in a loop, with mpv-mpris, no sound or video device, and its
+/// JSON IPC at `socket`.
+fn mpv(session: &Session, file: &Path, socket: &Path) -> Helper {
+    let bus = bus_address(session);
+    let child = session
+        .as_user_with("mpv", &[("DBUS_SESSION_BUS_ADDRESS", bus.as_str())])
+        .args([
+            "--no-config",
+            "--script=/usr/lib/mpv-mpris/mpris.so",
+            "--ao=null",
+            "--vo=null",
+            "--no-terminal",
+            "--loop=inf",
+        ])
+        .arg(format!("--input-ipc-server={}", socket.display()))
+        .arg(file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start mpv (Debian's mpv and mpv-mpris)");
+    wait_for("mpv's IPC socket", WAIT, || socket.exists());
+    Helper(child)
+}
+
+/// mpv's property `name`, through its JSON IPC.
+fn mpv_property(socket: &Path, name: &str) -> String {
+    let mut stream = UnixStream::connect(socket).expect("mpv's IPC");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    let request = format!("{{\"command\":[\"get_property\",\"{name}\"],\"request_id\":7}}\n");
+    stream.write_all(request.as_bytes()).expect("ask mpv");
+    for line in BufReader::new(stream).lines() {
+        let line = line.expect("mpv answers");
+        let reply: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+        if reply["request_id"] == 7 {
+            return reply["data"].to_string();
+        }
+    }
+    panic!("mpv closed its IPC without answering");
+}
+
+/// `tests/media/player.py ARGS` as the test user; returns once it owns its name.
+fn stand_in(session: &Session, args: &[&str]) -> (Child, ChildStdin) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/media/player.py");
+    let bus = bus_address(session);
+    let mut child = session
+        .as_user_with(
+            "/usr/bin/python3",
+            &[("DBUS_SESSION_BUS_ADDRESS", bus.as_str())],
+        )
+        .arg(script)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the stand-in player (python3-gi)");
+    let stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    out.read_line(&mut line).expect("the stand-in starts");
+    assert_eq!(line.trim(), "owned");
+    // Its later lines are not read; the pipe holds them.
+    std::mem::forget(out);
+    (child, stdin)
+}
+
+fn click_module(session: &Session, bar: &RunningBar, button: &str) {
+    let field = bar.field("media.bounds");
+    let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
+    assert_eq!(b.len(), 4, "bounds {field:?}");
+    let mut pointer = session.pointer();
+    pointer.move_to(b[0] + b[2] / 2, b[1] + b[3] / 2);
+    std::thread::sleep(Duration::from_millis(300));
+    pointer.click(button);
+}
+
+#[test]
+fn the_media_module_follows_mpv_and_controls_it() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let _bus = start_session_bus(&session);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = []\nmodules_center = []\nmodules_right = [\"media\"]\n\
+         [media]\nmax-length = 60\n",
+    );
+    let mut bar = session.start_bar(&[]);
+    bar.wait_for_log("media: on the session bus");
+    wait_for("the bar drawn", WAIT, || {
+        !bar.field("media.visible").is_empty()
+    });
+    assert_eq!(
+        bar.field("media.visible"),
+        "false",
+        "hidden without a player"
+    );
+
+    let first = tone(&session, "first", "Ring <b>Tone</b>", "Sine\u{1}Wave");
+    let first_socket = session.runtime_dir().join("mpv-first");
+    let _mpv = mpv(&session, &first, &first_socket);
+    let label = || bar.field("media");
+    wait_for("mpv's title", WAIT, || {
+        label() == "▶ Sine Wave - Ring <b>Tone</b>"
+    });
+    assert_eq!(bar.field("media.classes"), "module,media,playing");
+    let seen = ocr::read_text(&session.screenshot(WIDTH - 400, 0, 400, 26));
+    assert!(seen.contains("Sine Wave"), "OCR read {seen:?}");
+
+    // A click pauses mpv: its own property says so, and the label follows.
+    click_module(&session, &bar, "left");
+    wait_for("mpv paused", WAIT, || {
+        mpv_property(&first_socket, "pause") == "true"
+    });
+    wait_for("the paused label", WAIT, || {
+        label().starts_with("‖ Sine Wave")
+    });
+    assert_eq!(bar.field("media.classes"), "module,media,paused");
+
+    // A second player that starts playing takes the label; it quits, the first is back.
+    let second = tone(&session, "second", "Second Song", "Other");
+    let second_socket = session.runtime_dir().join("mpv-second");
+    let mut second_mpv = mpv(&session, &second, &second_socket);
+    wait_for("the second player", WAIT, || {
+        label() == "▶ Other - Second Song"
+    });
+    second_mpv.kill();
+    wait_for("the first player again", WAIT, || {
+        label() == "‖ Sine Wave - Ring <b>Tone</b>"
+    });
+
+    // A player that never answers: the bar goes on, and a click still reaches mpv.
+    let (mut hung, _hung_stdin) = stand_in(&session, &["hang", "hung"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    click_module(&session, &bar, "left");
+    wait_for("mpv playing again", WAIT, || {
+        mpv_property(&first_socket, "pause") == "false"
+    });
+    wait_for("the playing label", WAIT, || {
+        label() == "▶ Sine Wave - Ring <b>Tone</b>"
+    });
+    bar.wait_for_log("media: the player at");
+
+    // A burst of 3000 signals: the last one is what shows, cleaned.
+    let (mut flood, mut flood_stdin) = stand_in(&session, &["flood", "flood", "3000"]);
+    writeln!(flood_stdin).expect("start the burst");
+    wait_for("the burst's last title", WAIT, || {
+        label() == "▶ <i>flood</i>  last"
+    });
+    let _ = flood.kill();
+    let _ = flood.wait();
+    let _ = hung.kill();
+    let _ = hung.wait();
+    wait_for("mpv again after the stand-ins left", WAIT, || {
+        label() == "▶ Sine Wave - Ring <b>Tone</b>"
+    });
+    assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
+    bar.stop();
+
+    // `--once --json` asks the players once.
+    let bus = bus_address(&session);
+    let out = session
+        .as_user_with(
+            session.installed_bar(),
+            &[("DBUS_SESSION_BUS_ADDRESS", bus.as_str())],
+        )
+        .args(["--once", "--json", "--interval-ms", "100"])
+        .output()
+        .expect("run ringbar --once");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let media = &doc["modules"][0];
+    assert_eq!(media["name"], "media", "{}", doc["modules"]);
+    assert_eq!(media["text"], "▶ Sine Wave - Ring <b>Tone</b>", "{media}");
+    assert_eq!(media["class"], "playing", "{media}");
+}
