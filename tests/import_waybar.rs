@@ -38,13 +38,7 @@ fn debians_waybar_config_converts_checks_and_runs() {
     let converted = text(&out.stdout);
     let report = text(&out.stderr);
     // Debian's modules ringbar does not have yet, each reported once with its reason.
-    for module in [
-        "sway/scratchpad",
-        "mpd",
-        "idle_inhibitor",
-        "backlight",
-        "keyboard-state",
-    ] {
+    for module in ["sway/scratchpad", "mpd", "backlight", "keyboard-state"] {
         let line = format!("ringbar import-waybar: `{module}`: no ringbar module yet; left out");
         assert_eq!(report.matches(&line).count(), 1, "{line} in:\n{report}");
         assert!(
@@ -64,6 +58,12 @@ fn debians_waybar_config_converts_checks_and_runs() {
     );
     assert!(
         converted.contains("[mode]\nformat = \"{mode}\""),
+        "{converted}"
+    );
+    // Its idle inhibitor, with its icons by status.
+    assert!(
+        converted.contains("[idle_inhibitor]\nformat = \"{icon}\"")
+            && converted.contains("[idle_inhibitor.format-icons]"),
         "{converted}"
     );
     // The style beside it: what will not match.
@@ -107,6 +107,7 @@ fn debians_waybar_config_converts_checks_and_runs() {
             "mode",
             "custom/media",
             "window",
+            "idle_inhibitor",
             "pulseaudio",
             "network",
             "cpu",

@@ -11,6 +11,8 @@ pub mod bluetooth;
 pub mod compositor;
 #[cfg(feature = "app")]
 pub mod control;
+#[cfg(feature = "app")]
+pub mod idle_inhibitor;
 pub mod media;
 pub mod network;
 pub mod power_profiles;
@@ -38,15 +40,18 @@ pub enum Source {
     PowerProfiles,
     /// MPRIS media players on the session bus.
     Media,
+    /// The bar's own idle inhibitor (Wayland's idle-inhibit protocol).
+    IdleInhibitor,
 }
 
 impl Source {
-    pub const ALL: [Source; 5] = [
+    pub const ALL: [Source; 6] = [
         Source::Network,
         Source::Audio,
         Source::Bluetooth,
         Source::PowerProfiles,
         Source::Media,
+        Source::IdleInhibitor,
     ];
 }
 
@@ -57,6 +62,8 @@ pub enum Command {
     Bluetooth(bluetooth::BluetoothCommand),
     PowerProfile(power_profiles::PowerProfileCommand),
     Media(media::MediaCommand),
+    /// Turns the idle inhibitor on, or off.
+    ToggleIdleInhibitor,
 }
 
 impl Command {
@@ -67,6 +74,7 @@ impl Command {
             Command::Bluetooth(_) => Source::Bluetooth,
             Command::PowerProfile(_) => Source::PowerProfiles,
             Command::Media(_) => Source::Media,
+            Command::ToggleIdleInhibitor => Source::IdleInhibitor,
         }
     }
 }

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use super::audio::pulse::AudioWatch;
 use super::bluetooth::bluez::BluetoothWatch;
+use super::idle_inhibitor::IdleInhibitor;
 use super::media::mpris::MediaWatch;
 use super::network::netlink::NetworkWatch;
 use super::power_profiles::dbus::PowerProfilesWatch;
@@ -72,6 +73,13 @@ pub fn start(
             };
             Some(Box::new(MediaWatch::start(on_change)))
         }
+        Source::IdleInhibitor => {
+            let on_change = move |on: Option<bool>| {
+                events.borrow_mut().idle_inhibitor = on;
+                changed();
+            };
+            Some(Box::new(IdleInhibitor::start(on_change)))
+        }
     }
 }
 
@@ -105,6 +113,14 @@ impl Watch for MediaWatch {
     fn command(&self, command: &Command) {
         if let Command::Media(command) = command {
             MediaWatch::command(self, command);
+        }
+    }
+}
+
+impl Watch for IdleInhibitor {
+    fn command(&self, command: &Command) {
+        if let Command::ToggleIdleInhibitor = command {
+            self.toggle();
         }
     }
 }

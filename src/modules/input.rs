@@ -56,6 +56,8 @@ pub struct Events {
     pub power_profiles: Option<PowerProfiles>,
     /// The MPRIS players: the `media` module.
     pub media: Option<MediaState>,
+    /// Whether the bar's idle inhibitor is on: the `idle_inhibitor` module.
+    pub idle_inhibitor: Option<bool>,
 }
 
 /// No event source: for outputs and tests that follow none.
@@ -65,6 +67,7 @@ pub static NO_EVENTS: Events = Events {
     bluetooth: None,
     power_profiles: None,
     media: None,
+    idle_inhibitor: None,
 };
 
 /// Script states by module name (`custom/NAME`).

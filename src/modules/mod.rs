@@ -14,6 +14,7 @@ pub mod disk;
 pub mod format;
 mod gpu;
 mod graph;
+pub mod idle_inhibitor;
 mod input;
 mod instance;
 pub mod language;
@@ -71,6 +72,7 @@ const REGISTRY: &[(&str, Make)] = &[
     ("mode", mode::make),
     ("power_profile", power_profile::make),
     ("media", media::make),
+    ("idle_inhibitor", idle_inhibitor::make),
     ("tray", tray::make),
     ("cpu_graph", graph::make_cpu),
     ("memory_graph", graph::make_memory),
@@ -531,6 +533,7 @@ pub(crate) mod tests {
                 "mode",
                 "power_profile",
                 "media",
+                "idle_inhibitor",
                 "tray",
                 "cpu_graph",
                 "memory_graph"

@@ -9,6 +9,7 @@ mod clock;
 mod drawing;
 mod hidden_readings;
 mod history;
+mod idle_inhibitor;
 mod keyboard;
 mod lifecycle;
 mod monitor;

@@ -6,7 +6,7 @@ use serde_json::{Map, Value as Json};
 use toml::{Table, Value};
 
 /// Waybar's module kinds that ringbar has, by Waybar's name.
-const KINDS: [(&str, &str); 23] = [
+const KINDS: [(&str, &str); 24] = [
     ("sway/workspaces", "workspaces"),
     ("hyprland/workspaces", "workspaces"),
     ("wlr/workspaces", "workspaces"),
@@ -30,6 +30,7 @@ const KINDS: [(&str, &str); 23] = [
     ("wireplumber", "wireplumber"),
     // ringbar's `media`, by Waybar's name.
     ("mpris", "mpris"),
+    ("idle_inhibitor", "idle_inhibitor"),
     ("tray", "tray"),
     ("custom", "custom"),
 ];
@@ -185,6 +186,11 @@ impl Layout {
                 ("mpris", "status-icons") => to_toml(value).map(|v| ("format-icons".into(), v)),
                 ("mpris", key) if crate::modules::media::SETTINGS.contains(&key) => {
                     checked_format(key, value, &crate::modules::media::KEYS)
+                }
+                ("idle_inhibitor", key)
+                    if crate::modules::idle_inhibitor::SETTINGS.contains(&key) =>
+                {
+                    checked_format(key, value, &crate::modules::idle_inhibitor::KEYS)
                 }
                 ("power_profile", "format" | "format-icons") => {
                     checked_format(key, value, &crate::modules::power_profile::KEYS)

@@ -273,9 +273,11 @@ fn audio_and_bluetooth_settings_carry_over_under_waybar_names() {
 }
 
 #[test]
-fn mpris_settings_carry_over_to_the_media_module() {
+fn mpris_and_idle_inhibitor_settings_carry_over() {
     let waybar = json!({
-        "modules-center": ["mpris"],
+        "modules-center": ["mpris", "idle_inhibitor"],
+        "idle_inhibitor": {"format": "{icon}", "format-icons": {"activated": "A", "deactivated": "D"},
+                           "start-activated": true},
         "mpris": {"format": "{player_icon} {dynamic}", "format-paused": "{status} {title}",
                   "status-icons": {"paused": "P"}, "ignored-players": ["firefox"],
                   "max-length": 30, "player": "mpv", "dynamic-len": 20}
@@ -283,7 +285,7 @@ fn mpris_settings_carry_over_to_the_media_module() {
     let import = convert(&waybar);
     let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
     let center: Vec<&str> = config.modules.center.iter().map(|m| m.name()).collect();
-    assert_eq!(center, ["mpris"]);
+    assert_eq!(center, ["mpris", "idle_inhibitor"]);
     for expected in [
         "[mpris]",
         "format-paused = \"{status} {title}\"",
@@ -291,6 +293,8 @@ fn mpris_settings_carry_over_to_the_media_module() {
         "max-length = 30",
         "[mpris.format-icons]",
         "paused = \"P\"",
+        "[idle_inhibitor.format-icons]",
+        "activated = \"A\"",
     ] {
         assert!(
             import.toml.contains(expected),
@@ -302,6 +306,10 @@ fn mpris_settings_carry_over_to_the_media_module() {
         ("`mpris` `format`", "does not fill"),
         ("`mpris` `player`", "no ringbar counterpart"),
         ("`mpris` `dynamic-len`", "no ringbar counterpart"),
+        (
+            "`idle_inhibitor` `start-activated`",
+            "no ringbar counterpart",
+        ),
     ] {
         let found = notes_about(&import, what);
         assert!(

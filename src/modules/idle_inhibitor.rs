@@ -1,0 +1,196 @@
+//! `idle_inhibitor` (as Waybar names it): a click keeps the compositor from going idle
+//! (no blanking or locking by swayidle or hypridle) until the next click. `AWAKE` while
+//! on and `idle` while off by default (`{status}`: `activated` or `deactivated`, `{icon}`
+//! from `format-icons` by status). Its class is the status. The inhibitor is Wayland's
+//! idle-inhibit protocol on the bar's own surface (`crate::events::idle_inhibitor`);
+//! hidden where the compositor lacks it, and in `--once`, which has no surface.
+
+use std::rc::Rc;
+
+use serde::de::Deserializer;
+use serde::Deserialize;
+
+use super::format;
+use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
+use crate::events::script::FormatIcons;
+use crate::text::Sink;
+
+pub const KEYS: [&str; 2] = ["status", "icon"];
+
+/// The settings, as Waybar names them (`ringbar import-waybar` carries them over).
+pub const SETTINGS: [&str; 4] = [
+    "format",
+    "format-icons",
+    "on-click-middle",
+    "on-click-right",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Settings {
+    #[serde(deserialize_with = "checked")]
+    format: String,
+    /// By status; `AWAKE` and `idle` unless set.
+    #[serde(rename = "format-icons")]
+    format_icons: Option<FormatIcons>,
+    #[serde(rename = "on-click-middle")]
+    on_click_middle: Option<String>,
+    #[serde(rename = "on-click-right")]
+    on_click_right: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            format: "{icon}".to_owned(),
+            format_icons: None,
+            on_click_middle: None,
+            on_click_right: None,
+        }
+    }
+}
+
+fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    format::deserialize_checked(d, &KEYS)
+}
+
+struct IdleInhibitor {
+    settings: Settings,
+}
+
+pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        None => Settings::default(),
+    };
+    Ok(Rc::new(IdleInhibitor { settings }))
+}
+
+impl Module for IdleInhibitor {
+    fn name(&self) -> &str {
+        "idle_inhibitor"
+    }
+
+    fn update(&self) -> Update {
+        Update::Event(Source::IdleInhibitor)
+    }
+
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let on = input.events.idle_inhibitor?;
+        let status = if on { "activated" } else { "deactivated" };
+        let icon = match &self.settings.format_icons {
+            Some(icons) => icons.icon(None, Some(status)),
+            None if on => "AWAKE",
+            None => "idle",
+        };
+        format::fill(&self.settings.format, out, |key, out| {
+            match key {
+                "status" => out.push_str(status),
+                "icon" => out.push_str(icon),
+                _ => return false,
+            }
+            true
+        });
+        Some(Status {
+            class: Some(status),
+            ..Status::default()
+        })
+    }
+
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        let text = match input.events.idle_inhibitor {
+            Some(true) => "Idle inhibitor on: the screen stays awake",
+            Some(false) => "Idle inhibitor off",
+            None => return,
+        };
+        sink.out().push_str(text);
+    }
+
+    fn history_graphs(&self) -> bool {
+        false
+    }
+
+    fn action(&self, button: Button) -> Option<Action> {
+        if self.command(button).is_some() {
+            return Some(Action::Run(button));
+        }
+        (button == Button::Left).then_some(Action::Command(Command::ToggleIdleInhibitor))
+    }
+
+    fn command(&self, button: Button) -> Option<&str> {
+        let s = &self.settings;
+        super::click_command(button, [&None, &s.on_click_middle, &s.on_click_right])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::modules::tests::input;
+    use crate::modules::Events;
+    use crate::sample::Sample;
+    use crate::text::Plain;
+
+    fn module(toml: &str) -> Rc<dyn Module> {
+        let text = format!("modules_right = [\"idle_inhibitor\"]\n[idle_inhibitor]\n{toml}");
+        let config = crate::config::parse(&text, Path::new("c.toml")).expect("valid");
+        config.modules.right[0].clone()
+    }
+
+    fn shown(module: &dyn Module, on: Option<bool>) -> (String, Option<&'static str>, String) {
+        let events = Events {
+            idle_inhibitor: on,
+            ..Events::default()
+        };
+        let sample = Sample::default();
+        let input = Input {
+            events: &events,
+            ..input(&sample)
+        };
+        let mut out = String::new();
+        let class = module.text(&input, &mut out).and_then(|s| s.class);
+        let mut tooltip = String::new();
+        module.tooltip(&mut Plain(&mut tooltip), &input);
+        (out, class, tooltip)
+    }
+
+    #[test]
+    fn on_and_off_with_their_classes_and_icons() {
+        let idle = module("");
+        let (text, class, tooltip) = shown(idle.as_ref(), Some(true));
+        assert_eq!((text.as_str(), class), ("AWAKE", Some("activated")));
+        assert!(tooltip.contains("stays awake"), "{tooltip}");
+        let (text, class, _) = shown(idle.as_ref(), Some(false));
+        assert_eq!((text.as_str(), class), ("idle", Some("deactivated")));
+        assert_eq!(
+            shown(idle.as_ref(), None),
+            (String::new(), None, String::new())
+        );
+        let waybar = module(
+            "format = \"{icon} {status}\"\nformat-icons = { activated = \"A\", deactivated = \"D\" }",
+        );
+        assert_eq!(shown(waybar.as_ref(), Some(true)).0, "A activated");
+        assert_eq!(shown(waybar.as_ref(), Some(false)).0, "D deactivated");
+    }
+
+    #[test]
+    fn a_left_click_toggles() {
+        let idle = module("on-click-right = \"swaylock\"");
+        assert_eq!(
+            idle.action(Button::Left),
+            Some(Action::Command(Command::ToggleIdleInhibitor))
+        );
+        assert_eq!(idle.action(Button::Right), Some(Action::Run(Button::Right)));
+        assert_eq!(idle.action(Button::Middle), None);
+        assert!(idle.follows(Update::Event(Source::IdleInhibitor)));
+        for bad in ["format = \"{mode}\"", "on-click = \"x\"", "timeout = 5"] {
+            let text = format!("modules_right = [\"idle_inhibitor\"]\n[idle_inhibitor]\n{bad}\n");
+            assert!(
+                crate::config::parse(&text, Path::new("c.toml")).is_err(),
+                "{bad}"
+            );
+        }
+    }
+}
