@@ -38,7 +38,7 @@ fn debians_waybar_config_converts_checks_and_runs() {
     let converted = text(&out.stdout);
     let report = text(&out.stderr);
     // Debian's modules ringbar does not have yet, each reported once with its reason.
-    for module in ["sway/scratchpad", "mpd", "backlight", "keyboard-state"] {
+    for module in ["sway/scratchpad", "mpd", "keyboard-state"] {
         let line = format!("ringbar import-waybar: `{module}`: no ringbar module yet; left out");
         assert_eq!(report.matches(&line).count(), 1, "{line} in:\n{report}");
         assert!(
@@ -58,6 +58,11 @@ fn debians_waybar_config_converts_checks_and_runs() {
     );
     assert!(
         converted.contains("[mode]\nformat = \"{mode}\""),
+        "{converted}"
+    );
+    // Its backlight, with its icons from dark to bright.
+    assert!(
+        converted.contains("[backlight]\nformat = \"{percent}% {icon}\"\nformat-icons = ["),
         "{converted}"
     );
     // Its idle inhibitor, with its icons by status.
@@ -112,6 +117,7 @@ fn debians_waybar_config_converts_checks_and_runs() {
             "network",
             "cpu",
             "memory",
+            "backlight",
             "language",
             "battery",
             "battery#bat2",

@@ -2,9 +2,10 @@
 //! every capability, then read the user's files and make the [`sampler`]), the sampling
 //! thread ([`worker`]), the [`monitor`] that holds the settings and the latest sample for
 //! the main loop, the local [`wallclock`], where files live ([`paths`]), one bar per
-//! session ([`instance`]) and the remembered settings ([`state`]). The GTK bar (`ui`) and
-//! the command line (`cli`) run on it.
+//! session ([`instance`]), the remembered settings ([`state`]) and how each event source
+//! starts ([`event_sources`]). The GTK bar (`ui`) and the command line (`cli`) run on it.
 
+pub mod event_sources;
 pub mod instance;
 pub mod monitor;
 pub mod paths;

@@ -5,9 +5,9 @@
 use std::time::{Duration, Instant};
 
 use super::{print, report_probe_error, Failure};
+use crate::app::event_sources;
 use crate::app::startup;
 use crate::app::wallclock::LocalClock;
-use crate::events::watch;
 use crate::events::Source as EventSource;
 use crate::modules::{Events, Input, Module, Update};
 use crate::sinks::json;
@@ -73,7 +73,7 @@ fn events_now(modules: &[std::rc::Rc<dyn Module>]) -> Events {
         }
         let answered = Rc::new(Cell::new(false));
         let set = answered.clone();
-        if let Some(watch) = watch::start(source, &events, Rc::new(move || set.set(true))) {
+        if let Some(watch) = event_sources::start(source, &events, Rc::new(move || set.set(true))) {
             watches.push(watch);
             answers.push(answered);
         }

@@ -5,6 +5,10 @@
 //! together with one precise message (file, line, the offending line, what is wrong) for
 //! the bar to show.
 
+mod bars;
+#[cfg(test)]
+#[path = "bars_tests.rs"]
+mod bars_tests;
 mod error;
 pub mod import;
 mod parse;
@@ -21,6 +25,7 @@ use crate::model::app::GroupBy;
 
 use toml::Spanned;
 
+pub use bars::{BarSpec, OutputMatch};
 pub use error::ConfigError;
 pub use parse::parse_all;
 
@@ -33,6 +38,8 @@ pub enum Position {
     #[default]
     Top,
     Bottom,
+    Left,
+    Right,
 }
 
 /// The layer-shell layer of the bar.
@@ -81,16 +88,10 @@ const DEFAULT_RIGHT: [&str; 8] = [
 
 #[derive(Clone, Debug)]
 pub struct Config {
-    pub position: Position,
-    pub layer: Layer,
-    /// Bar height in pixels; the content's natural height wins if it is taller.
-    pub height: u32,
-    pub margin_top: u32,
-    pub margin_bottom: u32,
-    pub margin_left: u32,
-    pub margin_right: u32,
-    /// `modules_left`, `modules_center` and `modules_right`, each module made from its
-    /// table.
+    /// The bars: the top level's on every output, or one per `[[bar]]` table.
+    pub bars: Vec<BarSpec>,
+    /// Every bar's modules, each once (a module two bars list is one module): what the
+    /// event sources and readers serve, and what `--once` and `--json` show.
     pub modules: Layout,
     /// The sample interval at first start; clicks change it and the choice is remembered.
     pub interval_ms: u32,
@@ -112,10 +113,13 @@ impl Default for Config {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, default)]
 struct Settings {
+    output: Option<bars::Outputs>,
     position: Position,
     layer: Layer,
     #[serde(deserialize_with = "height")]
     height: u32,
+    #[serde(deserialize_with = "bars::size")]
+    width: u32,
     margin_top: u32,
     margin_bottom: u32,
     margin_left: u32,
@@ -133,9 +137,11 @@ struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
+            output: None,
             position: Position::Top,
             layer: Layer::Top,
             height: 26,
+            width: 48,
             margin_top: 0,
             margin_bottom: 0,
             margin_left: 0,

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use toml::de::{DeTable, DeValue, Deserializer, ValueDeserializer};
 use toml::Spanned;
 
+use super::bars::{BarSpec, BarTable, OutputMatch, MAX_BARS};
 use super::{Config, ConfigError, Settings, MAX_MODULES_PER_GROUP, REPLACED};
 use crate::modules::{self, Layout, Module};
 
@@ -54,31 +55,114 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
     for old in REPLACED.map(|(old, _)| old) {
         table.remove(old);
     }
+    let bar_tables = bar_tables(&mut parse, &mut table);
     custom_tables(&mut parse, &mut table);
     module_tables(&mut parse, &mut table);
-    let settings = settings(&mut parse, span, table);
-    let modules = Layout {
-        left: module_list(&mut parse, settings.modules_left),
-        center: module_list(&mut parse, settings.modules_center),
-        right: module_list(&mut parse, settings.modules_right),
+    let mut settings = settings(&mut parse, span, table);
+    let top = Layout {
+        left: module_list(&mut parse, std::mem::take(&mut settings.modules_left)),
+        center: module_list(&mut parse, std::mem::take(&mut settings.modules_center)),
+        right: module_list(&mut parse, std::mem::take(&mut settings.modules_right)),
+    };
+    let bars = match bar_tables.is_empty() {
+        true => vec![bar_spec(&settings, BarTable::default(), top)],
+        false => bar_tables
+            .into_iter()
+            .map(|bar| {
+                let mut list = |own: Option<Vec<Spanned<String>>>, top: &[Rc<dyn Module>]| {
+                    own.map_or_else(|| top.to_vec(), |own| module_list(&mut parse, own))
+                };
+                let layout = Layout {
+                    left: list(bar.modules_left.clone(), &top.left),
+                    center: list(bar.modules_center.clone(), &top.center),
+                    right: list(bar.modules_right.clone(), &top.right),
+                };
+                bar_spec(&settings, bar, layout)
+            })
+            .collect(),
     };
     if !parse.errors.is_empty() {
         return Err(parse.errors);
     }
+    let modules = every_module(&bars);
     Ok(Config {
-        position: settings.position,
-        layer: settings.layer,
-        height: settings.height,
-        margin_top: settings.margin_top,
-        margin_bottom: settings.margin_bottom,
-        margin_left: settings.margin_left,
-        margin_right: settings.margin_right,
+        bars,
         modules,
         interval_ms: settings.interval_ms,
         kernel_threads: settings.kernel_threads,
         group_by: settings.group_by,
         sensors: settings.sensors,
     })
+}
+
+/// `[[bar]]`: each table read on its own; its module lists are made later.
+fn bar_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) -> Vec<BarTable> {
+    let Some(bars) = table.remove("bar") else {
+        return Vec::new();
+    };
+    let span = bars.span();
+    let DeValue::Array(list) = bars.into_inner() else {
+        parse.at(
+            span,
+            "`bar` is a list of tables: write each as [[bar]]".to_owned(),
+        );
+        return Vec::new();
+    };
+    if list.len() > MAX_BARS {
+        parse.at(span, format!("more than {MAX_BARS} [[bar]] tables"));
+        return Vec::new();
+    }
+    let mut read = Vec::new();
+    for value in list {
+        match BarTable::deserialize(ValueDeserializer::from(value)) {
+            Ok(bar) => read.push(bar),
+            Err(err) => parse.located(err),
+        }
+    }
+    read
+}
+
+/// A bar from its table, the top level's keys where it has none.
+fn bar_spec(top: &Settings, bar: BarTable, modules: Layout) -> BarSpec {
+    let output = bar.output.as_ref().or(top.output.as_ref());
+    BarSpec {
+        output: OutputMatch::of(&output.map(|o| o.names()).unwrap_or_default()),
+        position: bar.position.unwrap_or(top.position),
+        layer: bar.layer.unwrap_or(top.layer),
+        height: bar.height.unwrap_or(top.height),
+        width: bar.width.unwrap_or(top.width),
+        margin_top: bar.margin_top.unwrap_or(top.margin_top),
+        margin_bottom: bar.margin_bottom.unwrap_or(top.margin_bottom),
+        margin_left: bar.margin_left.unwrap_or(top.margin_left),
+        margin_right: bar.margin_right.unwrap_or(top.margin_right),
+        modules,
+    }
+}
+
+/// The first bar's modules as listed, then each module of the others that is not
+/// there yet, in its group.
+fn every_module(bars: &[BarSpec]) -> Layout {
+    let mut every = bars.first().map(|b| b.modules.clone()).unwrap_or_default();
+    for bar in bars.iter().skip(1) {
+        for (group, from) in [
+            (0, &bar.modules.left),
+            (1, &bar.modules.center),
+            (2, &bar.modules.right),
+        ] {
+            for module in from {
+                if every.all().any(|m| Rc::ptr_eq(m, module)) {
+                    continue;
+                }
+                let into = match group {
+                    0 => &mut every.left,
+                    1 => &mut every.center,
+                    _ => &mut every.right,
+                };
+                into.push(module.clone());
+            }
+        }
+    }
+    every
 }
 
 /// `[custom.NAME]`: the script modules' tables, each made into `custom/NAME`.
@@ -164,7 +248,11 @@ fn settings_error(parse: &mut Parse<'_>, err: toml::de::Error) {
     // The bar's own keys only: an unknown key inside [sensors] is not a module's.
     if err.message.starts_with("unknown field") && err.message.contains("`modules_left`") {
         let tables: Vec<String> = modules::names().map(|n| format!("`[{n}]`")).collect();
-        err.message = format!("{}, or a module table: {}", err.message, tables.join(", "));
+        err.message = format!(
+            "{}, or a module table: {}; or a bar of its own in a [[bar]] table",
+            err.message,
+            tables.join(", ")
+        );
     }
     parse.errors.push(err);
 }

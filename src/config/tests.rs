@@ -18,7 +18,9 @@ fn empty_file_is_the_defaults() {
     assert_eq!(names(&config.modules.left), DEFAULT_LEFT);
     assert_eq!(names(&config.modules.center), DEFAULT_CENTER);
     assert_eq!(names(&config.modules.right), DEFAULT_RIGHT);
-    assert_eq!((config.height, config.interval_ms), (26, 2000));
+    assert_eq!((config.bars[0].height, config.interval_ms), (26, 2000));
+    assert_eq!(config.bars.len(), 1);
+    assert!(config.bars[0].output.is_everywhere());
 }
 
 #[test]
@@ -32,9 +34,11 @@ fn the_documented_example_parses_to_the_defaults() {
         names(&defaults.modules.center)
     );
     assert_eq!(names(&config.modules.right), names(&defaults.modules.right));
-    assert_eq!(config.position, defaults.position);
-    assert_eq!(config.layer, defaults.layer);
-    assert_eq!(config.height, defaults.height);
+    assert_eq!(config.bars[0].position, defaults.bars[0].position);
+    assert_eq!(config.bars[0].layer, defaults.bars[0].layer);
+    assert_eq!(config.bars[0].height, defaults.bars[0].height);
+    assert_eq!(config.bars[0].width, defaults.bars[0].width);
+    assert_eq!(config.bars.len(), 1);
     assert_eq!(config.interval_ms, defaults.interval_ms);
     assert_eq!(config.kernel_threads, defaults.kernel_threads);
     assert_eq!(config.sensors, defaults.sensors);
@@ -50,15 +54,16 @@ fn every_key_is_read() {
          [sensors]\ncpu_temperature = { hwmon = \"k10temp\", label = \"Tccd1\" }\ngpu = \"card1\"\n",
     )
     .expect("valid");
-    assert_eq!(config.position, Position::Bottom);
-    assert_eq!(config.layer, Layer::Overlay);
-    assert_eq!(config.height, 40);
+    let bar = &config.bars[0];
+    assert_eq!(bar.position, Position::Bottom);
+    assert_eq!(bar.layer, Layer::Overlay);
+    assert_eq!(bar.height, 40);
     assert_eq!(
         (
-            config.margin_top,
-            config.margin_bottom,
-            config.margin_left,
-            config.margin_right
+            bar.margin_top,
+            bar.margin_bottom,
+            bar.margin_left,
+            bar.margin_right
         ),
         (1, 2, 3, 4)
     );
@@ -138,10 +143,14 @@ fn errors_name_file_line_and_key() {
     assert!(
         typo.starts_with(
             "/home/u/.config/ringbar/config.toml:2: `heigth = 30`: unknown field `heigth`, \
-             expected one of `position`, `layer`, `height`, `margin_top`, `margin_bottom`, \
-             `margin_left`, `margin_right`, `modules_left`, `modules_center`, `modules_right`, \
-             `interval_ms`, `kernel_threads`, `group_by`, `sensors`, or a module table: `[cpu]`, `[memory]`"
-        ) && typo.ends_with("`[tray]`, `[cpu_graph]`, `[memory_graph]` (using the defaults)"),
+             expected one of `output`, `position`, `layer`, `height`, `width`, `margin_top`, \
+             `margin_bottom`, `margin_left`, `margin_right`, `modules_left`, `modules_center`, \
+             `modules_right`, `interval_ms`, `kernel_threads`, `group_by`, `sensors`, or a \
+             module table: `[cpu]`, `[memory]`"
+        ) && typo.ends_with(
+            "`[tray]`, `[cpu_graph]`, `[memory_graph]`; or a bar of its own in a [[bar]] \
+             table (using the defaults)"
+        ),
         "{typo}"
     );
     let wrong_type = parse_str("\n\nheight = \"tall\"\n").expect_err("wrong type");
@@ -167,9 +176,9 @@ fn errors_name_file_line_and_key() {
         unknown_in_module.contains(":3: `colour = 2`: unknown field `colour`"),
         "{unknown_in_module}"
     );
-    let bad_value = parse_str("position = \"left\"\n").expect_err("variant");
+    let bad_value = parse_str("position = \"middle\"\n").expect_err("variant");
     assert!(
-        bad_value.contains(":1: `position = \"left\"`: unknown variant `left`"),
+        bad_value.contains(":1: `position = \"middle\"`: unknown variant `middle`"),
         "{bad_value}"
     );
     assert!(parse_str("interval_ms = 10\n")
@@ -204,23 +213,23 @@ fn load_survives_missing_garbage_and_unreadable_files() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("config.toml");
     let (config, error) = load(&path);
-    assert_eq!((config.height, error), (26, None));
+    assert_eq!((config.bars[0].height, error), (26, None));
 
     std::fs::write(&path, b"height = 30\n\xff\xfe\x00garbage").expect("write");
     let (config, error) = load(&path);
-    assert_eq!(config.height, 26);
+    assert_eq!(config.bars[0].height, 26);
     let error = error.expect("garbage is reported");
     assert_eq!(error.line, Some(2));
     assert!(error.to_string().contains("not UTF-8"), "{error}");
 
     std::fs::write(&path, "height = 30\n").expect("write");
-    assert_eq!(load(&path).0.height, 30);
+    assert_eq!(load(&path).0.bars[0].height, 30);
 
     // A directory where the file should be: a read error, not a panic.
     let dir_path = dir.path().join("dir.toml");
     std::fs::create_dir(&dir_path).expect("mkdir");
     let (config, error) = load(&dir_path);
-    assert_eq!(config.height, 26);
+    assert_eq!(config.bars[0].height, 26);
     assert!(error.expect("reported").message.starts_with("cannot read"));
     let as_error: &dyn std::error::Error = &ConfigError::whole_file(&path, "x".to_owned());
     assert!(as_error.to_string().ends_with("x (using the defaults)"));

@@ -7,6 +7,7 @@
 //! feature.
 
 pub mod audio;
+pub mod backlight;
 pub mod bluetooth;
 pub mod compositor;
 #[cfg(feature = "app")]
@@ -22,12 +23,10 @@ pub mod session_bus;
 #[cfg(feature = "app")]
 pub mod system_bus;
 pub mod tray;
-#[cfg(feature = "app")]
-pub mod watch;
 
-/// An event source a module follows through [`crate::modules::Events`] (the compositor
-/// and the scripts have their own ways). Adding one: its folder here, a variant, its
-/// field in `Events`, and its start in `watch.rs`.
+/// An event source a module follows through the modules' `Events` (the compositor and
+/// the scripts have their own ways). Adding one: its folder here, a variant, its field
+/// in `Events`, and its start in `app/event_sources.rs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
     /// rtnetlink's links, addresses and routes.
@@ -42,16 +41,19 @@ pub enum Source {
     Media,
     /// The bar's own idle inhibitor (Wayland's idle-inhibit protocol).
     IdleInhibitor,
+    /// The backlights in sysfs, and the kernel's uevents.
+    Backlight,
 }
 
 impl Source {
-    pub const ALL: [Source; 6] = [
+    pub const ALL: [Source; 7] = [
         Source::Network,
         Source::Audio,
         Source::Bluetooth,
         Source::PowerProfiles,
         Source::Media,
         Source::IdleInhibitor,
+        Source::Backlight,
     ];
 }
 
@@ -64,6 +66,7 @@ pub enum Command {
     Media(media::MediaCommand),
     /// Turns the idle inhibitor on, or off.
     ToggleIdleInhibitor,
+    Backlight(backlight::BacklightCommand),
 }
 
 impl Command {
@@ -75,6 +78,7 @@ impl Command {
             Command::PowerProfile(_) => Source::PowerProfiles,
             Command::Media(_) => Source::Media,
             Command::ToggleIdleInhibitor => Source::IdleInhibitor,
+            Command::Backlight(_) => Source::Backlight,
         }
     }
 }

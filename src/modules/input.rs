@@ -2,6 +2,7 @@
 //! event sources.
 
 use crate::events::audio::AudioState;
+use crate::events::backlight::BacklightState;
 use crate::events::bluetooth::BluetoothState;
 use crate::events::compositor::CompositorState;
 use crate::events::media::MediaState;
@@ -58,6 +59,8 @@ pub struct Events {
     pub media: Option<MediaState>,
     /// Whether the bar's idle inhibitor is on: the `idle_inhibitor` module.
     pub idle_inhibitor: Option<bool>,
+    /// The backlights: the `backlight` module.
+    pub backlight: Option<BacklightState>,
 }
 
 /// No event source: for outputs and tests that follow none.
@@ -68,6 +71,7 @@ pub static NO_EVENTS: Events = Events {
     power_profiles: None,
     media: None,
     idle_inhibitor: None,
+    backlight: None,
 };
 
 /// Script states by module name (`custom/NAME`).

@@ -5,6 +5,7 @@
 //! Adding a module: one file in this folder, and one line in [`REGISTRY`].
 
 pub mod audio;
+pub mod backlight;
 pub mod battery;
 pub mod bluetooth;
 mod clock;
@@ -73,6 +74,7 @@ const REGISTRY: &[(&str, Make)] = &[
     ("power_profile", power_profile::make),
     ("media", media::make),
     ("idle_inhibitor", idle_inhibitor::make),
+    ("backlight", backlight::make),
     ("tray", tray::make),
     ("cpu_graph", graph::make_cpu),
     ("memory_graph", graph::make_memory),
@@ -534,6 +536,7 @@ pub(crate) mod tests {
                 "power_profile",
                 "media",
                 "idle_inhibitor",
+                "backlight",
                 "tray",
                 "cpu_graph",
                 "memory_graph"

@@ -8,12 +8,14 @@ use gtk4_layer_shell::{Edge, LayerShell};
 
 use super::slot::Slot;
 use super::workspace_row::WorkspaceRow;
-use crate::config::{Config, Layer, Position};
+use crate::config::{BarSpec, Layer, Position};
 
 pub struct Bar {
     pub window: gtk::Window,
     /// None for the fallback window.
     pub monitor: Option<gdk::Monitor>,
+    /// Which of the config's bars this is.
+    pub spec: usize,
     /// Left, centre and right, in the config's order.
     pub slots: Vec<Slot>,
     pub notice: gtk::Label,
@@ -30,11 +32,12 @@ fn object<T: IsA<glib::Object>>(builder: &gtk::Builder, id: &str) -> T {
 
 impl Bar {
     /// `row` makes the button row of a workspaces module.
-    fn build(config: &Config, row: &dyn Fn() -> WorkspaceRow) -> Bar {
+    fn build(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Bar {
         let builder = gtk::Builder::from_resource("/dev/ringbar/bar.ui");
         let content: gtk::CenterBox = object(&builder, "bar");
         let notice: gtk::Label = object(&builder, "notice");
-        let layout = &config.modules;
+        let layout = &spec.modules;
+        let vertical = spec.vertical();
         let mut slots = Vec::new();
         for (part, group) in [
             (&layout.left, "left"),
@@ -42,13 +45,25 @@ impl Bar {
             (&layout.right, "right"),
         ] {
             let group: gtk::Box = object(&builder, group);
+            if vertical {
+                group.set_orientation(gtk::Orientation::Vertical);
+            }
             for module in part {
                 let slot = Slot::new(module.clone(), row);
+                if vertical {
+                    slot.set_vertical();
+                }
                 group.append(&slot.widget());
                 slots.push(slot);
             }
         }
-        content.set_size_request(-1, config.height as i32);
+        if vertical {
+            content.set_orientation(gtk::Orientation::Vertical);
+            content.add_css_class("vertical");
+            content.set_size_request(spec.width as i32, -1);
+        } else {
+            content.set_size_request(-1, spec.height as i32);
+        }
         notice.set_has_tooltip(true);
         let notice_tooltip = object(
             &gtk::Builder::from_resource("/dev/ringbar/tooltip.ui"),
@@ -63,15 +78,23 @@ impl Bar {
         Bar {
             window,
             monitor: None,
+            spec: 0,
             slots,
             notice,
             notice_tooltip,
         }
     }
 
-    /// A layer-shell bar on `monitor`.
-    pub fn layer(config: &Config, monitor: &gdk::Monitor, row: &dyn Fn() -> WorkspaceRow) -> Bar {
-        let mut bar = Bar::build(config, row);
+    /// A layer-shell bar on `monitor`: the config's bar number `index`, `spec`.
+    pub fn layer(
+        spec: &BarSpec,
+        index: usize,
+        monitor: &gdk::Monitor,
+        row: &dyn Fn() -> WorkspaceRow,
+    ) -> Bar {
+        let mut bar = Bar::build(spec, row);
+        bar.spec = index;
+        let config = spec;
         let window = &bar.window;
         window.init_layer_shell();
         window.set_namespace(Some("ringbar"));
@@ -81,12 +104,17 @@ impl Bar {
             Layer::Top => gtk4_layer_shell::Layer::Top,
             Layer::Overlay => gtk4_layer_shell::Layer::Overlay,
         });
-        let edge = match config.position {
-            Position::Top => Edge::Top,
-            Position::Bottom => Edge::Bottom,
+        let (edge, across) = match config.position {
+            Position::Top => (Edge::Top, [Edge::Left, Edge::Right]),
+            Position::Bottom => (Edge::Bottom, [Edge::Left, Edge::Right]),
+            Position::Left => (Edge::Left, [Edge::Top, Edge::Bottom]),
+            Position::Right => (Edge::Right, [Edge::Top, Edge::Bottom]),
         };
-        for anchor in [edge, Edge::Left, Edge::Right] {
+        for anchor in [edge, across[0], across[1]] {
             window.set_anchor(anchor, true);
+        }
+        if config.vertical() {
+            window.set_default_size(config.width as i32, -1);
         }
         for (side, margin) in [
             (Edge::Top, config.margin_top),
@@ -103,10 +131,13 @@ impl Bar {
     }
 
     /// A plain undecorated window, for compositors without layer-shell and for X11.
-    pub fn fallback(config: &Config, row: &dyn Fn() -> WorkspaceRow) -> Bar {
-        let bar = Bar::build(config, row);
+    pub fn fallback(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Bar {
+        let bar = Bar::build(spec, row);
         bar.window.set_title(Some("ringbar"));
-        bar.window.set_default_size(900, config.height as i32);
+        match spec.vertical() {
+            true => bar.window.set_default_size(spec.width as i32, 600),
+            false => bar.window.set_default_size(900, spec.height as i32),
+        }
         bar
     }
 

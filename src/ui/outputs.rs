@@ -1,5 +1,5 @@
-//! Bars on outputs: one layer-shell bar per monitor, following hotplug, or one plain
-//! window; each module's clicks and tooltip wired to the app.
+//! Bars on outputs: each of the config's bars on every monitor it names, following
+//! hotplug, or one plain window; each module's clicks and tooltip wired to the app.
 
 use std::rc::Rc;
 
@@ -46,6 +46,7 @@ impl App {
             .collect();
         let mut added = Vec::new();
         {
+            let config = self.config.borrow();
             let mut bars = self.bars.borrow_mut();
             bars.retain(|bar| {
                 let keep = bar.monitor.as_ref().is_none_or(|m| monitors.contains(m));
@@ -56,10 +57,29 @@ impl App {
                 keep
             });
             for monitor in &monitors {
-                if !bars.iter().any(|b| b.monitor.as_ref() == Some(monitor)) {
-                    log_new_bar(monitor);
-                    let row = || self.workspace_row();
-                    added.push(Bar::layer(&self.config.borrow(), monitor, &row));
+                let connector = monitor.connector().map(|c| c.to_string());
+                for (index, spec) in config.bars.iter().enumerate() {
+                    // A bar for some outputs waits for a new output's name.
+                    let wanted = match &connector {
+                        Some(name) => spec.output.matches(name),
+                        None => spec.output.is_everywhere(),
+                    };
+                    let there = bars
+                        .iter()
+                        .any(|b| b.monitor.as_ref() == Some(monitor) && b.spec == index);
+                    if wanted && !there {
+                        log_new_bar(monitor);
+                        let row = || self.workspace_row();
+                        added.push(Bar::layer(spec, index, monitor, &row));
+                    }
+                }
+                if connector.is_none() {
+                    let list = list.clone();
+                    monitor.connect_connector_notify(glib::clone!(
+                        #[weak(rename_to = app)]
+                        self,
+                        move |_| app.sync_monitors(&list)
+                    ));
                 }
             }
         }
@@ -72,7 +92,10 @@ impl App {
     /// The plain-window fallback: one bar, not tied to a monitor. Closing it quits.
     pub fn add_fallback(self: &Rc<Self>) {
         let row = || self.workspace_row();
-        let bar = Bar::fallback(&self.config.borrow(), &row);
+        let Some(spec) = self.config.borrow().bars.first().cloned() else {
+            return;
+        };
+        let bar = Bar::fallback(&spec, &row);
         let main_loop = self.main_loop.clone();
         bar.window.connect_close_request(move |_| {
             main_loop.quit();

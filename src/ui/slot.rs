@@ -97,6 +97,22 @@ impl Slot {
         }
     }
 
+    /// For a left or right bar: rows of buttons and the tray's icons stacked, and the
+    /// label's words wrapped to fit the bar's width (never rotated).
+    pub fn set_vertical(&self) {
+        if let Some(row) = &self.row {
+            row.widget.set_orientation(gtk::Orientation::Vertical);
+        }
+        if let Some(tray) = &self.tray {
+            tray.set_orientation(gtk::Orientation::Vertical);
+        }
+        self.label.set_wrap(true);
+        self.label.set_wrap_mode(gtk::pango::WrapMode::WordChar);
+        self.label.set_justify(gtk::Justification::Center);
+        // Its natural width one character: the bar's width decides where it wraps.
+        self.label.set_max_width_chars(1);
+    }
+
     /// The widget on the bar: the label, the row of buttons, or the tray's box.
     pub fn widget(&self) -> gtk::Widget {
         if let Some(graph) = &self.bar_graph {

@@ -2,7 +2,7 @@
 //! stopped in one place: the wall-clock timer (`Update::Timer`), the compositor's IPC
 //! (`Update::Compositor`), the script modules' runners (`Update::Script`), the tray's
 //! StatusNotifierHost (`Update::Bus`), and the [`EventSource`]s (`Update::Event`:
-//! rtnetlink, the sound server, BlueZ…), started through `events::watch`. Each runs on
+//! rtnetlink, the sound server, BlueZ…), started through `app::event_sources`. Each runs on
 //! the main loop through gio's async IO and, when it changes, asks the bar to redraw the
 //! modules that follow its kind. `follow` starts what the config's modules need and
 //! stops the scripts no longer listed; a script that kept its name and settings goes on
@@ -14,11 +14,11 @@ use std::rc::Rc;
 use gtk4 as gtk;
 
 use super::tray::TrayHost;
+use crate::app::event_sources::{self, Watch};
 use crate::app::wallclock::WallTimer;
 use crate::events::compositor::{Compositor, CompositorState, Workspace};
 use crate::events::script::runner::{self, ScriptRunner};
 use crate::events::script::ScriptState;
-use crate::events::watch::{self, Watch};
 use crate::events::{Command, Source as EventSource};
 use crate::modules::{custom, Button, Events, Layout, Scripts, TraySettings, Update};
 
@@ -81,7 +81,7 @@ impl Sources {
         }
         let redraw = self.redraw.clone();
         let changed = Rc::new(move || redraw(Update::Event(source)));
-        let watch = watch::start(source, &self.events, changed);
+        let watch = event_sources::start(source, &self.events, changed);
         self.watches.borrow_mut().push((source, watch));
     }
 

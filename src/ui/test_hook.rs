@@ -58,15 +58,18 @@ impl TestHook {
         self.stalls.report(sample);
     }
 
-    /// One line per bar, tab-separated: `output=… mapped=… bar.classes=… cpu=… cpu.visible=…
-    /// cpu.classes=… …`, a module listed twice by its first place.
+    /// One line per bar, tab-separated: `output=… spec=… size=WxH mapped=… bar.classes=…
+    /// cpu=… cpu.visible=… cpu.classes=… …`, a module listed twice by its first place.
     pub fn write_bars(&self, bars: &[Bar]) {
         let mut out = String::new();
         for bar in bars {
             let _ = write!(
                 out,
-                "output={}\tmapped={}\tbar.classes={}",
+                "output={}\tspec={}\tsize={}x{}\tmapped={}\tbar.classes={}",
                 bar.output_name(),
+                bar.spec,
+                bar.window.width(),
+                bar.window.height(),
                 bar.window.is_mapped(),
                 classes(&bar.window)
             );

@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bars_per_output;
 mod clock;
 mod drawing;
 mod hidden_readings;

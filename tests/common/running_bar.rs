@@ -2,7 +2,7 @@
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus};
 use std::time::{Duration, Instant};
 
@@ -30,6 +30,39 @@ impl Session {
         let mut command = Command::new("ip");
         command
             .args(["netns", "exec", netns])
+            .arg(inner.get_program())
+            .args(inner.get_args());
+        let runs = fs::read_dir(self.path()).map_or(0, |d| d.count());
+        let log = self.path().join(format!("ringbar-{runs}.log"));
+        RunningBar::spawn(command, log, self.hook_dir())
+    }
+
+    /// [`Session::start_bar`] in a mount namespace of its own where each `(source,
+    /// target)` directory is bind-mounted first: a fake sysfs class over the real one.
+    pub fn start_bar_with_mounts(
+        &self,
+        mounts: &[(&Path, &Path)],
+        extra_env: &[(&str, &str)],
+    ) -> RunningBar {
+        let binary = self.install_bar("ringbar", true);
+        let hook = self.hook_dir().display().to_string();
+        let mut env = Vec::from(extra_env);
+        env.push(("RINGBAR_TEST_HOOK", hook.as_str()));
+        let inner = self.as_user_with(&binary, &env);
+        let mut script = String::new();
+        for (source, target) in mounts {
+            script.push_str(&format!(
+                "mount --bind '{}' '{}' && ",
+                source.display(),
+                target.display()
+            ));
+        }
+        script.push_str("exec \"$@\"");
+        let mut command = Command::new("unshare");
+        command
+            .args(["--mount", "--propagation", "private", "--", "sh", "-c"])
+            .arg(script)
+            .arg("sh")
             .arg(inner.get_program())
             .args(inner.get_args());
         let runs = fs::read_dir(self.path()).map_or(0, |d| d.count());

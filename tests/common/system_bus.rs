@@ -1,8 +1,8 @@
 //! A bus that stands for the system bus: `dbus-daemon` as root with a policy that lets
-//! the test user and root reach any name, and a real `polkitd` on it that grants one
-//! action to both (a rule file in /etc/polkit-1/rules.d, removed when dropped). For a
-//! daemon that asks polkit before it acts (power-profiles-daemon), on a machine with no
-//! logind session to count as "active".
+//! the test user and root reach any name; with [`start_with_polkit`], a real `polkitd`
+//! on it that grants one action to both (a rule file in /etc/polkit-1/rules.d, removed
+//! when dropped), for a daemon that asks polkit before it acts (power-profiles-daemon)
+//! on a machine with no logind session to count as "active".
 
 use std::fs;
 use std::path::PathBuf;
@@ -18,20 +18,22 @@ const POLKITD: &str = "/usr/lib/polkit-1/polkitd";
 
 pub struct SystemBus {
     pub address: String,
-    rule: PathBuf,
+    rule: Option<PathBuf>,
     // Dropped in this order: polkitd, then the bus.
-    _polkitd: Helper,
+    _polkitd: Option<Helper>,
     _bus: Helper,
 }
 
 impl Drop for SystemBus {
     fn drop(&mut self) {
-        let _ = fs::remove_file(&self.rule);
+        if let Some(rule) = &self.rule {
+            let _ = fs::remove_file(rule);
+        }
     }
 }
 
-/// The bus, with polkitd granting `action` to the test user and root.
-pub fn start_with_polkit(session: &Session, action: &str) -> SystemBus {
+/// The bus alone.
+pub fn start(session: &Session) -> SystemBus {
     let socket = session.path().join("system_bus");
     let config = session.path().join("system_bus.conf");
     fs::write(
@@ -59,8 +61,18 @@ pub fn start_with_polkit(session: &Session, action: &str) -> SystemBus {
     wait_for("the system bus socket", WAIT, || socket.exists());
     // The test user connects too.
     let _ = Command::new("chmod").arg("666").arg(&socket).status();
-    let address = format!("unix:path={}", socket.display());
+    SystemBus {
+        address: format!("unix:path={}", socket.display()),
+        rule: None,
+        _polkitd: None,
+        _bus: bus,
+    }
+}
 
+/// The bus, with polkitd granting `action` to the test user and root.
+pub fn start_with_polkit(session: &Session, action: &str) -> SystemBus {
+    let mut system_bus = start(session);
+    let address = system_bus.address.clone();
     let rules = PathBuf::from("/etc/polkit-1/rules.d");
     fs::create_dir_all(&rules).expect("mkdir /etc/polkit-1/rules.d");
     let rule = rules.join("49-ringbar-test.rules");
@@ -80,12 +92,8 @@ pub fn start_with_polkit(session: &Session, action: &str) -> SystemBus {
         .stderr(Stdio::null())
         .spawn();
     // From here a failed check drops the guard: polkitd killed, the rule removed.
-    let system_bus = SystemBus {
-        address: address.clone(),
-        rule,
-        _polkitd: Helper(polkitd.expect("start polkitd (package polkitd)")),
-        _bus: bus,
-    };
+    system_bus.rule = Some(rule);
+    system_bus._polkitd = Some(Helper(polkitd.expect("start polkitd (package polkitd)")));
     let bus_ready = || {
         Command::new("dbus-send")
             .arg(format!("--bus={address}"))

@@ -84,6 +84,8 @@ def flood(name, count):
                 "PlaybackStatus": GLib.Variant("s", "Playing"),
                 "Metadata": GLib.Variant("a{sv}", {"xesam:title": GLib.Variant("s", title)}),
             }
+            # As a real player: what GetAll answers is what the signals said.
+            props[PLAYER].update(changed)
             conn.emit_signal(None, PATH, "org.freedesktop.DBus.Properties",
                              "PropertiesChanged",
                              GLib.Variant("(sa{sv}as)", (PLAYER, changed, [])))

@@ -24,12 +24,7 @@ pub struct Import {
 }
 
 /// Waybar's bar keys that have no ringbar counterpart, with the reason.
-const BAR_KEYS_LEFT_OUT: [(&str, &str); 12] = [
-    (
-        "output",
-        "ringbar puts one bar with the same layout on every output",
-    ),
-    ("width", "a ringbar bar spans its output"),
+const BAR_KEYS_LEFT_OUT: [(&str, &str); 10] = [
     (
         "spacing",
         "set the gap between modules in style.css (`.module { margin: … }`)",
@@ -62,7 +57,7 @@ pub fn convert(config: &Json) -> Import {
                     .map(|o| format!(" (output {o})"))
                     .unwrap_or_default();
                 notes.push(format!(
-                    "bar {}{output}: not carried over; ringbar has one layout for every output",
+                    "bar {}{output}: not carried over; write it as a [[bar]] table (man 5 ringbar)",
                     index + 1
                 ));
             }
@@ -142,12 +137,24 @@ fn bar_keys(bar: &Map<String, Json>, root: &mut Table, notes: &mut Vec<String>) 
                 _ => notes.push(format!("`layer` {value}: not a layer ringbar knows")),
             },
             "position" => match value.as_str() {
-                Some(edge @ ("top" | "bottom")) => {
+                Some(edge @ ("top" | "bottom" | "left" | "right")) => {
                     root.insert("position".into(), Value::String(edge.into()));
                 }
                 _ => notes.push(format!(
-                    "`position` {value}: ringbar's bar sits at the top or the bottom"
+                    "`position` {value}: ringbar's bar sits at the top, bottom, left or right"
                 )),
+            },
+            "output" => match to_output(value) {
+                Some(output) => {
+                    root.insert("output".into(), output);
+                }
+                None => notes.push(format!("`output` {value}: not output names")),
+            },
+            "width" => match value.as_u64().filter(|w| (1..=500).contains(w)) {
+                Some(width) => {
+                    root.insert("width".into(), Value::Integer(width as i64));
+                }
+                None => notes.push(format!("`width` {value}: not 1 to 500 pixels")),
             },
             "height" => match value.as_u64().filter(|h| (1..=500).contains(h)) {
                 Some(height) => {
@@ -175,6 +182,19 @@ fn bar_keys(bar: &Map<String, Json>, root: &mut Table, notes: &mut Vec<String>) 
                 }
             }
         }
+    }
+}
+
+/// `"output": "DP-1"` or a list of names (`!NAME` leaves one out), as ringbar reads it.
+fn to_output(value: &Json) -> Option<Value> {
+    match value {
+        Json::String(name) => Some(Value::String(name.clone())),
+        Json::Array(names) => names
+            .iter()
+            .map(|n| n.as_str().map(|n| Value::String(n.to_owned())))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array),
+        _ => None,
     }
 }
 

@@ -6,7 +6,7 @@ use serde_json::{Map, Value as Json};
 use toml::{Table, Value};
 
 /// Waybar's module kinds that ringbar has, by Waybar's name.
-const KINDS: [(&str, &str); 24] = [
+const KINDS: [(&str, &str); 25] = [
     ("sway/workspaces", "workspaces"),
     ("hyprland/workspaces", "workspaces"),
     ("wlr/workspaces", "workspaces"),
@@ -31,6 +31,7 @@ const KINDS: [(&str, &str); 24] = [
     // ringbar's `media`, by Waybar's name.
     ("mpris", "mpris"),
     ("idle_inhibitor", "idle_inhibitor"),
+    ("backlight", "backlight"),
     ("tray", "tray"),
     ("custom", "custom"),
 ];
@@ -187,6 +188,9 @@ impl Layout {
                 ("mpris", key) if crate::modules::media::SETTINGS.contains(&key) => {
                     checked_format(key, value, &crate::modules::media::KEYS)
                 }
+                ("backlight", key) if crate::modules::backlight::SETTINGS.contains(&key) => {
+                    checked_format(key, value, &crate::modules::backlight::KEYS)
+                }
                 ("idle_inhibitor", key)
                     if crate::modules::idle_inhibitor::SETTINGS.contains(&key) =>
                 {
@@ -280,6 +284,9 @@ fn left_out_reason(kind: &str, key: &str) -> &'static str {
         }
         ("bluetooth", k) if crate::modules::bluetooth::SETTINGS.contains(&k) => {
             "a field ringbar's bluetooth module does not fill (see man 5 ringbar); not carried over"
+        }
+        ("backlight", k) if crate::modules::backlight::SETTINGS.contains(&k) => {
+            "a field ringbar's backlight module does not fill (see man 5 ringbar); not carried over"
         }
         ("mpris", k) if crate::modules::media::SETTINGS.contains(&k) => {
             "a field ringbar's media module does not fill (see man 5 ringbar); not carried over"

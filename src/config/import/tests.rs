@@ -37,11 +37,9 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
     });
     let import = convert(&waybar);
     let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
-    assert_eq!(config.position, crate::config::Position::Bottom);
-    assert_eq!(
-        (config.height, config.margin_top, config.margin_left),
-        (30, 4, 8)
-    );
+    let bar = &config.bars[0];
+    assert_eq!(bar.position, crate::config::Position::Bottom);
+    assert_eq!((bar.height, bar.margin_top, bar.margin_left), (30, 4, 8));
     assert_eq!(config.interval_ms, 500, "the shortest monitor interval");
     let names = |list: &[std::rc::Rc<dyn crate::modules::Module>]| -> Vec<String> {
         list.iter().map(|m| m.name().to_owned()).collect()
@@ -134,9 +132,9 @@ fn an_array_of_bars_converts_the_first_and_says_so() {
         "{:?}",
         import.notes
     );
-    assert!(notes_about(&import, "`output`")
-        .iter()
-        .any(|n| n.contains("every output")));
+    // The first bar's output carries over.
+    assert!(config.bars[0].output.matches("DP-1"));
+    assert!(!config.bars[0].output.matches("HDMI-A-1"));
 }
 
 #[test]
@@ -145,7 +143,7 @@ fn settings_ringbar_refuses_fall_back_to_defaults_with_a_note() {
         "modules-right": ["disk", "custom/broken", "position-odd"],
         "disk": {"format": "{free} of {total} ({specific_free})"},
         "custom/broken": {"format": "{}"},
-        "position": "left"
+        "position": "middle"
     });
     let import = convert(&waybar);
     let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
@@ -159,7 +157,7 @@ fn settings_ringbar_refuses_fall_back_to_defaults_with_a_note() {
         .any(|n| n.contains("left out")));
     assert!(notes_about(&import, "`position`")
         .iter()
-        .any(|n| n.contains("top or the bottom")));
+        .any(|n| n.contains("top, bottom, left or right")));
 }
 
 #[test]

@@ -5,13 +5,14 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::audio::pulse::AudioWatch;
-use super::bluetooth::bluez::BluetoothWatch;
-use super::idle_inhibitor::IdleInhibitor;
-use super::media::mpris::MediaWatch;
-use super::network::netlink::NetworkWatch;
-use super::power_profiles::dbus::PowerProfilesWatch;
-use super::{Command, Source};
+use crate::events::audio::pulse::AudioWatch;
+use crate::events::backlight::watch::BacklightWatch;
+use crate::events::bluetooth::bluez::BluetoothWatch;
+use crate::events::idle_inhibitor::IdleInhibitor;
+use crate::events::media::mpris::MediaWatch;
+use crate::events::network::netlink::NetworkWatch;
+use crate::events::power_profiles::dbus::PowerProfilesWatch;
+use crate::events::{Command, Source};
 use crate::modules::Events;
 
 /// A running source; dropping it stops it.
@@ -33,7 +34,7 @@ pub fn start(
     let events = events.clone();
     match source {
         Source::Network => {
-            let on_change = move |state: &super::network::NetworkState| {
+            let on_change = move |state: &crate::events::network::NetworkState| {
                 events.borrow_mut().network = Some(state.clone());
                 changed();
             };
@@ -46,28 +47,28 @@ pub fn start(
             }
         }
         Source::Audio => {
-            let on_change = move |state: Option<&super::audio::AudioState>| {
+            let on_change = move |state: Option<&crate::events::audio::AudioState>| {
                 events.borrow_mut().audio = state.cloned();
                 changed();
             };
             AudioWatch::start(on_change).map(|watch| Box::new(watch) as Box<dyn Watch>)
         }
         Source::Bluetooth => {
-            let on_change = move |state: Option<&super::bluetooth::BluetoothState>| {
+            let on_change = move |state: Option<&crate::events::bluetooth::BluetoothState>| {
                 events.borrow_mut().bluetooth = state.cloned();
                 changed();
             };
             Some(Box::new(BluetoothWatch::start(on_change)))
         }
         Source::PowerProfiles => {
-            let on_change = move |state: Option<&super::power_profiles::PowerProfiles>| {
+            let on_change = move |state: Option<&crate::events::power_profiles::PowerProfiles>| {
                 events.borrow_mut().power_profiles = state.cloned();
                 changed();
             };
             Some(Box::new(PowerProfilesWatch::start(on_change)))
         }
         Source::Media => {
-            let on_change = move |state: Option<&super::media::MediaState>| {
+            let on_change = move |state: Option<&crate::events::media::MediaState>| {
                 events.borrow_mut().media = state.cloned();
                 changed();
             };
@@ -79,6 +80,13 @@ pub fn start(
                 changed();
             };
             Some(Box::new(IdleInhibitor::start(on_change)))
+        }
+        Source::Backlight => {
+            let on_change = move |state: Option<&crate::events::backlight::BacklightState>| {
+                events.borrow_mut().backlight = state.cloned();
+                changed();
+            };
+            Some(Box::new(BacklightWatch::start(on_change)))
         }
     }
 }
@@ -121,6 +129,14 @@ impl Watch for IdleInhibitor {
     fn command(&self, command: &Command) {
         if let Command::ToggleIdleInhibitor = command {
             self.toggle();
+        }
+    }
+}
+
+impl Watch for BacklightWatch {
+    fn command(&self, command: &Command) {
+        if let Command::Backlight(command) = command {
+            BacklightWatch::command(self, command);
         }
     }
 }

@@ -1,0 +1,102 @@
+//! `[[bar]]`: outputs, inheritance from the top level, the modules every bar shares, and
+//! the errors a bar table can have.
+
+use std::path::Path;
+use std::rc::Rc;
+
+use super::*;
+
+fn parse_str(text: &str) -> Result<Config, ConfigError> {
+    parse(text, Path::new("config.toml"))
+}
+
+fn names(list: &[Rc<dyn crate::modules::Module>]) -> Vec<&str> {
+    list.iter().map(|m| m.name()).collect()
+}
+
+#[test]
+fn outputs_match_by_name_and_exclusion() {
+    let all = OutputMatch::of(&[]);
+    assert!(all.is_everywhere() && all.matches("DP-1"));
+    let star = OutputMatch::of(&["*".to_owned()]);
+    assert!(star.is_everywhere() && star.matches("HDMI-A-1"));
+    let two = OutputMatch::of(&["DP-1".to_owned(), "DP-2".to_owned()]);
+    assert!(two.matches("DP-2") && !two.matches("DP-3") && !two.is_everywhere());
+    let not_one = OutputMatch::of(&["!eDP-1".to_owned()]);
+    assert!(not_one.matches("DP-1") && !not_one.matches("eDP-1"));
+    assert!(!not_one.is_everywhere());
+}
+
+#[test]
+fn bar_tables_inherit_the_top_level_and_share_modules() {
+    let config = parse_str(
+        "height = 30\nmargin_top = 2\nmodules_right = [\"cpu\", \"clock\"]\n\
+         [[bar]]\noutput = \"HEADLESS-1\"\nposition = \"left\"\nwidth = 64\n\
+         modules_left = [\"workspaces\"]\nmodules_center = []\n\
+         [[bar]]\noutput = [\"*\", \"!HEADLESS-1\"]\nlayer = \"overlay\"\n\
+         modules_left = [\"memory\", \"cpu\"]\nmodules_right = [\"clock\"]\n[cpu]\nwarning = 50\n",
+    )
+    .expect("valid");
+    assert_eq!(config.bars.len(), 2);
+    let (left, top) = (&config.bars[0], &config.bars[1]);
+    assert!(left.vertical() && !top.vertical());
+    assert!(left.output.matches("HEADLESS-1") && !left.output.matches("HEADLESS-2"));
+    assert!(top.output.matches("HEADLESS-2") && !top.output.matches("HEADLESS-1"));
+    assert_eq!(
+        (left.position, left.width, left.height),
+        (Position::Left, 64, 30)
+    );
+    assert_eq!(
+        (top.position, top.layer, top.margin_top),
+        (Position::Top, Layer::Overlay, 2)
+    );
+    assert_eq!(left.layer, Layer::Top);
+    // Lists a bar leaves out are the top level's.
+    assert_eq!(names(&left.modules.left), ["workspaces"]);
+    assert!(left.modules.center.is_empty());
+    assert_eq!(names(&left.modules.right), ["cpu", "clock"]);
+    assert_eq!(names(&top.modules.left), ["memory", "cpu"]);
+    assert_eq!(
+        names(&top.modules.center),
+        ["clock"],
+        "the top level's centre"
+    );
+    // A module two bars list is one module, with its one table.
+    assert!(Rc::ptr_eq(&left.modules.right[0], &top.modules.left[1]));
+    // Every module once, in the first bar's order, then the others' new ones.
+    assert_eq!(names(&config.modules.left), ["workspaces", "memory"]);
+    assert_eq!(names(&config.modules.center), Vec::<&str>::new());
+    assert_eq!(names(&config.modules.right), ["cpu", "clock"]);
+}
+
+#[test]
+fn without_bar_tables_one_bar_goes_everywhere_and_may_be_vertical() {
+    let config = parse_str("position = \"right\"\nwidth = 80\noutput = \"DP-1\"\n").expect("valid");
+    assert_eq!(config.bars.len(), 1);
+    let bar = &config.bars[0];
+    assert_eq!((bar.position, bar.width), (Position::Right, 80));
+    assert!(bar.output.matches("DP-1") && !bar.output.matches("DP-2"));
+}
+
+#[test]
+fn bad_bar_tables_are_located() {
+    for (text, line, says) in [
+        ("[[bar]]\nposition = \"middle\"\n", 2, "unknown variant"),
+        ("[[bar]]\nwidth = 0\n", 2, "not between 1 and 500"),
+        ("[[bar]]\ncolour = 1\n", 2, "unknown field"),
+        (
+            "[[bar]]\nmodules_left = [\"nope\"]\n",
+            2,
+            "no module is called",
+        ),
+        ("bar = 3\n", 1, "[[bar]]"),
+        ("[[bar]]\noutput = 4\n", 2, ""),
+    ] {
+        let err = parse_str(text).expect_err(text);
+        assert_eq!(err.line, Some(line), "{text}: {err}");
+        assert!(err.message.contains(says), "{text}: {err}");
+    }
+    let many = "[[bar]]\n".repeat(super::bars::MAX_BARS + 1);
+    let err = parse_str(&many).expect_err("too many");
+    assert!(err.message.contains("more than 16"), "{err}");
+}

@@ -1,0 +1,184 @@
+//! `backlight`: the screen's brightness, `LIGHT 50%` by default (`{percent}`, `{name}`,
+//! `{icon}` from `format-icons` by percentage), of the device `device` names, else the
+//! first firmware backlight, else platform, else raw. Scrolling steps it by
+//! `scroll-step` percent (up brightens, unless `reverse-scrolling`). Changes come from
+//! the kernel's uevents (`crate::events::backlight`), never polled; hidden without a
+//! backlight.
+
+use std::fmt::Write;
+use std::rc::Rc;
+
+use serde::de::Deserializer;
+use serde::Deserialize;
+
+use super::format;
+use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
+use crate::events::backlight::{Backlight, BacklightCommand};
+use crate::events::script::FormatIcons;
+use crate::render::header;
+use crate::text::{untrusted, Sink};
+
+pub const KEYS: [&str; 3] = ["percent", "name", "icon"];
+
+/// The settings, as Waybar names them (`ringbar import-waybar` carries them over).
+pub const SETTINGS: [&str; 8] = [
+    "format",
+    "format-icons",
+    "device",
+    "scroll-step",
+    "reverse-scrolling",
+    "on-click",
+    "on-click-middle",
+    "on-click-right",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Settings {
+    #[serde(deserialize_with = "checked")]
+    format: String,
+    /// One icon, or a list from dark to bright.
+    #[serde(rename = "format-icons")]
+    format_icons: Option<FormatIcons>,
+    /// The directory's name under /sys/class/backlight.
+    device: Option<String>,
+    #[serde(rename = "scroll-step")]
+    scroll_step: f64,
+    #[serde(rename = "reverse-scrolling")]
+    reverse_scrolling: bool,
+    #[serde(rename = "on-click")]
+    on_click: Option<String>,
+    #[serde(rename = "on-click-middle")]
+    on_click_middle: Option<String>,
+    #[serde(rename = "on-click-right")]
+    on_click_right: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            format: "LIGHT {percent}%".to_owned(),
+            format_icons: None,
+            device: None,
+            scroll_step: 5.0,
+            reverse_scrolling: false,
+            on_click: None,
+            on_click_middle: None,
+            on_click_right: None,
+        }
+    }
+}
+
+fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    format::deserialize_checked(d, &KEYS)
+}
+
+struct BacklightModule {
+    settings: Settings,
+    device: Option<Rc<str>>,
+}
+
+pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        None => Settings::default(),
+    };
+    if !(settings.scroll_step.is_finite() && settings.scroll_step > 0.0) {
+        return Err(serde::de::Error::custom(
+            "scroll-step: a percentage above 0",
+        ));
+    }
+    let device = settings.device.as_deref().map(Rc::from);
+    Ok(Rc::new(BacklightModule { settings, device }))
+}
+
+impl BacklightModule {
+    fn shown<'a>(&self, input: &'a Input<'_>) -> Option<&'a Backlight> {
+        input
+            .events
+            .backlight
+            .as_ref()?
+            .pick(self.device.as_deref())
+    }
+
+    fn step(&self, up: bool) -> Option<Action> {
+        let step = self.settings.scroll_step;
+        let brighter = up != self.settings.reverse_scrolling;
+        Some(Action::Command(Command::Backlight(BacklightCommand {
+            device: self.device.clone(),
+            step: if brighter { step } else { -step },
+        })))
+    }
+}
+
+impl Module for BacklightModule {
+    fn name(&self) -> &str {
+        "backlight"
+    }
+
+    fn update(&self) -> Update {
+        Update::Event(Source::Backlight)
+    }
+
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let light = self.shown(input)?;
+        let percent = light.percent();
+        let icons = self.settings.format_icons.as_ref();
+        let icon = icons.map_or("", |i| i.icon(Some(f64::from(percent)), None));
+        format::fill(&self.settings.format, out, |key, out| {
+            match key {
+                "percent" => {
+                    let _ = write!(out, "{percent}");
+                }
+                "name" => out.push_str(&light.name),
+                "icon" => out.push_str(icon),
+                _ => return false,
+            }
+            true
+        });
+        Some(Status {
+            percentage: Some(f64::from(percent)),
+            ..Status::default()
+        })
+    }
+
+    /// `Backlight  intel_backlight · 50% (12000 of 24000)`.
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        let Some(light) = self.shown(input) else {
+            return;
+        };
+        header(sink, "Backlight");
+        untrusted(sink, &light.name);
+        let _ = writeln!(
+            sink.out(),
+            " · {}% ({} of {})",
+            light.percent(),
+            light.brightness,
+            light.max
+        );
+    }
+
+    fn history_graphs(&self) -> bool {
+        false
+    }
+
+    fn action(&self, button: Button) -> Option<Action> {
+        if self.command(button).is_some() {
+            return Some(Action::Run(button));
+        }
+        match button {
+            Button::ScrollUp => self.step(true),
+            Button::ScrollDown => self.step(false),
+            _ => None,
+        }
+    }
+
+    fn command(&self, button: Button) -> Option<&str> {
+        let s = &self.settings;
+        super::click_command(button, [&s.on_click, &s.on_click_middle, &s.on_click_right])
+    }
+}
+
+#[cfg(test)]
+#[path = "backlight_tests.rs"]
+mod tests;

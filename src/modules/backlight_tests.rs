@@ -1,0 +1,115 @@
+//! The backlight module's text, device choice, tooltip and scrolls.
+
+use std::path::Path;
+
+use super::*;
+use crate::events::backlight::{BacklightState, Kind};
+use crate::modules::tests::input;
+use crate::modules::Events;
+use crate::sample::Sample;
+use crate::text::{Markup, Plain};
+
+fn module(toml: &str) -> Rc<dyn Module> {
+    let text = format!("modules_right = [\"backlight\"]\n[backlight]\n{toml}");
+    let config = crate::config::parse(&text, Path::new("c.toml")).expect("valid");
+    config.modules.right[0].clone()
+}
+
+fn events() -> Events {
+    let light = |name: &str, kind, brightness, max| Backlight {
+        name: name.to_owned(),
+        kind,
+        brightness,
+        max,
+    };
+    Events {
+        backlight: Some(BacklightState {
+            devices: vec![
+                light("acpi_video0", Kind::Firmware, 6, 15),
+                light("intel<b>", Kind::Raw, 18_000, 24_000),
+            ],
+        }),
+        ..Events::default()
+    }
+}
+
+fn shown(module: &dyn Module, events: &Events) -> (String, Option<Status>, String) {
+    let sample = Sample::default();
+    let input = Input {
+        events,
+        ..input(&sample)
+    };
+    let mut out = String::new();
+    let status = module.text(&input, &mut out);
+    let mut tooltip = String::new();
+    module.tooltip(&mut Plain(&mut tooltip), &input);
+    (out, status, tooltip)
+}
+
+#[test]
+fn the_firmware_backlight_unless_one_is_named() {
+    let (text, status, tooltip) = shown(module("").as_ref(), &events());
+    assert_eq!(text, "LIGHT 40%");
+    assert_eq!(status.expect("shown").percentage, Some(40.0));
+    assert_eq!(tooltip, "Backlight  acpi_video0 · 40% (6 of 15)\n");
+    let named = module("device = \"intel<b>\"\nformat = \"{icon} {name} {percent}\"\nformat-icons = [\"dark\", \"mid\", \"bright\"]");
+    let (text, _, _) = shown(named.as_ref(), &events());
+    assert_eq!(text, "bright intel<b> 75");
+    let sample = Sample::default();
+    let events = events();
+    let input = Input {
+        events: &events,
+        ..input(&sample)
+    };
+    let mut markup = String::new();
+    named.tooltip(&mut Markup(&mut markup), &input);
+    assert!(markup.contains("intel&lt;b&gt;"), "{markup}");
+    // No such device, no backlight at all, no source: hidden.
+    let missing = module("device = \"nope\"");
+    assert_eq!(shown(missing.as_ref(), &events).1, None);
+    assert_eq!(shown(module("").as_ref(), &Events::default()).1, None);
+    let none = Events {
+        backlight: Some(BacklightState::default()),
+        ..Events::default()
+    };
+    assert_eq!(shown(module("").as_ref(), &none).1, None);
+}
+
+#[test]
+fn scrolls_step_the_brightness_and_settings_are_checked() {
+    let light = module("device = \"intel<b>\"\nscroll-step = 2.5");
+    let step = |step| {
+        Some(Action::Command(Command::Backlight(BacklightCommand {
+            device: Some(Rc::from("intel<b>")),
+            step,
+        })))
+    };
+    assert_eq!(light.action(Button::ScrollUp), step(2.5));
+    assert_eq!(light.action(Button::ScrollDown), step(-2.5));
+    assert_eq!(light.action(Button::Left), None);
+    let reversed = module("reverse-scrolling = true\non-click = \"wdisplays\"");
+    assert_eq!(
+        reversed.action(Button::ScrollUp),
+        Some(Action::Command(Command::Backlight(BacklightCommand {
+            device: None,
+            step: -5.0
+        })))
+    );
+    assert_eq!(
+        reversed.action(Button::Left),
+        Some(Action::Run(Button::Left))
+    );
+    assert!(light.follows(Update::Event(Source::Backlight)));
+    for bad in [
+        "format = \"{level}\"",
+        "scroll-step = 0",
+        "scroll-step = -1",
+        "states = 1",
+    ] {
+        let text = format!("modules_right = [\"backlight\"]\n[backlight]\n{bad}\n");
+        assert!(
+            crate::config::parse(&text, Path::new("c.toml")).is_err(),
+            "{bad}"
+        );
+    }
+}

@@ -1,0 +1,151 @@
+//! `[[bar]]` on real sway with two headless outputs: a left, vertical bar on one and a
+//! top bar on the other, each with its own modules; checked by the test hook, by OCR
+//! and by the space sway reserves for each (its workspaces' rects). An output added
+//! later gets the bar whose `output` matches it.
+
+use std::collections::HashMap;
+
+use crate::common::session::{Compositor, Session};
+use crate::common::{ocr, require_root, serial, wait_for};
+use crate::*;
+
+const CONFIG: &str = "[clock]\nformat = \"%H:%M\"\n\
+    [[bar]]\noutput = \"HEADLESS-1\"\nposition = \"left\"\nwidth = 64\n\
+    modules_left = [\"clock\"]\nmodules_center = [\"memory\"]\nmodules_right = [\"cpu\"]\n\
+    [[bar]]\noutput = \"!HEADLESS-1\"\nposition = \"top\"\nheight = 30\n\
+    modules_left = [\"workspaces\"]\nmodules_center = []\nmodules_right = [\"memory\"]\n";
+
+/// Each output's rect and its workspace's rect, by output name: (x, y, w, h) twice.
+fn rects(session: &Session) -> HashMap<String, ([i64; 4], [i64; 4])> {
+    let rect = |v: &serde_json::Value| {
+        ["x", "y", "width", "height"].map(|k| v["rect"][k].as_i64().expect("rect field"))
+    };
+    let outputs: serde_json::Value =
+        serde_json::from_str(&session.swaymsg(&["-t", "get_outputs", "-r"])).expect("JSON");
+    let workspaces: serde_json::Value =
+        serde_json::from_str(&session.swaymsg(&["-t", "get_workspaces", "-r"])).expect("JSON");
+    let mut found = HashMap::new();
+    for output in outputs.as_array().expect("outputs") {
+        let name = output["name"].as_str().expect("name").to_owned();
+        let workspace = workspaces
+            .as_array()
+            .expect("workspaces")
+            .iter()
+            .find(|w| w["output"] == output["name"]);
+        if let Some(workspace) = workspace {
+            found.insert(name, (rect(output), rect(workspace)));
+        }
+    }
+    found
+}
+
+fn bar_on<'a>(bars: &'a [HashMap<String, String>], output: &str) -> &'a HashMap<String, String> {
+    bars.iter()
+        .find(|b| b["output"] == output)
+        .unwrap_or_else(|| panic!("a bar on {output}: {bars:?}"))
+}
+
+fn numbers(field: &str) -> Vec<i64> {
+    field
+        .split([',', 'x'])
+        .filter_map(|n| n.parse().ok())
+        .collect()
+}
+
+#[test]
+fn each_output_gets_the_bar_that_names_it() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.swaymsg(&["create_output"]);
+    session.write_config_file("config.toml", CONFIG);
+    let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    bar.wait_for_log("bar on output HEADLESS-2");
+    wait_for("both bars drawn", WAIT, || {
+        let bars = bar.bars();
+        bars.len() == 2
+            && bars.iter().all(|b| b["mapped"] == "true")
+            && bars
+                .iter()
+                .any(|b| b.get("cpu").is_some_and(|c| c.ends_with('%')))
+            && bars
+                .iter()
+                .any(|b| b.get("memory").is_some_and(|m| !m.is_empty()))
+    });
+    let bars = bar.bars();
+    let (left, top) = (bar_on(&bars, "HEADLESS-1"), bar_on(&bars, "HEADLESS-2"));
+    assert_eq!((left["spec"].as_str(), top["spec"].as_str()), ("0", "1"));
+    // Each bar has its own modules.
+    assert!(
+        left.contains_key("clock") && left.contains_key("cpu"),
+        "{left:?}"
+    );
+    assert!(!left.contains_key("workspaces"), "{left:?}");
+    assert!(
+        top.contains_key("memory") && top.contains_key("workspaces"),
+        "{top:?}"
+    );
+    assert!(!top.contains_key("cpu") && !top.contains_key("clock"));
+
+    // The left bar is 64 px wide and as tall as its output; the top one 30 px tall.
+    let rects = rects(&session);
+    let (out1, ws1) = rects["HEADLESS-1"];
+    let (out2, ws2) = rects["HEADLESS-2"];
+    assert_eq!(numbers(&left["size"]), [64, out1[3]], "{left:?}");
+    assert_eq!(numbers(&top["size"]), [out2[2], 30], "{top:?}");
+    // sway keeps each bar's edge free of windows: the exclusive zones.
+    assert_eq!(
+        (ws1[0] - out1[0], ws1[1] - out1[1]),
+        (64, 0),
+        "{ws1:?} on {out1:?}"
+    );
+    assert_eq!(ws1[2], out1[2] - 64);
+    assert_eq!(
+        (ws2[0] - out2[0], ws2[1] - out2[1]),
+        (0, 30),
+        "{ws2:?} on {out2:?}"
+    );
+
+    // Stacked top to bottom, each label within the width: the clock at the top, the
+    // CPU at the bottom, its words wrapped.
+    let clock = numbers(&left["clock.bounds"]);
+    let cpu = numbers(&left["cpu.bounds"]);
+    assert!(
+        clock[0] >= 0 && clock[0] + clock[2] <= 64,
+        "clock {clock:?}"
+    );
+    assert!(cpu[0] >= 0 && cpu[0] + cpu[2] <= 64, "cpu {cpu:?}");
+    assert!(
+        clock[1] < 60 && cpu[1] > out1[3] / 2,
+        "clock {clock:?}, cpu {cpu:?}"
+    );
+    // Read by OCR: the clock on the left bar, the memory label on the top one.
+    let time = ocr::read_text(&session.screenshot(
+        (out1[0] + clock[0]) as u32,
+        (out1[1] + clock[1]) as u32,
+        clock[2] as u32,
+        clock[3] as u32,
+    ));
+    assert!(
+        time.len() == 5 && time.as_bytes()[2] == b':',
+        "the clock reads {time:?}"
+    );
+    let strip = ocr::read_text(&session.screenshot(
+        (out2[0] + out2[2] - 400) as u32,
+        out2[1] as u32,
+        400,
+        30,
+    ));
+    assert!(strip.contains("MEM"), "the top bar reads {strip:?}");
+
+    // An output plugged in later gets the bar that matches it: the top one.
+    session.swaymsg(&["create_output"]);
+    bar.wait_for_log("bar on output HEADLESS-3");
+    wait_for("a bar on HEADLESS-3", WAIT, || {
+        bar.bars()
+            .iter()
+            .any(|b| b["output"] == "HEADLESS-3" && b["spec"] == "1" && b["mapped"] == "true")
+    });
+    assert_eq!(bar.bars().len(), 3, "one bar per output");
+}
