@@ -10,7 +10,7 @@ mod common;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Stdio};
+use std::process::{ChildStdin, Stdio};
 use std::time::Duration;
 
 use common::bus::{bus_address, start_session_bus, Helper};
@@ -79,8 +79,9 @@ fn mpv_property(socket: &Path, name: &str) -> String {
     panic!("mpv closed its IPC without answering");
 }
 
-/// `tests/media/player.py ARGS` as the test user; returns once it owns its name.
-fn stand_in(session: &Session, args: &[&str]) -> (Child, ChildStdin) {
+/// `tests/media/player.py ARGS` as the test user, killed when dropped (a failed check
+/// included); returns once it owns its name.
+fn stand_in(session: &Session, args: &[&str]) -> (Helper, ChildStdin) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/media/player.py");
     let bus = bus_address(session);
     let mut child = session
@@ -102,7 +103,7 @@ fn stand_in(session: &Session, args: &[&str]) -> (Child, ChildStdin) {
     assert_eq!(line.trim(), "owned");
     // Its later lines are not read; the pipe holds them.
     std::mem::forget(out);
-    (child, stdin)
+    (Helper(child), stdin)
 }
 
 fn click_module(session: &Session, bar: &RunningBar, button: &str) {
@@ -188,10 +189,8 @@ fn the_media_module_follows_mpv_and_controls_it() {
     wait_for("the burst's last title", WAIT, || {
         label() == "▶ <i>flood</i>  last"
     });
-    let _ = flood.kill();
-    let _ = flood.wait();
-    let _ = hung.kill();
-    let _ = hung.wait();
+    flood.kill();
+    hung.kill();
     wait_for("mpv again after the stand-ins left", WAIT, || {
         label() == "▶ Sine Wave - Ring <b>Tone</b>"
     });

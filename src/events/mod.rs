@@ -9,6 +9,8 @@
 pub mod audio;
 pub mod backlight;
 pub mod bluetooth;
+#[cfg(feature = "app")]
+pub mod bus_watch;
 pub mod compositor;
 #[cfg(feature = "app")]
 pub mod control;

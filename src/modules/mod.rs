@@ -26,6 +26,7 @@ pub mod network;
 mod oom;
 pub mod power_profile;
 pub mod pressure;
+pub mod privacy;
 mod thresholds;
 mod tray;
 mod window;
@@ -75,6 +76,7 @@ const REGISTRY: &[(&str, Make)] = &[
     ("media", media::make),
     ("idle_inhibitor", idle_inhibitor::make),
     ("backlight", backlight::make),
+    ("privacy", privacy::make),
     ("tray", tray::make),
     ("cpu_graph", graph::make_cpu),
     ("memory_graph", graph::make_memory),
@@ -537,6 +539,7 @@ pub(crate) mod tests {
                 "media",
                 "idle_inhibitor",
                 "backlight",
+                "privacy",
                 "tray",
                 "cpu_graph",
                 "memory_graph"

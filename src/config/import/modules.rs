@@ -6,7 +6,7 @@ use serde_json::{Map, Value as Json};
 use toml::{Table, Value};
 
 /// Waybar's module kinds that ringbar has, by Waybar's name.
-const KINDS: [(&str, &str); 25] = [
+const KINDS: [(&str, &str); 26] = [
     ("sway/workspaces", "workspaces"),
     ("hyprland/workspaces", "workspaces"),
     ("wlr/workspaces", "workspaces"),
@@ -32,6 +32,7 @@ const KINDS: [(&str, &str); 25] = [
     ("mpris", "mpris"),
     ("idle_inhibitor", "idle_inhibitor"),
     ("backlight", "backlight"),
+    ("privacy", "privacy"),
     ("tray", "tray"),
     ("custom", "custom"),
 ];

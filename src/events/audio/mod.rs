@@ -6,6 +6,8 @@
 #[cfg(feature = "app")]
 pub mod pulse;
 #[cfg(feature = "app")]
+mod reading;
+#[cfg(feature = "app")]
 mod socket;
 #[cfg(test)]
 mod tests;
@@ -35,7 +37,19 @@ pub struct Source {
     pub muted: bool,
 }
 
-/// What the module shows and acts on.
+/// A stream recording from an input device (not a sink's monitor): a microphone in use,
+/// for the `privacy` module.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Recording {
+    /// `application.name` (`pw-record`, `Firefox`), else the stream's own name.
+    pub app: String,
+    /// `application.process.id`, where the client said.
+    pub pid: Option<u32>,
+    /// The device's description (`Built-in Audio Analog Stereo`).
+    pub source: String,
+}
+
+/// What the modules show and act on.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AudioState {
     /// Every sink, in the server's order.
@@ -44,6 +58,8 @@ pub struct AudioState {
     pub default_sink: Option<String>,
     /// The default source (not a sink's monitor), if there is one.
     pub source: Option<Source>,
+    /// The streams recording from an input device now (not paused, not ringbar's own).
+    pub recordings: Vec<Recording>,
 }
 
 impl AudioState {

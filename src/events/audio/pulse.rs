@@ -16,14 +16,14 @@ use std::time::Duration;
 
 use gtk4::{gio, glib};
 use libpulse_binding::callbacks::ListResult;
-use libpulse_binding::context::introspect::{SinkInfo, SourceInfo};
 use libpulse_binding::context::subscribe::InterestMaskSet;
 use libpulse_binding::context::{Context, FlagSet, State};
 use libpulse_binding::volume::{ChannelVolumes, Volume};
 use libpulse_glib_binding::Mainloop;
 
+use super::reading::{recording_of, sink_of, source_of, Reading};
 use super::socket;
-use super::{stepped, AudioCommand, AudioState, Sink, Source};
+use super::{stepped, AudioCommand, AudioState};
 
 /// How long to wait before connecting again to a `PULSE_SERVER` that is not there.
 const RETRY: Duration = Duration::from_secs(2);
@@ -50,17 +50,6 @@ struct Inner {
     /// The server's socket, watched while there is no server; `None` when it cannot be.
     socket_monitor: Option<gio::FileMonitor>,
     on_change: OnChange,
-}
-
-/// The replies of one read of the state.
-#[derive(Default)]
-struct Reading {
-    default_sink: Option<String>,
-    default_source: Option<String>,
-    sinks: Vec<(Sink, ChannelVolumes)>,
-    sources: Vec<Source>,
-    /// Replies still to come: server info, sink list, source list.
-    waiting: u8,
 }
 
 /// Follows the sound server; dropping it disconnects. The callbacks hold it weakly, so
@@ -216,7 +205,10 @@ fn ready(inner_rc: &Rc<RefCell<Inner>>) {
     };
     let weak = Rc::downgrade(inner_rc);
     context.set_subscribe_callback(Some(Box::new(move |_, _, _| queue_refresh(&weak))));
-    let interest = InterestMaskSet::SINK | InterestMaskSet::SOURCE | InterestMaskSet::SERVER;
+    let interest = InterestMaskSet::SINK
+        | InterestMaskSet::SOURCE
+        | InterestMaskSet::SOURCE_OUTPUT
+        | InterestMaskSet::SERVER;
     context.subscribe(interest, |_| {});
     drop(inner);
     queue_refresh(&Rc::downgrade(inner_rc));
@@ -314,6 +306,7 @@ fn refresh(weak: &Weak<RefCell<Inner>>) {
     };
     let introspect = context.introspect();
     let (server, sinks, sources) = (weak.clone(), weak.clone(), weak.clone());
+    let streams = weak.clone();
     introspect.get_server_info(move |info| {
         with_reading(&server, |reading| {
             reading.default_sink = info.default_sink_name.as_deref().map(str::to_owned);
@@ -335,8 +328,13 @@ fn refresh(weak: &Weak<RefCell<Inner>>) {
     introspect.get_source_info_list(move |item| match item {
         ListResult::Item(info) => {
             with_reading(&sources, |reading| {
-                if let Some(source) = source_of(info) {
-                    reading.sources.push(source);
+                let description = info.description.as_deref().unwrap_or_default();
+                reading
+                    .descriptions
+                    .push((info.index, description.to_owned()));
+                match source_of(info) {
+                    Some(source) => reading.sources.push(source),
+                    None => reading.monitors.push(info.index),
                 }
                 false
             });
@@ -345,8 +343,21 @@ fn refresh(weak: &Weak<RefCell<Inner>>) {
             with_reading(&sources, |_| true);
         }
     });
+    introspect.get_source_output_info_list(move |item| match item {
+        ListResult::Item(info) => {
+            with_reading(&streams, |reading| {
+                if let Some(recording) = recording_of(info) {
+                    reading.recordings.push((info.source, recording));
+                }
+                false
+            });
+        }
+        ListResult::End | ListResult::Error => {
+            with_reading(&streams, |_| true);
+        }
+    });
     inner.reading = Some(Reading {
-        waiting: 3,
+        waiting: 4,
         ..Reading::default()
     });
 }
@@ -379,58 +390,4 @@ fn with_reading(weak: &Weak<RefCell<Inner>>, reply: impl FnOnce(&mut Reading) ->
         let inner = inner_rc.borrow();
         (inner.on_change)(inner.state.as_ref());
     }
-}
-
-impl Reading {
-    fn into_state(self) -> (AudioState, Option<ChannelVolumes>) {
-        let default = self.default_sink;
-        let volumes = self
-            .sinks
-            .iter()
-            .find(|(sink, _)| Some(&sink.name) == default.as_ref())
-            .map(|(_, volumes)| *volumes);
-        let source = self
-            .sources
-            .into_iter()
-            .find(|source| Some(&source.name) == self.default_source.as_ref());
-        let state = AudioState {
-            sinks: self.sinks.into_iter().map(|(sink, _)| sink).collect(),
-            default_sink: default,
-            source,
-        };
-        (state, volumes)
-    }
-}
-
-fn percent(volumes: &ChannelVolumes) -> f64 {
-    f64::from(volumes.avg().0) * 100.0 / f64::from(Volume::NORMAL.0)
-}
-
-fn sink_of(info: &SinkInfo<'_>) -> (Sink, ChannelVolumes) {
-    let port = info.active_port.as_ref();
-    let sink = Sink {
-        name: info.name.as_deref().unwrap_or_default().to_owned(),
-        description: info.description.as_deref().unwrap_or_default().to_owned(),
-        volume: percent(&info.volume),
-        muted: info.mute,
-        port: port.and_then(|p| p.name.as_deref()).map(str::to_owned),
-        port_description: port
-            .and_then(|p| p.description.as_deref())
-            .map(str::to_owned),
-        bluetooth: info.proplist.get_str("device.bus").as_deref() == Some("bluetooth"),
-    };
-    (sink, info.volume)
-}
-
-/// A source that is not a sink's monitor.
-fn source_of(info: &SourceInfo<'_>) -> Option<Source> {
-    if info.monitor_of_sink.is_some() {
-        return None;
-    }
-    Some(Source {
-        name: info.name.as_deref().unwrap_or_default().to_owned(),
-        description: info.description.as_deref().unwrap_or_default().to_owned(),
-        volume: percent(&info.volume),
-        muted: info.mute,
-    })
 }

@@ -53,19 +53,12 @@ impl BluetoothWatch {
             queued: Cell::new(false),
             on_change: Box::new(on_change),
         }));
-        let (on_connected, on_failed) = (Rc::downgrade(&inner), Rc::downgrade(&inner));
-        crate::events::system_bus::connect(
+        crate::events::bus_watch::connect(
+            crate::events::bus_watch::Bus::System,
             "bluetooth",
-            move |connection| {
-                if let Some(inner) = on_connected.upgrade() {
-                    connected(&inner, connection);
-                }
-            },
-            move || {
-                if let Some(inner) = on_failed.upgrade() {
-                    (inner.borrow().on_change)(None);
-                }
-            },
+            &inner,
+            connected,
+            |inner| (inner.borrow().on_change)(None),
         );
         BluetoothWatch { inner }
     }

@@ -57,19 +57,12 @@ impl MediaWatch {
             queued: Cell::new(false),
             on_change: Box::new(on_change),
         }));
-        let (on_connected, on_failed) = (Rc::downgrade(&inner), Rc::downgrade(&inner));
-        crate::events::session_bus::connect(
+        crate::events::bus_watch::connect(
+            crate::events::bus_watch::Bus::Session,
             "media",
-            move |connection| {
-                if let Some(inner) = on_connected.upgrade() {
-                    connected(&inner, connection);
-                }
-            },
-            move || {
-                if let Some(inner) = on_failed.upgrade() {
-                    (inner.borrow().on_change)(None);
-                }
-            },
+            &inner,
+            connected,
+            |inner| (inner.borrow().on_change)(None),
         );
         MediaWatch { inner }
     }

@@ -45,6 +45,7 @@ fn state() -> AudioState {
             volume: 80.0,
             muted: false,
         }),
+        recordings: Vec::new(),
     }
 }
 

@@ -1,0 +1,98 @@
+//! The privacy module's text, tooltip and hiding.
+
+use std::path::Path;
+
+use super::*;
+use crate::events::audio::AudioState;
+use crate::modules::tests::input;
+use crate::modules::Events;
+use crate::sample::Sample;
+use crate::text::{Markup, Plain};
+
+fn module(toml: &str) -> Rc<dyn Module> {
+    let text = format!("modules_right = [\"privacy\"]\n[privacy]\n{toml}");
+    let config = crate::config::parse(&text, Path::new("c.toml")).expect("valid");
+    config.modules.right[0].clone()
+}
+
+fn recording(app: &str, pid: Option<u32>) -> Recording {
+    Recording {
+        app: app.to_owned(),
+        pid,
+        source: "Null Input".to_owned(),
+    }
+}
+
+fn events(recordings: Vec<Recording>) -> Events {
+    Events {
+        audio: Some(AudioState {
+            recordings,
+            ..AudioState::default()
+        }),
+        ..Events::default()
+    }
+}
+
+fn shown(module: &dyn Module, events: &Events) -> (String, Option<Status>, String) {
+    let sample = Sample::default();
+    let input = Input {
+        events,
+        ..input(&sample)
+    };
+    let mut out = String::new();
+    let status = module.text(&input, &mut out);
+    let mut tooltip = String::new();
+    if status.is_some() {
+        module.tooltip(&mut Plain(&mut tooltip), &input);
+    }
+    (out, status, tooltip)
+}
+
+#[test]
+fn shown_only_while_something_records() {
+    let privacy = module("");
+    let two = events(vec![
+        recording("pw-record", Some(42)),
+        recording("Firefox", None),
+        recording("pw-record", Some(43)),
+    ]);
+    let (text, status, tooltip) = shown(privacy.as_ref(), &two);
+    assert_eq!(text, "MIC pw-record, Firefox");
+    assert_eq!(status.expect("shown").class, Some("microphone"));
+    assert_eq!(
+        tooltip,
+        "Microphone  in use\n  pw-record (pid 42) · Null Input\n  Firefox · Null Input\n  \
+         pw-record (pid 43) · Null Input\n"
+    );
+    assert_eq!(shown(privacy.as_ref(), &events(vec![])).1, None);
+    assert_eq!(shown(privacy.as_ref(), &Events::default()).1, None);
+    let counted = module("format = \"{icon}{count}\"\nformat-icons = \"M\"");
+    assert_eq!(shown(counted.as_ref(), &two).0, "M2");
+}
+
+#[test]
+fn names_are_escaped_and_settings_checked() {
+    let privacy = module("on-click = \"pavucontrol\"");
+    let hostile = events(vec![recording("<b>rec</b>", None)]);
+    let sample = Sample::default();
+    let input = Input {
+        events: &hostile,
+        ..input(&sample)
+    };
+    let mut markup = String::new();
+    privacy.tooltip(&mut Markup(&mut markup), &input);
+    assert!(markup.contains("&lt;b&gt;rec&lt;/b&gt;"), "{markup}");
+    assert_eq!(
+        privacy.action(Button::Left),
+        Some(Action::Run(Button::Left))
+    );
+    assert_eq!(module("").action(Button::Left), None);
+    assert!(privacy.follows(Update::Event(Source::Audio)));
+    for bad in ["format = \"{camera}\"", "on-click-right = \"x\""] {
+        let text = format!("modules_right = [\"privacy\"]\n[privacy]\n{bad}\n");
+        assert!(
+            crate::config::parse(&text, Path::new("c.toml")).is_err(),
+            "{bad}"
+        );
+    }
+}
