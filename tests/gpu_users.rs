@@ -11,6 +11,8 @@ use std::path::Path;
 use common::alloc::{allocations, CountingAllocator};
 use ringbar::config;
 use ringbar::model::gpu_users::Owner;
+use ringbar::model::history::Metric;
+use ringbar::model::value::Value;
 use ringbar::model::Hardware;
 use ringbar::render::gpu;
 use ringbar::sample::Sample;
@@ -165,6 +167,20 @@ fn run() {
     );
     assert_eq!(json[1]["processes"][0]["busy_percent"], 25.0);
     assert_eq!(sensors.user_scans(), 5, "no process looked at again");
+
+    // The history's GPU section names the busiest user of the label's GPU as its
+    // culprit (card0, the busier one: 70 % against 20 %).
+    sample.hardware.gpus[0].reading.busy_percent = Value::Known(70.0);
+    sample.hardware.gpus[1].reading.busy_percent = Value::Known(20.0);
+    sample.unix_ms = 1_795_444_094_000;
+    sample.processes.interval_ns = 2 * SECOND;
+    sample.record_history();
+    let peak = sample.history.peak(Metric::Gpu).expect("a GPU peak");
+    assert_eq!(peak.value, 70.0);
+    assert_eq!(
+        (peak.culprit.pid, peak.culprit.name.as_bytes()),
+        (100, &b"game"[..])
+    );
 
     // PID 100 is reused by a new process with a new client whose counters are already
     // high: no share on its first read (not 100 % inherited from the old counters); the

@@ -197,6 +197,17 @@ fn real_sampling_allocates_nothing_once_warm() {
     for _ in 0..10 {
         render(&config, sampler.take(), &mut text, &mut tooltip);
     }
+    // Meanwhile processes start and end all the time, as on a busy machine (a build,
+    // a shell loop): their departures and lookups must not allocate either.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let churn = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = std::process::Command::new("true").status();
+            }
+        })
+    };
     // The tables grow, once, when the machine has more tasks or processes than ever
     // before (other work on a busy machine starts them): those samples are excused.
     let size = |s: &ringbar::sample::Sample| (s.processes.tasks, s.processes.processes);
@@ -216,6 +227,8 @@ fn real_sampling_allocates_nothing_once_warm() {
         }
         high = (high.0.max(now.0), high.1.max(now.1));
     }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    churn.join().expect("the churn thread");
     eprintln!("{excused} of 500 samples had more tasks or processes than ever before");
     assert!(
         excused < 50,

@@ -13,6 +13,7 @@
 //! allocate nothing.
 
 use super::app::Label;
+use super::gpu_process::GpuProcess;
 use super::snapshot::Snapshot;
 use super::top::Row;
 use names::{Kept, Names};
@@ -29,8 +30,8 @@ pub enum Metric {
     Memory,
     /// Bytes read plus written per second; culprit: the top process by IO.
     Io,
-    /// Busy share of the bar's GPU, percent. No culprit yet: per-process GPU use is not
-    /// sampled.
+    /// Busy share of the bar's GPU, percent; culprit: the busiest process of its users
+    /// list, where the driver shows per-process use (DRM fdinfo, NVML).
     Gpu,
 }
 
@@ -79,6 +80,17 @@ impl Culprit {
         })
     }
 
+    /// The busiest user of a GPU, if it used any of it.
+    fn of_gpu(user: Option<&GpuProcess>) -> Culprit {
+        match user.filter(|u| u.busy_percent.is_some_and(|busy| busy > 0.0)) {
+            Some(user) => Culprit {
+                pid: user.pid,
+                name: Label::new(user.name()),
+            },
+            None => Culprit::NONE,
+        }
+    }
+
     pub fn is_none(&self) -> bool {
         self.pid == 0
     }
@@ -92,8 +104,13 @@ pub struct Point {
 }
 
 impl Point {
-    /// The point of a sample: its process figures and the busy share of the bar's GPU.
-    pub fn of(snapshot: &Snapshot, gpu_percent: Option<f64>) -> Point {
+    /// The point of a sample: its process figures, and the busy share of the bar's GPU
+    /// with its busiest user.
+    pub fn of(
+        snapshot: &Snapshot,
+        gpu_percent: Option<f64>,
+        gpu_user: Option<&GpuProcess>,
+    ) -> Point {
         let memory = snapshot
             .memory
             .filter(|m| m.total > 0)
@@ -113,7 +130,7 @@ impl Point {
                 Culprit::of(snapshot.top_cpu.rows().first()),
                 Culprit::of(snapshot.top_memory.rows().first()),
                 Culprit::of(snapshot.top_io.rows().first()),
-                Culprit::NONE,
+                Culprit::of_gpu(gpu_user),
             ],
         }
     }

@@ -189,6 +189,13 @@ impl ProcessTable {
     pub fn clear(&mut self) {
         self.processes.clear();
         self.index.clear();
+        // Room for as many processes as the table ever held, taken while it warms up: a
+        // first index built later, when processes start coming and going, allocates
+        // nothing.
+        let room = self.processes.capacity();
+        if self.index.capacity() < room {
+            self.index.reserve(room);
+        }
         self.indexed = 0;
         self.latest_start_ns = 0;
         self.tasks = 0;

@@ -60,11 +60,10 @@ impl Sample {
 
     /// Adds this sample's figures to its history (it allocates nothing).
     pub fn record_history(&mut self) {
-        let gpu = self
-            .hardware
-            .label_gpu()
-            .and_then(|gpu| gpu.reading.busy_percent.known());
-        let point = Point::of(&self.processes, gpu);
+        let gpu = self.hardware.label_gpu();
+        let busy = gpu.and_then(|gpu| gpu.reading.busy_percent.known());
+        let user = gpu.and_then(|gpu| gpu.processes.rows().first());
+        let point = Point::of(&self.processes, busy, user);
         let span_ns = self.processes.interval_ns;
         self.history.record(self.unix_ms, span_ns, &point);
     }

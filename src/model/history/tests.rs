@@ -162,7 +162,7 @@ fn a_point_of_a_snapshot_takes_the_top_rows_as_culprits() {
     hog.comm = pcomm("hog");
     hog.rss_pages = 256;
     m.update(S, &[spin, hog], &[], None, None);
-    let first = Point::of(m.snapshot(), None);
+    let first = Point::of(m.snapshot(), None, None);
     assert!(first.values[0].is_nan(), "no rates in the first sample");
     spin.cpu_ns = S / 2;
     hog.write_bytes = 1 << 20;
@@ -173,12 +173,31 @@ fn a_point_of_a_snapshot_takes_the_top_rows_as_culprits() {
     };
     m.update(2 * S, &[spin, hog], &[], Some(memory), None);
     m.rank(false);
-    let p = Point::of(m.snapshot(), Some(37.0));
+    let p = Point::of(m.snapshot(), Some(37.0), None);
     assert_eq!(p.values, [25.0, 25.0, (1 << 20) as f32, 37.0]);
     assert_eq!(p.culprits[0].name, label("spin"));
     assert_eq!(p.culprits[1].name, label("hog"));
     assert_eq!(p.culprits[2].pid, 200);
-    assert!(p.culprits[3].is_none());
+    assert!(p.culprits[3].is_none(), "no GPU users list: no culprit");
+
+    // The GPU's culprit is its busiest user, under the name its row shows.
+    use crate::model::gpu_process::GpuProcess;
+    let mut blender = GpuProcess {
+        pid: 300,
+        busy_percent: Some(31.5),
+        ..GpuProcess::default()
+    };
+    blender.comm[..7].copy_from_slice(b"blender");
+    let p = Point::of(m.snapshot(), Some(37.0), Some(&blender));
+    assert_eq!(
+        (p.culprits[3].pid, p.culprits[3].name),
+        (300, label("blender"))
+    );
+    // One that holds memory but used no GPU time is no culprit of the busy share.
+    blender.busy_percent = Some(0.0);
+    assert!(Point::of(m.snapshot(), Some(37.0), Some(&blender)).culprits[3].is_none());
+    blender.busy_percent = None;
+    assert!(Point::of(m.snapshot(), Some(37.0), Some(&blender)).culprits[3].is_none());
 }
 
 #[test]

@@ -38,13 +38,19 @@ pub struct Model {
     group_by: Option<GroupBy>,
 }
 
+/// Processes that ended recently, remembered without the table growing.
+const DEPARTED_ROOM: usize = 512;
+
 impl Model {
     pub fn new(page_size: u64, online_cpus: u32) -> Self {
         Model {
             current: ProcessTable::default(),
             previous: ProcessTable::default(),
             still_here: Vec::new(),
-            departed: HashMap::default(),
+            // Room taken at start: the first process that ends, however late, allocates
+            // nothing, and while fewer than half of it are remembered a full table is
+            // tidied in place.
+            departed: HashMap::with_capacity_and_hasher(DEPARTED_ROOM, Default::default()),
             window_starts: [None; 2],
             samples: 0,
             page_size,
@@ -88,6 +94,10 @@ impl Model {
         snap.read_bytes = 0;
         snap.write_bytes = 0;
         self.still_here.clear();
+        // Room for this sample's processes too, which the next one compares against: the
+        // list grows in the sample whose processes outnumber all before it, not after.
+        self.still_here
+            .reserve(self.previous.len().max(self.current.len()));
         self.still_here.resize(self.previous.len(), false);
         let (mut still_here, mut cursor) = (0, 0);
         for p in self.current.iter_mut() {
