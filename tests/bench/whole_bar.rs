@@ -1,9 +1,12 @@
 //! Section 3: the whole bar against Waybar, the same modules on both sides, in one headless
-//! sway with a real client window, a real sound server and a virtual keyboard:
-//! workspaces, binding mode, window title, clock, volume, network, cpu, memory, CPU
-//! temperature, battery, keyboard layout, idle inhibitor and backlight (none here: hidden
-//! in both), temperature and battery on a fake sysfs (see `fake_sys`) that both bars see. Each run is a fresh bar in its own cgroups; runs alternate (ringbar, Waybar,
-//! ringbar, Waybar) at each interval so drift on this shared machine hits both.
+//! sway with a real client window and a real sound server: workspaces, binding mode,
+//! window title, clock, volume, network, cpu, memory, CPU temperature, battery, idle
+//! inhibitor and backlight (none here: hidden in both), temperature and battery on a
+//! fake sysfs (see `fake_sys`) that both bars see. (The keyboard layout is left out:
+//! Debian's Waybar 0.9.17 fails on a virtual keyboard's keymap with
+//! `basic_string::_M_create`.) Each run is a fresh bar in its own cgroups; runs alternate
+//! (ringbar, Waybar, ringbar, Waybar) at each interval so drift on this shared machine
+//! hits both.
 
 use std::fs;
 use std::path::PathBuf;
@@ -29,8 +32,8 @@ fn ringbar_config(interval_ms: u32) -> String {
         "interval_ms = {interval_ms}\nmodules_left = [\"workspaces\", \"mode\", \"window\"]\n\
          modules_center = [\"clock\"]\n\
          modules_right = [\"audio\", \"network\", \"cpu\", \"memory\", \"battery\", \
-         \"language\", \"idle_inhibitor\", \"backlight\"]\n\
-         [audio]\nformat = \"VOL {{volume}}%\"\n[language]\nformat = \"KB {{short}}\"\n"
+         \"idle_inhibitor\", \"backlight\"]\n\
+         [audio]\nformat = \"VOL {{volume}}%\"\n"
     )
 }
 
@@ -43,8 +46,7 @@ fn waybar_config(interval_ms: u32) -> String {
   "modules-left": ["sway/workspaces", "sway/mode", "sway/window"],
   "modules-center": ["clock"],
   "modules-right": ["pulseaudio", "network", "cpu", "memory", "temperature", "battery",
-                    "sway/language", "idle_inhibitor", "backlight"],
-  "sway/language": {{"format": "KB {{short}}"}},
+                    "idle_inhibitor", "backlight"],
   "idle_inhibitor": {{"format": "{{icon}}", "format-icons": {{"activated": "AWAKE", "deactivated": "idle"}}}},
   "clock": {{"format": "{{:%a %d %b %H:%M}}"}},
   "pulseaudio": {{"format": "VOL {{volume}}%"}},
@@ -63,14 +65,14 @@ const WAYBAR_STYLE: &str = "* { font-family: monospace; font-size: 11pt; border:
      #workspaces button { padding: 0 8px; color: #d8dee9; background: none; }\n\
      #workspaces button.focused { background-color: rgba(136, 192, 208, 0.20); \
      box-shadow: inset 0 -2px #88c0d0; }\n\
-     #pulseaudio, #network, #cpu, #memory, #temperature, #battery, #window, #language, \
+     #pulseaudio, #network, #cpu, #memory, #temperature, #battery, #window, \
      #idle_inhibitor { padding: 0 6px; }\n";
 
 /// Everything both bars must show: the window title from sway's IPC, the sampled modules,
 /// and the fake battery and temperature. Without all of it the comparison is void.
 fn shows_everything(text: &str) -> bool {
     [
-        "Flower", "VOL", "NET", "CPU", "MEM", "BAT", CAPACITY, TIME_LEFT, "KB us", "idle",
+        "Flower", "VOL", "NET", "CPU", "MEM", "BAT", CAPACITY, TIME_LEFT, "idle",
     ]
     .iter()
     .all(|needle| text.contains(needle))
@@ -266,8 +268,6 @@ pub fn whole_bar(report: &mut Report) -> Vec<Pair> {
     // PipeWire with pipewire-pulse, which both volume modules speak to.
     let _bus = crate::common::bus::start_session_bus(&session);
     let _sound = crate::common::sound::Sound::start(&session);
-    // A keyboard (headless sway has none), for both language modules.
-    let _keyboard = session.keyboard(&["us"]);
     let fixture = session.path().join("fake-sys");
     fake_sys::build(&fixture);
     let _flower = Running(
@@ -314,9 +314,9 @@ pub fn whole_bar(report: &mut Report) -> Vec<Pair> {
          /sys/class in each bar's mount namespace (one battery discharging at 12 W from \
          30 of 60 Wh, a coretemp and thermal zone at 54 °C); each run was checked to show \
          the focused workspace (its underline) and, by OCR, the window title, `VOL`, `NET`, \
-         `{CAPACITY}`, `{TIME_LEFT}`, `{CELSIUS}°C`, the layout `KB us` of a virtual \
-         keyboard and the idle inhibitor's `idle`; the binding mode (default: hidden) and \
-         the backlight (none: hidden) run in both too. Waybar: {waybar_version} (GTK 3), \
+         `{CAPACITY}`, `{TIME_LEFT}`, `{CELSIUS}°C` and the idle inhibitor's `idle`; the \
+         binding mode (default: hidden) and the backlight (none: hidden) run in both too. \
+         Waybar: {waybar_version} (GTK 3), \
          its network, cpu, memory, temperature and battery at the interval, its clock at its \
          default; ringbar: a {build} build, temperature in its cpu module. Headless sway \
          1.7, pixman renderer.",
