@@ -40,7 +40,8 @@ struct Settings {
     /// One icon, or a list from dark to bright.
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
-    /// The directory's name under /sys/class/backlight.
+    /// The directory's name under /sys/class/backlight; read here, kept in
+    /// [`BacklightModule::device`].
     device: Option<String>,
     #[serde(rename = "scroll-step")]
     scroll_step: f64,
@@ -79,7 +80,7 @@ struct BacklightModule {
 }
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
-    let settings = match table {
+    let mut settings = match table {
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),
     };
@@ -88,7 +89,7 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
             "scroll-step: a percentage above 0",
         ));
     }
-    let device = settings.device.as_deref().map(Rc::from);
+    let device = settings.device.take().map(Rc::from);
     Ok(Rc::new(BacklightModule { settings, device }))
 }
 

@@ -56,6 +56,7 @@ struct Settings {
     format_icons: Option<FormatIcons>,
     #[serde(rename = "max-length")]
     max_length: usize,
+    /// Read here, kept in [`Media::ignored`].
     #[serde(rename = "ignored-players")]
     ignored_players: Vec<String>,
     #[serde(rename = "on-click")]
@@ -100,11 +101,11 @@ struct Media {
 }
 
 pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
-    let settings = match table {
+    let mut settings = match table {
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),
     };
-    let ignored = settings.ignored_players.clone().into();
+    let ignored = std::mem::take(&mut settings.ignored_players).into();
     let kind = match name.split('#').next() {
         Some("mpris") => "mpris",
         _ => "media",

@@ -318,17 +318,7 @@ fn properties_changed(weak: &Weak<RefCell<Inner>>, sender: &str, args: &Variant)
 
 /// The properties the module shows, from an `a{sv}`; others are skipped.
 fn apply(player: &mut Player, dict: &Variant, next_order: &mut u64) {
-    if !VariantTy::new("a{sv}").is_ok_and(|ty| dict.is_type(ty)) {
-        return;
-    }
-    for i in 0..dict.n_children().min(MAX_ENTRIES) {
-        let entry = dict.child_value(i);
-        let (Some(name), Some(value)) = (
-            entry.child_value(0).str().map(str::to_owned),
-            entry.child_value(1).as_variant(),
-        ) else {
-            continue;
-        };
+    for (name, value) in crate::events::bus_watch::properties(dict, MAX_ENTRIES) {
         match name.as_str() {
             "Identity" => player.identity = value.str().map(clean).unwrap_or_default(),
             "PlaybackStatus" => {

@@ -260,17 +260,7 @@ fn properties_changed(weak: &Weak<RefCell<Inner>>, index: usize, args: &Variant)
 
 /// The properties the module shows, from an `a{sv}`; others are skipped.
 fn apply(state: &mut PowerProfiles, dict: &Variant) {
-    if !VariantTy::new("a{sv}").is_ok_and(|ty| dict.is_type(ty)) {
-        return;
-    }
-    for i in 0..dict.n_children().min(64) {
-        let entry = dict.child_value(i);
-        let (Some(name), Some(value)) = (
-            entry.child_value(0).str().map(str::to_owned),
-            entry.child_value(1).as_variant(),
-        ) else {
-            continue;
-        };
+    for (name, value) in crate::events::bus_watch::properties(dict, 64) {
         match (name.as_str(), value.str()) {
             ("ActiveProfile", Some(active)) => state.active = clean(active),
             ("PerformanceDegraded", Some(reason)) => state.degraded = clean(reason),
