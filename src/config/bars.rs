@@ -6,7 +6,7 @@
 use serde::{de, Deserialize};
 use toml::Spanned;
 
-use super::{Layer, Position};
+use super::{Layer, Position, Rotate};
 use crate::modules::Layout;
 
 /// The most `[[bar]]` tables read.
@@ -60,6 +60,10 @@ pub struct BarSpec {
     pub margin_bottom: u32,
     pub margin_left: u32,
     pub margin_right: u32,
+    /// How the text of this bar's labels is turned.
+    pub rotate: Rotate,
+    /// Modules whose own table turns their text, over the bar's `rotate`.
+    pub rotated_modules: Vec<(String, Rotate)>,
     pub modules: Layout,
 }
 
@@ -67,6 +71,14 @@ impl BarSpec {
     /// A left or right bar: modules from top to bottom.
     pub fn vertical(&self) -> bool {
         matches!(self.position, Position::Left | Position::Right)
+    }
+
+    /// How the text of the module named `module` is turned on this bar.
+    pub fn rotate_of(&self, module: &str) -> Rotate {
+        self.rotated_modules
+            .iter()
+            .find(|(name, _)| name == module)
+            .map_or(self.rotate, |(_, rotate)| *rotate)
     }
 }
 
@@ -102,6 +114,7 @@ pub(super) struct BarTable {
     pub margin_bottom: Option<u32>,
     pub margin_left: Option<u32>,
     pub margin_right: Option<u32>,
+    pub rotate: Option<Rotate>,
     pub modules_left: Option<Vec<Spanned<String>>>,
     pub modules_center: Option<Vec<Spanned<String>>>,
     pub modules_right: Option<Vec<Spanned<String>>>,

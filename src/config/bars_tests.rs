@@ -79,6 +79,29 @@ fn without_bar_tables_one_bar_goes_everywhere_and_may_be_vertical() {
 }
 
 #[test]
+fn rotate_turns_a_bars_labels_or_one_modules_over_the_bars() {
+    let config = parse_str(
+        "rotate = 270\nmodules_left = [\"clock\", \"cpu\", \"custom/up\"]\n\
+         [clock]\nrotate = 90\n[custom.up]\nexec = \"true\"\nrotate = 0\n\
+         [[bar]]\nposition = \"left\"\n[[bar]]\nrotate = 180\n",
+    )
+    .expect("valid");
+    let (first, second) = (&config.bars[0], &config.bars[1]);
+    // The top level's for the first bar, the table's own for the second.
+    assert_eq!(first.rotate_of("cpu"), Rotate::ThreeQuarters);
+    assert_eq!(second.rotate_of("cpu"), Rotate::Half);
+    // A module's own, on every bar; 0 keeps a module upright on a turned bar.
+    for bar in [first, second] {
+        assert_eq!(bar.rotate_of("clock"), Rotate::Quarter);
+        assert_eq!(bar.rotate_of("custom/up"), Rotate::None);
+    }
+    assert!(Rotate::Quarter.is_sideways() && !Rotate::Half.is_sideways());
+    // The module reads the rest of its table.
+    let plain = parse_str("").expect("valid");
+    assert_eq!(plain.bars[0].rotate_of("clock"), Rotate::None);
+}
+
+#[test]
 fn bad_bar_tables_are_located() {
     for (text, line, says) in [
         ("[[bar]]\nposition = \"middle\"\n", 2, "unknown variant"),
@@ -91,6 +114,17 @@ fn bad_bar_tables_are_located() {
         ),
         ("bar = 3\n", 1, "[[bar]]"),
         ("[[bar]]\noutput = 4\n", 2, ""),
+        (
+            "[[bar]]\nrotate = 45\n",
+            2,
+            "rotate 45 is not 0, 90, 180 or 270",
+        ),
+        ("[cpu]\nrotate = \"left\"\n", 2, "invalid type"),
+        (
+            "[custom.x]\nexec = \"true\"\nrotate = -90\n",
+            3,
+            "rotate -90",
+        ),
     ] {
         let err = parse_str(text).expect_err(text);
         assert_eq!(err.line, Some(line), "{text}: {err}");

@@ -12,6 +12,7 @@ mod bars_tests;
 mod error;
 pub mod import;
 mod parse;
+mod rotate;
 #[cfg(test)]
 mod tests;
 pub mod user_file;
@@ -28,6 +29,7 @@ use toml::Spanned;
 pub use bars::{BarSpec, OutputMatch};
 pub use error::ConfigError;
 pub use parse::parse_all;
+pub use rotate::Rotate;
 
 use crate::modules::Layout;
 
@@ -124,6 +126,7 @@ struct Settings {
     margin_bottom: u32,
     margin_left: u32,
     margin_right: u32,
+    rotate: Rotate,
     modules_left: Vec<Spanned<String>>,
     modules_center: Vec<Spanned<String>>,
     modules_right: Vec<Spanned<String>>,
@@ -146,6 +149,7 @@ impl Default for Settings {
             margin_bottom: 0,
             margin_left: 0,
             margin_right: 0,
+            rotate: Rotate::None,
             modules_left: spanned(&DEFAULT_LEFT),
             modules_center: spanned(&DEFAULT_CENTER),
             modules_right: spanned(&DEFAULT_RIGHT),

@@ -10,6 +10,7 @@ use toml::de::{DeTable, DeValue, Deserializer, ValueDeserializer};
 use toml::Spanned;
 
 use super::bars::{BarSpec, BarTable, OutputMatch, MAX_BARS};
+use super::rotate::{self, Rotate};
 use super::{Config, ConfigError, Settings, MAX_MODULES_PER_GROUP, REPLACED};
 use crate::modules::{self, Layout, Module};
 
@@ -20,12 +21,23 @@ struct Parse<'a> {
     errors: Vec<ConfigError>,
     /// The modules made, by name, so that a module listed twice is one module.
     made: Vec<(String, Rc<dyn Module>)>,
+    /// The modules whose table has `rotate`, by the module's name.
+    rotated: Vec<(String, Rotate)>,
 }
 
 impl Parse<'_> {
     fn located(&mut self, err: toml::de::Error) {
         let err = ConfigError::located(self.path, self.text, err);
         self.errors.push(err);
+    }
+
+    /// A module table's `rotate`, kept when it reads.
+    fn rotation(&mut self, module: &str, rotation: Option<Result<Rotate, rotate::Located>>) {
+        match rotation {
+            Some(Ok(rotation)) => self.rotated.push((module.to_owned(), rotation)),
+            Some(Err((span, message))) => self.at(span, message),
+            None => {}
+        }
     }
 
     fn at(&mut self, span: std::ops::Range<usize>, message: String) {
@@ -46,6 +58,7 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
         path,
         errors: Vec::new(),
         made: Vec::new(),
+        rotated: Vec::new(),
     };
     for (old, instead) in REPLACED {
         if let Some((key, _)) = table.get_key_value(old) {
@@ -64,8 +77,9 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
         center: module_list(&mut parse, std::mem::take(&mut settings.modules_center)),
         right: module_list(&mut parse, std::mem::take(&mut settings.modules_right)),
     };
+    let rotated = std::mem::take(&mut parse.rotated);
     let bars = match bar_tables.is_empty() {
-        true => vec![bar_spec(&settings, BarTable::default(), top)],
+        true => vec![bar_spec(&settings, BarTable::default(), top, &rotated)],
         false => bar_tables
             .into_iter()
             .map(|bar| {
@@ -77,7 +91,7 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
                     center: list(bar.modules_center.clone(), &top.center),
                     right: list(bar.modules_right.clone(), &top.right),
                 };
-                bar_spec(&settings, bar, layout)
+                bar_spec(&settings, bar, layout, &rotated)
             })
             .collect(),
     };
@@ -123,7 +137,12 @@ fn bar_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) -> Vec<BarTable> {
 }
 
 /// A bar from its table, the top level's keys where it has none.
-fn bar_spec(top: &Settings, bar: BarTable, modules: Layout) -> BarSpec {
+fn bar_spec(
+    top: &Settings,
+    bar: BarTable,
+    modules: Layout,
+    rotated: &[(String, Rotate)],
+) -> BarSpec {
     let output = bar.output.as_ref().or(top.output.as_ref());
     BarSpec {
         output: OutputMatch::of(&output.map(|o| o.names()).unwrap_or_default()),
@@ -135,6 +154,8 @@ fn bar_spec(top: &Settings, bar: BarTable, modules: Layout) -> BarSpec {
         margin_bottom: bar.margin_bottom.unwrap_or(top.margin_bottom),
         margin_left: bar.margin_left.unwrap_or(top.margin_left),
         margin_right: bar.margin_right.unwrap_or(top.margin_right),
+        rotate: bar.rotate.unwrap_or(top.rotate),
+        rotated_modules: rotated.to_vec(),
         modules,
     }
 }
@@ -176,7 +197,7 @@ fn custom_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
         parse.at(span, message);
         return;
     };
-    for (key, value) in scripts {
+    for (key, mut value) in scripts {
         let name = format!("custom/{}", key.get_ref());
         if !modules::is_custom(&name) {
             let message =
@@ -184,8 +205,12 @@ fn custom_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
             parse.at(key.span(), message);
             continue;
         }
+        let rotation = rotate::take(&mut value);
         match modules::custom::make(&name, ValueDeserializer::from(value)) {
-            Ok(module) => parse.made.push((name, module)),
+            Ok(module) => {
+                parse.rotation(module.name(), rotation);
+                parse.made.push((name, module));
+            }
             Err(err) => parse.located(err),
         }
     }
@@ -199,11 +224,15 @@ fn module_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
         .filter(|key| modules::is_module(key))
         .collect();
     for name in module_keys {
-        let Some(value) = table.remove(name.as_str()) else {
+        let Some(mut value) = table.remove(name.as_str()) else {
             continue;
         };
+        let rotation = rotate::take(&mut value);
         match modules::make(&name, Some(ValueDeserializer::from(value))) {
-            Some(Ok(module)) => parse.made.push((name, module)),
+            Some(Ok(module)) => {
+                parse.rotation(module.name(), rotation);
+                parse.made.push((name, module));
+            }
             Some(Err(err)) => parse.located(err),
             None => {}
         }

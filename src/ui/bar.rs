@@ -49,7 +49,8 @@ impl Bar {
                 group.set_orientation(gtk::Orientation::Vertical);
             }
             for module in part {
-                let slot = Slot::new(module.clone(), row);
+                let mut slot = Slot::new(module.clone(), row);
+                slot.turn(spec.rotate_of(module.name()));
                 if vertical {
                     slot.set_vertical();
                 }

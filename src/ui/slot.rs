@@ -9,7 +9,9 @@ use gtk4::prelude::*;
 use super::bar_graph::BarGraphView;
 use super::clip_bin::ClipBin;
 use super::history_graph::HistoryGraphs;
+use super::rotate_bin::RotateBin;
 use super::workspace_row::WorkspaceRow;
+use crate::config::Rotate;
 use crate::modules::{Input, Module, WorkspaceButton};
 use crate::render::history::GraphedMarkup;
 use crate::text::Markup;
@@ -25,6 +27,8 @@ pub struct Slot {
     pub bar_graph: Option<BarGraphView>,
     /// Around the label, for a script module: its markup never makes the bar taller.
     clip: Option<ClipBin>,
+    /// Around all of the above, where `rotate` turns the module's text.
+    rotated: Option<RotateBin>,
     /// Reused for the row's buttons.
     buttons: Vec<WorkspaceButton>,
     /// The tooltip's content; mapped exactly while the tooltip is on screen.
@@ -88,6 +92,7 @@ impl Slot {
             tray,
             bar_graph,
             clip,
+            rotated: None,
             buttons: Vec::new(),
             tooltip,
             graphs,
@@ -98,13 +103,16 @@ impl Slot {
     }
 
     /// For a left or right bar: rows of buttons and the tray's icons stacked, and the
-    /// label's words wrapped to fit the bar's width (never rotated).
+    /// label's words wrapped to fit the bar's width, unless its text is turned sideways.
     pub fn set_vertical(&self) {
         if let Some(row) = &self.row {
             row.widget.set_orientation(gtk::Orientation::Vertical);
         }
         if let Some(tray) = &self.tray {
             tray.set_orientation(gtk::Orientation::Vertical);
+        }
+        if self.rotated.as_ref().is_some_and(RotateBin::is_sideways) {
+            return;
         }
         self.label.set_wrap(true);
         self.label.set_wrap_mode(gtk::pango::WrapMode::WordChar);
@@ -113,8 +121,22 @@ impl Slot {
         self.label.set_max_width_chars(1);
     }
 
+    /// Turns the module's text as `rotate` says (not a row of buttons, not the tray);
+    /// before the widget is placed on the bar.
+    pub fn turn(&mut self, rotate: Rotate) {
+        if rotate == Rotate::None || self.row.is_some() || self.tray.is_some() {
+            return;
+        }
+        let bin = RotateBin::new(&self.widget(), rotate);
+        bin.set_visible(self.label.is_visible());
+        self.rotated = Some(bin);
+    }
+
     /// The widget on the bar: the label, the row of buttons, or the tray's box.
     pub fn widget(&self) -> gtk::Widget {
+        if let Some(bin) = &self.rotated {
+            return bin.clone().upcast();
+        }
         if let Some(graph) = &self.bar_graph {
             return graph.widget.clone().upcast();
         }
@@ -138,7 +160,7 @@ impl Slot {
         if let Some(graph) = &self.bar_graph {
             // The graph stands for the text: the label stays empty under it.
             if !self.label.is_visible() {
-                self.label.set_visible(true);
+                self.show(true);
             }
             graph.update(input.sample);
             return;
@@ -147,10 +169,7 @@ impl Slot {
         let status = self.module.text(input, scratch);
         let visible = status.is_some();
         if self.label.is_visible() != visible {
-            self.label.set_visible(visible);
-            if let Some(clip) = &self.clip {
-                clip.set_visible(visible);
-            }
+            self.show(visible);
         }
         let Some(status) = status else {
             return;
@@ -180,6 +199,17 @@ impl Slot {
                 self.label.add_css_class(class);
                 self.classes.push(class.to_owned());
             }
+        }
+    }
+
+    /// Shows or hides the label and what holds it on the bar.
+    fn show(&self, visible: bool) {
+        self.label.set_visible(visible);
+        if let Some(clip) = &self.clip {
+            clip.set_visible(visible);
+        }
+        if let Some(bin) = &self.rotated {
+            bin.set_visible(visible);
         }
     }
 

@@ -1,7 +1,8 @@
 //! `[[bar]]` on real sway with two headless outputs: a left, vertical bar on one and a
 //! top bar on the other, each with its own modules; checked by the test hook, by OCR
 //! and by the space sway reserves for each (its workspaces' rects). An output added
-//! later gets the bar whose `output` matches it.
+//! later gets the bar whose `output` matches it. The left bar turns its labels' text
+//! (`rotate = 270`) but for the clock's, which its own table keeps upright.
 
 use std::collections::HashMap;
 
@@ -9,8 +10,8 @@ use crate::common::session::{Compositor, Session};
 use crate::common::{ocr, require_root, serial, wait_for};
 use crate::*;
 
-const CONFIG: &str = "[clock]\nformat = \"%H:%M\"\n\
-    [[bar]]\noutput = \"HEADLESS-1\"\nposition = \"left\"\nwidth = 64\n\
+const CONFIG: &str = "[clock]\nformat = \"%H:%M\"\nrotate = 0\n\
+    [[bar]]\noutput = \"HEADLESS-1\"\nposition = \"left\"\nwidth = 64\nrotate = 270\n\
     modules_left = [\"clock\"]\nmodules_center = [\"memory\"]\nmodules_right = [\"cpu\"]\n\
     [[bar]]\noutput = \"!HEADLESS-1\"\nposition = \"top\"\nheight = 30\n\
     modules_left = [\"workspaces\"]\nmodules_center = []\nmodules_right = [\"memory\"]\n";
@@ -108,17 +109,32 @@ fn each_output_gets_the_bar_that_names_it() {
     );
 
     // Stacked top to bottom, each label within the width: the clock at the top, the
-    // CPU at the bottom, its words wrapped.
+    // CPU at the bottom. The memory and CPU labels are turned: taller than wide.
     let clock = numbers(&left["clock.bounds"]);
+    let memory = numbers(&left["memory.bounds"]);
     let cpu = numbers(&left["cpu.bounds"]);
-    assert!(
-        clock[0] >= 0 && clock[0] + clock[2] <= 64,
-        "clock {clock:?}"
-    );
-    assert!(cpu[0] >= 0 && cpu[0] + cpu[2] <= 64, "cpu {cpu:?}");
+    for (name, bounds) in [("clock", &clock), ("memory", &memory), ("cpu", &cpu)] {
+        assert!(
+            bounds[0] >= 0 && bounds[0] + bounds[2] <= 64,
+            "{name} {bounds:?}"
+        );
+    }
     assert!(
         clock[1] < 60 && cpu[1] > out1[3] / 2,
         "clock {clock:?}, cpu {cpu:?}"
+    );
+    assert!(clock[2] > clock[3], "the clock upright: {clock:?}");
+    assert!(memory[3] > memory[2], "the memory label turned: {memory:?}");
+    let turned = session.screenshot(
+        (out1[0] + memory[0]) as u32,
+        (out1[1] + memory[1]) as u32,
+        memory[2] as u32,
+        memory[3] as u32,
+    );
+    let text = ocr::read_text(&turned.turned_clockwise());
+    assert!(
+        text.starts_with("MEM"),
+        "the turned memory label reads {text:?}"
     );
     // Read by OCR: the clock on the left bar, the memory label on the top one.
     let time = ocr::read_text(&session.screenshot(

@@ -166,9 +166,19 @@ impl HyprlandVm {
         }
     }
 
-    /// Runs Lua `code` through `dispatch`, which must answer `ok`.
+    /// Runs Lua `code` through `dispatch`, which must answer `ok`. An empty reply means
+    /// the forwarding chain (socat, QEMU's user network, socat) closed before Hyprland
+    /// read the request (a CI run saw it once); the request is sent again then.
     pub fn dispatch(&self, code: &str) {
-        let reply = self.request(&format!("/dispatch {code}"));
+        let mut reply = self.request(&format!("/dispatch {code}"));
+        for _ in 0..3 {
+            if !reply.trim().is_empty() {
+                break;
+            }
+            eprintln!("dispatch {code}: an empty reply; sent again");
+            std::thread::sleep(Duration::from_millis(500));
+            reply = self.request(&format!("/dispatch {code}"));
+        }
         assert_eq!(reply.trim(), "ok", "dispatch {code}");
     }
 

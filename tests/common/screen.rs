@@ -201,6 +201,23 @@ impl Image {
         [self.pixels[i], self.pixels[i + 1], self.pixels[i + 2]]
     }
 
+    /// The image turned a quarter clockwise: text turned a quarter the other way (read
+    /// from bottom to top) reads upright again.
+    pub fn turned_clockwise(&self) -> Image {
+        let (width, height) = (self.height, self.width);
+        let mut pixels = Vec::with_capacity(self.pixels.len());
+        for y in 0..height {
+            for x in 0..width {
+                pixels.extend_from_slice(&self.pixel(y, self.height - 1 - x));
+            }
+        }
+        Image {
+            width,
+            height,
+            pixels,
+        }
+    }
+
     /// How many pixels in rows `y0..y1` satisfy `test`.
     pub fn count(&self, y0: usize, y1: usize, test: impl Fn([u8; 3]) -> bool) -> usize {
         (y0..y1.min(self.height))

@@ -159,6 +159,11 @@ impl Layout {
         let mut table = Table::new();
         for (key, value) in settings {
             let carried = match (kind, key.as_str()) {
+                // Every module's text turns as Waybar's does, by quarters only.
+                (_, "rotate") => value
+                    .as_i64()
+                    .filter(|degrees| [0, 90, 180, 270].contains(degrees))
+                    .map(|degrees| ("rotate".into(), Value::Integer(degrees))),
                 ("custom", key) if SCRIPT_KEYS.contains(&key) => {
                     to_toml(value).map(|v| (key.to_owned(), v))
                 }
@@ -277,6 +282,7 @@ impl Layout {
 
 fn left_out_reason(kind: &str, key: &str) -> &'static str {
     match (kind, key) {
+        (_, "rotate") => "ringbar turns text by 0, 90, 180 or 270 degrees only; not carried over",
         ("network", k) if crate::modules::network::SETTINGS.contains(&k) => {
             "a field ringbar's network module does not fill (see man 5 ringbar); not carried over"
         }

@@ -138,6 +138,29 @@ fn an_array_of_bars_converts_the_first_and_says_so() {
 }
 
 #[test]
+fn rotate_carries_over_by_quarters() {
+    let waybar = json!({
+        "position": "left",
+        "modules-left": ["clock", "cpu", "custom/up"],
+        "clock": {"rotate": 90},
+        "cpu": {"rotate": 45},
+        "custom/up": {"exec": "echo up", "rotate": 270}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    let bar = &config.bars[0];
+    assert_eq!(bar.rotate_of("clock"), crate::config::Rotate::Quarter);
+    assert_eq!(
+        bar.rotate_of("custom/up"),
+        crate::config::Rotate::ThreeQuarters
+    );
+    assert_eq!(bar.rotate_of("cpu"), crate::config::Rotate::None);
+    assert!(notes_about(&import, "`cpu` `rotate`")
+        .iter()
+        .any(|n| n.contains("90, 180 or 270")));
+}
+
+#[test]
 fn settings_ringbar_refuses_fall_back_to_defaults_with_a_note() {
     let waybar = json!({
         "modules-right": ["disk", "custom/broken", "position-odd"],
