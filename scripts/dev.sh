@@ -38,6 +38,8 @@ apt_packages=(
     waybar tesseract-ocr                                          # --waybar in Waybar, read by OCR
     iproute2 iperf3                                               # network tests (netns, traffic)
     libpulse-dev pipewire pipewire-pulse wireplumber pulseaudio-utils # audio: libpulse, a real server
+    libpipewire-0.3-dev libspa-0.2-dev                            # privacy: PipeWire's video graph
+    gstreamer1.0-tools gstreamer1.0-pipewire gstreamer1.0-plugins-base # privacy tests: video nodes
     power-profiles-daemon polkitd                                 # power_profile: the real daemon, polkit
     mpv mpv-mpris sox swayidle                                    # media: a real MPRIS player; idle inhibitor
 )

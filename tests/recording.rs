@@ -100,3 +100,101 @@ fn the_microphone_indicator_names_the_recording_app() {
     });
     drop(monitor);
 }
+
+/// A video source served by GStreamer's `pipewiresink` through the real PipeWire: made
+/// by a program, it stands for a screen-cast portal's source; with `device.api = v4l2`
+/// (what PipeWire's v4l2 monitor gives a webcam's node; this machine has no camera), for
+/// a camera. Killed with the test.
+fn video_source(sound: &Sound<'_>, name: &str, camera: bool) -> Helper {
+    let device = if camera { ",device.api=v4l2" } else { "" };
+    let properties = format!(
+        "stream-properties=props,media.class=Video/Source,node.name={name},\
+         node.description={name}{device}"
+    );
+    let child = sound
+        .user("gst-launch-1.0")
+        .args(["-q", "videotestsrc", "is-live=true", "!"])
+        .args([
+            "video/x-raw,format=RGB,width=64,height=48,framerate=10/1",
+            "!",
+        ])
+        .args(["pipewiresink", "mode=provide", &properties])
+        .spawn()
+        .expect("run gst-launch-1.0 (Debian's gstreamer1.0-tools, gstreamer1.0-pipewire)");
+    Helper(child)
+}
+
+/// A program reading the video source `name`: `gst-launch-1.0` with `pipewiresrc` (a
+/// format on both ends: without one the link is never negotiated).
+fn video_reader(sound: &Sound<'_>, name: &str) -> Helper {
+    let child = sound
+        .user("gst-launch-1.0")
+        .args(["-q", "pipewiresrc", &format!("target-object={name}"), "!"])
+        .args(["video/x-raw,format=RGB", "!", "fakesink"])
+        .spawn()
+        .expect("run gst-launch-1.0");
+    Helper(child)
+}
+
+#[test]
+fn cameras_and_screen_shares_are_named_until_they_stop() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let _bus = start_session_bus(&session);
+    let mut sound = Sound::start(&session);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = []\nmodules_center = []\nmodules_right = [\"privacy\"]\n\
+         [privacy]\nformat-screen = \"SHARE {apps}\"\n",
+    );
+    let address = bus_address(&session);
+    let bar = session.start_bar(&[("DBUS_SESSION_BUS_ADDRESS", address.as_str())]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let _screen = video_source(&sound, "rbscreen", false);
+    let _camera = video_source(&sound, "rbcamera", true);
+    // Sources nobody reads capture nothing.
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(bar.field("privacy.visible"), "false", "{}", bar.log_text());
+
+    let mut share = video_reader(&sound, "rbscreen");
+    wait_for("the screen share", WAIT, || {
+        bar.field("privacy") == "SHARE gst-launch-1.0"
+    });
+    assert_eq!(bar.field("privacy.classes"), "module,privacy,screen");
+    let mut watching = video_reader(&sound, "rbcamera");
+    wait_for("the camera beside it", WAIT, || {
+        bar.field("privacy") == "CAM gst-launch-1.0 SHARE gst-launch-1.0"
+    });
+    let classes = bar.field("privacy.classes");
+    let mut classes: Vec<&str> = classes.split(',').collect();
+    classes.sort_unstable();
+    assert_eq!(classes, ["camera", "module", "privacy", "screen"]);
+    // Tesseract reads the `l` of `launch` as `L` or `lL` in this font.
+    wait_for("both on screen", WAIT, || {
+        let seen = ocr::read_text(&session.screenshot(WIDTH - 500, 0, 500, 26));
+        seen.starts_with("CAM gst-") && seen.contains(" SHARE gst-")
+    });
+
+    // The share ends; then the camera's reader.
+    share.kill();
+    wait_for("the camera alone", WAIT, || {
+        bar.field("privacy") == "CAM gst-launch-1.0"
+    });
+    watching.kill();
+    wait_for("hidden", WAIT, || bar.field("privacy.visible") == "false");
+
+    // PipeWire restarts: the bar finds the new one by itself.
+    drop((_screen, _camera));
+    sound.stop_daemons();
+    bar.wait_for_log("privacy: PipeWire went away");
+    sound.start_daemons();
+    bar.wait_for_log("privacy: PipeWire is back");
+    let _screen = video_source(&sound, "rbscreen", false);
+    let _share = video_reader(&sound, "rbscreen");
+    wait_for("a share on the new PipeWire", WAIT, || {
+        bar.field("privacy") == "SHARE gst-launch-1.0"
+    });
+    let log = bar.log_text();
+    assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
+}

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use crate::events::audio::pulse::AudioWatch;
 use crate::events::backlight::watch::BacklightWatch;
 use crate::events::bluetooth::bluez::BluetoothWatch;
+use crate::events::capture::pipewire::CaptureWatch;
 use crate::events::idle_inhibitor::IdleInhibitor;
 use crate::events::media::mpris::MediaWatch;
 use crate::events::network::netlink::NetworkWatch;
@@ -88,8 +89,17 @@ pub fn start(
             };
             Some(Box::new(BacklightWatch::start(on_change)))
         }
+        Source::Capture => {
+            let on_change = move |state: Option<&crate::events::capture::CaptureState>| {
+                events.borrow_mut().capture = state.cloned();
+                changed();
+            };
+            CaptureWatch::start(on_change).map(|watch| Box::new(watch) as Box<dyn Watch>)
+        }
     }
 }
+
+impl Watch for CaptureWatch {}
 
 impl Watch for NetworkWatch {}
 

@@ -2,7 +2,7 @@
 //! async IO: the compositor's IPC ([`compositor`]), the tray's D-Bus ([`tray`]), script
 //! modules ([`script`]), rtnetlink ([`network`]), the sound server ([`audio`]), BlueZ
 //! ([`bluetooth`]), power-profiles-daemon ([`power_profiles`]), media players
-//! ([`media`]) and `ringbar msg`
+//! ([`media`]), PipeWire's video graph ([`capture`]) and `ringbar msg`
 //! ([`control`]). The parsers and states are core; the clients come with the `app`
 //! feature.
 
@@ -11,6 +11,7 @@ pub mod backlight;
 pub mod bluetooth;
 #[cfg(feature = "app")]
 pub mod bus_watch;
+pub mod capture;
 pub mod compositor;
 #[cfg(feature = "app")]
 pub mod control;
@@ -45,10 +46,12 @@ pub enum Source {
     IdleInhibitor,
     /// The backlights in sysfs, and the kernel's uevents.
     Backlight,
+    /// PipeWire's video graph: cameras and screen shares in use.
+    Capture,
 }
 
 impl Source {
-    pub const ALL: [Source; 7] = [
+    pub const ALL: [Source; 8] = [
         Source::Network,
         Source::Audio,
         Source::Bluetooth,
@@ -56,6 +59,7 @@ impl Source {
         Source::Media,
         Source::IdleInhibitor,
         Source::Backlight,
+        Source::Capture,
     ];
 }
 

@@ -4,6 +4,7 @@
 use crate::events::audio::AudioState;
 use crate::events::backlight::BacklightState;
 use crate::events::bluetooth::BluetoothState;
+use crate::events::capture::CaptureState;
 use crate::events::compositor::CompositorState;
 use crate::events::media::MediaState;
 use crate::events::network::NetworkState;
@@ -61,6 +62,8 @@ pub struct Events {
     pub idle_inhibitor: Option<bool>,
     /// The backlights: the `backlight` module.
     pub backlight: Option<BacklightState>,
+    /// Cameras and screen shares in use: the `privacy` module.
+    pub capture: Option<CaptureState>,
 }
 
 /// No event source: for outputs and tests that follow none.
@@ -72,6 +75,7 @@ pub static NO_EVENTS: Events = Events {
     media: None,
     idle_inhibitor: None,
     backlight: None,
+    capture: None,
 };
 
 /// Script states by module name (`custom/NAME`).

@@ -238,7 +238,8 @@ pub struct Status {
     pub percentage: Option<f64>,
     /// A CSS class for the module's state besides its level (`charging`, `failed`).
     pub class: Option<&'static str>,
-    /// Classes a script gave (`custom/NAME`), already checked to be CSS names.
+    /// Further classes: a script's own (`custom/NAME`, already checked to be CSS
+    /// names), or the privacy module's second and third kinds.
     pub classes: Vec<String>,
     /// The text is Pango markup (checked safe), not plain text.
     pub markup: bool,

@@ -1,9 +1,13 @@
-//! `privacy` (as Waybar names it): shown while a microphone is in use, `MIC pw-record`
-//! by default (`{apps}`: the recording applications, `{count}`, `{icon}`), with the
-//! applications, their pids and the devices in the tooltip; hidden otherwise. The
-//! recordings are the sound server's streams that record from an input device (not a
-//! sink's monitor), not paused, and not ringbar's own; followed with the `audio`
-//! module's connection (`crate::events::audio`).
+//! `privacy` (as Waybar names it): shown while a microphone, a camera or the screen is
+//! being captured, one part per kind: `MIC pw-record`, `CAM Firefox`, `SCREEN obs` by
+//! default (`{apps}`: the applications, `{count}`, `{icon}`), with the applications,
+//! their pids and the devices in the tooltip; hidden otherwise. Never ringbar's own.
+//!
+//! The microphone: the sound server's streams that record from an input device (not a
+//! sink's monitor) and are not paused, on the `audio` module's connection
+//! (`crate::events::audio`). Cameras and screen shares: PipeWire's video sources linked
+//! to a running video stream (`crate::events::capture`); a source a device monitor made
+//! is a camera, one a program made (a screen-cast portal) a screen share.
 
 use std::fmt::Write;
 use std::rc::Rc;
@@ -13,7 +17,7 @@ use serde::Deserialize;
 
 use super::format;
 use super::{Action, Button, Input, Module, Source, Status, Table, Update};
-use crate::events::audio::Recording;
+use crate::events::capture::CaptureKind;
 use crate::events::script::FormatIcons;
 use crate::render::header;
 use crate::text::{untrusted, Sink};
@@ -23,9 +27,15 @@ pub const KEYS: [&str; 3] = ["apps", "count", "icon"];
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, default)]
 struct Settings {
+    /// `format` before cameras were shown: still the microphone's.
+    #[serde(rename = "format-microphone", alias = "format")]
     #[serde(deserialize_with = "checked")]
-    format: String,
-    /// One icon (`""`), or a list by count.
+    format_microphone: String,
+    #[serde(rename = "format-camera", deserialize_with = "checked")]
+    format_camera: String,
+    #[serde(rename = "format-screen", deserialize_with = "checked")]
+    format_screen: String,
+    /// One icon (`""`), or one per kind (`{ microphone = "…", camera = "…" }`).
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
     #[serde(rename = "on-click")]
@@ -35,7 +45,9 @@ struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            format: "MIC {apps}".to_owned(),
+            format_microphone: "MIC {apps}".to_owned(),
+            format_camera: "CAM {apps}".to_owned(),
+            format_screen: "SCREEN {apps}".to_owned(),
             format_icons: None,
             on_click: None,
         }
@@ -44,6 +56,42 @@ impl Default for Settings {
 
 fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     format::deserialize_checked(d, &KEYS)
+}
+
+/// What is captured, in the label's order.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Microphone,
+    Camera,
+    Screen,
+}
+
+impl Kind {
+    const ALL: [Kind; 3] = [Kind::Microphone, Kind::Camera, Kind::Screen];
+
+    /// Its CSS class, and its key in `format-icons`.
+    fn class(self) -> &'static str {
+        match self {
+            Kind::Microphone => "microphone",
+            Kind::Camera => "camera",
+            Kind::Screen => "screen",
+        }
+    }
+
+    fn heading(self) -> &'static str {
+        match self {
+            Kind::Microphone => "Microphone",
+            Kind::Camera => "Camera",
+            Kind::Screen => "Screen share",
+        }
+    }
+}
+
+/// One application capturing: its name, its pid, what it captures from.
+struct Capturing<'a> {
+    app: &'a str,
+    pid: Option<u32>,
+    from: &'a str,
 }
 
 struct Privacy {
@@ -58,15 +106,54 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
     Ok(Rc::new(Privacy { settings }))
 }
 
-/// The applications recording, each once, in the server's order.
-fn apps(recordings: &[Recording]) -> Vec<&str> {
+/// Who captures `kind` now, in the source's order.
+fn capturing<'a>(input: &'a Input<'_>, kind: Kind) -> Vec<Capturing<'a>> {
+    let video = |wanted: CaptureKind| {
+        let captures = input.events.capture.iter().flat_map(|c| &c.captures);
+        captures
+            .filter(move |c| c.kind == wanted)
+            .map(|c| Capturing {
+                app: &c.app,
+                pid: c.pid,
+                from: &c.source,
+            })
+            .collect()
+    };
+    match kind {
+        Kind::Microphone => {
+            let recordings = input.events.audio.iter().flat_map(|a| &a.recordings);
+            recordings
+                .map(|r| Capturing {
+                    app: &r.app,
+                    pid: r.pid,
+                    from: &r.source,
+                })
+                .collect()
+        }
+        Kind::Camera => video(CaptureKind::Camera),
+        Kind::Screen => video(CaptureKind::Screen),
+    }
+}
+
+/// The applications, each once, in order.
+fn apps<'a>(capturing: &[Capturing<'a>]) -> Vec<&'a str> {
     let mut apps: Vec<&str> = Vec::new();
-    for recording in recordings {
-        if !apps.contains(&recording.app.as_str()) {
-            apps.push(&recording.app);
+    for one in capturing {
+        if !apps.contains(&one.app) {
+            apps.push(one.app);
         }
     }
     apps
+}
+
+impl Privacy {
+    fn format_of(&self, kind: Kind) -> &str {
+        match kind {
+            Kind::Microphone => &self.settings.format_microphone,
+            Kind::Camera => &self.settings.format_camera,
+            Kind::Screen => &self.settings.format_screen,
+        }
+    }
 }
 
 impl Module for Privacy {
@@ -78,49 +165,68 @@ impl Module for Privacy {
         Update::Event(Source::Audio)
     }
 
-    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        let recordings = &input.events.audio.as_ref()?.recordings;
-        if recordings.is_empty() {
-            return None;
-        }
-        let apps = apps(recordings);
-        let icons = self.settings.format_icons.as_ref();
-        let icon = icons.map_or("", |i| i.icon(None, Some("microphone")));
-        format::fill(&self.settings.format, out, |key, out| {
-            match key {
-                "apps" => out.push_str(&apps.join(", ")),
-                "count" => {
-                    let _ = write!(out, "{}", apps.len());
-                }
-                "icon" => out.push_str(icon),
-                _ => return false,
-            }
-            true
-        });
-        Some(Status {
-            class: Some("microphone"),
-            ..Status::default()
-        })
+    fn follows(&self, kind: Update) -> bool {
+        matches!(kind, Update::Event(Source::Audio | Source::Capture))
     }
 
-    /// `Microphone  in use`, then each recording: the app, its pid, the device.
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let mut status: Option<Status> = None;
+        for kind in Kind::ALL {
+            let apps = apps(&capturing(input, kind));
+            if apps.is_empty() {
+                continue;
+            }
+            match status.as_mut() {
+                None => {
+                    status = Some(Status {
+                        class: Some(kind.class()),
+                        ..Status::default()
+                    })
+                }
+                Some(status) => {
+                    status.classes.push(kind.class().to_owned());
+                    out.push(' ');
+                }
+            }
+            let icons = self.settings.format_icons.as_ref();
+            let icon = icons.map_or("", |i| i.icon(None, Some(kind.class())));
+            format::fill(self.format_of(kind), out, |key, out| {
+                match key {
+                    "apps" => out.push_str(&apps.join(", ")),
+                    "count" => {
+                        let _ = write!(out, "{}", apps.len());
+                    }
+                    "icon" => out.push_str(icon),
+                    _ => return false,
+                }
+                true
+            });
+        }
+        status
+    }
+
+    /// For each kind in use, `Microphone  in use`, then each application: its name, its
+    /// pid, the device.
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        let Some(audio) = input.events.audio.as_ref() else {
-            return;
-        };
-        header(sink, "Microphone");
-        sink.out().push_str("in use\n");
-        for recording in &audio.recordings {
-            sink.out().push_str("  ");
-            untrusted(sink, &recording.app);
-            if let Some(pid) = recording.pid {
-                let _ = write!(sink.out(), " (pid {pid})");
+        for kind in Kind::ALL {
+            let capturing = capturing(input, kind);
+            if capturing.is_empty() {
+                continue;
             }
-            if !recording.source.is_empty() {
-                sink.out().push_str(" · ");
-                untrusted(sink, &recording.source);
+            header(sink, kind.heading());
+            sink.out().push_str("in use\n");
+            for one in &capturing {
+                sink.out().push_str("  ");
+                untrusted(sink, one.app);
+                if let Some(pid) = one.pid {
+                    let _ = write!(sink.out(), " (pid {pid})");
+                }
+                if !one.from.is_empty() {
+                    sink.out().push_str(" · ");
+                    untrusted(sink, one.from);
+                }
+                sink.out().push('\n');
             }
-            sink.out().push('\n');
         }
     }
 

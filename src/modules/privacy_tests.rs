@@ -3,7 +3,8 @@
 use std::path::Path;
 
 use super::*;
-use crate::events::audio::AudioState;
+use crate::events::audio::{AudioState, Recording};
+use crate::events::capture::{Capture, CaptureKind, CaptureState};
 use crate::modules::tests::input;
 use crate::modules::Events;
 use crate::sample::Sample;
@@ -88,6 +89,8 @@ fn names_are_escaped_and_settings_checked() {
     );
     assert_eq!(module("").action(Button::Left), None);
     assert!(privacy.follows(Update::Event(Source::Audio)));
+    assert!(privacy.follows(Update::Event(Source::Capture)));
+    assert!(!privacy.follows(Update::Sample));
     for bad in ["format = \"{camera}\"", "on-click-right = \"x\""] {
         let text = format!("modules_right = [\"privacy\"]\n[privacy]\n{bad}\n");
         assert!(
@@ -95,4 +98,62 @@ fn names_are_escaped_and_settings_checked() {
             "{bad}"
         );
     }
+}
+
+fn capture(kind: CaptureKind, app: &str, pid: Option<u32>) -> Capture {
+    Capture {
+        kind,
+        app: app.to_owned(),
+        pid,
+        source: format!("{app} source"),
+    }
+}
+
+#[test]
+fn cameras_and_screen_shares_have_parts_of_their_own() {
+    let privacy = module(
+        "format-icons = { camera = \"C\", screen = \"S\" }\n\
+         format-camera = \"{icon}{apps}\"\nformat-screen = \"{icon}{count}\"",
+    );
+    let mut all = events(vec![recording("pw-record", Some(7))]);
+    all.capture = Some(CaptureState {
+        captures: vec![
+            capture(CaptureKind::Screen, "obs", Some(9)),
+            capture(CaptureKind::Camera, "Firefox", None),
+            capture(CaptureKind::Screen, "<i>x</i>", None),
+        ],
+    });
+    let (text, status, tooltip) = shown(privacy.as_ref(), &all);
+    // The microphone, the camera, then the screen, whatever the graph's order.
+    assert_eq!(text, "MIC pw-record CFirefox S2");
+    let status = status.expect("shown");
+    assert_eq!(status.class, Some("microphone"));
+    assert_eq!(status.classes, ["camera", "screen"]);
+    assert_eq!(
+        tooltip,
+        "Microphone  in use\n  pw-record (pid 7) · Null Input\n\
+         Camera  in use\n  Firefox · Firefox source\n\
+         Screen share  in use\n  obs (pid 9) · obs source\n  <i>x</i> · <i>x</i> source\n"
+    );
+    // Without the microphone, the screen alone; `format` is still the microphone's.
+    let old = module("format = \"REC {apps}\"");
+    let screen_only = Events {
+        capture: Some(CaptureState {
+            captures: vec![capture(CaptureKind::Screen, "obs", None)],
+        }),
+        ..Events::default()
+    };
+    let (text, status, _) = shown(old.as_ref(), &screen_only);
+    assert_eq!(text, "SCREEN obs");
+    assert_eq!(status.expect("shown").class, Some("screen"));
+    assert_eq!(
+        shown(old.as_ref(), &all).0,
+        "REC pw-record CAM Firefox SCREEN obs, <i>x</i>"
+    );
+    // Nothing captured, or no PipeWire: hidden.
+    let idle = Events {
+        capture: Some(CaptureState::default()),
+        ..Events::default()
+    };
+    assert_eq!(shown(old.as_ref(), &idle).1, None);
 }

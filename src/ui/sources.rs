@@ -59,7 +59,7 @@ impl Sources {
     /// scripts they no longer list.
     pub fn follow(&self, modules: &Layout) {
         self.start_wall_timer();
-        let needs = |kind: Update| modules.all().any(|m| m.update() == kind);
+        let needs = |kind: Update| modules.all().any(|m| m.follows(kind));
         if needs(Update::Compositor) && self.compositor.borrow().is_none() {
             let redraw = self.redraw.clone();
             let on_change = move |_: &CompositorState| redraw(Update::Compositor);
