@@ -185,10 +185,15 @@ fn the_media_module_follows_mpv_and_controls_it() {
 
     // A burst of 3000 signals: the last one is what shows, cleaned.
     let (mut flood, mut flood_stdin) = stand_in(&session, &["flood", "flood", "3000"]);
+    let renders_before = bar.renders("Event(Media)");
     writeln!(flood_stdin).expect("start the burst");
     wait_for("the burst's last title", WAIT, || {
         label() == "▶ <i>flood</i>  last"
     });
+    // Coalesced: one state per turn of the main loop, not one redraw per signal.
+    let redraws = bar.renders("Event(Media)") - renders_before;
+    eprintln!("3000 PropertiesChanged signals, {redraws} redraws");
+    assert!(redraws < 300, "{redraws} redraws for 3000 signals");
     flood.kill();
     hung.kill();
     wait_for("mpv again after the stand-ins left", WAIT, || {

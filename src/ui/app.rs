@@ -266,6 +266,7 @@ impl App {
         }
         #[cfg(feature = "test-support")]
         if let Some(hook) = &self.test_hook {
+            hook.rendered(kind);
             hook.write_bars(&self.bars.borrow());
         }
     }

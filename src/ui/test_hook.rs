@@ -2,8 +2,10 @@
 //! `RINGBAR_TEST_HOOK=DIR`, the bar writes what GTK holds in its widgets (module label
 //! text, CSS classes, a tooltip label's markup and parsed text) to files in DIR after
 //! every change, and how late a 16 ms timer on the main loop fired between two samples
-//! (`stalls`, see [`StallMeter`]).
+//! (`stalls`, see [`StallMeter`]), and how many times the modules of each update source
+//! were rendered (`renders`: a flood of events must not be a flood of redraws).
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -12,10 +14,13 @@ use gtk4::prelude::*;
 
 use super::bar::Bar;
 use super::stall_meter::StallMeter;
+use crate::modules::Update;
 
 pub struct TestHook {
     dir: PathBuf,
     stalls: StallMeter,
+    /// Renders so far, by update source.
+    renders: RefCell<Vec<(Update, u64)>>,
 }
 
 fn classes(widget: &impl IsA<gtk::Widget>) -> String {
@@ -49,13 +54,32 @@ impl TestHook {
         let dir = PathBuf::from(std::env::var_os("RINGBAR_TEST_HOOK").filter(|d| !d.is_empty())?);
         std::fs::create_dir_all(&dir).ok()?;
         let stalls = StallMeter::start(dir.join("stalls"));
-        Some(TestHook { dir, stalls })
+        Some(TestHook {
+            dir,
+            stalls,
+            renders: RefCell::new(Vec::new()),
+        })
     }
 
     /// `sample` was rendered: the main loop's worst stall since the previous one goes to
     /// `stalls`.
     pub fn sample_rendered(&self, sample: &crate::sample::Sample) {
         self.stalls.report(sample);
+    }
+
+    /// The modules that follow `kind` were rendered: `renders` gets a line per source,
+    /// `Event(Media) 12`.
+    pub fn rendered(&self, kind: Update) {
+        let mut renders = self.renders.borrow_mut();
+        match renders.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, count)) => *count += 1,
+            None => renders.push((kind, 1)),
+        }
+        let mut text = String::new();
+        for (kind, count) in renders.iter() {
+            let _ = writeln!(text, "{kind:?} {count}");
+        }
+        self.write("renders", &text);
     }
 
     /// One line per bar, tab-separated: `output=… spec=… size=WxH mapped=… bar.classes=…

@@ -205,6 +205,17 @@ impl RunningBar {
             .unwrap_or_default()
     }
 
+    /// How many times the modules following `source` were rendered (`Event(Media)`,
+    /// `Compositor`), as the test hook counts them.
+    pub fn renders(&self, source: &str) -> u64 {
+        let text = fs::read_to_string(self.hook.join("renders")).unwrap_or_default();
+        text.lines()
+            .filter_map(|line| line.rsplit_once(' '))
+            .find(|(kind, _)| *kind == source)
+            .and_then(|(_, count)| count.parse().ok())
+            .unwrap_or(0)
+    }
+
     pub fn tooltip_markup(&self) -> String {
         fs::read_to_string(self.hook.join("tooltip.markup")).unwrap_or_default()
     }
