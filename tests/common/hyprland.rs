@@ -20,7 +20,7 @@ pub const GUEST_SHARE: &str = "/var/lib/hypr-vm";
 /// Wi-Fi test, BlueZ with btvirt, a system bus and Python's GLib (for a battery
 /// provider) for the Bluetooth test, and the
 /// libraries ringbar links (to run it there).
-const GUEST_PACKAGES: [&str; 11] = [
+const GUEST_PACKAGES: [&str; 12] = [
     "hostapd",
     "wpasupplicant",
     "iw",
@@ -32,6 +32,7 @@ const GUEST_PACKAGES: [&str; 11] = [
     "libgtk4-layer-shell0",
     "libpulse-mainloop-glib0",
     "libpulse0",
+    "libpipewire-0.3-0",
 ];
 
 /// The VM, stopped when dropped (also when a check fails).
