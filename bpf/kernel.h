@@ -35,7 +35,13 @@ enum bpf_map_type {
 	BPF_MAP_TYPE_ARRAY = 2,
 	BPF_MAP_TYPE_LRU_HASH = 9,
 	BPF_MAP_TYPE_RINGBUF = 27,
+	BPF_MAP_TYPE_TASK_STORAGE = 29,
 };
+
+/* A map's flags: storage made on first use, not ahead. */
+#define BPF_F_NO_PREALLOC (1U << 0)
+/* bpf_task_storage_get() flags */
+#define BPF_LOCAL_STORAGE_GET_F_CREATE (1ULL << 0)
 
 #pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
 
@@ -180,6 +186,26 @@ struct page_counter {
 struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	struct page_counter memory;
+};
+
+/* Sockets, for the network byte counts: the peer's and the local address. */
+struct in6_addr {
+	union {
+		__u8 u6_addr8[16];
+		__be32 u6_addr32[4];
+	} in6_u;
+};
+
+struct sock_common {
+	__be32 skc_daddr;
+	__be32 skc_rcv_saddr;
+	unsigned short skc_family;
+	struct in6_addr skc_v6_daddr;
+	struct in6_addr skc_v6_rcv_saddr;
+};
+
+struct sock {
+	struct sock_common __sk_common;
 };
 
 struct seq_file;

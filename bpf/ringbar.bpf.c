@@ -70,6 +70,9 @@ struct {
 	__type(value, __u64);
 } exits_lost SEC(".maps");
 
+/* The network byte counts, which fill_task and the exit reports read. */
+#include "net.bpf.h"
+
 /* fls() of at most 8 bits, as task_state_index() returns it. */
 static __always_inline __u32 fls8(__u32 x)
 {
@@ -212,6 +215,7 @@ static __always_inline void fill_task(struct ringbar_task *rec, struct task_stru
 	struct task_struct *leader = t->group_leader;
 	struct signal_struct *sig = t->signal;
 	__u32 flags = task_flags(t);
+	struct ringbar_net *net;
 
 	rec->tgid = t->tgid;
 	rec->pid = t->pid;
@@ -240,6 +244,11 @@ static __always_inline void fill_task(struct ringbar_task *rec, struct task_stru
 	}
 	__builtin_memcpy(rec->comm, leader->comm, sizeof(rec->comm));
 	rec->cgroup_id = task_cgroup_id(t);
+	net = flags & RINGBAR_TASK_IO_HIDDEN ? NULL : group_net_of(t);
+	rec->net_sent_bytes = net ? net->sent : 0;
+	rec->net_received_bytes = net ? net->received : 0;
+	rec->net_local_sent_bytes = net ? net->local_sent : 0;
+	rec->net_local_received_bytes = net ? net->local_received : 0;
 }
 
 SEC("iter/task")
@@ -260,6 +269,7 @@ int dump_task(struct bpf_iter__task *ctx)
 static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u64 read_bytes, __u64 write_bytes)
 {
 	struct task_struct *leader = t->group_leader;
+	struct ringbar_net *net;
 	struct ringbar_exit *e;
 
 	e = bpf_ringbuf_reserve(&exits, sizeof(*e), 0);
@@ -295,6 +305,11 @@ static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u
 	e->read_bytes = read_bytes;
 	e->write_bytes = write_bytes;
 	__builtin_memcpy(e->comm, leader->comm, sizeof(e->comm));
+	net = group_net_of(t);
+	e->net_sent_bytes = net ? net->sent : 0;
+	e->net_received_bytes = net ? net->received : 0;
+	e->net_local_sent_bytes = net ? net->local_sent : 0;
+	e->net_local_received_bytes = net ? net->local_received : 0;
 	bpf_ringbuf_submit(e, 0);
 }
 

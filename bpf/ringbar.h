@@ -60,6 +60,15 @@ struct ringbar_task {
 	char comm[RINGBAR_COMM_LEN];  /* the thread group leader's comm */
 	__u64 cgroup_id;              /* the task's cgroup v2 directory inode, 0 if unknown */
 	__u64 blocked_ns;             /* in D: ns since it last ran; 0 otherwise or unknown */
+	/*
+	 * The whole group's bytes through inet sockets since it started, dead threads
+	 * included (the same in every thread of a group), and of those the ones to or from
+	 * this machine itself. 0 where the probe cannot count them, or hides them as IO.
+	 */
+	__u64 net_sent_bytes;
+	__u64 net_received_bytes;
+	__u64 net_local_sent_bytes;
+	__u64 net_local_received_bytes;
 };
 
 /*
@@ -78,6 +87,10 @@ struct ringbar_exit {
 	char comm[RINGBAR_COMM_LEN];
 	__u32 uid;
 	__u32 gid;
+	__u64 net_sent_bytes;         /* whole group, as in struct ringbar_task */
+	__u64 net_received_bytes;
+	__u64 net_local_sent_bytes;
+	__u64 net_local_received_bytes;
 };
 
 /*
@@ -95,10 +108,11 @@ struct ringbar_oom {
 	char comm[RINGBAR_COMM_LEN];
 	__u32 uid;
 	__u32 gid;
+	__u64 reserved[4];            /* as long as struct ringbar_exit */
 };
 
-#define RINGBAR_TASK_SIZE 112
-#define RINGBAR_EXIT_SIZE 64
-#define RINGBAR_OOM_SIZE 64
+#define RINGBAR_TASK_SIZE 144
+#define RINGBAR_EXIT_SIZE 96
+#define RINGBAR_OOM_SIZE 96
 
 #endif

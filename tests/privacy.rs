@@ -276,3 +276,71 @@ fn a_hidepid_proc_hides_other_processes_from_every_list() {
         }
     }
 }
+
+/// A python loop sending a 1 KB UDP datagram every millisecond to `to` (a veth's far
+/// end, where nothing listens: unconnected, so that its ICMP answers fail no send),
+/// named `name`, as root or `nobody`.
+fn sender(subjects: &Subjects, name: &str, nobody: bool, to: &str) -> Subject {
+    let script = format!(
+        "import socket, time\n\
+         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n\
+         while True:\n    s.sendto(b'x' * 1000, ('{to}', 9))\n    time.sleep(0.001)\n"
+    );
+    let program = subjects.program(name, "/usr/bin/python3");
+    let program = program.to_str().expect("UTF-8 path");
+    match nobody {
+        true => Subject::spawn(
+            Path::new("/usr/bin/setpriv"),
+            &[
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "--",
+                program,
+                "-c",
+                &script,
+            ],
+        ),
+        false => Subject::spawn(Path::new(program), &["-c", &script]),
+    }
+}
+
+#[test]
+fn network_bytes_of_other_users_are_one_row() {
+    require_root();
+    let _serial = serial();
+    let place = Place::new();
+    let subjects = Subjects::new();
+    fs::set_permissions(subjects.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
+    let netns = common::netns::Netns::new();
+    let to = netns.inner_address(32);
+    let _senders = [
+        sender(&subjects, "rb-secretnet", false, &to),
+        sender(&subjects, "rb-mynet", true, &to),
+    ];
+    std::thread::sleep(Duration::from_millis(300));
+    let service = ProbeService::start(place.path());
+
+    for (mode, source) in MODES {
+        let doc = once_as_nobody(&place, &service, mode, false);
+        let listed = names(&rows(&doc, &["network", "top"]));
+        assert!(
+            !listed.contains(&"rb-secretnet".to_owned()),
+            "{source}: {listed:?}"
+        );
+        let others = &doc["network"]["other_users"];
+        match source {
+            "bpf" => {
+                assert!(listed.contains(&"rb-mynet".to_owned()), "{listed:?}");
+                // Root's sender is counted, as one row of other users.
+                assert!(others["processes"].as_u64() >= Some(1), "{others}");
+                let theirs = others["sent_bytes_per_second"].as_f64().expect("rate");
+                assert!(theirs > 1e5, "{others}");
+            }
+            // The service leaves other users' bytes out, as their IO; the /proc walk
+            // has none at all.
+            "bpf-service" => assert!(listed.contains(&"rb-mynet".to_owned()), "{listed:?}"),
+            _ => assert!(listed.is_empty(), "{source}: {listed:?}"),
+        }
+    }
+}

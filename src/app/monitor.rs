@@ -86,6 +86,7 @@ impl Monitor {
         let readers = crate::modules::readers_of(config.modules.all(), &Roots::system());
         self.worker.reconfigure(&config.sensors, readers, notices);
         self.worker.set_group_by(config.group_by);
+        self.worker.set_net_include_local(config.net_include_local);
         self.follow_config(&config);
         config
     }

@@ -167,6 +167,12 @@ impl Sampler {
         self.copy_processes();
     }
 
+    /// `[network] include_loopback`: the machine's own traffic in the network list.
+    pub fn set_net_include_local(&mut self, include: bool) {
+        self.collector.set_net_include_local(include);
+        self.copy_processes();
+    }
+
     /// Right click: ranks apps instead of processes or back, at once; returns the new one.
     pub fn toggle_group_by(&mut self) -> GroupBy {
         let next = self.sample.processes.group_by.toggled();

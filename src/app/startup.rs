@@ -63,6 +63,7 @@ pub fn start(interval_ms: Option<u32>) -> Result<Started, String> {
         config_notices,
     );
     sampler.set_group_by(config.group_by);
+    sampler.set_net_include_local(config.net_include_local);
     let roots = crate::sample::readings::Roots::system();
     sampler.set_readers(crate::modules::readers_of(config.modules.all(), &roots));
     Ok(Started {

@@ -102,6 +102,9 @@ pub struct Config {
     /// `group_by`: rank apps or processes; `None` (unset): apps when the session has app
     /// scopes. Right click on a monitor module toggles it.
     pub group_by: Option<GroupBy>,
+    /// `[network] include_loopback`: the network list counts traffic to the machine
+    /// itself (loopback, its own address).
+    pub net_include_local: bool,
     pub sensors: Sensors,
 }
 

@@ -99,12 +99,15 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
         return Err(parse.errors);
     }
     let modules = every_module(&bars);
+    // A table of its own is read whether or not a bar lists the module.
+    let net_include_local = parse.made.iter().find_map(|(_, m)| m.net_include_local());
     Ok(Config {
         bars,
         modules,
         interval_ms: settings.interval_ms,
         kernel_threads: settings.kernel_threads,
         group_by: settings.group_by,
+        net_include_local: net_include_local.unwrap_or(false),
         sensors: settings.sensors,
     })
 }

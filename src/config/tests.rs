@@ -300,3 +300,14 @@ fn an_unknown_key_in_sensors_is_not_offered_the_module_tables() {
     let top = parse_str("colour = 1\n").expect_err("unknown");
     assert!(top.contains("or a module table: `[cpu]`"), "{top}");
 }
+
+#[test]
+fn include_loopback_is_the_network_tables_whether_listed_or_not() {
+    assert!(!Config::default().net_include_local);
+    let listed = "modules_right = [\"network\"]\n[network]\ninclude_loopback = true\n";
+    assert!(parse_str(listed).expect("valid").net_include_local);
+    let unlisted = "modules_right = [\"cpu\"]\n[network]\ninclude_loopback = true\n";
+    assert!(parse_str(unlisted).expect("valid").net_include_local);
+    let wrong = parse_str("[network]\ninclude_loopback = \"yes\"\n").expect_err("a string");
+    assert!(wrong.contains("include_loopback"), "{wrong}");
+}

@@ -1,5 +1,5 @@
-//! The last ten minutes: CPU, memory, IO and GPU per second, each with the process that
-//! used the most of it, in a ring of fixed size.
+//! The last ten minutes: CPU, memory, IO, network and GPU per second, each with the
+//! process that used the most of it, in a ring of fixed size.
 //!
 //! The ring holds one bucket per wall-clock second, [`SECONDS`] of them, whatever the
 //! sample interval: a sample folds into the buckets its interval covers, so a 2 s sample
@@ -8,7 +8,7 @@
 //! averaged away. Changing the interval changes nothing in the ring; seconds without a
 //! sample (the machine was suspended, the clock jumped) are gaps.
 //!
-//! Memory: [`History::BYTES`] (37,712 bytes: 56 a second and 4 KiB of culprit names, see
+//! Memory: [`History::BYTES`] (47,312 bytes: 72 a second and 4 KiB of culprit names, see
 //! `history/names.rs`), allocated once when the history is made; recording and reading
 //! allocate nothing.
 
@@ -21,6 +21,9 @@ use names::{Kept, Names};
 /// How many seconds the ring covers: ten minutes.
 pub const SECONDS: usize = 600;
 
+/// How many metrics it follows ([`Metric::ALL`]).
+pub const METRICS: usize = 5;
+
 /// What the history follows, in the tooltip's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Metric {
@@ -30,13 +33,22 @@ pub enum Metric {
     Memory,
     /// Bytes read plus written per second; culprit: the top process by IO.
     Io,
+    /// Bytes received plus sent per second by processes (the machine's own traffic as
+    /// `[network] include_loopback` says); culprit: the top process by network bytes.
+    Net,
     /// Busy share of the bar's GPU, percent; culprit: the busiest process of its users
     /// list, where the driver shows per-process use (DRM fdinfo, NVML).
     Gpu,
 }
 
 impl Metric {
-    pub const ALL: [Metric; 4] = [Metric::Cpu, Metric::Memory, Metric::Io, Metric::Gpu];
+    pub const ALL: [Metric; METRICS] = [
+        Metric::Cpu,
+        Metric::Memory,
+        Metric::Io,
+        Metric::Net,
+        Metric::Gpu,
+    ];
 
     fn index(self) -> usize {
         self as usize
@@ -48,13 +60,14 @@ impl Metric {
             Metric::Cpu => "cpu",
             Metric::Memory => "memory",
             Metric::Io => "io",
+            Metric::Net => "network",
             Metric::Gpu => "gpu",
         }
     }
 
     /// Whether the values are shares of 0–100 (a fixed scale) rather than rates.
     pub fn is_percent(self) -> bool {
-        self != Metric::Io
+        !matches!(self, Metric::Io | Metric::Net)
     }
 }
 
@@ -99,8 +112,8 @@ impl Culprit {
 /// One sample's values, `NaN` where it has none (no rates yet, no GPU).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Point {
-    pub values: [f32; 4],
-    pub culprits: [Culprit; 4],
+    pub values: [f32; METRICS],
+    pub culprits: [Culprit; METRICS],
 }
 
 impl Point {
@@ -118,18 +131,24 @@ impl Point {
         let io = snapshot
             .has_rates()
             .then(|| snapshot.per_second(snapshot.read_bytes + snapshot.write_bytes));
+        let (received, sent) = snapshot.net_shown();
+        let net = snapshot
+            .has_rates()
+            .then(|| snapshot.per_second(received.saturating_add(sent)));
         let value = |v: Option<f64>| v.map_or(f32::NAN, |v| v as f32);
         Point {
             values: [
                 value(snapshot.cpu_percent()),
                 value(memory),
                 value(io),
+                value(net),
                 value(gpu_percent),
             ],
             culprits: [
                 Culprit::of(snapshot.top_cpu.rows().first()),
                 Culprit::of(snapshot.top_memory.rows().first()),
                 Culprit::of(snapshot.top_io.rows().first()),
+                Culprit::of(snapshot.top_net.rows().first()),
                 Culprit::of_gpu(gpu_user),
             ],
         }
@@ -137,8 +156,8 @@ impl Point {
 
     pub fn empty() -> Point {
         Point {
-            values: [f32::NAN; 4],
-            culprits: [Culprit::NONE; 4],
+            values: [f32::NAN; METRICS],
+            culprits: [Culprit::NONE; METRICS],
         }
     }
 }
@@ -148,16 +167,16 @@ impl Point {
 struct Bucket {
     /// The Unix second this bucket holds; `u64::MAX` for never filled.
     second: u64,
-    values: [f32; 4],
-    culprits: [Kept; 4],
+    values: [f32; METRICS],
+    culprits: [Kept; METRICS],
 }
 
 impl Bucket {
     const fn empty(second: u64) -> Bucket {
         Bucket {
             second,
-            values: [f32::NAN; 4],
-            culprits: [Kept::NONE; 4],
+            values: [f32::NAN; METRICS],
+            culprits: [Kept::NONE; METRICS],
         }
     }
 }
@@ -259,7 +278,7 @@ impl History {
         if self.buckets[index].second != second {
             self.buckets[index] = Bucket::empty(second);
         }
-        for i in 0..4 {
+        for i in 0..METRICS {
             let (new, old) = (point.values[i], self.buckets[index].values[i]);
             // NaN never wins, and loses to any number.
             if new >= old || old.is_nan() && !new.is_nan() {

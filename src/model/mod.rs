@@ -13,6 +13,7 @@ pub mod gpu_process;
 pub mod gpu_users;
 pub mod hardware;
 pub mod history;
+pub mod net;
 pub mod oom;
 pub mod privacy;
 pub mod process;
@@ -26,6 +27,7 @@ pub mod value;
 mod snapshot;
 
 pub use hardware::{CpuReading, Gpu, GpuDriver, GpuReading, Hardware, Throttle, Value};
+pub use net::NetBytes;
 pub use oom::{OomKill, OomKills};
 pub use privacy::{HidePid, Privacy};
 pub use process::{Process, ProcessKey, ProcessTable};

@@ -4,6 +4,7 @@
 // it hashes them several times faster than SipHash (the model's per-task lookups halved).
 use rustc_hash::FxHashMap as HashMap;
 
+use super::net::NetBytes;
 use super::record::{TaskRecord, TaskState, COMM_LEN, TASK_IO_UNKNOWN, TASK_PRIVATE};
 
 /// A process is its thread group id plus the group leader's start time: a PID reused
@@ -45,6 +46,9 @@ pub struct Process {
     pub cpu_delta_ns: u64,
     pub read_delta: u64,
     pub write_delta: u64,
+    /// Network bytes since it started, and since the previous sample.
+    pub net: NetBytes,
+    pub net_delta: NetBytes,
     /// Consecutive samples (this one included) in which the process was a zombie.
     pub zombie_samples: u32,
     /// Of its threads in D: the longest time off the CPU the kernel reported (0: none
@@ -101,6 +105,7 @@ impl Process {
         self.dead_cpu_ns = self.dead_cpu_ns.max(rec.group_dead_cpu_ns);
         self.dead_read = self.dead_read.max(rec.group_dead_read_bytes);
         self.dead_write = self.dead_write.max(rec.group_dead_write_bytes);
+        self.net = self.net.max(NetBytes::of_task(rec));
     }
 
     pub fn key(&self) -> ProcessKey {

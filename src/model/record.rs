@@ -44,6 +44,12 @@ pub struct TaskRecord {
     /// In D state: nanoseconds since the task last ran; 0 otherwise, or when the kernel
     /// does not say (and always from the /proc walk).
     pub blocked_ns: u64,
+    /// The whole group's bytes through inet sockets since it started (the same in every
+    /// thread of a group; see [`NetBytes`](super::net::NetBytes)); 0 where not counted.
+    pub net_sent_bytes: u64,
+    pub net_received_bytes: u64,
+    pub net_local_sent_bytes: u64,
+    pub net_local_received_bytes: u64,
 }
 
 /// A thread group that died, as the exit hook reports it: `struct ringbar_exit`.
@@ -60,6 +66,11 @@ pub struct ExitRecord {
     /// The dying task's own uid and gid (the probe service judges each reader by them).
     pub uid: u32,
     pub gid: u32,
+    /// The group's final network bytes, as in [`TaskRecord`].
+    pub net_sent_bytes: u64,
+    pub net_received_bytes: u64,
+    pub net_local_sent_bytes: u64,
+    pub net_local_received_bytes: u64,
 }
 
 /// A process the kernel's OOM killer chose, `struct ringbar_oom`. It travels with the exit
@@ -79,6 +90,8 @@ pub struct OomRecord {
     pub comm: [u8; COMM_LEN],
     pub uid: u32,
     pub gid: u32,
+    /// Where an exit report has its network bytes: zero.
+    pub reserved: [u64; 4],
 }
 
 impl ExitRecord {
@@ -96,13 +109,13 @@ impl OomRecord {
 }
 
 // Same numbers as RINGBAR_TASK_SIZE / RINGBAR_EXIT_SIZE, which the BPF side asserts.
-const _: () = assert!(std::mem::size_of::<TaskRecord>() == 112);
-const _: () = assert!(std::mem::size_of::<ExitRecord>() == 64);
+const _: () = assert!(std::mem::size_of::<TaskRecord>() == 144);
+const _: () = assert!(std::mem::size_of::<ExitRecord>() == 96);
 const _: () = assert!(std::mem::offset_of!(TaskRecord, tgid) == 64);
 const _: () = assert!(std::mem::offset_of!(TaskRecord, comm) == 80);
 const _: () = assert!(std::mem::offset_of!(ExitRecord, tgid) == 32);
 const _: () = assert!(std::mem::offset_of!(ExitRecord, comm) == 40);
-const _: () = assert!(std::mem::size_of::<OomRecord>() == 64);
+const _: () = assert!(std::mem::size_of::<OomRecord>() == 96);
 const _: () = assert!(std::mem::offset_of!(OomRecord, tgid) == 32);
 const _: () = assert!(std::mem::offset_of!(OomRecord, flags) == 36);
 const _: () = assert!(std::mem::offset_of!(OomRecord, comm) == 40);
@@ -225,7 +238,7 @@ mod tests {
     fn task_buffer_is_writable_as_bytes() {
         let mut records = vec![TaskRecord::default(); 2];
         let bytes = task_bytes_mut(&mut records);
-        assert_eq!(bytes.len(), 224);
+        assert_eq!(bytes.len(), 288);
         bytes[64] = 9; // tgid of the first record
         assert_eq!(records[0].tgid, 9);
     }

@@ -12,6 +12,7 @@ pub use self::apps::AppLists;
 pub use self::model::Model;
 
 use super::app::GroupBy;
+use super::net::NetBytes;
 use super::process::Process;
 use super::record::TaskState;
 use super::system::{LoadAverage, Memory};
@@ -81,6 +82,10 @@ pub struct Snapshot {
     pub exited_groups: u32,
     pub read_bytes: u64,
     pub write_bytes: u64,
+    /// Network bytes of all processes in the interval, exited ones included.
+    pub net: NetBytes,
+    /// Whether the network figures count the machine's own traffic.
+    pub net_include_local: bool,
     pub memory: Option<Memory>,
     pub load: Option<LoadAverage>,
     pub tasks: u32,
@@ -95,9 +100,14 @@ pub struct Snapshot {
     pub top_memory: TopList<TOP_ROWS>,
     /// Ranked by bytes read plus written in the interval.
     pub top_io: TopList<TOP_ROWS>,
+    /// Ranked by network bytes received plus sent in the interval (`read`: received,
+    /// `write`: sent).
+    pub top_net: TopList<TOP_ROWS>,
     /// IO in the interval of processes whose IO /proc would not show the reader: in the
     /// totals, never in a row of its own.
     pub others_io: OthersIo,
+    /// Likewise their network bytes (`read`: received, `write`: sent).
+    pub others_net: OthersIo,
     pub stuck: StuckList,
     /// The same lists by app (always filled, for the JSON).
     pub apps: AppLists,
@@ -126,6 +136,18 @@ impl Snapshot {
             GroupBy::App => &self.apps.io,
             GroupBy::Process => &self.top_io,
         }
+    }
+
+    pub fn shown_net(&self) -> &TopList<TOP_ROWS> {
+        match self.group_by {
+            GroupBy::App => &self.apps.net,
+            GroupBy::Process => &self.top_net,
+        }
+    }
+
+    /// The network bytes of the interval as shown: (received, sent).
+    pub fn net_shown(&self) -> (u64, u64) {
+        self.net.shown(self.net_include_local)
     }
 
     pub fn has_rates(&self) -> bool {
@@ -174,6 +196,8 @@ pub struct SystemCpu {
     pub total: u64,
 }
 
+#[cfg(test)]
+mod net_tests;
 #[cfg(test)]
 mod stuck_tests;
 #[cfg(test)]

@@ -13,7 +13,7 @@ pub struct Row {
     pub comm: [u8; COMM_LEN],
     pub kthread: bool,
     pub value: u64,
-    /// IO rows keep the read/write split of `value`.
+    /// IO rows keep the read/write split of `value`; network rows the received/sent one.
     pub read: u64,
     pub write: u64,
     /// The name shown instead of `comm`: an app's, or a process's real name (see
@@ -46,6 +46,15 @@ impl Row {
             blocked_ns: 0,
             blocked_tid: 0,
             wchan: Label::default(),
+        }
+    }
+
+    /// A row of the network list: `read` holds the bytes received, `write` those sent.
+    pub fn net(p: &Process, received: u64, sent: u64) -> Self {
+        Row {
+            read: received,
+            write: sent,
+            ..Row::new(p, received.saturating_add(sent))
         }
     }
 

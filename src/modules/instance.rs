@@ -99,6 +99,10 @@ impl Module for Instance {
         self.inner.tray()
     }
 
+    fn net_include_local(&self) -> Option<bool> {
+        self.inner.net_include_local()
+    }
+
     fn workspace_buttons(&self, input: &Input<'_>, out: &mut Vec<WorkspaceButton>) {
         self.inner.workspace_buttons(input, out);
     }

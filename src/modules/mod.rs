@@ -394,6 +394,12 @@ pub trait Module {
         None
     }
 
+    /// For the network module: whether the monitor's list of processes on the network
+    /// counts traffic to the machine itself (`include_loopback`).
+    fn net_include_local(&self) -> Option<bool> {
+        None
+    }
+
     /// For a module with [`Module::has_workspace_buttons`]: its buttons for `input`.
     fn workspace_buttons(&self, _input: &Input<'_>, _out: &mut Vec<WorkspaceButton>) {}
 

@@ -41,5 +41,6 @@ pub fn json(sample: &Sample) -> Json {
         "cpu": cpu.collect::<Vec<_>>(),
         "memory": memory.collect::<Vec<_>>(),
         "io": io.collect::<Vec<_>>(),
+        "network": super::net::apps_json(sample),
     })
 }

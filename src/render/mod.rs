@@ -10,6 +10,7 @@ pub mod gpu;
 pub mod history;
 pub mod io;
 pub mod memory;
+pub mod net;
 pub mod oom;
 pub mod power;
 pub mod report;

@@ -1,6 +1,6 @@
 //! The monitor's whole report: what its tooltip shows and `--once` prints.
 
-use super::{cpu, footer, gpu, history, io, memory, oom, power};
+use super::{cpu, footer, gpu, history, io, memory, net, oom, power};
 use crate::model::history::Metric;
 use crate::sample::Sample;
 use crate::text::Sink;
@@ -18,6 +18,8 @@ pub fn write(sink: &mut dyn Sink, sample: &Sample) {
     oom::write(sink, sample);
     io::write(sink, sample);
     history::write(sink, sample, Metric::Io);
+    net::write(sink, sample);
+    history::write(sink, sample, Metric::Net);
     gpu::write(sink, sample);
     history::write(sink, sample, Metric::Gpu);
     for (_, reading) in sample.readings.iter() {

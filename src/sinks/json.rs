@@ -7,7 +7,7 @@ use std::rc::Rc;
 use serde_json::{json, Value as Json};
 
 use crate::modules::{Input, Module};
-use crate::render::{apps, cpu, gpu, history, io, memory, oom, power, stuck};
+use crate::render::{apps, cpu, gpu, history, io, memory, net, oom, power, stuck};
 
 /// Bumped when a key changes meaning or goes away; new keys may appear at any time.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -61,6 +61,7 @@ pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
         for (key, reading) in sample.readings.iter() {
             reading.write_json(key, document);
         }
+        net::write_json(sample, document);
     }
     document
 }

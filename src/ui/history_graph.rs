@@ -80,6 +80,7 @@ fn title(metric: Metric) -> &'static str {
         Metric::Cpu => "CPU",
         Metric::Memory => "Memory",
         Metric::Io => "IO",
+        Metric::Net => "Network",
         Metric::Gpu => "GPU",
     }
 }

@@ -13,6 +13,7 @@ pub mod bus;
 pub mod crowd;
 pub mod hyprland;
 pub mod ipc;
+pub mod netns;
 pub mod ocr;
 pub mod running_bar;
 pub mod screen;

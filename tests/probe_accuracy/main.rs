@@ -10,6 +10,7 @@ mod cpu;
 mod frozen;
 mod memory_io;
 mod names_states;
+mod network;
 mod threads;
 mod walker;
 

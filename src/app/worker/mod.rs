@@ -37,6 +37,7 @@ struct Requests {
     kernel_threads: Option<bool>,
     group_by: Option<Option<GroupBy>>,
     group_by_toggles: u32,
+    net_include_local: Option<bool>,
     sensors: Option<(config::Sensors, Vec<Notice>)>,
     readers: Option<Vec<Box<dyn Reader>>>,
     wanted: Option<Wanted>,
@@ -50,6 +51,7 @@ impl Requests {
             || self.kernel_threads.is_some()
             || self.group_by.is_some()
             || self.group_by_toggles > 0
+            || self.net_include_local.is_some()
             || self.sensors.is_some()
             || self.readers.is_some()
             || self.wanted.is_some()
@@ -147,6 +149,11 @@ impl Worker {
             r.group_by = Some(group_by);
             r.group_by_toggles = 0;
         });
+    }
+
+    /// The config's `[network] include_loopback`; re-ranks and hands over.
+    pub fn set_net_include_local(&self, include: bool) {
+        self.request(|r| r.net_include_local = Some(include));
     }
 
     /// Apps instead of processes or back; re-ranks and hands over (the thread logs it).

@@ -86,6 +86,10 @@ fn apply(sampler: &mut Sampler, requests: &mut Requests) -> bool {
         sampler.set_group_by(group_by);
         changed = true;
     }
+    if let Some(include) = requests.net_include_local {
+        sampler.set_net_include_local(include);
+        changed = true;
+    }
     for _ in 0..requests.group_by_toggles {
         let group_by = sampler.toggle_group_by();
         tracing::info!("group-by={}", group_by.name());

@@ -31,8 +31,8 @@ fn the_ring_is_ten_minutes_of_seconds_and_its_size_is_fixed() {
         History::BYTES,
         SECONDS * std::mem::size_of::<Bucket>() + std::mem::size_of::<Names>()
     );
-    assert_eq!(std::mem::size_of::<Bucket>(), 56, "56 bytes a second");
-    assert_eq!(History::BYTES, 37_712, "and 4 KiB of names");
+    assert_eq!(std::mem::size_of::<Bucket>(), 72, "72 bytes a second");
+    assert_eq!(History::BYTES, 47_312, "and 4 KiB of names");
     assert_eq!(h.filled(), 0);
     assert_eq!(h.values(Metric::Cpu).count(), 0);
     assert_eq!(h.peak(Metric::Cpu), None);
@@ -166,6 +166,8 @@ fn a_point_of_a_snapshot_takes_the_top_rows_as_culprits() {
     assert!(first.values[0].is_nan(), "no rates in the first sample");
     spin.cpu_ns = S / 2;
     hog.write_bytes = 1 << 20;
+    spin.net_received_bytes = 3000;
+    spin.net_sent_bytes = 1000;
     let memory = Memory {
         total: 8 << 30,
         available: 6 << 30,
@@ -174,11 +176,12 @@ fn a_point_of_a_snapshot_takes_the_top_rows_as_culprits() {
     m.update(2 * S, &[spin, hog], &[], Some(memory), None);
     m.rank(false);
     let p = Point::of(m.snapshot(), Some(37.0), None);
-    assert_eq!(p.values, [25.0, 25.0, (1 << 20) as f32, 37.0]);
+    assert_eq!(p.values, [25.0, 25.0, (1 << 20) as f32, 4000.0, 37.0]);
     assert_eq!(p.culprits[0].name, label("spin"));
     assert_eq!(p.culprits[1].name, label("hog"));
     assert_eq!(p.culprits[2].pid, 200);
-    assert!(p.culprits[3].is_none(), "no GPU users list: no culprit");
+    assert_eq!(p.culprits[3].name, label("spin"), "the network's busiest");
+    assert!(p.culprits[4].is_none(), "no GPU users list: no culprit");
 
     // The GPU's culprit is its busiest user, under the name its row shows.
     use crate::model::gpu_process::GpuProcess;
@@ -190,14 +193,14 @@ fn a_point_of_a_snapshot_takes_the_top_rows_as_culprits() {
     blender.comm[..7].copy_from_slice(b"blender");
     let p = Point::of(m.snapshot(), Some(37.0), Some(&blender));
     assert_eq!(
-        (p.culprits[3].pid, p.culprits[3].name),
+        (p.culprits[4].pid, p.culprits[4].name),
         (300, label("blender"))
     );
     // One that holds memory but used no GPU time is no culprit of the busy share.
     blender.busy_percent = Some(0.0);
-    assert!(Point::of(m.snapshot(), Some(37.0), Some(&blender)).culprits[3].is_none());
+    assert!(Point::of(m.snapshot(), Some(37.0), Some(&blender)).culprits[4].is_none());
     blender.busy_percent = None;
-    assert!(Point::of(m.snapshot(), Some(37.0), Some(&blender)).culprits[3].is_none());
+    assert!(Point::of(m.snapshot(), Some(37.0), Some(&blender)).culprits[4].is_none());
 }
 
 #[test]

@@ -8,18 +8,22 @@ use crate::model::app::App;
 use crate::model::process::Process;
 use crate::model::top::{Row, TopList};
 
-/// The top apps by CPU, memory (the sum of their processes' RSS) and IO.
+/// The top apps by CPU, memory (the sum of their processes' RSS), IO and network.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AppLists {
     pub cpu: TopList<TOP_ROWS>,
     pub memory: TopList<TOP_ROWS>,
     pub io: TopList<TOP_ROWS>,
+    /// `read`: bytes received, `write`: sent.
+    pub net: TopList<TOP_ROWS>,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Sum {
     row: Row,
     rss: u64,
+    /// Network bytes (received, sent).
+    net: (u64, u64),
 }
 
 /// The sums of one sample, reused from sample to sample (cleared, never shrunk).
@@ -40,26 +44,39 @@ impl AppTable {
         self.lone = AppLists::default();
     }
 
-    /// Adds a listed process: its CPU and memory, and its IO where the reader may see it.
-    pub fn add(&mut self, app: Option<App>, p: &Process, rss_bytes: u64, io_visible: bool) {
-        let (read, write) = if io_visible {
-            (p.read_delta, p.write_delta)
+    /// Adds a listed process: its CPU and memory, and its IO and network bytes where the
+    /// reader may see them (the machine's own traffic only with `include_local`).
+    pub fn add(
+        &mut self,
+        app: Option<App>,
+        p: &Process,
+        rss_bytes: u64,
+        io_visible: bool,
+        include_local: bool,
+    ) {
+        let ((read, write), net) = if io_visible {
+            (
+                (p.read_delta, p.write_delta),
+                p.net_delta.shown(include_local),
+            )
         } else {
-            (0, 0)
+            ((0, 0), (0, 0))
         };
         let Some(app) = app else {
             let lone = &self.lone;
             let io = read.saturating_add(write);
+            let net_total = net.0.saturating_add(net.1);
             let wanted = (p.cpu_delta_ns > 0 && lone.cpu.takes(p.cpu_delta_ns, p.tgid))
                 || (rss_bytes > 0 && lone.memory.takes(rss_bytes, p.tgid))
-                || (io > 0 && lone.io.takes(io, p.tgid));
+                || (io > 0 && lone.io.takes(io, p.tgid))
+                || (net_total > 0 && lone.net.takes(net_total, p.tgid));
             if wanted {
                 let row = Row {
                     read,
                     write,
                     ..Row::new(p, p.cpu_delta_ns)
                 };
-                offer(&mut self.lone, row, rss_bytes);
+                offer(&mut self.lone, row, rss_bytes, net);
             }
             return;
         };
@@ -74,6 +91,7 @@ impl AppTable {
                 ..Row::new(p, 0)
             },
             rss: 0,
+            net: (0, 0),
         });
         let row = &mut sum.row;
         if p.tgid < row.tgid {
@@ -86,18 +104,23 @@ impl AppTable {
         row.read = row.read.saturating_add(read);
         row.write = row.write.saturating_add(write);
         sum.rss = sum.rss.saturating_add(rss_bytes);
+        sum.net = (
+            sum.net.0.saturating_add(net.0),
+            sum.net.1.saturating_add(net.1),
+        );
     }
 
     pub fn rank(&self, lists: &mut AppLists) {
         *lists = self.lone;
         for sum in self.sums.values() {
-            offer(lists, sum.row, sum.rss);
+            offer(lists, sum.row, sum.rss, sum.net);
         }
     }
 }
 
-/// Offers a row (its CPU time in `value`, its IO in `read` and `write`) to the three lists.
-fn offer(lists: &mut AppLists, row: Row, rss: u64) {
+/// Offers a row (its CPU time in `value`, its IO in `read` and `write`) to the lists,
+/// with its memory and its network bytes (received, sent).
+fn offer(lists: &mut AppLists, row: Row, rss: u64, (received, sent): (u64, u64)) {
     if row.value > 0 {
         lists.cpu.offer(row);
     }
@@ -107,6 +130,15 @@ fn offer(lists: &mut AppLists, row: Row, rss: u64) {
     let io = row.read.saturating_add(row.write);
     if io > 0 {
         lists.io.offer(Row { value: io, ..row });
+    }
+    let net = received.saturating_add(sent);
+    if net > 0 {
+        lists.net.offer(Row {
+            value: net,
+            read: received,
+            write: sent,
+            ..row
+        });
     }
 }
 

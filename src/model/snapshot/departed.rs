@@ -1,6 +1,7 @@
 //! What was counted for processes that are gone, so that their late exit reports add only
 //! the rest.
 
+use crate::model::net::NetBytes;
 use crate::model::process::Process;
 use crate::model::record::ExitRecord;
 
@@ -13,6 +14,7 @@ pub(super) struct Departed {
     cpu_ns: u64,
     read_bytes: u64,
     write_bytes: u64,
+    net: NetBytes,
     reported: bool,
     /// The sample in which it was last seen or reported.
     pub(super) sample: u64,
@@ -25,6 +27,7 @@ impl Departed {
             cpu_ns: p.cpu_ns(),
             read_bytes: p.read_bytes(),
             write_bytes: p.write_bytes(),
+            net: p.net,
             reported: false,
             sample,
         }
@@ -36,18 +39,20 @@ impl Departed {
             cpu_ns: 0,
             read_bytes: 0,
             write_bytes: 0,
+            net: NetBytes::default(),
             reported: false,
             sample,
         }
     }
 
-    /// Counts a report: returns what it adds (cpu, read, write) and whether it is the
-    /// group's first report.
-    pub(super) fn count(&mut self, exit: &ExitRecord) -> (u64, u64, u64, bool) {
+    /// Counts a report: returns what it adds (cpu, read, write, network) and whether it
+    /// is the group's first report.
+    pub(super) fn count(&mut self, exit: &ExitRecord) -> (u64, u64, u64, NetBytes, bool) {
         let added = (
             exit.cpu_ns.saturating_sub(self.cpu_ns),
             exit.read_bytes.saturating_sub(self.read_bytes),
             exit.write_bytes.saturating_sub(self.write_bytes),
+            NetBytes::of_exit(exit).since(self.net),
             !self.reported,
         );
         self.take(exit);
@@ -59,6 +64,7 @@ impl Departed {
         self.cpu_ns = self.cpu_ns.max(exit.cpu_ns);
         self.read_bytes = self.read_bytes.max(exit.read_bytes);
         self.write_bytes = self.write_bytes.max(exit.write_bytes);
+        self.net = self.net.max(NetBytes::of_exit(exit));
         self.reported = true;
     }
 }

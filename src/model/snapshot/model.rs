@@ -7,6 +7,7 @@ use super::apps::AppTable;
 use super::departed::{Departed, DEPARTED_SAMPLES};
 use super::{OthersIo, Snapshot, StuckList, SystemCpu};
 use crate::model::app::{AppNames, GroupBy};
+use crate::model::net::NetBytes;
 use crate::model::privacy::Privacy;
 use crate::model::process::{ProcessKey, ProcessTable};
 use crate::model::record::{ExitRecord, TaskRecord};
@@ -36,6 +37,8 @@ pub struct Model {
     apps: AppTable,
     /// `group_by` as configured; `None`: by app when the session has app scopes.
     group_by: Option<GroupBy>,
+    /// `[network] include_loopback`: the machine's own traffic in the network list.
+    net_include_local: bool,
 }
 
 /// Processes that ended recently, remembered without the table growing.
@@ -59,6 +62,7 @@ impl Model {
             app_names: None,
             apps: AppTable::default(),
             group_by: None,
+            net_include_local: false,
             snapshot: Snapshot {
                 online_cpus,
                 ..Default::default()
@@ -93,6 +97,7 @@ impl Model {
         snap.cpu_busy_ns = 0;
         snap.read_bytes = 0;
         snap.write_bytes = 0;
+        snap.net = NetBytes::default();
         self.still_here.clear();
         // Room for this sample's processes too, which the next one compares against: the
         // list grows in the sample whose processes outnumber all before it, not after.
@@ -110,6 +115,7 @@ impl Model {
                     p.cpu_delta_ns = p.cpu_ns().saturating_sub(old.cpu_ns());
                     p.read_delta = p.read_bytes().saturating_sub(old.read_bytes());
                     p.write_delta = p.write_bytes().saturating_sub(old.write_bytes());
+                    p.net_delta = p.net.since(old.net);
                     p.zombie_samples = if p.is_zombie() {
                         old.zombie_samples + 1
                     } else {
@@ -130,6 +136,7 @@ impl Model {
                     p.cpu_delta_ns = if new { p.cpu_ns() } else { 0 };
                     p.read_delta = if new { p.read_bytes() } else { 0 };
                     p.write_delta = if new { p.write_bytes() } else { 0 };
+                    p.net_delta = if new { p.net } else { NetBytes::default() };
                     p.zombie_samples = u32::from(p.is_zombie());
                     if p.is_blocked() {
                         p.blocked_samples = 1;
@@ -141,6 +148,7 @@ impl Model {
             snap.cpu_busy_ns = snap.cpu_busy_ns.saturating_add(p.cpu_delta_ns);
             snap.read_bytes = snap.read_bytes.saturating_add(p.read_delta);
             snap.write_bytes = snap.write_bytes.saturating_add(p.write_delta);
+            snap.net.add(p.net_delta);
         }
 
         // Processes that vanished: remember what was counted for them, so that their exit
@@ -188,7 +196,8 @@ impl Model {
                     added
                 }
             };
-            if let Some((cpu, read, write, first_report)) = added {
+            if let Some((cpu, read, write, net, first_report)) = added {
+                snap.net.add(net);
                 snap.exited_cpu_ns = snap.exited_cpu_ns.saturating_add(cpu);
                 snap.exited_groups += u32::from(first_report);
                 snap.read_bytes = snap.read_bytes.saturating_add(read);
@@ -219,9 +228,13 @@ impl Model {
         snap.top_cpu.clear();
         snap.top_memory.clear();
         snap.top_io.clear();
+        snap.top_net.clear();
         snap.stuck = StuckList::default();
         snap.io_unknown = 0;
         snap.others_io = OthersIo::default();
+        snap.others_net = OthersIo::default();
+        snap.net_include_local = self.net_include_local;
+        let include_local = self.net_include_local;
         self.apps.clear(self.current.len());
         let mut names = self.app_names.as_deref_mut();
         snap.group_by = self.group_by.unwrap_or(match &names {
@@ -236,12 +249,21 @@ impl Model {
                 continue;
             }
             let private = p.private && !privacy.sees_all;
+            let (received, sent) = p.net_delta.shown(include_local);
+            let net = received.saturating_add(sent);
             if private {
                 if p.io_delta() > 0 {
                     let others = &mut snap.others_io;
                     others.processes += 1;
                     others.read = others.read.saturating_add(p.read_delta);
                     others.write = others.write.saturating_add(p.write_delta);
+                }
+                // /proc shows no process's network bytes: another user's are only summed.
+                if net > 0 {
+                    let others = &mut snap.others_net;
+                    others.processes += 1;
+                    others.read = others.read.saturating_add(received);
+                    others.write = others.write.saturating_add(sent);
                 }
                 if privacy.hide_private {
                     continue; // /proc hides it from this reader altogether
@@ -260,7 +282,7 @@ impl Model {
                 last = (p.cgroup_id, app);
             }
             let rss_bytes = p.rss_pages.saturating_mul(self.page_size);
-            self.apps.add(app, p, rss_bytes, !private);
+            self.apps.add(app, p, rss_bytes, !private, include_local);
             if p.cpu_delta_ns > 0 && snap.top_cpu.takes(p.cpu_delta_ns, p.tgid) {
                 snap.top_cpu.offer(Row::new(p, p.cpu_delta_ns));
             }
@@ -269,6 +291,9 @@ impl Model {
             }
             if p.io_delta() > 0 && !private && snap.top_io.takes(p.io_delta(), p.tgid) {
                 snap.top_io.offer(Row::new(p, p.io_delta()));
+            }
+            if net > 0 && !private && snap.top_net.takes(net, p.tgid) {
+                snap.top_net.offer(Row::net(p, received, sent));
             }
             if p.is_blocked() {
                 // Passing D states (a disk write) are not shown: see Process::is_stuck.
@@ -286,6 +311,12 @@ impl Model {
     /// Where app names come from (see [`AppNames`]); applies from the next [`Model::rank`].
     pub fn set_app_names(&mut self, names: Box<dyn AppNames + Send>) {
         self.app_names = Some(names);
+    }
+
+    /// Whether the network list counts the machine's own traffic (loopback, its own
+    /// address); applies from the next [`Model::rank`].
+    pub fn set_net_include_local(&mut self, include: bool) {
+        self.net_include_local = include;
     }
 
     /// `group_by` as configured (`None`: by app when the session has apps).

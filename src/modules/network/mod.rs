@@ -95,6 +95,10 @@ struct Settings {
     on_click_middle: Option<String>,
     #[serde(rename = "on-click-right")]
     on_click_right: Option<String>,
+    /// The monitor's list of processes on the network counts their traffic to the
+    /// machine itself (loopback, its own address); read through
+    /// [`Module::net_include_local`].
+    include_loopback: bool,
 }
 
 impl Default for Settings {
@@ -110,6 +114,7 @@ impl Default for Settings {
             on_click: None,
             on_click_middle: None,
             on_click_right: None,
+            include_loopback: false,
         }
     }
 }
@@ -160,6 +165,59 @@ impl Network {
     fn rates<'a>(&self, input: &Input<'a>, primary: &Primary<'_>) -> Option<&'a InterfaceRates> {
         let traffic = input.sample.readings.get::<Traffic>(&self.key)?;
         traffic.of(&primary.link?.name)
+    }
+
+    /// `Network  wlan0 · wifi`, the Wi-Fi network with its signal and band, then the
+    /// addresses (the first with its gateway) and the rates.
+    fn link_tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        let Some(state) = input.events.network.as_ref() else {
+            return;
+        };
+        let primary = state.primary(self.settings.interface.as_deref());
+        header(sink, "Network");
+        let Some(link) = primary.link else {
+            sink.out().push_str("disconnected\n");
+            return;
+        };
+        untrusted(sink, &link.name);
+        let _ = writeln!(sink.out(), " · {}", primary.connection.name());
+        let rates = self.rates(input, &primary);
+        if let Some(wifi) = rates
+            .and_then(|r| r.wifi.as_ref())
+            .filter(|w| w.associated())
+        {
+            sink.out().push_str("  ");
+            untrusted(sink, &wifi.ssid);
+            let out = sink.out();
+            if let (Some(dbm), Some(percent)) = (wifi.signal_dbm, wifi.signal_percent()) {
+                let _ = write!(out, " · {dbm} dBm ({percent} %)");
+            }
+            if let Some(mhz) = wifi.frequency_mhz {
+                let _ = write!(out, " · {mhz} MHz");
+            }
+            out.push('\n');
+        }
+        for (n, address) in state.addresses_of(link.index).enumerate() {
+            let out = sink.out();
+            let _ = write!(out, "  {}/{}", address.address, address.prefix);
+            if let (0, Some(gateway)) = (n, primary.route.and_then(|r| r.gateway)) {
+                let _ = write!(out, " · via {gateway}");
+            }
+            out.push('\n');
+        }
+        if let Some(rates) = rates {
+            let out = sink.out();
+            let mut rate = |label: &str, rate: Option<f64>| {
+                out.push_str(label);
+                match rate {
+                    Some(rate) => write_rate(out, rate),
+                    None => out.push('–'),
+                }
+            };
+            rate("  down ", rates.down);
+            rate(" · up ", rates.up);
+            out.push('\n');
+        }
     }
 }
 
@@ -270,57 +328,14 @@ impl Module for Network {
         })
     }
 
-    /// `Network  wlan0 · wifi`, the Wi-Fi network with its signal and band, then the
-    /// addresses (the first with its gateway) and the rates.
+    fn net_include_local(&self) -> Option<bool> {
+        Some(self.settings.include_loopback)
+    }
+
+    /// The link's section, then the processes using the network (the probe's counts).
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        let Some(state) = input.events.network.as_ref() else {
-            return;
-        };
-        let primary = state.primary(self.settings.interface.as_deref());
-        header(sink, "Network");
-        let Some(link) = primary.link else {
-            sink.out().push_str("disconnected\n");
-            return;
-        };
-        untrusted(sink, &link.name);
-        let _ = writeln!(sink.out(), " · {}", primary.connection.name());
-        let rates = self.rates(input, &primary);
-        if let Some(wifi) = rates
-            .and_then(|r| r.wifi.as_ref())
-            .filter(|w| w.associated())
-        {
-            sink.out().push_str("  ");
-            untrusted(sink, &wifi.ssid);
-            let out = sink.out();
-            if let (Some(dbm), Some(percent)) = (wifi.signal_dbm, wifi.signal_percent()) {
-                let _ = write!(out, " · {dbm} dBm ({percent} %)");
-            }
-            if let Some(mhz) = wifi.frequency_mhz {
-                let _ = write!(out, " · {mhz} MHz");
-            }
-            out.push('\n');
-        }
-        for (n, address) in state.addresses_of(link.index).enumerate() {
-            let out = sink.out();
-            let _ = write!(out, "  {}/{}", address.address, address.prefix);
-            if let (0, Some(gateway)) = (n, primary.route.and_then(|r| r.gateway)) {
-                let _ = write!(out, " · via {gateway}");
-            }
-            out.push('\n');
-        }
-        if let Some(rates) = rates {
-            let out = sink.out();
-            let mut rate = |label: &str, rate: Option<f64>| {
-                out.push_str(label);
-                match rate {
-                    Some(rate) => write_rate(out, rate),
-                    None => out.push('–'),
-                }
-            };
-            rate("  down ", rates.down);
-            rate(" · up ", rates.up);
-            out.push('\n');
-        }
+        self.link_tooltip(sink, input);
+        crate::render::net::write(sink, input.sample);
     }
 
     fn history_graphs(&self) -> bool {

@@ -181,6 +181,12 @@ impl Collector {
         self.model.rank(self.kernel_threads);
     }
 
+    /// Whether the network list counts the machine's own traffic; ranks again at once.
+    pub fn set_net_include_local(&mut self, include: bool) {
+        self.model.set_net_include_local(include);
+        self.model.rank(self.kernel_threads);
+    }
+
     pub fn snapshot(&self) -> &Snapshot {
         self.model.snapshot()
     }

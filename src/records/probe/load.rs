@@ -16,11 +16,16 @@ pub(super) struct Settings {
     pub oom_args: Option<usize>,
 }
 
-/// Opens the skeleton, sets it up and loads it; with `walk_capacity`, the walker too.
+/// The network byte counters' programs (bpf/net.bpf.h).
+pub(super) const NET_PROGRAMS: usize = 2;
+
+/// Opens the skeleton, sets it up and loads it; with `walk_capacity`, the walker too,
+/// and with `net`, the network byte counters.
 pub(super) fn load_skeleton<'obj>(
     storage: &'obj mut MaybeUninit<libbpf_rs::OpenObject>,
     settings: &Settings,
     walk_capacity: Option<usize>,
+    net: bool,
 ) -> Result<skel::RingbarSkel<'obj>, libbpf_rs::Error> {
     let mut open = RingbarSkelBuilder::default().open(storage)?;
     let group_dead = settings.group_dead;
@@ -32,6 +37,8 @@ pub(super) fn load_skeleton<'obj>(
         .oom_victim_pid
         .set_autoload(settings.oom_args == Some(1));
     open.progs.walk_tasks.set_autoload(walk_capacity.is_some());
+    open.progs.socket_sent.set_autoload(net);
+    open.progs.socket_received.set_autoload(net);
     if let Some(capacity) = walk_capacity {
         open.maps
             .walked
@@ -41,6 +48,16 @@ pub(super) fn load_skeleton<'obj>(
         rodata.hide_private_io = u32::from(settings.hide_private_io);
     }
     open.load()
+}
+
+/// Attaches the network byte counters; both or none.
+pub(super) fn attach_net(
+    skel: &skel::RingbarSkel<'_>,
+) -> Result<[libbpf_rs::Link; NET_PROGRAMS], libbpf_rs::Error> {
+    Ok([
+        skel.progs.socket_sent.attach()?,
+        skel.progs.socket_received.attach()?,
+    ])
 }
 
 /// How many arguments the tracepoint `name` passes (its BTF prototype's, without the

@@ -61,6 +61,11 @@ assert_same_layout!(
         state,
         comm,
         cgroup_id,
+        blocked_ns,
+        net_sent_bytes,
+        net_received_bytes,
+        net_local_sent_bytes,
+        net_local_received_bytes,
     ]
 );
 assert_same_layout!(
@@ -76,6 +81,10 @@ assert_same_layout!(
         comm,
         uid,
         gid,
+        net_sent_bytes,
+        net_received_bytes,
+        net_local_sent_bytes,
+        net_local_received_bytes,
     ]
 );
 assert_same_layout!(
@@ -90,7 +99,8 @@ assert_same_layout!(
         flags,
         comm,
         uid,
-        gid
+        gid,
+        reserved
     ]
 );
 
@@ -105,6 +115,8 @@ pub struct Probe {
     _exit_links: [Link; 2],
     /// The OOM hook (`oom/mark_victim`), where the kernel has it.
     _oom_link: Option<Link>,
+    /// The network byte counters (bpf/net.bpf.h), where the kernel takes them.
+    _net_links: Option<[Link; load::NET_PROGRAMS]>,
     exits: RingBuffer<'static>,
     /// Filled by the ring buffer's callback. Behind a mutex (never contended: the
     /// callback runs inside `consume`, on the sampling thread) so the probe is `Send`.
@@ -156,17 +168,42 @@ impl Probe {
             && std::env::var_os("RINGBAR_NO_WALKER").is_none()
             && btf.as_ref().is_some_and(walker::kernel_supports);
         let walk_capacity = walk.then(walker::capacity_for_this_machine);
-        let (mut storage, mut retry_storage) = (MaybeUninit::uninit(), MaybeUninit::uninit());
-        let (skel, walk_capacity) = match load_skeleton(&mut storage, &settings, walk_capacity) {
-            Ok(skel) => (skel, walk_capacity),
-            Err(err) if walk_capacity.is_some() => {
-                let skel = load_skeleton(&mut retry_storage, &settings, None)
-                    .map_err(|e| ProbeError::from_libbpf("load", e))?;
-                tracing::info!("the task walker did not load, the task iterator reads: {err}");
-                (skel, None)
+        // Loaded with the walker and the network counters, else without what failed:
+        // each is a way to read more, never a condition to read at all.
+        let mut storages: [MaybeUninit<libbpf_rs::OpenObject>; 4] =
+            std::array::from_fn(|_| MaybeUninit::uninit());
+        let mut attempts = vec![(walk_capacity, true), (None, true)];
+        attempts.extend([(walk_capacity, false), (None, false)]);
+        attempts.dedup();
+        let mut loaded = None;
+        let mut failures: Vec<(bool, bool, libbpf_rs::Error)> = Vec::new();
+        for (storage, (walk, net)) in storages.iter_mut().zip(attempts) {
+            match load_skeleton(storage, &settings, walk, net) {
+                Ok(skel) => {
+                    loaded = Some((skel, walk, net));
+                    break;
+                }
+                Err(err) => failures.push((walk.is_some(), net, err)),
             }
-            Err(err) => return Err(ProbeError::from_libbpf("load", err)),
+        }
+        let Some((skel, walk_capacity, net_loaded)) = loaded else {
+            let (_, _, err) = failures
+                .pop()
+                .unwrap_or_else(|| unreachable!("one attempt ran"));
+            return Err(ProbeError::from_libbpf("load", err));
         };
+        for (walker, net, err) in &failures {
+            let without = match (walker, net) {
+                (true, true) => "with the task walker and the network counters",
+                (true, false) => "with the task walker",
+                (false, true) => "with the network counters",
+                (false, false) => "",
+            };
+            tracing::debug!("the probe did not load {without}: {err}");
+        }
+        if walk_capacity.is_none() && failures.iter().any(|(walker, _, _)| *walker) {
+            tracing::info!("the task walker did not load, the task iterator reads");
+        }
 
         let attach = |e| ProbeError::from_libbpf("attach", e);
         let iter_link = skel.progs.dump_task.attach().map_err(attach)?;
@@ -177,6 +214,21 @@ impl Probe {
         }
         .map_err(attach)?;
         let free_link = skel.progs.group_freed.attach().map_err(attach)?;
+        // Without them the bar works as before, only without network bytes per process.
+        let net_links = match net_loaded {
+            true => load::attach_net(&skel)
+                .inspect_err(|err| {
+                    tracing::warn!("no network bytes per process: the hooks did not attach: {err}")
+                })
+                .ok(),
+            false => {
+                tracing::warn!(
+                    "no network bytes per process: this kernel lacks the socket layer's \
+                     tracepoints (sock_send_length, sock_recv_length: Linux 6.3+, with BTF)"
+                );
+                None
+            }
+        };
         // Without the tracepoint the bar works as before, only without OOM notices.
         let oom_link = match oom_args {
             Some(_) if oom_task => skel.progs.oom_victim_task.attach().map(Some),
@@ -221,6 +273,7 @@ impl Probe {
             oom = oom_link.is_some(),
             oom_task,
             walker = walker.as_ref().map(Walker::capacity),
+            network = net_links.is_some(),
             "BPF probe loaded and attached"
         );
 
@@ -228,6 +281,7 @@ impl Probe {
             iter_link,
             _exit_links: [exit_link, free_link],
             _oom_link: oom_link,
+            _net_links: net_links,
             exits,
             exit_queue,
             exits_lost,

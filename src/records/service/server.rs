@@ -49,7 +49,8 @@ struct Client {
 }
 
 impl Client {
-    /// Queues an exit report, its IO left out where /proc would deny this client. OOM
+    /// Queues an exit report, its IO and network bytes left out where /proc would deny
+    /// this client. OOM
     /// kills travel unchanged: pid, name and size are what /proc showed of the victim
     /// (the client hides them where its /proc has `hidepid`; see crate::model::oom).
     fn queue(&mut self, exit: &ExitRecord) {
@@ -67,6 +68,11 @@ impl Client {
         if private && self.uid != 0 {
             exit.read_bytes = 0;
             exit.write_bytes = 0;
+            // Network bytes follow the IO's rule.
+            exit.net_sent_bytes = 0;
+            exit.net_received_bytes = 0;
+            exit.net_local_sent_bytes = 0;
+            exit.net_local_received_bytes = 0;
             exit.flags |= TASK_IO_UNKNOWN;
         }
         self.exits.push(exit);
