@@ -7,12 +7,12 @@
 //! It prints a table and writes `target/bench/report.md`. Ratios, not absolute times, are
 //! the results: every pair is measured back to back under the same load.
 //! RINGBAR_BENCH_SECONDS sets the whole-bar measuring window (default 60 s per run);
-//! RINGBAR_BENCH_SECTIONS=3 runs only the whole-bar section (any of 1 to 9, comma
+//! RINGBAR_BENCH_SECTIONS=3 runs only the whole-bar section (any of 1 to 10, comma
 //! separated) and writes `target/bench/report-sections.md` instead.
 //!
 //! The sections live in `tests/bench/`: `sampling` (1, 2), `whole_bar` (3, with
 //! `cgroup`, `fake_sys`, `usage` and `runs`), `ticks` (4, 5), `readers` (6), `stall`
-//! (7), `fallback` (8) and `phases` (9).
+//! (7), `fallback` (8), `phases` (9) and `network_tax` (10).
 
 #[path = "bench/cgroup.rs"]
 mod cgroup;
@@ -21,6 +21,8 @@ mod common;
 mod fake_sys;
 #[path = "bench/fallback.rs"]
 mod fallback;
+#[path = "bench/network_tax.rs"]
+mod network_tax;
 #[path = "bench/phases.rs"]
 mod phases;
 #[path = "bench/readers.rs"]
@@ -124,6 +126,9 @@ fn benchmark() {
         if wanted("9") {
             phases::phases(&mut report);
         }
+        if wanted("10") {
+            network_tax::network_tax(&mut report);
+        }
         write_report(&report, "report-sections.md");
         return;
     }
@@ -136,6 +141,7 @@ fn benchmark() {
     let stall_ms = stall::main_loop_stall(&mut report);
     let fallback = fallback::fallback_walks(&mut report);
     let growth = phases::phases(&mut report);
+    let net_tax = network_tax::network_tax(&mut report);
 
     report.heading("Goals");
     let at_300 = &samples[0];
@@ -181,6 +187,11 @@ fn benchmark() {
         "+3,000 parked processes cost ≤ 4× a sample at ~300 tasks".into(),
         format!("{growth:.1}×"),
         check(growth <= 4.0),
+    ]);
+    rows.push(vec![
+        "network path tax ≤ 1 % (iperf3, TCP with 1 KiB messages, loopback)".into(),
+        format!("{net_tax:+.2} %"),
+        check(net_tax <= 1.0),
     ]);
     rows.push(vec![
         "fallback ≥ 3× faster than a plain walk at 3,000 processes".into(),
