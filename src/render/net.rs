@@ -95,3 +95,88 @@ pub fn apps_json(sample: &Sample) -> Json {
     let rows = sample.processes.apps.net.rows().iter();
     Json::Array(rows.map(|row| row_json(sample, row)).collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::process::tests::{comm, thread};
+    use crate::model::record::{TaskRecord, TASK_PRIVATE};
+    use crate::model::Model;
+    use crate::text::{Markup, Plain};
+
+    /// `<curl>` received 4 MiB/s and sent 1 MiB/s, another user's process sent 2 MiB/s,
+    /// and a third talked only to the machine itself.
+    fn sample(include_local: bool) -> Sample {
+        let mut m = Model::new(4096, 2);
+        m.set_net_include_local(include_local);
+        let net = |tgid, name, flags, received: u64, sent: u64, local: u64| TaskRecord {
+            comm: comm(name),
+            flags,
+            net_received_bytes: received,
+            net_sent_bytes: sent,
+            net_local_received_bytes: local,
+            net_local_sent_bytes: local,
+            ..thread(tgid, tgid, 1, 0)
+        };
+        let tasks = |scale: u64| {
+            [
+                net(10, "<curl>", 0, (2 * scale) << 20, scale << 19, 0),
+                net(20, "secret", TASK_PRIVATE, 0, scale << 20, 0),
+                net(30, "db", 0, scale << 20, scale << 20, scale << 20),
+            ]
+        };
+        m.update(1_000_000_000, &tasks(0), &[], None, None);
+        m.update(1_500_000_000, &tasks(1), &[], None, None);
+        m.rank(false);
+        Sample {
+            processes: *m.snapshot(),
+            ..Sample::default()
+        }
+    }
+
+    #[test]
+    fn the_top_processes_with_their_split_and_one_row_for_other_users() {
+        let mut out = String::new();
+        write(&mut Plain(&mut out), &sample(false));
+        assert_eq!(
+            out,
+            "Processes  down 4.0M/s · up 3.0M/s\n\
+             \x20 ↓   4.0M/s  ↑   1.0M/s  <curl>\n\
+             \x20 ↓     0B/s  ↑   2.0M/s  other users (1)\n"
+        );
+        let mut markup = String::new();
+        write(&mut Markup(&mut markup), &sample(false));
+        assert!(markup.contains("&lt;curl&gt;"), "{markup}");
+        // With the machine's own traffic, the database counts too.
+        let mut out = String::new();
+        write(&mut Plain(&mut out), &sample(true));
+        assert!(out.starts_with("Processes  down 6.0M/s · up 5.0M/s · with loopback\n"));
+        assert!(out.contains("  db\n"), "{out}");
+        // Nothing on the network: no section.
+        let mut out = String::new();
+        write(&mut Plain(&mut out), &Sample::default());
+        assert_eq!(out, "");
+    }
+
+    #[test]
+    fn json_under_network_beside_the_modules_reading() {
+        let mut document = Map::new();
+        document.insert("network".into(), json!({"interface": "eth0"}));
+        write_json(&sample(false), &mut document);
+        let network = &document["network"];
+        assert_eq!(network["interface"], "eth0", "the module's reading stays");
+        assert_eq!(network["top"][0]["name"], "<curl>");
+        assert_eq!(
+            network["top"][0]["received_bytes_per_second"],
+            4.0 * 1048576.0
+        );
+        assert_eq!(network["top"].as_array().map(Vec::len), Some(1));
+        assert_eq!(network["other_users"]["processes"], 1);
+        assert_eq!(
+            network["other_users"]["sent_bytes_per_second"],
+            2.0 * 1048576.0
+        );
+        assert_eq!(network["include_loopback"], false);
+        assert_eq!(apps_json(&sample(false))[0]["name"], "<curl>");
+    }
+}
