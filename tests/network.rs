@@ -88,6 +88,25 @@ fn measure(netns: &Netns, reverse: bool, port: &str) -> (f64, f64) {
     } else {
         "transmit_bytes_per_second"
     };
+    // The processes behind the traffic: both ends are iperf3, each at the rate iperf3
+    // counted (its payload; the probe counts what the sockets moved).
+    let top = doc["network"]["top"].as_array().expect("network.top");
+    let iperf3: Vec<f64> = top
+        .iter()
+        .filter(|row| row["name"] == "iperf3")
+        .map(|row| {
+            let rate = |key: &str| row[key].as_f64().expect("a rate");
+            rate("sent_bytes_per_second").max(rate("received_bytes_per_second"))
+        })
+        .collect();
+    assert_eq!(iperf3.len(), 2, "both ends in network.top: {top:?}");
+    for rate in iperf3 {
+        let error = (rate - counted) / counted;
+        assert!(
+            error.abs() < 0.10,
+            "iperf3 counted {counted:.0} B/s, its row {rate:.0}"
+        );
+    }
     let module = &doc["modules"][0];
     assert_eq!(module["class"], "ethernet", "{module}");
     let text = module["text"].as_str().expect("text");
