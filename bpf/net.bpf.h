@@ -14,8 +14,11 @@
  * a call moves anything from a byte to megabytes. Not seen: TCP's splice-to-pipe and
  * zero-copy receive, which bypass recvmsg.
  *
- * The counts live in the group leader's task storage, so a process's figure includes its
- * exited threads, and its exit report carries the final figure.
+ * Each thread counts in its own task storage, with plain adds: only the thread writes
+ * there, so a call costs no atomic operation. When a thread exits, its counts move to the
+ * group leader's `dead` counts (atomically: threads exit concurrently), so a process's
+ * figure, the sum over its threads, includes its exited threads, and its exit report
+ * carries the final figure.
  */
 #ifndef RINGBAR_NET_BPF_H
 #define RINGBAR_NET_BPF_H
@@ -24,7 +27,7 @@
 #define AF_INET6 10
 #define MSG_PEEK 2
 
-struct ringbar_net {
+struct net_counts {
 	__u64 sent;
 	__u64 received;
 	/* Of those, to or from this machine itself: loopback, or its own address. */
@@ -32,12 +35,19 @@ struct ringbar_net {
 	__u64 local_received;
 };
 
+struct ringbar_net {
+	/* This thread's, while it lives. */
+	struct net_counts own;
+	/* In a group leader's: the group's threads that exited, itself included. */
+	struct net_counts dead;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
 	__type(value, struct ringbar_net);
-} group_net SEC(".maps");
+} task_net SEC(".maps");
 
 static __always_inline bool v4_local(__be32 peer, __be32 own)
 {
@@ -76,29 +86,28 @@ static __always_inline bool net_local(struct sock *sk)
 
 static __always_inline void count_net(struct sock *sk, int bytes, bool sent)
 {
-	struct task_struct *leader = bpf_get_current_task_btf()->group_leader;
+	struct task_struct *me = bpf_get_current_task_btf();
+	struct net_counts *own;
 	struct ringbar_net *net;
 	__u16 family;
-	bool local;
 
 	if (bytes <= 0 || !sk)
 		return;
 	family = sk->__sk_common.skc_family;
 	if (family != AF_INET && family != AF_INET6)
 		return;
-	net = bpf_task_storage_get(&group_net, leader, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	net = bpf_task_storage_get(&task_net, me, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!net)
 		return;
-	local = net_local(sk);
-	/* Atomic: the group's threads add to one place. */
+	own = &net->own;
 	if (sent) {
-		__sync_fetch_and_add(&net->sent, bytes);
-		if (local)
-			__sync_fetch_and_add(&net->local_sent, bytes);
+		own->sent += bytes;
+		if (net_local(sk))
+			own->local_sent += bytes;
 	} else {
-		__sync_fetch_and_add(&net->received, bytes);
-		if (local)
-			__sync_fetch_and_add(&net->local_received, bytes);
+		own->received += bytes;
+		if (net_local(sk))
+			own->local_received += bytes;
 	}
 }
 
@@ -118,10 +127,58 @@ int BPF_PROG(socket_received, struct sock *sk, int ret, int flags)
 	return 0;
 }
 
-/* The group's counts so far, or none (a process that never used an inet socket). */
-static __always_inline struct ringbar_net *group_net_of(struct task_struct *t)
+/*
+ * A thread exits: its counts move to its group leader's dead counts. Taken from the
+ * thread first, so that a reader between the two steps sees too little, which the next
+ * sample makes up, rather than twice as much.
+ */
+static __always_inline void fold_thread_net(struct task_struct *t)
 {
-	return bpf_task_storage_get(&group_net, t->group_leader, 0, 0);
+	struct ringbar_net *net = bpf_task_storage_get(&task_net, t, 0, 0);
+	struct ringbar_net *leader;
+	struct net_counts moved;
+
+	if (!net)
+		return;
+	moved = net->own;
+	__builtin_memset(&net->own, 0, sizeof(net->own));
+	leader = bpf_task_storage_get(&task_net, t->group_leader, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!leader)
+		return;
+	__sync_fetch_and_add(&leader->dead.sent, moved.sent);
+	__sync_fetch_and_add(&leader->dead.received, moved.received);
+	__sync_fetch_and_add(&leader->dead.local_sent, moved.local_sent);
+	__sync_fetch_and_add(&leader->dead.local_received, moved.local_received);
+}
+
+/*
+ * A task's counts for its record: its own, and for a group leader the group's exited
+ * threads' too, so that the sum over a group's threads is the group's figure.
+ */
+static __always_inline void net_of(struct task_struct *t, struct net_counts *out)
+{
+	struct ringbar_net *net = bpf_task_storage_get(&task_net, t, 0, 0);
+
+	__builtin_memset(out, 0, sizeof(*out));
+	if (!net)
+		return;
+	*out = net->own;
+	if (t->group_leader == t) {
+		out->sent += net->dead.sent;
+		out->received += net->dead.received;
+		out->local_sent += net->dead.local_sent;
+		out->local_received += net->dead.local_received;
+	}
+}
+
+/* An ended group's final counts: every thread has folded its own into the leader's. */
+static __always_inline void group_net_final(struct task_struct *t, struct net_counts *out)
+{
+	struct ringbar_net *net = bpf_task_storage_get(&task_net, t->group_leader, 0, 0);
+
+	__builtin_memset(out, 0, sizeof(*out));
+	if (net)
+		*out = net->dead;
 }
 
 #endif

@@ -215,7 +215,7 @@ static __always_inline void fill_task(struct ringbar_task *rec, struct task_stru
 	struct task_struct *leader = t->group_leader;
 	struct signal_struct *sig = t->signal;
 	__u32 flags = task_flags(t);
-	struct ringbar_net *net;
+	struct net_counts net;
 
 	rec->tgid = t->tgid;
 	rec->pid = t->pid;
@@ -244,11 +244,13 @@ static __always_inline void fill_task(struct ringbar_task *rec, struct task_stru
 	}
 	__builtin_memcpy(rec->comm, leader->comm, sizeof(rec->comm));
 	rec->cgroup_id = task_cgroup_id(t);
-	net = flags & RINGBAR_TASK_IO_HIDDEN ? NULL : group_net_of(t);
-	rec->net_sent_bytes = net ? net->sent : 0;
-	rec->net_received_bytes = net ? net->received : 0;
-	rec->net_local_sent_bytes = net ? net->local_sent : 0;
-	rec->net_local_received_bytes = net ? net->local_received : 0;
+	net_of(t, &net);
+	if (flags & RINGBAR_TASK_IO_HIDDEN)
+		__builtin_memset(&net, 0, sizeof(net));
+	rec->net_sent_bytes = net.sent;
+	rec->net_received_bytes = net.received;
+	rec->net_local_sent_bytes = net.local_sent;
+	rec->net_local_received_bytes = net.local_received;
 }
 
 SEC("iter/task")
@@ -269,7 +271,7 @@ int dump_task(struct bpf_iter__task *ctx)
 static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u64 read_bytes, __u64 write_bytes)
 {
 	struct task_struct *leader = t->group_leader;
-	struct ringbar_net *net;
+	struct net_counts net;
 	struct ringbar_exit *e;
 
 	e = bpf_ringbuf_reserve(&exits, sizeof(*e), 0);
@@ -305,11 +307,11 @@ static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u
 	e->read_bytes = read_bytes;
 	e->write_bytes = write_bytes;
 	__builtin_memcpy(e->comm, leader->comm, sizeof(e->comm));
-	net = group_net_of(t);
-	e->net_sent_bytes = net ? net->sent : 0;
-	e->net_received_bytes = net ? net->received : 0;
-	e->net_local_sent_bytes = net ? net->local_sent : 0;
-	e->net_local_received_bytes = net ? net->local_received : 0;
+	group_net_final(t, &net);
+	e->net_sent_bytes = net.sent;
+	e->net_received_bytes = net.received;
+	e->net_local_sent_bytes = net.local_sent;
+	e->net_local_received_bytes = net.local_received;
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -347,6 +349,7 @@ static __always_inline int report_group_exit(struct task_struct *t)
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(exit_with_group_dead, struct task_struct *t, bool group_dead)
 {
+	fold_thread_net(t);
 	return group_dead ? report_group_exit(t) : 0;
 }
 
@@ -356,6 +359,7 @@ int BPF_PROG(exit_without_group_dead, struct task_struct *t)
 {
 	struct signal_struct *sig = t->signal;
 
+	fold_thread_net(t);
 	return sig->live.counter == 0 ? report_group_exit(t) : 0;
 }
 

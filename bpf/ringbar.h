@@ -61,9 +61,10 @@ struct ringbar_task {
 	__u64 cgroup_id;              /* the task's cgroup v2 directory inode, 0 if unknown */
 	__u64 blocked_ns;             /* in D: ns since it last ran; 0 otherwise or unknown */
 	/*
-	 * The whole group's bytes through inet sockets since it started, dead threads
-	 * included (the same in every thread of a group), and of those the ones to or from
-	 * this machine itself. 0 where the probe cannot count them, or hides them as IO.
+	 * Bytes through inet sockets: this thread's, and for a group leader also those of
+	 * the group's exited threads, so that the group's figure is the sum over its
+	 * threads; and of those the ones to or from this machine itself. 0 where the probe
+	 * cannot count them, or hides them as IO.
 	 */
 	__u64 net_sent_bytes;
 	__u64 net_received_bytes;
@@ -87,7 +88,7 @@ struct ringbar_exit {
 	char comm[RINGBAR_COMM_LEN];
 	__u32 uid;
 	__u32 gid;
-	__u64 net_sent_bytes;         /* whole group, as in struct ringbar_task */
+	__u64 net_sent_bytes;         /* the whole group's, final */
 	__u64 net_received_bytes;
 	__u64 net_local_sent_bytes;
 	__u64 net_local_received_bytes;

@@ -1,5 +1,6 @@
 //! Network bytes of a process: what it sent and received through inet sockets since it
-//! started (the probe counts them per thread group, exited threads included), and of
+//! started (the probe counts them per thread; the group leader's record carries the
+//! exited threads'), and of
 //! those the ones to or from this machine itself (loopback, or its own address), which
 //! the figures shown leave out unless `[network] include_loopback` says otherwise.
 
@@ -32,8 +33,7 @@ impl NetBytes {
         }
     }
 
-    /// Each count the larger of the two: the group's counts only grow, and a thread
-    /// read a moment later may have a later figure.
+    /// Each count the larger of the two: a group's final counts only grow.
     pub fn max(self, other: NetBytes) -> NetBytes {
         NetBytes {
             sent: self.sent.max(other.sent),

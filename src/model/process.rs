@@ -105,7 +105,8 @@ impl Process {
         self.dead_cpu_ns = self.dead_cpu_ns.max(rec.group_dead_cpu_ns);
         self.dead_read = self.dead_read.max(rec.group_dead_read_bytes);
         self.dead_write = self.dead_write.max(rec.group_dead_write_bytes);
-        self.net = self.net.max(NetBytes::of_task(rec));
+        // Each thread's own counts, the leader's with the exited threads': the sum.
+        self.net.add(NetBytes::of_task(rec));
     }
 
     pub fn key(&self) -> ProcessKey {

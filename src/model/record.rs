@@ -44,8 +44,9 @@ pub struct TaskRecord {
     /// In D state: nanoseconds since the task last ran; 0 otherwise, or when the kernel
     /// does not say (and always from the /proc walk).
     pub blocked_ns: u64,
-    /// The whole group's bytes through inet sockets since it started (the same in every
-    /// thread of a group; see [`NetBytes`](super::net::NetBytes)); 0 where not counted.
+    /// Bytes through inet sockets: this thread's, and a group leader's also those of the
+    /// group's exited threads, so that a group's figure is the sum over its threads (see
+    /// [`NetBytes`](super::net::NetBytes)); 0 where not counted.
     pub net_sent_bytes: u64,
     pub net_received_bytes: u64,
     pub net_local_sent_bytes: u64,

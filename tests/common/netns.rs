@@ -105,9 +105,11 @@ impl Drop for Netns {
     fn drop(&mut self) {
         let _ = Command::new("ip")
             .args(["netns", "del", &self.name])
+            .stderr(Stdio::null())
             .status();
         let _ = Command::new("ip")
             .args(["link", "del", &self.host])
+            .stderr(Stdio::null())
             .status();
     }
 }

@@ -213,3 +213,44 @@ fn curl_run_by_a_shell_is_the_child_with_the_bytes() {
         "the shell moved nothing"
     );
 }
+
+#[test]
+fn a_thread_that_sent_and_exited_still_counts_in_its_process() {
+    let _serial = serial();
+    let netns = Netns::new();
+    let to = netns.inner_address(32);
+    // A thread sends 10,000 datagrams of 1,000 bytes and ends; the process lives on.
+    let script = format!(
+        "import socket, sys, threading, time\n\
+         def send():\n    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n    \
+         for _ in range(10000): s.sendto(b'x' * 1000, ('{to}', 9))\n\
+         sys.stdin.readline()\n\
+         t = threading.Thread(target=send); t.start(); t.join()\n\
+         print('sent', flush=True)\n\
+         time.sleep(120)\n"
+    );
+    let subjects = Subjects::new();
+    let mut sender = Subject::spawn(
+        &subjects.program("rb-netthread", "/usr/bin/python3"),
+        &["-c", &script],
+    );
+    let mut c = collector(Source::Probe, false);
+    sender.send_line("go");
+    assert_eq!(sender.read_line(), "sent");
+    sample(&mut c);
+    let threads = read_proc(sender.pid(), "status").and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with("Threads:"))
+            .map(str::to_owned)
+    });
+    assert_eq!(
+        threads.as_deref(),
+        Some("Threads:\t1"),
+        "the sending thread is gone"
+    );
+    assert_close(
+        "sent by the exited thread",
+        net_of(&c, sender.pid()).sent,
+        10_000_000,
+    );
+}

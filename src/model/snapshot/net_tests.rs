@@ -25,14 +25,14 @@ fn rows(s: &Snapshot) -> Vec<(u32, u64, u64)> {
 }
 
 #[test]
-fn rates_count_a_group_once_and_leave_the_machines_own_traffic_out() {
+fn rates_sum_a_groups_threads_and_leave_the_machines_own_traffic_out() {
     let mut m = Model::new(4096, 2);
-    let first = [sending(10, 10, 1000, 0, 0), sending(10, 11, 1000, 0, 0)];
+    let first = [sending(10, 10, 1000, 0, 0), sending(10, 11, 0, 0, 0)];
     m.update(1000 * MS, &first, &[], None, None);
-    // Both threads carry the group's figure; one read a moment later has a later one.
+    // The group's figure is the sum of its threads' (the leader's has the exited ones').
     let later = [
-        sending(10, 10, 5000, 2000, 1000),
-        sending(10, 11, 6000, 2000, 1000),
+        sending(10, 10, 2000, 1000, 500),
+        sending(10, 11, 4000, 1000, 500),
         sending(20, 20, 300, 300, 300),
     ];
     m.update(2000 * MS, &later, &[], None, None);
