@@ -20,24 +20,37 @@ struct {
 } walked SEC(".maps");
 
 /*
+ * Whose view the walker writes: the context of its run (BPF_PROG_TEST_RUN's ctx_in),
+ * which the kernel refuses when it is shorter than what the program reads. The bar
+ * passes its own ids; the probe service passes its client's, from SO_PEERCRED, which the
+ * client cannot forge. Nobody else holds the program.
+ */
+struct walk_reader {
+	__u32 uid;
+	__u32 gid;
+};
+
+/*
  * The same records as dump_task, for every task of the caller's PID namespace, in one run
- * (BPF_PROG_TEST_RUN from the reading process): the open-coded task iterator follows the
- * kernel's task list under RCU, without the iterator's pid lookups, reference counts and
- * seq_file round per task, which cost most of a sample with thousands of tasks.
- * It walks every task of the machine, so it runs only for a reader in the initial PID
+ * (BPF_PROG_TEST_RUN from the reading process, or from the probe service for a client):
+ * the open-coded task iterator follows the kernel's task list under RCU, without the
+ * iterator's pid lookups, reference counts and seq_file round per task, which cost most
+ * of a sample with thousands of tasks.
+ * It walks every task of the machine, so it runs only for a caller in the initial PID
  * namespace, which sees them all in /proc; elsewhere it returns WALK_REFUSED and user
- * space reads through the iterator, which keeps to the reader's namespace.
+ * space reads through the iterator, which keeps to the reader's namespace. (The service
+ * offers walks only to clients in its own namespace.)
  * Returns the tasks found, written or not.
  */
 #define WALK_REFUSED 0xffffffffu
 
 SEC("syscall")
-int walk_tasks(void *ctx)
+int walk_tasks(struct walk_reader *ctx)
 {
 	struct task_struct *me = bpf_get_current_task_btf();
 	struct bpf_iter_task it;
 	struct task_struct *t;
-	__u64 reader = bpf_get_current_uid_gid();
+	__u64 reader = ((__u64)ctx->gid << 32) | ctx->uid;
 	__u32 n = 0;
 
 	if (!me->thread_pid || me->thread_pid->level != 0)

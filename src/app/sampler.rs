@@ -96,6 +96,7 @@ impl Sampler {
     /// the previous process figures in place.
     pub fn take(&mut self) -> &Sample {
         let started = Instant::now();
+        self.collector.prepare();
         self.sensors.read(
             collector::monotonic_ns(),
             &mut self.sample.hardware,

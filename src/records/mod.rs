@@ -11,6 +11,8 @@ pub mod collector;
 #[cfg(feature = "app")]
 pub mod fdlimit;
 #[cfg(feature = "app")]
+pub mod mapping;
+#[cfg(feature = "app")]
 pub mod privileges;
 #[cfg(feature = "app")]
 pub mod probe;

@@ -11,6 +11,9 @@
 //! request  client → service  magic version op=2 (an iterator fd, please)
 //! iterator service → client  magic version op=2 status                   + iterator fd if 0
 //! refused  service → client  magic version op=3 reason limit             (instead of hello)
+//! walk     client → service  magic version op=4 (walk the tasks for me, please)
+//! walked   service → client  magic version op=4 status count walked_ns   + the records' memfd
+//!                                                                          (first one only)
 //! ```
 //!
 //! Integers are little-endian. The BPF ring buffer has one consumer position, so the
@@ -19,11 +22,18 @@
 //! A client takes what waits in its socket at each sample without waiting; an exits
 //! message may arrive between a request and its answer. The exit records include the
 //! OOM kills (`RECORD_OOM` set in their flags, an `OomRecord` of the same size).
+//!
+//! Version 4 added the walk: the service runs the probe's walker as the client (its
+//! SO_PEERCRED ids) and copies the records into a memfd of that client's own, which the
+//! client maps read-only; the answer says how many records it holds now. Status 0: `count`
+//! records, walked at `walked_ns` (CLOCK_MONOTONIC, one clock for the whole machine);
+//! `EOVERFLOW`: more tasks than the memfd holds (read this sample through the iterator);
+//! any other errno: no walks for this client (the iterator from then on).
 
 use crate::model::record::{decode_exit, ExitRecord, TaskRecord};
 
 pub const MAGIC: [u8; 4] = *b"RBPS";
-pub const VERSION: u16 = 3;
+pub const VERSION: u16 = 4;
 
 const TASK_SIZE: usize = std::mem::size_of::<TaskRecord>();
 const EXIT_SIZE: usize = std::mem::size_of::<ExitRecord>();
@@ -33,6 +43,7 @@ pub const REQUEST_LEN: usize = 8;
 pub const EXITS_HEADER_LEN: usize = 24;
 pub const ITERATOR_LEN: usize = 12;
 pub const REFUSED_LEN: usize = 16;
+pub const WALKED_LEN: usize = 24;
 /// Exit records in one message at most (57 KiB): a larger backlog goes in several.
 pub const MAX_EXITS_PER_MESSAGE: usize = 1024;
 /// The largest message either side sends.
@@ -43,6 +54,7 @@ pub enum Op {
     Exits = 1,
     Iterator = 2,
     Refused = 3,
+    Walk = 4,
 }
 
 impl Op {
@@ -51,6 +63,7 @@ impl Op {
             1 => Some(Op::Exits),
             2 => Some(Op::Iterator),
             3 => Some(Op::Refused),
+            4 => Some(Op::Walk),
             _ => None,
         }
     }
@@ -188,18 +201,19 @@ pub fn decode_greeting(bytes: &[u8]) -> Result<Result<(), Refusal>, WireError> {
     decode_hello(bytes).map(Ok)
 }
 
-/// The one request a client makes: an iterator instance, where the kernel refuses it
-/// one of its own.
-pub fn encode_request(out: &mut Vec<u8>) {
-    header(Op::Iterator as u16, out);
+/// What a client asks for: [`Op::Walk`], the tasks walked for it, or [`Op::Iterator`],
+/// an iterator instance (where walks are not offered and the kernel refuses it one of its
+/// own).
+pub fn encode_request(op: Op, out: &mut Vec<u8>) {
+    header(op as u16, out);
 }
 
-pub fn decode_request(bytes: &[u8]) -> Result<(), WireError> {
+pub fn decode_request(bytes: &[u8]) -> Result<Op, WireError> {
     if bytes.len() != REQUEST_LEN {
         return Err(WireError::Size);
     }
     match Op::from_u16(check_header(bytes)?) {
-        Some(Op::Iterator) => Ok(()),
+        Some(op @ (Op::Iterator | Op::Walk)) => Ok(op),
         Some(Op::Exits | Op::Refused) | None => Err(WireError::Op),
     }
 }
@@ -254,6 +268,38 @@ pub fn decode_iterator(bytes: &[u8]) -> Result<u32, WireError> {
         return Err(WireError::Op);
     }
     Ok(u32_at(bytes, 8))
+}
+
+/// The answer to a walk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Walked {
+    /// 0, or an errno.
+    pub status: u32,
+    /// The records it left in the client's memfd.
+    pub count: u32,
+    /// When it walked (CLOCK_MONOTONIC).
+    pub walked_ns: u64,
+}
+
+pub fn encode_walked(walked: Walked, out: &mut Vec<u8>) {
+    header(Op::Walk as u16, out);
+    out.extend_from_slice(&walked.status.to_le_bytes());
+    out.extend_from_slice(&walked.count.to_le_bytes());
+    out.extend_from_slice(&walked.walked_ns.to_le_bytes());
+}
+
+pub fn decode_walked(bytes: &[u8]) -> Result<Walked, WireError> {
+    if bytes.len() != WALKED_LEN {
+        return Err(WireError::Size);
+    }
+    if Op::from_u16(check_header(bytes)?) != Some(Op::Walk) {
+        return Err(WireError::Op);
+    }
+    Ok(Walked {
+        status: u32_at(bytes, 8),
+        count: u32_at(bytes, 12),
+        walked_ns: u64_at(bytes, 16),
+    })
 }
 
 #[cfg(test)]

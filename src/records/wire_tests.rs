@@ -16,9 +16,30 @@ fn messages_round_trip() {
     assert_eq!(buf.len(), HELLO_LEN);
     assert_eq!(decode_hello(&buf), Ok(()));
 
-    encode_request(&mut buf);
+    encode_request(Op::Iterator, &mut buf);
     assert_eq!(buf.len(), REQUEST_LEN);
-    assert_eq!(decode_request(&buf), Ok(()));
+    assert_eq!(decode_request(&buf), Ok(Op::Iterator));
+    encode_request(Op::Walk, &mut buf);
+    assert_eq!(decode_request(&buf), Ok(Op::Walk));
+
+    let walked = Walked {
+        status: 0,
+        count: 312,
+        walked_ns: 1 << 40,
+    };
+    encode_walked(walked, &mut buf);
+    assert_eq!(buf.len(), WALKED_LEN);
+    assert_eq!(service_message_op(&buf), Ok(Op::Walk));
+    assert_eq!(decode_walked(&buf), Ok(walked));
+    let refused = Walked {
+        status: 75,
+        ..Walked::default()
+    };
+    encode_walked(refused, &mut buf);
+    assert_eq!(decode_walked(&buf), Ok(refused));
+    assert_eq!(decode_walked(&buf[..23]), Err(WireError::Size));
+    encode_iterator(0, &mut buf);
+    assert_eq!(decode_walked(&buf), Err(WireError::Size));
 
     let records: Vec<ExitRecord> = (1..=3).map(exit).collect();
     encode_exits(&records, 7, &mut buf);
@@ -54,14 +75,14 @@ fn wrong_messages_are_refused_with_a_reason() {
     other[0] = b'X';
     assert_eq!(decode_hello(&other), Err(WireError::Magic));
     let mut newer = hello.clone();
-    newer[4] = 4;
-    assert_eq!(decode_hello(&newer), Err(WireError::Version(4)));
+    newer[4] = 5;
+    assert_eq!(decode_hello(&newer), Err(WireError::Version(5)));
     let mut bigger = hello.clone();
     bigger[8] = 57;
     assert_eq!(decode_hello(&bigger), Err(WireError::RecordSize));
 
     let mut request = Vec::new();
-    encode_request(&mut request);
+    encode_request(Op::Walk, &mut request);
     request[6] = 9;
     assert_eq!(decode_request(&request), Err(WireError::Op));
     request[6] = Op::Exits as u8; // exits are the service's to send, not to ask for

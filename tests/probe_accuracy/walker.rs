@@ -22,10 +22,10 @@ fn the_walker_and_the_iterator_read_the_same_tasks() {
         .map(|_| Subject::spawn(&subjects.program("rb-walked", "/bin/sleep"), &["60"]))
         .collect();
     let mut probe = Probe::load().expect("the BPF probe loads");
-    // The probe service's probe reads through the iterator only; as root it hides nothing.
+    // The probe service's probe, read through the iterator; as root it hides nothing.
     let mut iterator = Probe::load_for_service().expect("the service's probe loads");
 
-    iterator.read_tasks().expect("iterator");
+    iterator.read_tasks_by_iterator().expect("iterator");
     probe.read_tasks().expect("walker");
     assert!(!iterator.walked());
     assert_eq!(

@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod lent;
 mod lifecycle;
 mod push;
 mod raw_client;

@@ -19,14 +19,14 @@ use ringbar::model::record::ExitRecord;
 use ringbar::records::service::client::RemoteProbe;
 use ringbar::records::wire::{self, Op};
 
-use crate::common::service::ProbeService;
+use crate::common::service::{cpu_time, ProbeService};
 use crate::common::*;
 use crate::*;
 
 const CHURN: usize = 400;
 
 /// A client socket of the test's own, greeted; nothing read after the greeting.
-fn connect_raw(path: &Path) -> OwnedFd {
+pub(crate) fn connect_raw(path: &Path) -> OwnedFd {
     let socket = socket_with(
         AddressFamily::UNIX,
         SocketType::SEQPACKET,
@@ -47,16 +47,20 @@ fn connect_raw(path: &Path) -> OwnedFd {
     socket
 }
 
-/// One message and whether an fd came with it; `None` when none waits (DONTWAIT).
-fn receive(socket: &OwnedFd, buf: &mut [u8], flags: RecvFlags) -> Option<(usize, bool)> {
+/// One message and the fd that came with it; `None` when none waits (DONTWAIT).
+pub(crate) fn receive(
+    socket: &OwnedFd,
+    buf: &mut [u8],
+    flags: RecvFlags,
+) -> Option<(usize, Option<OwnedFd>)> {
     let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
     let mut control = RecvAncillaryBuffer::new(&mut space);
     match recvmsg(socket, &mut [IoSliceMut::new(buf)], &mut control, flags) {
         Ok(msg) => {
-            let mut fd = false;
+            let mut fd = None;
             for message in control.drain() {
-                if let RecvAncillaryMessage::ScmRights(fds) = message {
-                    fd |= fds.count() > 0;
+                if let RecvAncillaryMessage::ScmRights(mut fds) = message {
+                    fd = fd.or(fds.next());
                 }
             }
             Some((msg.bytes, fd))
@@ -64,20 +68,6 @@ fn receive(socket: &OwnedFd, buf: &mut [u8], flags: RecvFlags) -> Option<(usize,
         Err(rustix::io::Errno::AGAIN) => None,
         Err(err) => panic!("receive: {err}"),
     }
-}
-
-fn cpu_ms(pid: u32) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");
-    let after_name = &stat[stat.rfind(')').expect("comm") + 2..];
-    let fields: Vec<u64> = after_name
-        .split_whitespace()
-        .skip(11) // utime is field 14; this slice starts at field 3
-        .take(2)
-        .map(|f| f.parse().expect("ticks"))
-        .collect();
-    // SAFETY: sysconf has no preconditions.
-    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
-    (fields[0] + fields[1]) * 1000 / hz
 }
 
 #[test]
@@ -111,9 +101,9 @@ fn exit_reports_are_pushed_and_a_client_that_does_not_read_holds_nothing_up() {
 
     // The idle client's socket is full, its reports queued in the service, which waits
     // for room without spinning.
-    let before = cpu_ms(service.pid());
+    let before = cpu_time(service.pid());
     std::thread::sleep(Duration::from_secs(2));
-    let spent = cpu_ms(service.pid()) - before;
+    let spent = (cpu_time(service.pid()) - before).as_millis();
     assert!(
         spent <= 100,
         "the service spent {spent} ms of CPU in 2 s idle"
@@ -122,7 +112,7 @@ fn exit_reports_are_pushed_and_a_client_that_does_not_read_holds_nothing_up() {
     // It asks for an iterator now: reports may come first, then the answer with its fd,
     // then the rest; none lost (far below the queue's bound).
     let mut request = Vec::new();
-    wire::encode_request(&mut request);
+    wire::encode_request(Op::Iterator, &mut request);
     send(&idle, &request, SendFlags::empty()).expect("request");
     let mut buf = vec![0; wire::MAX_MESSAGE_LEN];
     let mut got = HashSet::new();
@@ -149,10 +139,10 @@ fn exit_reports_are_pushed_and_a_client_that_does_not_read_holds_nothing_up() {
             Op::Iterator => {
                 assert!(!answered, "one answer for one request");
                 assert_eq!(wire::decode_iterator(bytes), Ok(0));
-                assert!(fd, "the iterator fd came with the answer");
+                assert!(fd.is_some(), "the iterator fd came with the answer");
                 answered = true;
             }
-            Op::Refused => panic!("a refusal after the greeting"),
+            Op::Refused | Op::Walk => panic!("a refusal, or a walk nobody asked for"),
         }
     }
     assert!(answered, "no answer to the request");

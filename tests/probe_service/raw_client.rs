@@ -88,6 +88,7 @@ fn raw_client_child() {
     let mut line = String::new();
     std::io::stdin().read_line(&mut line).expect("go on");
     remote.read_tasks().expect("tasks");
+    println!("walked {}", remote.walked());
     for t in remote.tasks() {
         let io = t.read_bytes + t.write_bytes + t.group_dead_read_bytes + t.group_dead_write_bytes;
         println!("task {} {} {}", t.tgid, t.flags, io);
@@ -134,8 +135,9 @@ fn a_client_gets_no_io_that_proc_would_deny_it_not_even_raw() {
     raw_client_sees_no_private_io(false);
 }
 
-/// Where the kernel refuses the client BPF_ITER_CREATE (here: a seccomp filter), the
-/// service makes each iterator instance and passes it; the records are the same.
+/// Where the service does not walk (here: started without its walker) and the kernel
+/// refuses the client BPF_ITER_CREATE (here: a seccomp filter), the service makes each
+/// iterator instance and passes it; the records are the same.
 #[test]
 fn iterators_come_from_the_service_where_the_kernel_refuses_them() {
     raw_client_sees_no_private_io(true);
@@ -145,7 +147,10 @@ fn raw_client_sees_no_private_io(deny_bpf: bool) {
     require_root();
     let _serial = serial();
     let dir = world_readable_dir();
-    let service = ProbeService::start(dir.path());
+    let service = match deny_bpf {
+        true => ProbeService::start_with(dir.path(), &[("RINGBAR_NO_WALKER", "1")]),
+        false => ProbeService::start(dir.path()),
+    };
     let subjects = Subjects::new();
     let root_writer = Subject::spawn(
         &subjects.program("rb-secretdd", "/usr/bin/perl"),
@@ -193,8 +198,12 @@ fn raw_client_sees_no_private_io(deny_bpf: bool) {
     use std::io::Write;
     writeln!(child.stdin.as_mut().expect("stdin")).expect("go on");
     let mut records: Vec<(String, u32, u32, u64)> = Vec::new();
+    let mut walked = None;
     for line in out.lines() {
         let line = line.expect("line");
+        if let Some(said) = line.strip_prefix("walked ") {
+            walked = Some(said == "true");
+        }
         let f: Vec<&str> = line.split_whitespace().collect();
         if let [kind @ ("task" | "exit"), id, flags, io] = f[..] {
             let parse = |s: &str| s.parse::<u64>().expect("number");
@@ -208,6 +217,8 @@ fn raw_client_sees_no_private_io(deny_bpf: bool) {
     }
     assert!(child.wait().expect("client").success());
     let _ = std::fs::remove_file("/var/tmp/rb-secretdd.out");
+    // With its walker the service walks for the client; without, the iterator reads.
+    assert_eq!(walked, Some(!deny_bpf), "how the records came");
 
     let find = |kind: &str, id: u32| {
         records

@@ -126,9 +126,17 @@ impl Collector {
         self.source.kind()
     }
 
+    /// Lets the record source start on the next sample's records (the probe service walks
+    /// while this process reads its other files); [`Collector::sample`] does it too, if
+    /// not done.
+    pub fn prepare(&mut self) {
+        self.source.prepare();
+    }
+
     /// Takes a sample: the model's snapshot is then the new one.
     pub fn sample(&mut self) -> io::Result<()> {
         let mut clock = PhaseClock::start();
+        self.source.prepare();
         let memory = self.system.memory();
         let load = self.system.load();
         self.phases.system_ns = clock.lap();

@@ -12,6 +12,10 @@ use crate::records::service::client::RemoteProbe;
 use crate::records::Source;
 
 pub trait RecordSource {
+    /// Called when a sample starts, before the system files are read: a source that asks
+    /// someone else for its records asks now.
+    fn prepare(&mut self) {}
+
     /// Reads one sample's task records, and into `exits` the exit reports (OOM kills
     /// among them) that came since the last; returns the time the records are of, on
     /// the clock of their start times.
@@ -66,10 +70,14 @@ impl RecordSource for Probe {
 }
 
 impl RecordSource for RemoteProbe {
+    fn prepare(&mut self) {
+        self.request_walk();
+    }
+
     fn read(&mut self, exits: &mut Vec<ExitRecord>) -> io::Result<u64> {
-        self.read_tasks()?;
+        let walked_ns = self.read_tasks()?;
         self.drain_exits(exits)?;
-        Ok(monotonic_ns())
+        Ok(walked_ns.unwrap_or_else(monotonic_ns))
     }
 
     fn tasks(&self) -> &[TaskRecord] {
@@ -78,6 +86,10 @@ impl RecordSource for RemoteProbe {
 
     fn kind(&self) -> Source {
         Source::Service
+    }
+
+    fn walked(&self) -> bool {
+        RemoteProbe::walked(self)
     }
 }
 

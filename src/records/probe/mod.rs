@@ -162,10 +162,8 @@ impl Probe {
             group_dead,
             oom_args,
         };
-        // The probe service's clients read through the iterator (as themselves).
         // RINGBAR_NO_WALKER: the way out should the walker misbehave on some kernel.
-        let walk = !hide_private_io
-            && std::env::var_os("RINGBAR_NO_WALKER").is_none()
+        let walk = std::env::var_os("RINGBAR_NO_WALKER").is_none()
             && btf.as_ref().is_some_and(walker::kernel_supports);
         let walk_capacity = walk.then(walker::capacity_for_this_machine);
         // Loaded with the walker and the network counters, else without what failed:
@@ -304,7 +302,10 @@ impl Probe {
     pub fn read_tasks(&mut self) -> io::Result<()> {
         self.walked = false;
         if let Some(walker) = &mut self.walker {
-            match walker.walk() {
+            // The process's real ids, as the iterator's bpf_get_current_uid_gid() gives.
+            // SAFETY: getuid and getgid cannot fail and have no preconditions.
+            let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+            match walker.walk(uid, gid) {
                 Ok(true) => {
                     self.walked = true;
                     return Ok(());
@@ -319,9 +320,36 @@ impl Probe {
                 }
             }
         }
+        self.read_tasks_by_iterator()
+    }
+
+    /// Reads every task through the task iterator, as [`Probe::read_tasks`] does where
+    /// the walker is not there or the tasks do not fit it.
+    pub fn read_tasks_by_iterator(&mut self) -> io::Result<()> {
+        self.walked = false;
         let mut iter = Iter::new(&self.iter_link).map_err(io::Error::other)?;
         self.task_count = read_records(&mut iter, &mut self.tasks)?;
         Ok(())
+    }
+
+    /// The probe service's walk for a client: every task as the user `uid` with group
+    /// `gid` sees it, in one run. `Ok(None)`: more tasks than the walker holds (the client
+    /// reads this sample through the iterator). An error: no walker here, or the kernel
+    /// refused the walk.
+    pub fn walk_for(&mut self, uid: u32, gid: u32) -> io::Result<Option<&[TaskRecord]>> {
+        let walker = self
+            .walker
+            .as_mut()
+            .ok_or_else(|| io::Error::from_raw_os_error(libc::EOPNOTSUPP))?;
+        Ok(match walker.walk(uid, gid)? {
+            true => Some(walker.tasks()),
+            false => None,
+        })
+    }
+
+    /// Records the walker holds at most (`None` without a walker).
+    pub fn walk_capacity(&self) -> Option<usize> {
+        self.walker.as_ref().map(Walker::capacity)
     }
 
     /// Whether the latest records came from the walker (one program run) rather than the

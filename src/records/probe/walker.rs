@@ -5,14 +5,13 @@
 
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
-use std::ptr::NonNull;
 
 use libbpf_rs::btf::types::Func;
 use libbpf_rs::btf::Btf;
-use rustix::mm::{mmap, munmap, MapFlags, ProtFlags};
 
 use crate::model::record::TaskRecord;
 use crate::model::system::tasks_and_last_pid;
+use crate::records::mapping::Mapping;
 
 /// What `walk_tasks` returns for a reader outside the initial PID namespace.
 const WALK_REFUSED: u32 = u32::MAX;
@@ -47,7 +46,7 @@ pub(super) struct Walker {
 impl Walker {
     /// `program`: the loaded `walk_tasks`; `map`: its `walked` map of `capacity` records.
     pub fn new(program: OwnedFd, map: impl AsFd, capacity: usize) -> io::Result<Walker> {
-        let records = Mapping::of(map, capacity * std::mem::size_of::<TaskRecord>())?;
+        let records = Mapping::read_only(map, capacity * std::mem::size_of::<TaskRecord>())?;
         Ok(Walker {
             program,
             records,
@@ -56,15 +55,21 @@ impl Walker {
         })
     }
 
-    /// Walks the tasks once. `Ok(false)`: there were more than the map holds, and the
+    /// Walks the tasks once, as the user `uid` with group `gid` sees them (which tasks'
+    /// IO is private to it). `Ok(false)`: there were more than the map holds, and the
     /// records are not all there (the caller reads this sample another way).
-    pub fn walk(&mut self) -> io::Result<bool> {
+    pub fn walk(&mut self, uid: u32, gid: u32) -> io::Result<bool> {
+        // `struct walk_reader` in bpf/walker.bpf.h.
+        let mut reader = [uid, gid];
         let mut opts = libbpf_sys::bpf_test_run_opts {
             sz: std::mem::size_of::<libbpf_sys::bpf_test_run_opts>() as libbpf_sys::size_t,
+            ctx_in: reader.as_mut_ptr().cast(),
+            ctx_size_in: std::mem::size_of_val(&reader) as u32,
             ..Default::default()
         };
-        // SAFETY: `opts` is a zeroed bpf_test_run_opts of the size it declares, with no
-        // buffers; the program fd is open for the call.
+        // SAFETY: `opts` is a bpf_test_run_opts of the size it declares whose only buffer,
+        // `ctx_in`, points at `reader` (8 bytes, as `ctx_size_in` says), alive for the call;
+        // the program fd is open for the call.
         let result =
             unsafe { libbpf_sys::bpf_prog_test_run_opts(self.program.as_raw_fd(), &mut opts) };
         self.written = 0;
@@ -87,54 +92,12 @@ impl Walker {
 
     /// The records of the last walk.
     pub fn tasks(&self) -> &[TaskRecord] {
-        // SAFETY: the mapping holds `capacity` records (page-aligned, and TaskRecord is a
-        // plain `repr(C)` struct that any bytes make valid); `written <= capacity`. The
-        // kernel writes them only while `walk` runs, which needs `&mut self`.
-        unsafe {
-            std::slice::from_raw_parts(
-                self.records.address.as_ptr().cast::<TaskRecord>(),
-                self.written,
-            )
-        }
+        // SAFETY: the kernel writes the records only while `walk` runs, which needs
+        // `&mut self`.
+        unsafe { self.records.records(self.written) }
     }
 
     pub fn capacity(&self) -> usize {
         self.capacity
-    }
-}
-
-/// A read-only shared mapping of a BPF map's values, unmapped on drop.
-struct Mapping {
-    address: NonNull<std::ffi::c_void>,
-    length: usize,
-}
-
-// SAFETY: the mapping is plain memory owned by this struct; nothing in it is tied to the
-// thread that made it.
-unsafe impl Send for Mapping {}
-
-impl Mapping {
-    fn of(map: impl AsFd, length: usize) -> io::Result<Mapping> {
-        // SAFETY: a new shared read-only mapping of the map's fd at offset 0, at an address
-        // the kernel picks; `length` is at most the map's values (the kernel refuses more).
-        let address = unsafe {
-            mmap(
-                std::ptr::null_mut(),
-                length,
-                ProtFlags::READ,
-                MapFlags::SHARED,
-                map.as_fd(),
-                0,
-            )
-        }?;
-        let address = NonNull::new(address).ok_or_else(|| io::Error::other("mmap gave null"))?;
-        Ok(Mapping { address, length })
-    }
-}
-
-impl Drop for Mapping {
-    fn drop(&mut self) {
-        // SAFETY: unmaps exactly the mapping made in `of`, which nothing borrows any more.
-        let _ = unsafe { munmap(self.address.as_ptr(), self.length) };
     }
 }

@@ -5,6 +5,12 @@
 //! only what it had not counted). When the service goes away the sample fails; the next
 //! one connects again, and the model (kept by the collector) loses nothing but the exits
 //! in between.
+//!
+//! The task records come from a walk the service runs as this client (its SO_PEERCRED
+//! ids), lent through a sealed memfd this process maps read-only (see
+//! [`super::lent`]); the request goes out when the sample starts, so the service walks
+//! while this process reads its system files. Where the service does not walk for it (no
+//! walker, another PID namespace), an iterator instance reads, as this process.
 
 use std::fs::File;
 use std::io;
@@ -16,8 +22,11 @@ use rustix::net::{
     connect, socket_with, sockopt, AddressFamily, SocketAddrUnix, SocketFlags, SocketType,
 };
 
+use rustix::fs::{fcntl_get_seals, fstat, SealFlags};
+
 use super::fds;
 use crate::model::record::{ExitRecord, TaskRecord};
+use crate::records::mapping::Mapping;
 use crate::records::probe::{read_records, INITIAL_TASKS};
 use crate::records::wire::{self, Op};
 
@@ -26,12 +35,21 @@ const TIMEOUT: Duration = Duration::from_secs(1);
 /// Messages taken per sample at most (each up to `wire::MAX_EXITS_PER_MESSAGE` reports),
 /// so that a service that floods the socket cannot hold a sample: the rest waits.
 const MAX_MESSAGES_PER_SAMPLE: usize = 64;
+/// The largest memfd of records a client maps (7 million tasks): a service that sends a
+/// bigger one is broken.
+const MAX_LENT_BYTES: u64 = 1 << 30;
 
 struct Connection {
     socket: OwnedFd,
     link: OwnedFd,
     /// Whether this process may create iterator instances itself (else it asks).
     own_iterators: bool,
+    /// Whether the service walks the tasks for this client (until it says it does not).
+    walks: bool,
+    /// A walk request is out, its answer not yet read.
+    walk_sent: bool,
+    /// The walks' records, once the service lent them.
+    lent: Option<Mapping>,
 }
 
 pub struct RemoteProbe {
@@ -42,8 +60,11 @@ pub struct RemoteProbe {
     message: Vec<u8>,
     request: Vec<u8>,
     lost_seen: u64,
-    /// Exit reports that came while waiting for an iterator, for the next drain.
+    /// Exit reports that came while waiting for an answer, for the next drain.
     pending_exits: Vec<ExitRecord>,
+    /// The records the last sample's walk left in the lent memfd, and when it walked
+    /// (`None`: the iterator read).
+    walked: Option<(usize, u64)>,
 }
 
 impl RemoteProbe {
@@ -58,6 +79,7 @@ impl RemoteProbe {
             request: Vec::with_capacity(wire::REQUEST_LEN),
             lost_seen: 0,
             pending_exits: Vec::new(),
+            walked: None,
         };
         remote.connection = Some(remote.open()?);
         Ok(remote)
@@ -94,6 +116,9 @@ impl RemoteProbe {
             socket,
             link,
             own_iterators: true,
+            walks: true,
+            walk_sent: false,
+            lent: None,
         })
     }
 
@@ -108,6 +133,7 @@ impl RemoteProbe {
     /// Forgets the connection after an error, so the next sample connects again.
     fn on_error<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
         if let Err(err) = &result {
+            self.walked = None;
             if self.connection.take().is_some() {
                 tracing::warn!("probe service: {err}; connecting again at the next sample");
             }
@@ -115,16 +141,91 @@ impl RemoteProbe {
         result
     }
 
-    /// One pass of the task iterator, as [`crate::records::probe::Probe::read_tasks`].
-    pub fn read_tasks(&mut self) -> io::Result<()> {
+    /// One sample's records, as [`crate::records::probe::Probe::read_tasks`]: the time
+    /// they are of, where the service walked them.
+    pub fn read_tasks(&mut self) -> io::Result<Option<u64>> {
         let result = self.read_tasks_connected();
         self.on_error(result)
     }
 
-    fn read_tasks_connected(&mut self) -> io::Result<()> {
+    /// Asks the service for a walk now, so that it walks while the sample reads its other
+    /// files; [`RemoteProbe::read_tasks`] then takes the answer. A failure here shows
+    /// there.
+    pub fn request_walk(&mut self) {
+        wire::encode_request(Op::Walk, &mut self.request);
+        let Some(connection) = self.connection.as_mut() else {
+            return;
+        };
+        if connection.walks && !connection.walk_sent {
+            connection.walk_sent =
+                fds::send(connection.socket.as_fd(), &self.request, None).is_ok();
+        }
+    }
+
+    fn read_tasks_connected(&mut self) -> io::Result<Option<u64>> {
+        self.walked = self.walk()?;
+        if let Some((_, walked_ns)) = self.walked {
+            return Ok(Some(walked_ns));
+        }
         let iterator = self.iterator()?;
         self.task_count = read_records(&mut File::from(iterator), &mut self.tasks)?;
-        Ok(())
+        Ok(None)
+    }
+
+    /// The service's walk for this client: the records it left in the lent memfd and
+    /// when, or `None` where the iterator reads this sample.
+    fn walk(&mut self) -> io::Result<Option<(usize, u64)>> {
+        let connection = self.connection()?;
+        if !connection.walks {
+            return Ok(None);
+        }
+        if !connection.walk_sent {
+            wire::encode_request(Op::Walk, &mut self.request);
+            let connection = self.connection.as_ref().expect("connected above");
+            fds::send(connection.socket.as_fd(), &self.request, None)?;
+        }
+        let (len, fd) = self.receive_answer(Op::Walk)?;
+        let walked = wire::decode_walked(&self.message[..len]).map_err(invalid)?;
+        let connection = self.connection.as_mut().expect("connected above");
+        connection.walk_sent = false;
+        if let Some(fd) = fd {
+            connection.lent = Some(map_lent(fd)?);
+        }
+        match walked.status {
+            0 => {
+                let capacity = connection.lent.as_ref().map_or(0, Mapping::record_capacity);
+                if walked.count as usize > capacity {
+                    return Err(invalid("a walk of more records than were lent"));
+                }
+                Ok(Some((walked.count as usize, walked.walked_ns)))
+            }
+            errno if errno == libc::EOVERFLOW as u32 => Ok(None),
+            errno => {
+                let why = io::Error::from_raw_os_error(i32::try_from(errno).unwrap_or(libc::EIO));
+                tracing::info!("the probe service does not walk the tasks for this process ({why}): the task iterator reads");
+                connection.walks = false;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Waits for the answer of kind `op`; exit reports that come first are kept for the
+    /// next drain. Its length in `self.message`, and the fd that came with it.
+    fn receive_answer(&mut self, op: Op) -> io::Result<(usize, Option<OwnedFd>)> {
+        let connection = self.connection.as_ref().ok_or_else(closed)?;
+        for _ in 0..MAX_MESSAGES_PER_SAMPLE {
+            let (len, fd) = fds::receive(&connection.socket, &mut self.message)?;
+            let bytes = &self.message[..len];
+            if len == 0 {
+                return Err(closed());
+            }
+            match wire::service_message_op(bytes).map_err(invalid)? {
+                Op::Exits => take_exits(bytes, &mut self.lost_seen, &mut self.pending_exits)?,
+                got if got == op => return Ok((len, fd)),
+                _ => return Err(invalid("an answer to another request")),
+            }
+        }
+        Err(invalid("no answer among the exit reports"))
     }
 
     /// A new iterator instance: made here when the kernel allows it, else by the service.
@@ -142,32 +243,31 @@ impl RemoteProbe {
                 Err(err) => return Err(err),
             }
         }
-        wire::encode_request(&mut self.request);
+        wire::encode_request(Op::Iterator, &mut self.request);
         let connection = self.connection.as_ref().expect("connected above");
         fds::send(connection.socket.as_fd(), &self.request, None)?;
-        // Exit reports may come first: kept for the next drain.
-        for _ in 0..MAX_MESSAGES_PER_SAMPLE {
-            let (len, fd) = fds::receive(&connection.socket, &mut self.message)?;
-            let bytes = &self.message[..len];
-            if len == 0 {
-                return Err(closed());
-            }
-            if wire::service_message_op(bytes).map_err(invalid)? == Op::Exits {
-                take_exits(bytes, &mut self.lost_seen, &mut self.pending_exits)?;
-                continue;
-            }
-            return match wire::decode_iterator(bytes).map_err(invalid)? {
-                0 => fd.ok_or_else(|| invalid("an iterator answer without its fd")),
-                errno => Err(io::Error::from_raw_os_error(
-                    i32::try_from(errno).unwrap_or(libc::EIO),
-                )),
-            };
+        let (len, fd) = self.receive_answer(Op::Iterator)?;
+        match wire::decode_iterator(&self.message[..len]).map_err(invalid)? {
+            0 => fd.ok_or_else(|| invalid("an iterator answer without its fd")),
+            errno => Err(io::Error::from_raw_os_error(
+                i32::try_from(errno).unwrap_or(libc::EIO),
+            )),
         }
-        Err(invalid("no answer among the exit reports"))
     }
 
     pub fn tasks(&self) -> &[TaskRecord] {
-        &self.tasks[..self.task_count]
+        let lent = self.connection.as_ref().and_then(|c| c.lent.as_ref());
+        match (lent, self.walked.map(|(count, _)| count)) {
+            // SAFETY: the service writes the memfd only between a walk request and its
+            // answer, and the next request needs `&mut self`, which this borrow excludes.
+            (Some(lent), Some(count)) => unsafe { lent.records(count) },
+            _ => &self.tasks[..self.task_count],
+        }
+    }
+
+    /// Whether the last sample's records came from the service's walk.
+    pub fn walked(&self) -> bool {
+        self.walked.is_some()
     }
 
     /// The exit reports since the last call, as [`crate::records::probe::Probe::drain_exits`].
@@ -208,6 +308,21 @@ fn take_exits(bytes: &[u8], lost_seen: &mut u64, out: &mut Vec<ExitRecord>) -> i
     Ok(())
 }
 
+/// Maps the memfd a service lent this client's walks through, read-only, after checking
+/// that it cannot shrink under the mapping and holds whole records.
+fn map_lent(fd: OwnedFd) -> io::Result<Mapping> {
+    let seals = fcntl_get_seals(&fd)?;
+    if !seals.contains(SealFlags::SHRINK | SealFlags::FUTURE_WRITE) {
+        return Err(invalid("lent records that are not sealed"));
+    }
+    let size = u64::try_from(fstat(&fd)?.st_size).unwrap_or(0);
+    let record = std::mem::size_of::<TaskRecord>() as u64;
+    if size == 0 || size % record != 0 || size > MAX_LENT_BYTES {
+        return Err(invalid(format!("lent records of {size} bytes")));
+    }
+    Mapping::read_only(&fd, size as usize)
+}
+
 fn closed() -> io::Error {
     io::Error::new(io::ErrorKind::UnexpectedEof, "the service closed")
 }
@@ -217,4 +332,36 @@ fn invalid(why: impl ToString) -> io::Error {
         io::ErrorKind::InvalidData,
         format!("probe service: {}", why.to_string()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::service::lent::{LentRecords, SEALS};
+    use rustix::fs::{fcntl_add_seals, ftruncate, memfd_create, MemfdFlags};
+
+    fn memfd(records: u64, seals: SealFlags) -> OwnedFd {
+        let fd = memfd_create("test", MemfdFlags::ALLOW_SEALING).expect("memfd");
+        ftruncate(&fd, records * std::mem::size_of::<TaskRecord>() as u64).expect("size");
+        fcntl_add_seals(&fd, seals).expect("seal");
+        fd
+    }
+
+    #[test]
+    fn only_sealed_whole_records_are_mapped() {
+        let lent = LentRecords::new(8).expect("lent");
+        let mapping = map_lent(lent.reader_fd().expect("fd")).expect("the service's memfd");
+        assert_eq!(mapping.record_capacity(), 8);
+        assert!(map_lent(memfd(8, SEALS)).is_ok());
+        let unsealed = map_lent(memfd(8, SealFlags::empty())).map(|_| ());
+        assert!(
+            unsealed.is_err(),
+            "a file that may shrink under the mapping"
+        );
+        assert!(map_lent(memfd(0, SEALS)).is_err(), "empty");
+        let torn = memfd_create("torn", MemfdFlags::ALLOW_SEALING).expect("memfd");
+        ftruncate(&torn, 100).expect("size");
+        fcntl_add_seals(&torn, SEALS).expect("seal");
+        assert!(map_lent(torn).is_err(), "not whole records");
+    }
 }

@@ -15,7 +15,8 @@ use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::net::{accept_with, sockopt, SocketFlags};
 
 use super::fds;
-use crate::model::record::{ExitRecord, RECORD_OOM, TASK_IO_UNKNOWN, TASK_PRIVATE};
+use super::session::{Answer, Client};
+use crate::model::record::ExitRecord;
 use crate::records::probe::Probe;
 use crate::records::wire;
 
@@ -23,120 +24,11 @@ use crate::records::wire;
 const MAX_CLIENTS: usize = 64;
 /// Clients of one uid at once: a bar and a `--waybar` per display leave plenty of room.
 const MAX_CLIENTS_PER_USER: usize = 8;
-/// A client whose queue is full and whose socket took nothing for this long is dropped:
-/// a bar reads at every sample, at least once a minute.
-const MAX_STALL: Duration = Duration::from_secs(130);
-/// Exit reports kept per client while its socket is full (a bar reads it at least every
-/// 2 s); beyond that they are counted as lost.
-const MAX_QUEUED_EXITS: usize = 16 * 1024;
 /// The ring buffer is drained at most this often: under heavy process churn the service
 /// wakes at most 100 times a second, and a report reaches the bars this late at most.
 const MIN_DRAIN_GAP: Duration = Duration::from_millis(10);
 /// How often the ring buffer is drained even when it signals nothing.
 const DRAIN_EVERY: Duration = Duration::from_millis(500);
-
-struct Client {
-    socket: OwnedFd,
-    uid: u32,
-    gid: u32,
-    exits: Vec<ExitRecord>,
-    lost: u64,
-    /// The answer to its request (an errno, and the iterator fd if 0), until sent.
-    answer: Option<(u32, Option<OwnedFd>)>,
-    /// Since when its socket has been full (its last send would have blocked); nothing is
-    /// sent to it until poll says there is room.
-    full_since: Option<Instant>,
-}
-
-impl Client {
-    /// Queues an exit report, its IO and network bytes left out where /proc would deny
-    /// this client. OOM
-    /// kills travel unchanged: pid, name and size are what /proc showed of the victim
-    /// (the client hides them where its /proc has `hidepid`; see crate::model::oom).
-    fn queue(&mut self, exit: &ExitRecord) {
-        if self.exits.len() >= MAX_QUEUED_EXITS {
-            self.lost += 1;
-            return;
-        }
-        if exit.flags & RECORD_OOM != 0 {
-            self.exits.push(*exit);
-            return;
-        }
-        let mut exit = *exit;
-        let private =
-            exit.flags & TASK_PRIVATE != 0 || exit.uid != self.uid || exit.gid != self.gid;
-        if private && self.uid != 0 {
-            exit.read_bytes = 0;
-            exit.write_bytes = 0;
-            // Network bytes follow the IO's rule.
-            exit.net_sent_bytes = 0;
-            exit.net_received_bytes = 0;
-            exit.net_local_sent_bytes = 0;
-            exit.net_local_received_bytes = 0;
-            exit.flags |= TASK_IO_UNKNOWN;
-        }
-        self.exits.push(exit);
-    }
-
-    /// Sends the answer to its request, then the queued reports, as many as the client's
-    /// socket takes now; nothing while its socket is known to be full.
-    fn flush(&mut self, message: &mut Vec<u8>) -> Result<(), String> {
-        if self.full_since.is_some() {
-            return Ok(());
-        }
-        if let Some((errno, fd)) = &self.answer {
-            wire::encode_iterator(*errno, message);
-            let sent = fds::send(self.socket.as_fd(), message, fd.as_ref().map(AsFd::as_fd));
-            if !self.sent(sent)? {
-                return Ok(());
-            }
-            self.answer = None;
-        }
-        while !self.exits.is_empty() {
-            let count = self.exits.len().min(wire::MAX_EXITS_PER_MESSAGE);
-            wire::encode_exits(&self.exits[..count], self.lost, message);
-            if !self.sent(fds::send(self.socket.as_fd(), message, None))? {
-                return Ok(());
-            }
-            self.exits.drain(..count);
-        }
-        Ok(())
-    }
-
-    /// Whether a send went out; a full socket is remembered, any other error ends the client.
-    fn sent(&mut self, result: io::Result<()>) -> Result<bool, String> {
-        match result {
-            Ok(()) => Ok(true),
-            Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
-                self.full_since = Some(Instant::now());
-                Ok(false)
-            }
-            Err(err) => Err(err.to_string()),
-        }
-    }
-
-    /// Poll said its socket has room again.
-    fn has_room(&mut self) {
-        self.full_since = None;
-    }
-
-    /// A client that reads nothing while its queue overflows is let go.
-    fn stalled(&self, now: Instant) -> bool {
-        self.exits.len() >= MAX_QUEUED_EXITS
-            && self
-                .full_since
-                .is_some_and(|since| now - since >= MAX_STALL)
-    }
-
-    /// What to wait for: requests, and room in its socket once it was found full.
-    fn poll_flags(&self) -> PollFlags {
-        if self.full_since.is_some() {
-            PollFlags::IN | PollFlags::OUT
-        } else {
-            PollFlags::IN
-        }
-    }
-}
 
 /// Serves `probe` on `listener` until an error of the listener itself.
 pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
@@ -190,7 +82,7 @@ pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
             }
             let mut kept = Ok(());
             if revents.intersects(PollFlags::IN | PollFlags::HUP | PollFlags::ERR) {
-                kept = answer(client, &probe, &mut request);
+                kept = answer(client, &mut probe, &mut request);
             }
             let kept = kept
                 .and_then(|()| client.flush(&mut message))
@@ -269,21 +161,14 @@ fn accept(
         pid = peer.pid.as_raw_nonzero().get(),
         "client connected"
     );
-    clients.push(Client {
-        socket,
-        uid,
-        gid,
-        exits: Vec::new(),
-        lost: 0,
-        answer: None,
-        full_since: None,
-    });
+    let may_walk = probe.walk_capacity().is_some() && super::peer::in_own_pid_namespace(&socket);
+    clients.push(Client::new(socket, uid, gid, may_walk));
     Ok(())
 }
 
 /// Reads one request of `client` and prepares its answer (sent by [`Client::flush`]); an
 /// error means: drop the client.
-fn answer(client: &mut Client, probe: &Probe, request: &mut [u8]) -> Result<(), String> {
+fn answer(client: &mut Client, probe: &mut Probe, request: &mut [u8]) -> Result<(), String> {
     // A client has no reason to send fds; one that does has it closed here.
     let (len, _ignored_fd) = match fds::receive(&client.socket, request) {
         Ok(got) => got,
@@ -293,70 +178,20 @@ fn answer(client: &mut Client, probe: &Probe, request: &mut [u8]) -> Result<(), 
     if len == 0 {
         return Err("closed".into());
     }
-    wire::decode_request(&request[..len]).map_err(|e| e.to_string())?;
+    let op = wire::decode_request(&request[..len]).map_err(|e| e.to_string())?;
     if client.answer.is_some() {
         return Err("a request before the answer to the last one".into());
     }
-    client.answer = Some(match super::create_iterator(probe.iter_link()) {
-        Ok(fd) => (0, Some(fd)),
-        Err(err) => {
-            let errno = err.raw_os_error().and_then(|e| u32::try_from(e).ok());
-            (errno.unwrap_or(libc::EIO as u32), None)
-        }
-    });
+    let answer = match op {
+        wire::Op::Walk => client.walk(probe),
+        _ => match super::create_iterator(probe.iter_link()) {
+            Ok(fd) => Answer::Iterator(0, Some(fd)),
+            Err(err) => {
+                let errno = err.raw_os_error().and_then(|e| u32::try_from(e).ok());
+                Answer::Iterator(errno.unwrap_or(libc::EIO as u32), None)
+            }
+        },
+    };
+    client.answer = Some(answer);
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rustix::net::{socketpair, AddressFamily, SocketType};
-
-    fn client() -> (Client, OwnedFd) {
-        let (ours, theirs) = socketpair(
-            AddressFamily::UNIX,
-            SocketType::SEQPACKET,
-            SocketFlags::NONBLOCK | SocketFlags::CLOEXEC,
-            None,
-        )
-        .expect("socketpair");
-        let client = Client {
-            socket: ours,
-            uid: 1000,
-            gid: 1000,
-            exits: Vec::new(),
-            lost: 0,
-            answer: None,
-            full_since: None,
-        };
-        (client, theirs)
-    }
-
-    #[test]
-    fn a_full_socket_is_waited_for_and_a_client_that_never_reads_is_let_go() {
-        let (mut client, _peer) = client();
-        let exit = ExitRecord::default();
-        let mut message = Vec::new();
-        // The peer reads nothing: the socket fills, then nothing more is tried.
-        for _ in 0..MAX_QUEUED_EXITS + 10 {
-            client.queue(&exit);
-        }
-        assert_eq!(client.lost, 10);
-        client.flush(&mut message).expect("flush");
-        assert!(client.full_since.is_some(), "the socket filled");
-        assert!(!client.exits.is_empty(), "reports wait here");
-        assert_eq!(client.poll_flags(), PollFlags::IN | PollFlags::OUT);
-        while client.exits.len() < MAX_QUEUED_EXITS {
-            client.queue(&exit);
-        }
-        let since = client.full_since.expect("full");
-        assert!(!client.stalled(since + MAX_STALL / 2));
-        assert!(
-            client.stalled(since + MAX_STALL),
-            "a full queue for the whole stall"
-        );
-        client.has_room();
-        assert!(!client.stalled(since + MAX_STALL), "room came");
-        assert_eq!(client.poll_flags(), PollFlags::IN);
-    }
 }
