@@ -54,6 +54,13 @@ use report::{machine, Report};
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
 
+/// Not a test: with the crowd variables set (see `common::service`), one user's clients
+/// of the probe service, for section 6.
+#[test]
+fn service_crowd_child() {
+    common::service::client_crowd_child();
+}
+
 /// Not a test: a process that holds RINGBAR_BENCH_HOLD_THREADS sleeping threads until its
 /// stdin closes. Used by `crowd` in `sampling`.
 #[test]
