@@ -24,6 +24,8 @@ pub mod script;
 #[cfg(feature = "app")]
 pub mod session_bus;
 #[cfg(feature = "app")]
+pub mod socket_watch;
+#[cfg(feature = "app")]
 pub mod system_bus;
 pub mod tray;
 

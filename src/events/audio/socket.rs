@@ -1,10 +1,9 @@
-//! The sound server's socket, watched with inotify for a server that starts, so that
-//! the audio watch needs no timer while there is none.
+//! The sound server's socket, watched for a server that starts (see
+//! [`crate::events::socket_watch`]).
 
 use std::path::PathBuf;
 
 use gtk4::gio;
-use gtk4::gio::prelude::{FileExt, FileMonitorExt};
 
 /// Where the server listens, as libpulse looks for it; `None` for a `PULSE_SERVER`
 /// (an address of any kind, which a file watch cannot follow).
@@ -23,15 +22,5 @@ pub fn path() -> Option<PathBuf> {
 /// watched: a `PULSE_SERVER`, or no runtime folder (libpulse makes `pulse/` there as a
 /// client starts; without it inotify has nothing to watch).
 pub fn watch(on_created: impl Fn() + 'static) -> Option<gio::FileMonitor> {
-    let path = path()?;
-    path.parent().filter(|folder| folder.is_dir())?;
-    let monitor = gio::File::for_path(&path)
-        .monitor_file(gio::FileMonitorFlags::NONE, None::<&gio::Cancellable>)
-        .ok()?;
-    monitor.connect_changed(move |_, _, _, event| {
-        if event == gio::FileMonitorEvent::Created {
-            on_created();
-        }
-    });
-    Some(monitor)
+    crate::events::socket_watch::watch_created(&path()?, on_created)
 }

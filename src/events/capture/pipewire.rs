@@ -16,7 +16,6 @@ use std::path::PathBuf;
 use std::rc::{Rc, Weak};
 use std::time::Duration;
 
-use gtk4::gio::prelude::{FileExt, FileMonitorExt};
 use gtk4::{gio, glib};
 use pipewire::context::Context;
 use pipewire::core::Core;
@@ -216,14 +215,7 @@ fn absent(inner: &Rc<RefCell<Inner>>, why: &str) {
     }
     let weak = Rc::downgrade(inner);
     me.socket_monitor = socket_path().and_then(|path| {
-        path.parent().filter(|folder| folder.is_dir())?;
-        let monitor = gio::File::for_path(&path)
-            .monitor_file(gio::FileMonitorFlags::NONE, None::<&gio::Cancellable>)
-            .ok()?;
-        monitor.connect_changed(move |_, _, _, event| {
-            if event != gio::FileMonitorEvent::Created {
-                return;
-            }
+        crate::events::socket_watch::watch_created(&path, move || {
             let weak = weak.clone();
             glib::timeout_add_local_once(SOCKET_SETTLE, move || {
                 if let Some(inner) = weak.upgrade() {
@@ -232,8 +224,7 @@ fn absent(inner: &Rc<RefCell<Inner>>, why: &str) {
                     }
                 }
             });
-        });
-        Some(monitor)
+        })
     });
     drop(me);
     queue_change(inner);
