@@ -170,3 +170,94 @@ fn clients_that_never_read_do_not_make_the_service_spin() {
         started.elapsed()
     );
 }
+
+/// A process of user `uid` that asks the service for walks back to back, on `count`
+/// connections, reading each answer (and the exit reports between) as it comes, until
+/// killed.
+fn walk_spammer(uid: u32, socket: &Path, count: usize) -> Running {
+    let script = format!(
+        "import socket, struct, sys, threading, time\n\
+         request = b'RBPS' + struct.pack('<HH', 4, 4)\n\
+         def spam():\n\
+         \x20   s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)\n\
+         \x20   s.connect(sys.argv[1])\n\
+         \x20   s.recv(65536)\n\
+         \x20   while True:\n\
+         \x20       s.send(request)\n\
+         \x20       while struct.unpack('<H', s.recv(65536)[6:8])[0] != 4:\n\
+         \x20           pass\n\
+         for _ in range({count}):\n\
+         \x20   threading.Thread(target=spam, daemon=True).start()\n\
+         print('spamming', flush=True)\n\
+         time.sleep(3600)\n"
+    );
+    let mut child = Command::new("setpriv")
+        .args([
+            &format!("--reuid={uid}"),
+            &format!("--regid={uid}"),
+            "--clear-groups",
+            "--",
+            "/usr/bin/python3",
+            "-c",
+            &script,
+        ])
+        .arg(socket)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("python3 as another user");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("spammer's line");
+    assert_eq!(line.trim(), "spamming");
+    Running(child)
+}
+
+/// The service walks for one request of each client at a time, in turn, and each user gets
+/// a share of its time: a user whose 8 connections ask without pause gets its walks, then
+/// its share only, and another user's bar gets every sample walked, none timing out.
+#[test]
+fn clients_that_ask_for_walks_without_pause_starve_no_one() {
+    use ringbar::records::service::client::RemoteProbe;
+    crate::common::require_root();
+    let _serial = serial();
+    let dir = world_dir();
+    let service = ProbeService::start(dir.path());
+    let spammer = walk_spammer(41_100, service.socket(), 8);
+    wait_for("8 spamming clients", Duration::from_secs(10), || {
+        service.log_text().matches("client connected").count() >= 8
+    });
+    let spent_before = crate::common::service::cpu_time(service.pid());
+    let mut bar = RemoteProbe::connect(service.socket()).expect("connect");
+    let mut exits = Vec::new();
+    let mut slowest = Duration::ZERO;
+    for _ in 0..20 {
+        let started = Instant::now();
+        bar.request_walk();
+        bar.read_tasks().expect("a sample beside the spammer");
+        bar.drain_exits(&mut exits).expect("exits");
+        slowest = slowest.max(started.elapsed());
+        assert!(bar.walked() && bar.tasks().len() > 10, "walked for the bar");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Its burst (2 s of the service's time) spent, the spammer gets 50 ms a second.
+    let cpu = || crate::common::service::cpu_time(service.pid());
+    wait_for("the spammer's burst spent", Duration::from_secs(20), || {
+        cpu() - spent_before >= Duration::from_millis(2300)
+    });
+    let before = cpu();
+    std::thread::sleep(Duration::from_secs(3));
+    let spent = cpu() - before;
+    let log = service.log_text();
+    drop(spammer);
+    assert!(
+        !log.contains("client gone"),
+        "the spammer was served: {log}"
+    );
+    assert!(
+        spent < Duration::from_millis(600),
+        "the service spent {spent:?} of 3 s walking for one user"
+    );
+    println!("slowest sample beside 8 spamming clients: {slowest:?}; then {spent:?} in 3 s");
+}

@@ -26,6 +26,7 @@
 //! time, memory, states. On a system that mounts /proc with `hidepid`, restrict the
 //! socket to a group (`SocketGroup=` in data/systemd/ringbar-probe.socket).
 
+mod budget;
 pub mod client;
 mod fds;
 pub mod lent;

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::net::{accept_with, sockopt, SocketFlags};
 
+use super::budget::WalkBudgets;
 use super::fds;
 use super::session::{Answer, Client};
 use crate::model::record::ExitRecord;
@@ -37,7 +38,10 @@ pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
     let mut message = Vec::with_capacity(wire::MAX_MESSAGE_LEN);
     let mut request = [0u8; 64];
     let mut last_drain: Option<Instant> = None;
+    let mut budgets = WalkBudgets::default();
+    let mut walked_for: Vec<u32> = Vec::with_capacity(MAX_CLIENTS);
     loop {
+        let cpu_at_start = thread_cpu_time();
         // Right after a drain the ring buffer is not watched, so that a stream of exits
         // wakes the service at most once per MIN_DRAIN_GAP.
         let since_drain = last_drain.map_or(DRAIN_EVERY, |t| t.elapsed());
@@ -47,6 +51,13 @@ pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
         } else {
             MIN_DRAIN_GAP - since_drain
         };
+        // A walk that waits for its user's share is served when the share comes.
+        let now = Instant::now();
+        let wait = clients
+            .iter()
+            .filter(|c| c.walk_waits)
+            .map(|c| budgets.next_allowed(c.uid, now) - now)
+            .fold(wait, Duration::min);
         let timeout = Timespec::try_from(wait).map_err(io::Error::other)?;
         let ready: Vec<PollFlags> = {
             let exits_ready = probe.exits_ready_fd();
@@ -80,12 +91,19 @@ pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
             if revents.contains(PollFlags::OUT) {
                 client.has_room();
             }
-            let mut kept = Ok(());
+            let mut kept = Ok(false);
             if revents.intersects(PollFlags::IN | PollFlags::HUP | PollFlags::ERR) {
-                kept = answer(client, &mut probe, &mut request);
+                kept = answer(client, &mut probe, &budgets, &mut request);
+            } else if client.walk_waits {
+                kept = Ok(walk(client, &mut probe, &budgets));
             }
             let kept = kept
-                .and_then(|()| client.flush(&mut message))
+                .and_then(|walked| {
+                    if walked {
+                        walked_for.push(client.uid);
+                    }
+                    client.flush(&mut message)
+                })
                 .and_then(|()| match client.stalled(now) {
                     true => Err("its queue stayed full: it reads nothing".into()),
                     false => Ok(()),
@@ -95,10 +113,44 @@ pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
                 clients.swap_remove(index);
             }
         }
+        // What this round cost the service (the wake-up, the walks, the copies, the
+        // messages) is charged to the users it walked for, in equal parts.
+        if !walked_for.is_empty() {
+            let spent = thread_cpu_time().saturating_sub(cpu_at_start);
+            let share = spent / walked_for.len() as u32;
+            for uid in walked_for.drain(..) {
+                budgets.charge(uid, share, now);
+            }
+        }
         if !ready[0].is_empty() {
             accept(&listener, &probe, &mut clients, &mut message)?;
         }
     }
+}
+
+/// Walks for a client that asked, if its user's share allows now (else it waits on);
+/// whether it walked.
+fn walk(client: &mut Client, probe: &mut Probe, budgets: &WalkBudgets) -> bool {
+    if !budgets.allows(client.uid, Instant::now()) {
+        return false;
+    }
+    client.answer = Some(client.walk(probe));
+    client.walk_waits = false;
+    true
+}
+
+/// The CPU time this thread has used.
+fn thread_cpu_time() -> Duration {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec, which lives for the call.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &raw mut now) };
+    Duration::new(
+        u64::try_from(now.tv_sec).unwrap_or(0),
+        u32::try_from(now.tv_nsec).unwrap_or(0),
+    )
 }
 
 /// Moves the exit reports waiting in the ring buffer into every client's queue.
@@ -166,24 +218,33 @@ fn accept(
     Ok(())
 }
 
-/// Reads one request of `client` and prepares its answer (sent by [`Client::flush`]); an
-/// error means: drop the client.
-fn answer(client: &mut Client, probe: &mut Probe, request: &mut [u8]) -> Result<(), String> {
+/// Reads one request of `client` and prepares its answer (sent by [`Client::flush`]), or
+/// lets its walk wait for its user's share; whether it walked. An error means: drop the
+/// client.
+fn answer(
+    client: &mut Client,
+    probe: &mut Probe,
+    budgets: &WalkBudgets,
+    request: &mut [u8],
+) -> Result<bool, String> {
     // A client has no reason to send fds; one that does has it closed here.
     let (len, _ignored_fd) = match fds::receive(&client.socket, request) {
         Ok(got) => got,
-        Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+        Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(false),
         Err(err) => return Err(err.to_string()),
     };
     if len == 0 {
         return Err("closed".into());
     }
     let op = wire::decode_request(&request[..len]).map_err(|e| e.to_string())?;
-    if client.answer.is_some() {
+    if client.answer.is_some() || client.walk_waits {
         return Err("a request before the answer to the last one".into());
     }
     let answer = match op {
-        wire::Op::Walk => client.walk(probe),
+        wire::Op::Walk => {
+            client.walk_waits = true;
+            return Ok(walk(client, probe, budgets));
+        }
         _ => match super::create_iterator(probe.iter_link()) {
             Ok(fd) => Answer::Iterator(0, Some(fd)),
             Err(err) => {
@@ -193,5 +254,5 @@ fn answer(client: &mut Client, probe: &mut Probe, request: &mut [u8]) -> Result<
         },
     };
     client.answer = Some(answer);
-    Ok(())
+    Ok(false)
 }

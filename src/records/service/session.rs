@@ -35,6 +35,8 @@ pub struct Client {
     exits: Vec<ExitRecord>,
     lost: u64,
     pub answer: Option<Answer>,
+    /// It asked for a walk while its user had spent its share: it waits (see `budget`).
+    pub walk_waits: bool,
     /// Whether the service walks the tasks for it: it is in the service's PID namespace.
     pub may_walk: bool,
     /// Its walks' records, made at its first walk.
@@ -53,6 +55,7 @@ impl Client {
             exits: Vec::new(),
             lost: 0,
             answer: None,
+            walk_waits: false,
             may_walk,
             lent: None,
             full_since: None,
