@@ -55,16 +55,30 @@ fn workspaces_and_the_window_title_follow_sway_events() {
         text.contains("alpha") && text.contains("beta") && !text.contains("Flower")
     });
 
-    // A click on the first button (alpha) switches sway to it.
+    // A click on the first button (alpha) switches sway to it. Under a loaded machine a
+    // freshly made virtual pointer's first click was once not acted on (one CI run of
+    // many): a click sway did not follow within 5 s is given again, at most twice, and
+    // said.
     let mut pointer = session.pointer();
-    pointer.move_to(24, 12);
-    pointer.click("left");
-    wait_for("sway on alpha", WAIT, || {
+    let on_alpha = || {
         session
             .swaymsg(&["-t", "get_workspaces", "-r"])
             .split("\"name\"")
             .any(|w| w.starts_with(": \"alpha\"") && w.contains("\"focused\": true"))
-    });
+    };
+    for attempt in 1..=3 {
+        pointer.move_to(24, 12);
+        pointer.click("left");
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while !on_alpha() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        if on_alpha() {
+            break;
+        }
+        eprintln!("click {attempt} on alpha not followed by sway; clicking again");
+    }
+    wait_for("sway on alpha", WAIT, on_alpha);
     wait_for("the bar follows", WAIT, || {
         field("workspaces") == "alpha:focused+visible+occupied" && field("window") == "Flower"
     });
