@@ -24,6 +24,12 @@ fn hoarder(uid: u32, socket: &Path, count: usize) -> Running {
          print('holding', flush=True)\n\
          time.sleep(3600)\n"
     );
+    python_as(uid, &script, socket, "holding")
+}
+
+/// `script` run by Debian's python3 as user `uid` with `socket` as its argument, once it
+/// printed `ready`.
+fn python_as(uid: u32, script: &str, socket: &Path, ready: &str) -> Running {
     let mut child = Command::new("setpriv")
         .args([
             &format!("--reuid={uid}"),
@@ -33,7 +39,7 @@ fn hoarder(uid: u32, socket: &Path, count: usize) -> Running {
             // Debian's own: a user's pyenv shim is not reachable by another user.
             "/usr/bin/python3",
             "-c",
-            &script,
+            script,
         ])
         .arg(socket)
         .stdout(Stdio::piped())
@@ -43,8 +49,8 @@ fn hoarder(uid: u32, socket: &Path, count: usize) -> Running {
     let mut line = String::new();
     BufReader::new(child.stdout.take().expect("stdout"))
         .read_line(&mut line)
-        .expect("hoarder's line");
-    assert_eq!(line.trim(), "holding");
+        .expect("the script's first line");
+    assert_eq!(line.trim(), ready);
     Running(child)
 }
 
@@ -191,27 +197,7 @@ fn walk_spammer(uid: u32, socket: &Path, count: usize) -> Running {
          print('spamming', flush=True)\n\
          time.sleep(3600)\n"
     );
-    let mut child = Command::new("setpriv")
-        .args([
-            &format!("--reuid={uid}"),
-            &format!("--regid={uid}"),
-            "--clear-groups",
-            "--",
-            "/usr/bin/python3",
-            "-c",
-            &script,
-        ])
-        .arg(socket)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("python3 as another user");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("spammer's line");
-    assert_eq!(line.trim(), "spamming");
-    Running(child)
+    python_as(uid, &script, socket, "spamming")
 }
 
 /// The service walks for one request of each client at a time, in turn, and each user gets

@@ -152,11 +152,11 @@ impl RemoteProbe {
     /// files; [`RemoteProbe::read_tasks`] then takes the answer. A failure here shows
     /// there.
     pub fn request_walk(&mut self) {
-        wire::encode_request(Op::Walk, &mut self.request);
         let Some(connection) = self.connection.as_mut() else {
             return;
         };
         if connection.walks && !connection.walk_sent {
+            wire::encode_request(Op::Walk, &mut self.request);
             connection.walk_sent =
                 fds::send(connection.socket.as_fd(), &self.request, None).is_ok();
         }
