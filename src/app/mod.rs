@@ -1,13 +1,15 @@
 //! The running application: start-up ([`startup`]: load the probe while privileged, drop
 //! every capability, then read the user's files and make the [`sampler`]), the sampling
 //! thread ([`worker`]), the [`monitor`] that holds the settings and the latest sample for
-//! the main loop, the local [`wallclock`], where files live ([`paths`]), one bar per
-//! session ([`instance`]), the remembered settings ([`state`]) and how each event source
-//! starts ([`event_sources`]). The GTK bar (`ui`) and the command line (`cli`) run on it.
+//! the main loop, the local [`wallclock`], how often a burst of changes is drawn
+//! ([`pacing`]), where files live ([`paths`]), one bar per session ([`instance`]), the
+//! remembered settings ([`state`]) and how each event source starts ([`event_sources`]).
+//! The GTK bar (`ui`) and the command line (`cli`) run on it.
 
 pub mod event_sources;
 pub mod instance;
 pub mod monitor;
+pub mod pacing;
 pub mod paths;
 pub mod sampler;
 pub mod startup;

@@ -11,6 +11,7 @@ mod config_watch;
 mod history_graph;
 mod inputs;
 mod outputs;
+mod paced;
 mod rotate_bin;
 mod shown_readings;
 mod slot;

@@ -4,7 +4,7 @@
 //! StatusNotifierHost (`Update::Bus`), and the [`EventSource`]s (`Update::Event`:
 //! rtnetlink, the sound server, BlueZ…), started through `app::event_sources`. Each runs on
 //! the main loop through gio's async IO and, when it changes, asks the bar to redraw the
-//! modules that follow its kind. `follow` starts what the config's modules need and
+//! modules that follow its kind, at most once per frame (`paced`). `follow` starts what the config's modules need and
 //! stops the scripts no longer listed; a script that kept its name and settings goes on
 //! as it was.
 
@@ -44,7 +44,7 @@ pub struct Sources {
 impl Sources {
     pub fn new(redraw: impl Fn(Update) + 'static) -> Sources {
         Sources {
-            redraw: Rc::new(redraw),
+            redraw: super::paced::paced(redraw),
             wall_timer: RefCell::new(None),
             compositor: RefCell::new(None),
             runners: RefCell::new(Vec::new()),
