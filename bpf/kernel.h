@@ -140,9 +140,29 @@ struct sched_info {
 	unsigned long long last_arrival;
 };
 
-/* A pid: `level` is the depth of the PID namespace it was allocated in (0: the initial). */
+/* What every namespace has: its inode number, as stat() of /proc/PID/ns/pid gives it. */
+struct ns_common {
+	unsigned int inum;
+};
+
+struct pid_namespace {
+	struct ns_common ns;
+};
+
+/* A pid's number in one PID namespace. */
+struct upid {
+	int nr;
+	struct pid_namespace *ns;
+};
+
+/*
+ * A pid: `level` is the depth of the PID namespace it was allocated in (0: the initial);
+ * numbers[0..=level] are its numbers from the initial namespace down to that one (a
+ * flexible array in the kernel, read through bpf_probe_read_kernel past its first entry).
+ */
 struct pid {
 	unsigned int level;
+	struct upid numbers[1];
 };
 
 struct task_struct {

@@ -85,6 +85,8 @@ int BPF_PROG(oom_victim_task, struct task_struct *victim, __u32 uid)
 	if (!o)
 		return 0;
 	o->tgid = victim->tgid;
+	if (leader->thread_pid)
+		fill_ns_tgid(o->ns_tgid, leader->thread_pid);
 	o->uid = victim->cred->uid.val;
 	o->gid = victim->cred->gid.val;
 	o->flags |= task_flags(victim);
@@ -101,7 +103,8 @@ int BPF_PROG(oom_victim_task, struct task_struct *victim, __u32 uid)
 /*
  * Older kernels (6.1): mark_victim(int pid). The victim's name and size come from userspace's
  * last sample; its cgroup is found from the task that ran the OOM killer, which for a
- * cgroup's OOM is one charging that cgroup.
+ * cgroup's OOM is one charging that cgroup. Its ns_tgid stays empty, so a reader in a
+ * container's PID namespace does not get it.
  */
 SEC("tp_btf/mark_victim")
 int BPF_PROG(oom_victim_pid, int pid)

@@ -16,6 +16,7 @@ _Static_assert(sizeof(struct ringbar_task) == RINGBAR_TASK_SIZE, "ringbar_task s
 _Static_assert(sizeof(struct ringbar_exit) == RINGBAR_EXIT_SIZE, "ringbar_exit size");
 _Static_assert(sizeof(struct ringbar_oom) == RINGBAR_OOM_SIZE, "ringbar_oom size");
 _Static_assert(__builtin_offsetof(struct ringbar_oom, tgid) == __builtin_offsetof(struct ringbar_exit, tgid) &&
+	       __builtin_offsetof(struct ringbar_oom, ns_tgid) == __builtin_offsetof(struct ringbar_exit, ns_tgid) &&
 	       __builtin_offsetof(struct ringbar_oom, flags) == __builtin_offsetof(struct ringbar_exit, flags) &&
 	       __builtin_offsetof(struct ringbar_oom, uid) == __builtin_offsetof(struct ringbar_exit, uid),
 	       "ringbar_oom shares ringbar_exit's header fields");
@@ -40,9 +41,10 @@ _Static_assert(__builtin_offsetof(struct ringbar_oom, tgid) == __builtin_offseto
 /* Set by the probe service before loading: see RINGBAR_TASK_IO_HIDDEN. */
 const volatile __u32 hide_private_io = 0;
 
+/* About 3,800 exit reports (136 bytes each with the ring buffer's header) between reads. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
+	__uint(max_entries, 512 * 1024);
 } exits SEC(".maps");
 
 /* Never used: instances only so that the skeleton generates the records' Rust definitions,
@@ -72,6 +74,9 @@ struct {
 
 /* The network byte counts, which fill_task and the exit reports read. */
 #include "net.bpf.h"
+
+/* PID namespaces: the reader's pids, and an exit report's. */
+#include "pidns.bpf.h"
 
 /* fls() of at most 8 bits, as task_state_index() returns it. */
 static __always_inline __u32 fls8(__u32 x)
@@ -259,11 +264,26 @@ int dump_task(struct bpf_iter__task *ctx)
 	struct task_struct *t = ctx->task;
 	struct ringbar_task rec = {};
 
+	struct pid *reader = bpf_get_current_task_btf()->thread_pid;
+	__u32 tgid, pid;
+
 	/* The iterator calls once more at the end without a task. */
-	if (!t)
+	if (!t || !reader)
 		return 0;
+	/* In a container's namespace: that namespace's pids, and no task outside it. */
+	if (reader->level) {
+		struct upid mine;
+
+		if (upid_at(reader, reader->level, &mine) ||
+		    !seen_by_reader(t, reader->level, mine.ns, &tgid, &pid))
+			return 0;
+	}
 	/* The iterator runs in the reading process: its ids are the reader's. */
 	fill_task(&rec, t, bpf_get_current_uid_gid());
+	if (reader->level) {
+		rec.tgid = tgid;
+		rec.pid = pid;
+	}
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
 }
@@ -284,6 +304,7 @@ static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u
 		return;
 	}
 	e->tgid = t->tgid;
+	report_ns_tgid(e->ns_tgid, leader, t->tgid);
 	e->flags = task_flags(t);
 	e->uid = t->cred->uid.val;
 	e->gid = t->cred->gid.val;

@@ -27,7 +27,8 @@
 
 /*
  * ringbar_oom.flags: the record in the exits ring buffer is a struct ringbar_oom, not a
- * struct ringbar_exit (same size; tgid, flags, comm, uid and gid at the same offsets).
+ * struct ringbar_exit (same size; tgid, flags, comm, uid, gid and ns_tgid at the same
+ * offsets).
  */
 #define RINGBAR_RECORD_OOM 0x100u
 /* ringbar_oom.flags: a cgroup's memory limit was hit (memcg OOM), not the whole machine's. */
@@ -37,6 +38,19 @@
  * time_ns, limit_pages and the flags are set.
  */
 #define RINGBAR_OOM_PID_ONLY 0x400u
+
+/* How many PID namespaces below the initial one an exit report names its group in. */
+#define RINGBAR_NS_LEVELS 4
+
+/*
+ * A thread group's pid in one PID namespace below the initial one: the namespace's inode
+ * number (as stat() of /proc/PID/ns/pid gives it) and the group's tgid there. ns is 0
+ * where the group has no pid at that depth, or the probe could not tell it.
+ */
+struct ringbar_ns_tgid {
+	__u32 ns;
+	__u32 tgid;
+};
 
 /*
  * One record per task (thread), written by the task iterator on every sample.
@@ -92,6 +106,12 @@ struct ringbar_exit {
 	__u64 net_received_bytes;
 	__u64 net_local_sent_bytes;
 	__u64 net_local_received_bytes;
+	/*
+	 * The group's tgid in the PID namespaces 1 to RINGBAR_NS_LEVELS deep that it lives
+	 * in (tgid above is the initial namespace's): a reader in a container's namespace
+	 * gets the reports of its own namespace only, by its own pids.
+	 */
+	struct ringbar_ns_tgid ns_tgid[RINGBAR_NS_LEVELS];
 };
 
 /*
@@ -109,11 +129,12 @@ struct ringbar_oom {
 	char comm[RINGBAR_COMM_LEN];
 	__u32 uid;
 	__u32 gid;
-	__u64 reserved[4];            /* as long as struct ringbar_exit */
+	__u64 reserved[4];            /* where struct ringbar_exit has its network bytes */
+	struct ringbar_ns_tgid ns_tgid[RINGBAR_NS_LEVELS]; /* as in struct ringbar_exit */
 };
 
 #define RINGBAR_TASK_SIZE 144
-#define RINGBAR_EXIT_SIZE 96
-#define RINGBAR_OOM_SIZE 96
+#define RINGBAR_EXIT_SIZE 128
+#define RINGBAR_OOM_SIZE 128
 
 #endif

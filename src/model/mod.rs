@@ -15,6 +15,7 @@ pub mod hardware;
 pub mod history;
 pub mod net;
 pub mod oom;
+pub mod pid_namespace;
 pub mod privacy;
 pub mod process;
 pub mod procstat;

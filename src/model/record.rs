@@ -22,6 +22,19 @@ pub const OOM_MEMCG: u32 = 1 << 9;
 /// [`OomRecord::flags`]: an older kernel (6.1) named the victim by its pid alone.
 pub const OOM_PID_ONLY: u32 = 1 << 10;
 
+/// How many PID namespaces below the initial one an exit report names its group in
+/// (`RINGBAR_NS_LEVELS`).
+pub const NS_LEVELS: usize = 4;
+
+/// A thread group's pid in one PID namespace below the initial one: `struct
+/// ringbar_ns_tgid`. `ns` is the namespace's inode number; 0 where there is none.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct NsTgid {
+    pub ns: u32,
+    pub tgid: u32,
+}
+
 /// One task (thread) as the task iterator reports it: `struct ringbar_task`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
@@ -72,6 +85,9 @@ pub struct ExitRecord {
     pub net_received_bytes: u64,
     pub net_local_sent_bytes: u64,
     pub net_local_received_bytes: u64,
+    /// The group's tgid in the namespaces 1 to [`NS_LEVELS`] deep it lives in (`tgid` is
+    /// the initial namespace's); see [`crate::model::pid_namespace`].
+    pub ns_tgid: [NsTgid; NS_LEVELS],
 }
 
 /// A process the kernel's OOM killer chose, `struct ringbar_oom`. It travels with the exit
@@ -93,6 +109,8 @@ pub struct OomRecord {
     pub gid: u32,
     /// Where an exit report has its network bytes: zero.
     pub reserved: [u64; 4],
+    /// As in [`ExitRecord`]; empty where the kernel named the victim by its pid alone.
+    pub ns_tgid: [NsTgid; NS_LEVELS],
 }
 
 impl ExitRecord {
@@ -111,12 +129,14 @@ impl OomRecord {
 
 // Same numbers as RINGBAR_TASK_SIZE / RINGBAR_EXIT_SIZE, which the BPF side asserts.
 const _: () = assert!(std::mem::size_of::<TaskRecord>() == 144);
-const _: () = assert!(std::mem::size_of::<ExitRecord>() == 96);
+const _: () = assert!(std::mem::size_of::<ExitRecord>() == 128);
 const _: () = assert!(std::mem::offset_of!(TaskRecord, tgid) == 64);
 const _: () = assert!(std::mem::offset_of!(TaskRecord, comm) == 80);
 const _: () = assert!(std::mem::offset_of!(ExitRecord, tgid) == 32);
 const _: () = assert!(std::mem::offset_of!(ExitRecord, comm) == 40);
-const _: () = assert!(std::mem::size_of::<OomRecord>() == 96);
+const _: () = assert!(std::mem::size_of::<OomRecord>() == 128);
+const _: () = assert!(std::mem::offset_of!(OomRecord, ns_tgid) == 96);
+const _: () = assert!(std::mem::offset_of!(ExitRecord, ns_tgid) == 96);
 const _: () = assert!(std::mem::offset_of!(OomRecord, tgid) == 32);
 const _: () = assert!(std::mem::offset_of!(OomRecord, flags) == 36);
 const _: () = assert!(std::mem::offset_of!(OomRecord, comm) == 40);

@@ -29,11 +29,14 @@
 //! records, walked at `walked_ns` (CLOCK_MONOTONIC, one clock for the whole machine);
 //! `EOVERFLOW`: more tasks than the memfd holds (read this sample through the iterator);
 //! any other errno: no walks for this client (the iterator from then on).
+//!
+//! Version 5: exit reports grew to 128 bytes, with the group's tgid in each PID namespace
+//! below the initial one it lives in (`ns_tgid`).
 
 use crate::model::record::{decode_exit, ExitRecord, TaskRecord};
 
 pub const MAGIC: [u8; 4] = *b"RBPS";
-pub const VERSION: u16 = 4;
+pub const VERSION: u16 = 5;
 
 const TASK_SIZE: usize = std::mem::size_of::<TaskRecord>();
 const EXIT_SIZE: usize = std::mem::size_of::<ExitRecord>();
@@ -44,8 +47,9 @@ pub const EXITS_HEADER_LEN: usize = 24;
 pub const ITERATOR_LEN: usize = 12;
 pub const REFUSED_LEN: usize = 16;
 pub const WALKED_LEN: usize = 24;
-/// Exit records in one message at most (57 KiB): a larger backlog goes in several.
-pub const MAX_EXITS_PER_MESSAGE: usize = 1024;
+/// Exit records in one message at most (64 KiB, well within a socket's default send
+/// buffer): a larger backlog goes in several.
+pub const MAX_EXITS_PER_MESSAGE: usize = 512;
 /// The largest message either side sends.
 pub const MAX_MESSAGE_LEN: usize = EXITS_HEADER_LEN + MAX_EXITS_PER_MESSAGE * EXIT_SIZE;
 

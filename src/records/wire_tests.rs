@@ -75,8 +75,8 @@ fn wrong_messages_are_refused_with_a_reason() {
     other[0] = b'X';
     assert_eq!(decode_hello(&other), Err(WireError::Magic));
     let mut newer = hello.clone();
-    newer[4] = 5;
-    assert_eq!(decode_hello(&newer), Err(WireError::Version(5)));
+    newer[4] = VERSION as u8 + 1;
+    assert_eq!(decode_hello(&newer), Err(WireError::Version(VERSION + 1)));
     let mut bigger = hello.clone();
     bigger[8] = 57;
     assert_eq!(decode_hello(&bigger), Err(WireError::RecordSize));

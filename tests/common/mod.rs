@@ -15,6 +15,7 @@ pub mod hyprland;
 pub mod ipc;
 pub mod netns;
 pub mod ocr;
+pub mod pidns;
 pub mod running_bar;
 pub mod screen;
 pub mod service;

@@ -7,6 +7,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use ringbar::records::wire;
+
 use crate::common::service::ProbeService;
 use crate::common::{serial, wait_for};
 use crate::{text, Running};
@@ -183,19 +185,21 @@ fn clients_that_never_read_do_not_make_the_service_spin() {
 fn walk_spammer(uid: u32, socket: &Path, count: usize) -> Running {
     let script = format!(
         "import socket, struct, sys, threading, time\n\
-         request = b'RBPS' + struct.pack('<HH', 4, 4)\n\
+         request = b'RBPS' + struct.pack('<HH', {version}, {walk})\n\
          def spam():\n\
          \x20   s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)\n\
          \x20   s.connect(sys.argv[1])\n\
          \x20   s.recv(65536)\n\
          \x20   while True:\n\
          \x20       s.send(request)\n\
-         \x20       while struct.unpack('<H', s.recv(65536)[6:8])[0] != 4:\n\
+         \x20       while struct.unpack('<H', s.recv(65536)[6:8])[0] != {walk}:\n\
          \x20           pass\n\
          for _ in range({count}):\n\
          \x20   threading.Thread(target=spam, daemon=True).start()\n\
          print('spamming', flush=True)\n\
-         time.sleep(3600)\n"
+         time.sleep(3600)\n",
+        version = wire::VERSION,
+        walk = wire::Op::Walk as u16,
     );
     python_as(uid, &script, socket, "spamming")
 }

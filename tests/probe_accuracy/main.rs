@@ -11,6 +11,7 @@ mod frozen;
 mod memory_io;
 mod names_states;
 mod network;
+mod pid_namespace;
 mod threads;
 mod walker;
 

@@ -7,15 +7,17 @@ use std::io::Write;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 use rustix::fs::{fcntl_getfl, fstat, ftruncate, OFlags};
 use rustix::mm::{mmap, mprotect, munmap, MapFlags, MprotectFlags, ProtFlags};
 use rustix::net::{send, RecvFlags, SendFlags};
 
-use ringbar::model::record::TaskRecord;
+use ringbar::model::record::{ExitRecord, TaskRecord};
 use ringbar::records::service::client::RemoteProbe;
 use ringbar::records::wire::{self, Op};
 
+use crate::common::pidns::{ready_then_wait, short_processes, NamespacedChild};
 use crate::common::service::{self, cpu_time, ProbeService};
 use crate::common::*;
 use crate::push::{connect_raw, receive};
@@ -166,7 +168,21 @@ fn namespaced_client_child() {
     let mut remote = RemoteProbe::connect(Path::new(&socket)).expect("connect");
     remote.read_tasks().expect("tasks");
     let pids: Vec<u32> = remote.tasks().iter().map(|t| t.tgid).collect();
-    println!("walked {} tgids {pids:?}", remote.walked());
+    println!(
+        "walked {} own {} tgids {pids:?}",
+        remote.walked(),
+        std::process::id()
+    );
+    let mut exits: Vec<ExitRecord> = Vec::new();
+    remote.drain_exits(&mut exits).expect("exits");
+    ready_then_wait();
+    // One of its own namespace ends too.
+    let mut child = Command::new("/bin/true").spawn().expect("true");
+    child.wait().expect("true");
+    std::thread::sleep(Duration::from_millis(500));
+    remote.drain_exits(&mut exits).expect("exits");
+    let tgids: Vec<u32> = exits.iter().map(|e| e.tgid).collect();
+    println!("exits {tgids:?}");
 }
 
 #[test]
@@ -175,33 +191,32 @@ fn a_client_in_another_pid_namespace_gets_no_walk_and_sees_only_its_namespace() 
     let _serial = serial();
     let dir = world_readable_dir();
     let service = ProbeService::start(dir.path());
-    let out = Command::new("unshare")
-        .args(["--pid", "--fork", "--mount-proc", "--"])
-        .arg(std::env::current_exe().expect("test binary"))
-        .args([
-            "--exact",
-            "lent::namespaced_client_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("RINGBAR_TEST_NAMESPACED", service.socket())
-        .output()
-        .expect("unshare");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
-    let line = text
-        .lines()
-        .find_map(|l| l.split_once("walked ").map(|(_, said)| said))
-        .unwrap_or_else(|| panic!("no answer: {text}"));
+    // A client on the machine, to show the machine's exits are reported at all.
+    let mut machine = RemoteProbe::connect(service.socket()).expect("connect");
+    let socket = service.socket().to_str().expect("socket path").to_string();
+    let child = NamespacedChild::start(
+        "lent::namespaced_client_child",
+        &[("RINGBAR_TEST_NAMESPACED", &socket)],
+    );
+    let line = child.said("walked ");
+    let outside = short_processes(5);
+    let mut seen = Vec::new();
+    let mut exits: Vec<ExitRecord> = Vec::new();
+    wait_for("the machine's exits", Duration::from_secs(5), || {
+        machine.drain_exits(&mut exits).expect("exits");
+        seen.extend(exits.iter().map(|e| e.tgid));
+        outside.iter().all(|p| seen.contains(p))
+    });
+    let exits = child.go_and_read("exits ");
+
     assert!(line.starts_with("false "), "walked for it: {line}");
-    // The namespace holds this test binary (pid 1 there; the records give its pid on
-    // the machine) and its test thread.
-    let tgids: Vec<&str> = line.split_once("tgids ").expect("tgids").1[1..]
-        .trim_end_matches(']')
-        .split(", ")
-        .collect();
-    assert_eq!(tgids.len(), 2, "it saw beyond its namespace: {line}");
-    assert_eq!(tgids[0], tgids[1], "one process: {line}");
+    // The namespace holds this test binary, pid 1 there, and its test thread: its
+    // records, by their pids there.
+    assert!(line.contains("own 1 "), "{line}");
+    let tgids = line.split_once("tgids ").expect("tgids").1;
+    assert_eq!(tgids, "[1, 1]", "it saw beyond its namespace: {line}");
+    // No exit report: the service cannot tell its namespace's from the others'.
+    assert_eq!(exits, "[]", "outside: {outside:?}");
     assert!(service.log_text().contains("client connected uid=0"));
 }
 

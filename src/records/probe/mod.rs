@@ -16,12 +16,28 @@ use libbpf_rs::{Iter, Link, MapCore, MapFlags, MapHandle, RingBuffer, RingBuffer
 
 pub use error::{preflight, ProbeError};
 
+use crate::model::pid_namespace::PidNamespace;
 use crate::model::record::{decode_exit, task_bytes_mut, ExitRecord, TaskRecord};
 use load::{load_skeleton, route_libbpf_log, tracepoint_args, Settings};
 use walker::Walker;
 
 /// A single read(2) of a BPF iterator returns at most this much.
 const ITER_READ_MAX: usize = 32 * 1024;
+/// The PID namespace this process lives in: the exit reports it keeps are that
+/// namespace's. Where /proc cannot tell, the initial one (only a process with CAP_BPF
+/// loads the probe, and such a process may read any kernel memory anyway).
+fn own_pid_namespace() -> PidNamespace {
+    match rustix::fs::stat("/proc/self/ns/pid") {
+        Ok(stat) => PidNamespace(stat.st_ino as u32),
+        Err(err) => {
+            tracing::warn!(
+                "cannot tell this process's PID namespace, taken as the initial one: {err}"
+            );
+            PidNamespace::INITIAL
+        }
+    }
+}
+
 /// Records the buffer starts with; it doubles when a sample needs more.
 pub(crate) const INITIAL_TASKS: usize = 2048;
 const INITIAL_EXITS: usize = 1024;
@@ -157,14 +173,18 @@ impl Probe {
         let exits_lost = MapHandle::try_from(&skel.maps.exits_lost).map_err(attach)?;
         let exit_queue = Arc::new(Mutex::new(Vec::with_capacity(INITIAL_EXITS)));
         let queue = Arc::clone(&exit_queue);
+        let reader = own_pid_namespace();
         let mut builder = RingBufferBuilder::new();
         builder
             .add(&exits_map, move |bytes: &[u8]| {
-                if let Some(exit) = decode_exit(bytes) {
-                    queue
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .push(exit);
+                // In a container's namespace: its own groups only, by its own pids.
+                if let Some(mut exit) = decode_exit(bytes) {
+                    if exit.seen_from(reader) {
+                        queue
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .push(exit);
+                    }
                 }
                 0
             })

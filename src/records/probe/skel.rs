@@ -67,6 +67,7 @@ assert_same_layout!(
         net_received_bytes,
         net_local_sent_bytes,
         net_local_received_bytes,
+        ns_tgid,
     ]
 );
 assert_same_layout!(
@@ -82,6 +83,7 @@ assert_same_layout!(
         comm,
         uid,
         gid,
-        reserved
+        reserved,
+        ns_tgid,
     ]
 );

@@ -1,7 +1,9 @@
 //! What the service learns of a client beyond its ids: whether it lives in the service's
-//! own PID namespace. The walker shows every task of the machine, which a client in a
-//! container's PID namespace could not see in its /proc; such a client reads through the
-//! iterator, which keeps to the reader's namespace.
+//! own PID namespace. The walker shows every task of the machine, and the exit reports
+//! come from every namespace, which a client in a container's PID namespace could not see
+//! in its /proc; such a client reads through the iterator, which keeps to the reader's
+//! namespace, and gets no exit reports (telling which of them its namespace holds would
+//! need its /proc/PID/ns/pid, which the service may not read).
 
 use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
 
@@ -10,18 +12,23 @@ use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
 const SO_PEERPIDFD: libc::c_int = 77;
 
 /// Whether the client at the other end of `socket` is in this process's PID namespace;
-/// `false` when that cannot be known.
-pub fn in_own_pid_namespace(socket: impl AsFd) -> bool {
-    let Some(pidfd) = peer_pidfd(socket) else {
-        return false;
+/// `false` when that cannot be known. `peer_pid` (SO_PEERCRED's) is asked where the kernel
+/// has no SO_PEERPIDFD: the process it names now might not be the one that connected, if
+/// that one ended and its pid was reused between its connect and this call.
+pub fn in_own_pid_namespace(socket: impl AsFd, peer_pid: u32) -> bool {
+    // Held open while its fdinfo is read.
+    let pidfd = peer_pidfd(socket);
+    let status = match &pidfd {
+        Some(pidfd) => format!("/proc/self/fdinfo/{}", pidfd.as_raw_fd()),
+        None if peer_pid != 0 => format!("/proc/{peer_pid}/status"),
+        None => return false,
     };
-    let fdinfo = std::fs::read_to_string(format!("/proc/self/fdinfo/{}", pidfd.as_raw_fd()))
-        .unwrap_or_default();
-    same_namespace(&fdinfo)
+    same_namespace(&std::fs::read_to_string(status).unwrap_or_default())
 }
 
-/// From a pidfd's fdinfo: its `NSpid` line lists the process's pid in each namespace from
-/// the reader's down to its own, so one pid means the reader's namespace. (A process that
+/// From a pidfd's fdinfo (or /proc/PID/status): its `NSpid` line lists the process's pid
+/// in each namespace from the reader's down to its own, so one pid means the reader's
+/// namespace. (A process that
 /// ended has no line, and one in a namespace the reader cannot see shows 0.)
 fn same_namespace(fdinfo: &str) -> bool {
     fdinfo
@@ -65,6 +72,12 @@ mod tests {
     }
 
     #[test]
+    fn proc_status_says_the_same_where_there_is_no_pidfd() {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", std::process::id()));
+        assert!(same_namespace(&status.expect("own status")));
+    }
+
+    #[test]
     fn a_peer_in_this_process_is_in_its_namespace() {
         let (a, _b) = rustix::net::socketpair(
             rustix::net::AddressFamily::UNIX,
@@ -73,6 +86,6 @@ mod tests {
             None,
         )
         .expect("socketpair");
-        assert!(in_own_pid_namespace(&a));
+        assert!(in_own_pid_namespace(&a, 0));
     }
 }

@@ -213,8 +213,10 @@ fn accept(
         pid = peer.pid.as_raw_nonzero().get(),
         "client connected"
     );
-    let may_walk = probe.walk_capacity().is_some() && super::peer::in_own_pid_namespace(&socket);
-    clients.push(Client::new(socket, uid, gid, may_walk));
+    let peer_pid = peer.pid.as_raw_nonzero().get().unsigned_abs();
+    let in_namespace = super::peer::in_own_pid_namespace(&socket, peer_pid);
+    let walker = probe.walk_capacity().is_some();
+    clients.push(Client::new(socket, uid, gid, in_namespace, walker));
     Ok(())
 }
 

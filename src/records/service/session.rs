@@ -37,7 +37,11 @@ pub struct Client {
     pub answer: Option<Answer>,
     /// It asked for a walk while its user had spent its share: it waits (see `budget`).
     pub walk_waits: bool,
-    /// Whether the service walks the tasks for it: it is in the service's PID namespace.
+    /// Whether it lives in the service's PID namespace: else it gets no walks and no
+    /// exit reports (see `peer`).
+    pub in_service_namespace: bool,
+    /// Whether the service walks the tasks for it: it is in the service's PID namespace
+    /// and the service has the walker.
     pub may_walk: bool,
     /// Its walks' records, made at its first walk.
     lent: Option<LentRecords>,
@@ -47,7 +51,13 @@ pub struct Client {
 }
 
 impl Client {
-    pub fn new(socket: OwnedFd, uid: u32, gid: u32, may_walk: bool) -> Client {
+    pub fn new(
+        socket: OwnedFd,
+        uid: u32,
+        gid: u32,
+        in_service_namespace: bool,
+        walker: bool,
+    ) -> Client {
         Client {
             socket,
             uid,
@@ -56,7 +66,8 @@ impl Client {
             lost: 0,
             answer: None,
             walk_waits: false,
-            may_walk,
+            in_service_namespace,
+            may_walk: walker && in_service_namespace,
             lent: None,
             full_since: None,
         }
@@ -110,10 +121,13 @@ impl Client {
     }
 
     /// Queues an exit report, its IO and network bytes left out where /proc would deny
-    /// this client. OOM
-    /// kills travel unchanged: pid, name and size are what /proc showed of the victim
-    /// (the client hides them where its /proc has `hidepid`; see crate::model::oom).
+    /// this client; none for a client in another PID namespace. OOM kills travel
+    /// unchanged: pid, name and size are what /proc showed of the victim (the client
+    /// hides them where its /proc has `hidepid`; see crate::model::oom).
     pub fn queue(&mut self, exit: &ExitRecord) {
+        if !self.in_service_namespace {
+            return;
+        }
         if self.exits.len() >= MAX_QUEUED_EXITS {
             self.lost += 1;
             return;
@@ -213,6 +227,10 @@ mod tests {
     use rustix::net::{socketpair, AddressFamily, SocketFlags, SocketType};
 
     fn client() -> (Client, OwnedFd) {
+        client_in(true)
+    }
+
+    fn client_in(service_namespace: bool) -> (Client, OwnedFd) {
         let (ours, theirs) = socketpair(
             AddressFamily::UNIX,
             SocketType::SEQPACKET,
@@ -220,7 +238,7 @@ mod tests {
             None,
         )
         .expect("socketpair");
-        let client = Client::new(ours, 1000, 1000, false);
+        let client = Client::new(ours, 1000, 1000, service_namespace, true);
         (client, theirs)
     }
 
@@ -250,5 +268,17 @@ mod tests {
         client.has_room();
         assert!(!client.stalled(since + MAX_STALL), "room came");
         assert_eq!(client.poll_flags(), PollFlags::IN);
+    }
+
+    #[test]
+    fn a_client_in_another_pid_namespace_gets_no_exit_report_and_no_walk() {
+        let (mut outside, _peer) = client_in(false);
+        assert!(!outside.may_walk);
+        outside.queue(&ExitRecord::default());
+        assert!(outside.exits.is_empty());
+        let (mut inside, _peer) = client_in(true);
+        assert!(inside.may_walk);
+        inside.queue(&ExitRecord::default());
+        assert_eq!(inside.exits.len(), 1);
     }
 }
