@@ -214,8 +214,9 @@ case "${1:-}" in
         ;;
     bench)
         setup
-        # Waybar is the comparison (setup installs it already, for tests/waybar.rs).
-        apt_packages=(waybar)
+        # Waybar and yambar are the comparisons (setup installs Waybar already, for
+        # tests/waybar.rs).
+        apt_packages=(waybar yambar)
         install_apt_packages
         cargo_test_as_root --release --test bench -- --ignored --exact benchmark --nocapture
         # Publish the report in docs/performance.md, between its bench markers.

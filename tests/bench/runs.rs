@@ -7,6 +7,7 @@ use crate::report::Report;
 pub enum Bar {
     Ringbar,
     Waybar,
+    Yambar,
 }
 
 impl Bar {
@@ -14,6 +15,7 @@ impl Bar {
         match self {
             Bar::Ringbar => "ringbar",
             Bar::Waybar => "Waybar",
+            Bar::Yambar => "yambar",
         }
     }
 }
@@ -32,25 +34,21 @@ pub struct Run {
     pub pss_mib: Option<f64>,
 }
 
-/// Both bars at one interval: CPU ms per minute (the first cgroup's) and RSS MiB, each the
-/// mean of the rounds.
+/// ringbar and another bar at one interval: CPU ms per minute (the first cgroup's) and
+/// RSS MiB, each the mean of the rounds.
 pub struct Pair {
     pub interval_ms: u32,
     pub ringbar: (f64, f64),
-    pub waybar: (f64, f64),
+    pub other: (f64, f64),
 }
 
 impl Pair {
     pub fn cpu_ratio(&self) -> f64 {
-        self.ringbar.0 / self.waybar.0
+        self.ringbar.0 / self.other.0
     }
 
-    pub fn cpu_goal_met(&self) -> bool {
-        self.ringbar.0 * 3.0 <= self.waybar.0
-    }
-
-    pub fn rss_goal_met(&self) -> bool {
-        self.ringbar.1 < self.waybar.1
+    pub fn rss_ratio(&self) -> f64 {
+        self.ringbar.1 / self.other.1
     }
 }
 
@@ -58,8 +56,8 @@ fn mean(runs: &[&Run], value: impl Fn(&Run) -> f64) -> f64 {
     runs.iter().map(|r| value(r)).sum::<f64>() / runs.len() as f64
 }
 
-/// The comparison: each bar's mean at each interval, and their ratios.
-pub fn comparison(report: &mut Report, runs: &[Run]) -> Vec<Pair> {
+/// The comparison with `other`: each bar's mean at each interval, and their ratios.
+pub fn comparison(report: &mut Report, runs: &[Run], other: Bar) -> Vec<Pair> {
     let mut rows = Vec::new();
     let mut pairs = Vec::new();
     for interval_ms in [1000u32, 2000] {
@@ -68,31 +66,35 @@ pub fn comparison(report: &mut Report, runs: &[Run]) -> Vec<Pair> {
                 .filter(|r| r.bar == bar && r.interval_ms == interval_ms)
                 .collect()
         };
-        let (ours, theirs) = (of(Bar::Ringbar), of(Bar::Waybar));
+        let (ours, theirs) = (of(Bar::Ringbar), of(other));
         let pair = Pair {
             interval_ms,
             ringbar: (mean(&ours, |r| r.groups[0]), mean(&ours, |r| r.rss_mib)),
-            waybar: (mean(&theirs, |r| r.groups[0]), mean(&theirs, |r| r.rss_mib)),
+            other: (mean(&theirs, |r| r.groups[0]), mean(&theirs, |r| r.rss_mib)),
         };
         rows.push(vec![
             format!("{interval_ms} ms"),
             format!("{:.1} ms", pair.ringbar.0),
-            format!("{:.1} ms", pair.waybar.0),
+            format!("{:.1} ms", pair.other.0),
             format!("{:.3}", pair.cpu_ratio()),
             format!("{:.1} MiB", pair.ringbar.1),
-            format!("{:.1} MiB", pair.waybar.1),
-            format!("{:.2}", pair.ringbar.1 / pair.waybar.1),
+            format!("{:.1} MiB", pair.other.1),
+            format!("{:.2}", pair.rss_ratio()),
         ]);
         pairs.push(pair);
     }
+    let (cpu, rss) = (
+        format!("{} CPU/min", other.name()),
+        format!("{} RSS", other.name()),
+    );
     report.table(
         &[
             "interval",
             "ringbar CPU/min",
-            "Waybar CPU/min",
+            &cpu,
             "CPU ratio",
             "ringbar RSS",
-            "Waybar RSS",
+            &rss,
             "RSS ratio",
         ],
         &rows,
