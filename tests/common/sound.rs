@@ -39,22 +39,42 @@ impl<'a> Sound<'a> {
 
     pub fn start_daemons(&mut self) {
         for program in ["pipewire", "wireplumber", "pipewire-pulse"] {
-            let child = self
-                .user(program)
-                .spawn()
-                .expect("start (Debian's pipewire)");
-            self.daemons.push(Helper(child));
+            let child = self.daemon(program);
+            self.daemons.push(child);
             if program == "pipewire" {
                 let socket = self.session.runtime_dir().join("pipewire-0");
                 wait_for("PipeWire's socket", WAIT, || socket.exists());
             }
         }
-        wait_for("pipewire-pulse to answer", WAIT, || {
-            self.user("pactl")
-                .arg("info")
-                .status()
-                .is_ok_and(|s| s.success())
-        });
+        // pactl every 200 ms; a daemon that ended (once seen in CI: pipewire-pulse never
+        // answered) is started again, at most twice, and its log is kept.
+        let deadline = std::time::Instant::now() + WAIT;
+        let mut restarts = 0;
+        while !self
+            .user("pactl")
+            .arg("info")
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            let ended = self
+                .daemons
+                .iter_mut()
+                .position(|d| d.0.try_wait().ok().flatten().is_some());
+            if let (Some(at), true) = (ended, restarts < 2) {
+                let program = ["pipewire", "wireplumber", "pipewire-pulse"][at];
+                eprintln!("{program} ended; started again: {}", self.log(program));
+                self.daemons[at] = self.daemon(program);
+                restarts += 1;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "pipewire-pulse does not answer; the daemons' logs:\n{}",
+                ["pipewire", "wireplumber", "pipewire-pulse"]
+                    .map(|p| self.log(p))
+                    .join("\n")
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
         self.run(
             "pactl",
             &[
@@ -71,6 +91,25 @@ impl<'a> Sound<'a> {
                 .status();
             self.output("pactl", &["get-default-sink"]).trim() == "rbnull"
         });
+    }
+
+    /// Starts `program` as the test user, its output in `PROGRAM.log` in the session.
+    fn daemon(&self, program: &str) -> Helper {
+        let log = std::fs::File::create(self.session.path().join(format!("{program}.log")))
+            .expect("a daemon's log");
+        let child = self
+            .user(program)
+            .stdout(log.try_clone().expect("dup"))
+            .stderr(log)
+            .spawn()
+            .expect("start (Debian's pipewire)");
+        Helper(child)
+    }
+
+    /// What `program` logged.
+    fn log(&self, program: &str) -> String {
+        let text = std::fs::read_to_string(self.session.path().join(format!("{program}.log")));
+        format!("{program}: {}", text.unwrap_or_default().trim())
     }
 
     pub fn stop_daemons(&mut self) {
