@@ -180,8 +180,10 @@ fn a_style_or_config_that_is_a_fifo_leaves_the_bar_running() {
     while bar.field("notice") != "⚠ config" {
         assert!(
             std::time::Instant::now() < deadline,
-            "no config marker; the notice shows {:?}; the bar's log:\n{}",
+            "no config marker; the notice shows {:?}; the bar's threads (comm state \
+             wchan): {}; the bar's log:\n{}",
             bar.field("notice"),
+            threads(bar.pid()),
             bar.log_text()
         );
         std::thread::sleep(Duration::from_millis(10));
@@ -195,6 +197,30 @@ fn a_style_or_config_that_is_a_fifo_leaves_the_bar_running() {
         bar.wait_exit(Duration::from_secs(10)).success(),
         "SIGTERM ends it"
     );
+}
+
+/// Each thread of `pid` as `comm state wchan`, or what ended it: where a hung bar waits.
+fn threads(pid: u32) -> String {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return format!("no /proc/{pid}: the bar ended");
+    };
+    let read = |tid: &str, file: &str| {
+        std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/{file}")).unwrap_or_default()
+    };
+    tasks
+        .flatten()
+        .map(|task| {
+            let tid = task.file_name().to_string_lossy().into_owned();
+            let stat = read(&tid, "stat");
+            let state = stat.rsplit_once(") ").map_or("?", |(_, rest)| &rest[..1]);
+            format!(
+                "{} {state} {}",
+                read(&tid, "comm").trim(),
+                read(&tid, "wchan")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn uid_of(session: &crate::common::session::Session) -> u32 {
