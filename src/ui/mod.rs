@@ -115,6 +115,9 @@ pub fn run() -> ExitCode {
         }
     };
 
+    // Before any bar shows: until then SIGUSR1's default action would end the bar, as
+    // CI saw a reload sent as soon as the first bar had drawn its labels.
+    handle_signals(&app, &style, &main_loop);
     if is_wayland(&display) {
         watchdog::watch(&display);
     }
@@ -127,7 +130,6 @@ pub fn run() -> ExitCode {
         );
         app.add_fallback();
     }
-    handle_signals(&app, &style, &main_loop);
     let _config_watch = paths::config_file().and_then(|path| {
         config_watch::watch(
             &path,
