@@ -233,12 +233,14 @@ fn once_runs_the_script_modules_once() {
         config.join("config.toml"),
         format!(
             "modules_left = []\nmodules_center = []\n\
-             modules_right = [\"custom/json\", \"custom/plain\", \"custom/hidden\", \"custom/slow\"]\n\
+             modules_right = [\"custom/json\", \"custom/plain\", \"custom/hidden\", \"custom/slow\", \
+             \"custom/huge\"]\n\
              [custom.json]\nexec = \"echo '{{\\\"text\\\": \\\"rain <b>12°</b>\\\", \\\"tooltip\\\": \\\"wet &amp; cold\\\"}}'\"\n\
              return-type = \"json\"\ninterval = 30\n\
              [custom.plain]\nexec = \"while :; do echo plain; sleep 1; done\"\n\
              [custom.hidden]\nexec = \"echo never\"\nexec-if = \"false\"\n\
-             [custom.slow]\nexec = \"sleep {marker}; echo late\"\ninterval = \"once\"\n"
+             [custom.slow]\nexec = \"sleep {marker}; echo late\"\ninterval = \"once\"\n\
+             [custom.huge]\nexec = \"head -c 50000000 /dev/zero | tr '\\\\0' x; echo\"\ninterval = 30\n"
         ),
     )
     .expect("config");
@@ -258,13 +260,22 @@ fn once_runs_the_script_modules_once() {
     let out = once(false);
     let stdout = text(&out.stdout);
     let first = stdout.lines().next().unwrap_or_default();
-    assert_eq!(first, "rain 12°  plain", "{stdout}");
+    // The huge line's module shows the failure marker, its reason in the tooltip lines.
+    assert_eq!(first, "rain 12°  plain  ⚠", "{stdout}");
     assert!(stdout.lines().any(|l| l == "wet & cold"), "{stdout}");
     assert!(
         text(&out.stderr).contains("custom/slow: said nothing within 5s"),
         "{}",
         text(&out.stderr)
     );
+    // A 50 MB line takes longer than 5 s to read: it is refused for its length at once.
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l == "custom/huge: an output line is longer than 64 KiB"),
+        "{stdout}"
+    );
+    assert!(!text(&out.stderr).contains("custom/huge: said nothing"));
     let doc: serde_json::Value = serde_json::from_slice(&once(true).stdout).expect("JSON");
     let module = |name: &str| {
         doc["modules"]
@@ -277,6 +288,9 @@ fn once_runs_the_script_modules_once() {
     assert_eq!(module("custom/plain")["text"], "plain");
     assert_eq!(module("custom/hidden")["visible"], false);
     assert_eq!(module("custom/slow")["visible"], false);
+    let huge = module("custom/huge");
+    assert_eq!(huge["text"], "⚠", "{huge}");
+    assert_eq!(huge["class"], "failed", "{huge}");
     // The slow script was stopped, not left behind.
     let left = std::process::Command::new("pgrep")
         .args(["-f", &format!("sleep {marker}")])

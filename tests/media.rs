@@ -225,3 +225,41 @@ fn the_media_module_follows_mpv_and_controls_it() {
     assert_eq!(media["text"], "▶ Sine Wave - Ring <b>Tone</b>", "{media}");
     assert_eq!(media["class"], "playing", "{media}");
 }
+
+/// 40 names that never answer came first: a real player that starts after them shows
+/// (they give up their places once they do not answer), and stays when they go. Its
+/// title's direction override is not obeyed: `EVIL` is not shown as `LIVE`.
+#[test]
+fn silent_names_cannot_hide_a_real_player() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let _bus = start_session_bus(&session);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = []\nmodules_center = []\nmodules_right = [\"media\"]\n",
+    );
+    let mut bar = session.start_bar(&[]);
+    bar.wait_for_log("media: on the session bus");
+    let (mut silent, _silent_stdin) = stand_in(&session, &["hang", "silent", "40"]);
+    std::thread::sleep(Duration::from_millis(500));
+
+    let file = tone(
+        &session,
+        "real",
+        "\u{202E}EVIL\u{202C} \u{2066}Tune",
+        "Real\u{200B}Artist",
+    );
+    let socket = session.runtime_dir().join("mpv-real");
+    let _mpv = mpv(&session, &file, &socket);
+    let label = || bar.field("media");
+    let shown = (0..200).any(|_| {
+        std::thread::sleep(Duration::from_millis(100));
+        label() == "▶ RealArtist - EVIL Tune"
+    });
+    assert!(shown, "label {:?}; log: {}", label(), bar.log_text());
+    silent.kill();
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(label(), "▶ RealArtist - EVIL Tune");
+    assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
+}

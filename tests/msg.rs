@@ -11,10 +11,12 @@ use common::*;
 use serde_json::Value as Json;
 
 const RINGBAR: &str = env!("CARGO_BIN_EXE_ringbar");
+const WAIT: std::time::Duration = std::time::Duration::from_secs(20);
 
 struct Stream {
     child: Child,
-    lines: Lines<BufReader<ChildStdout>>,
+    /// Taken by a test that drains them on a thread of its own.
+    lines: Option<Lines<BufReader<ChildStdout>>>,
 }
 
 impl Stream {
@@ -34,13 +36,17 @@ impl Stream {
             .spawn()
             .expect("start --waybar");
         let lines = BufReader::new(child.stdout.take().expect("piped")).lines();
-        Stream { child, lines }
+        Stream {
+            child,
+            lines: Some(lines),
+        }
     }
 
     /// Reads lines until one's tooltip contains `needle` (at most 8 lines).
     fn wait_for(&mut self, needle: &str) -> Json {
         for _ in 0..8 {
-            let line = self.lines.next().expect("a line").expect("readable");
+            let lines = self.lines.as_mut().expect("not drained");
+            let line = lines.next().expect("a line").expect("readable");
             let json: Json = serde_json::from_str(&line).expect("JSON");
             let tooltip = json["tooltip"].as_str().unwrap_or_default();
             let text = json["text"].as_str().unwrap_or_default();
@@ -209,4 +215,85 @@ fn an_edited_config_interval_wins_over_an_earlier_click() {
     // The command line, as a Waybar user writes it in `exec`.
     let mut stream = Stream::start_with(home.path(), &["--interval-ms", "250"]);
     stream.wait_for("every 250 ms");
+}
+
+/// A busy instance is not a missing one: a stopped `--waybar` (the extreme of busy) gets
+/// the command queued and carries it out when it runs again, and a thousand clients at
+/// once each get their command carried out, none told that nothing runs.
+#[test]
+fn a_busy_instance_queues_commands_and_loses_none() {
+    require_root();
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(home.path().join("run")).expect("mkdir");
+    std::fs::set_permissions(
+        home.path().join("run"),
+        std::fs::Permissions::from_mode(0o700),
+    )
+    .expect("chmod");
+    let mut stream = Stream::start(home.path());
+    stream.wait_for("every 2000 ms");
+    let pid = stream.child.id().to_string();
+    // Its lines are read all along, so a full pipe never stops it.
+    let latest = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let (sink, mut lines) = (latest.clone(), stream.lines.take().expect("lines"));
+    std::thread::spawn(move || {
+        while let Some(Ok(line)) = lines.next() {
+            *sink.lock().expect("lock") = line;
+        }
+    });
+    let shows = |needle: &str| latest.lock().expect("lock").contains(needle);
+
+    let signal = |name: &str| {
+        let status = Command::new("kill").args([name, &pid]).status();
+        assert!(status.expect("kill").success());
+    };
+    signal("-STOP");
+    let stopped = msg(home.path(), "cycle-interval");
+    let stderr = String::from_utf8_lossy(&stopped.stderr).into_owned();
+    signal("-CONT");
+    assert_eq!(stopped.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("is busy: `cycle-interval` waits in its queue"),
+        "{stderr}"
+    );
+    wait_for("the queued command carried out", WAIT, || {
+        shows("every 1000 ms")
+    });
+
+    // 1001 more: 1001 steps of a 5-step cycle end one step on, at 500 ms.
+    let clients: Vec<_> = (0..1001)
+        .map(|_| {
+            Command::new(RINGBAR)
+                .args(["msg", "cycle-interval"])
+                .env("XDG_RUNTIME_DIR", home.path().join("run"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("start msg")
+        })
+        .collect();
+    let mut failed = Vec::new();
+    for client in clients {
+        let out = client.wait_with_output().expect("msg ends");
+        if !out.status.success() {
+            failed.push(String::from_utf8_lossy(&out.stderr).into_owned());
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} failed, first: {:?}",
+        failed.len(),
+        failed.first()
+    );
+    let state = home.path().join("state/ringbar/state.toml");
+    let remembered = || std::fs::read_to_string(&state).unwrap_or_default();
+    wait_for("every command carried out", WAIT, || {
+        remembered().contains("interval_ms = 500") && shows("every 500 ms")
+    });
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    assert!(
+        remembered().contains("interval_ms = 500"),
+        "{}",
+        remembered()
+    );
 }

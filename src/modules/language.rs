@@ -54,9 +54,9 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
     Ok(Rc::new(Language { settings }))
 }
 
-/// A layout's description in a label: control characters as `?`.
+/// A layout's description in a label: control characters as `?`, no deceptive ones.
 fn push_clean(out: &mut String, text: &str) {
-    out.extend(text.chars().map(|c| if c.is_control() { '?' } else { c }));
+    out.extend(crate::text::shown(text, '?'));
 }
 
 fn write_field(key: &str, out: &mut String, keyboard: &Keyboard) -> bool {

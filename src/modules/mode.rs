@@ -60,7 +60,7 @@ impl Module for Mode {
             if key != "mode" {
                 return false;
             }
-            out.extend(mode.chars().map(|c| if c.is_control() { '?' } else { c }));
+            out.extend(crate::text::shown(mode, '?'));
             true
         });
         Some(Status::default())

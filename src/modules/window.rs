@@ -38,11 +38,11 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
     Ok(Rc::new(Window { settings }))
 }
 
-/// Appends `text` with control characters as spaces, at most `room` characters of it
+/// Appends `text` with control characters as spaces and no deceptive ones, at most `room` characters of it
 /// (the last one `…` when it was cut); returns the room left.
 fn push_capped(out: &mut String, text: &str, room: usize) -> usize {
     let mut left = room;
-    let mut chars = text.chars().peekable();
+    let mut chars = crate::text::shown(text, ' ').peekable();
     while let Some(c) = chars.next() {
         if left == 0 {
             break;
@@ -51,7 +51,7 @@ fn push_capped(out: &mut String, text: &str, room: usize) -> usize {
             out.push('…');
             return 0;
         }
-        out.push(if c.is_control() { ' ' } else { c });
+        out.push(c);
         left -= 1;
     }
     left
@@ -149,6 +149,14 @@ mod tests {
             text(plain, Some("tab\there\nnew <b>&")),
             Some("tab here new <b>&".to_owned()),
             "control characters become spaces; markup is escaped where it is shown"
+        );
+        assert_eq!(
+            text(
+                plain,
+                Some("\u{202E}EVIL\u{202C} pay\u{200B}pal \u{2067}x\u{2069}")
+            ),
+            Some("EVIL paypal x".to_owned()),
+            "a title cannot reorder itself or hide characters"
         );
         let both = "modules_left = [\"window\"]\n[window]\nformat = \"{app_id}: {title}\"\nmax_length = 12\n";
         assert_eq!(text(both, Some("Flower")), Some("org.gnome.W…".to_owned()));

@@ -84,9 +84,7 @@ impl Workspaces {
                 (None, 1)
             };
             match field {
-                Some(text) => {
-                    out.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }))
-                }
+                Some(text) => out.extend(crate::text::shown(&text, ' ')),
                 None => out.push('{'),
             }
             rest = &after[len..];

@@ -46,8 +46,8 @@ pub fn name_string(comm: &[u8]) -> String {
 fn for_each_name_char(comm: &[u8], mut f: impl FnMut(char)) {
     let len = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
     for chunk in comm[..len].utf8_chunks() {
-        for c in chunk.valid().chars() {
-            f(if c.is_control() { '?' } else { c });
+        for c in crate::text::shown(chunk.valid(), '?') {
+            f(c);
         }
         if !chunk.invalid().is_empty() {
             f(char::REPLACEMENT_CHARACTER);

@@ -296,6 +296,10 @@ fn allowed_char(c: char, multiline: bool) -> Result<(), String> {
     match c {
         '\n' | '\t' | '\r' if multiline => Ok(()),
         c if c.is_control() => Err(format!("the control character {:?}", c)),
+        c if super::is_deceptive(c) => Err(format!(
+            "the invisible or direction-changing character U+{:04X}",
+            u32::from(c)
+        )),
         _ => Ok(()),
     }
 }

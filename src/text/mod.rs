@@ -5,6 +5,8 @@
 //! the sinks all write through it.
 
 pub mod markup;
+#[cfg(test)]
+mod tests;
 
 /// Where a writer's text goes. Ringbar's own text (numbers, units, headers) goes straight
 /// to [`Sink::out`]; anything from outside (process names, messages, sysfs strings) goes
@@ -88,9 +90,47 @@ pub(crate) fn push_escaped_char(out: &mut String, c: char) {
     }
 }
 
-/// Appends untrusted text, with control characters as `?` so it cannot break a line.
+/// Appends untrusted text, with control characters as `?` so it cannot break a line, and
+/// without the characters that would rearrange or hide it (see [`shown_char`]).
 pub fn untrusted(sink: &mut dyn Sink, text: &str) {
-    for c in text.chars() {
-        sink.untrusted_char(if c.is_control() { '?' } else { c });
+    for c in shown(text, '?') {
+        sink.untrusted_char(c);
     }
+}
+
+/// Whether `c` would rearrange or hide the text around it rather than show itself: the
+/// bidirectional controls (embeddings, overrides, isolates and marks: U+202E shows "EVIL"
+/// as "LIVE") and the invisible characters that can hide inside a word (zero-width space,
+/// word joiner, invisible operators, byte order mark). The zero-width joiner and
+/// non-joiner stay: emoji sequences and several scripts are written with them.
+pub fn is_deceptive(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
+}
+
+/// How a character from outside (a title, a track, a name, a script's line) is shown:
+/// as itself, as `control` if it is a control character, not at all if it is deceptive.
+pub fn shown_char(c: char, control: char) -> Option<char> {
+    if c.is_control() {
+        Some(control)
+    } else if is_deceptive(c) {
+        None
+    } else {
+        Some(c)
+    }
+}
+
+/// `text` as it may be shown: see [`shown_char`].
+pub fn shown(text: &str, control: char) -> impl Iterator<Item = char> + '_ {
+    text.chars().filter_map(move |c| shown_char(c, control))
 }

@@ -187,7 +187,7 @@ fn defer_to_running(display_name: &str, pid: Option<i32>) -> ExitCode {
         None => format!("ringbar is already starting on {display_name}"),
     };
     match asked {
-        Ok(0) => tracing::info!("{who}, but does not answer yet"),
+        Ok(delivery) if !delivery.found() => tracing::info!("{who}, but does not answer yet"),
         Ok(_) => tracing::info!("{who}: asked it to reload its config and style"),
         Err(err) => tracing::warn!("{who}, but cannot be asked to reload: {err}"),
     }

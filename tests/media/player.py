@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Players that misbehave, on the session bus, beside the real mpv of tests/media.rs.
 
-Usage: player.py hang NAME — owns org.mpris.MediaPlayer2.NAME and never answers a call
-(no main loop runs), as a player that hangs. Prints `owned`.
+Usage: player.py hang NAME [COUNT] — owns org.mpris.MediaPlayer2.NAME (or COUNT names,
+NAME1 … NAMECOUNT, on one connection) and never answers a call (no main loop runs), as a
+player that hangs. Prints `owned` once they are all owned.
 
 player.py flood NAME COUNT — a player whose GetAll says it is paused on "before"; each
 line on stdin makes it send COUNT PropertiesChanged signals in one burst (playing, the
@@ -36,17 +37,18 @@ XML = """
 """
 
 
-def own(conn, name):
-    conn.call_sync(
-        "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-        "RequestName", GLib.Variant("(su)", ("org.mpris.MediaPlayer2." + name, 4)),
-        None, Gio.DBusCallFlags.NONE, -1, None)
+def own(conn, *names):
+    for name in names:
+        conn.call_sync(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            "RequestName", GLib.Variant("(su)", ("org.mpris.MediaPlayer2." + name, 4)),
+            None, Gio.DBusCallFlags.NONE, -1, None)
     print("owned", flush=True)
 
 
-def hang(name):
+def hang(name, count):
     conn = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-    own(conn, name)
+    own(conn, *([name] if count is None else ["%s%d" % (name, i) for i in range(1, count + 1)]))
     # Calls to it queue on a main context that never runs: none is answered.
     while True:
         time.sleep(3600)
@@ -98,6 +100,6 @@ def flood(name, count):
 
 if __name__ == "__main__":
     if sys.argv[1] == "hang":
-        hang(sys.argv[2])
+        hang(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else None)
     else:
         flood(sys.argv[2], int(sys.argv[3]))

@@ -98,10 +98,7 @@ pub(super) fn recording_of(info: &SourceOutputInfo<'_>) -> Option<Recording> {
 
 /// Control characters out and the length bounded: a name as a client gave it.
 fn clean_name(name: &str) -> String {
-    name.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .take(128)
-        .collect()
+    crate::text::shown(name, ' ').take(128).collect()
 }
 
 /// A source that is not a sink's monitor.

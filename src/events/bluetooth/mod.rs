@@ -61,7 +61,10 @@ pub enum BluetoothCommand {
 
 /// Control characters out and the length bounded: a name as a device sent it.
 fn clean(text: &str) -> String {
-    let mut out: String = text.chars().filter(|c| !c.is_control()).collect();
+    let mut out: String = text
+        .chars()
+        .filter(|&c| !c.is_control() && !crate::text::is_deceptive(c))
+        .collect();
     if out.len() > MAX_NAME {
         let mut end = MAX_NAME;
         while !out.is_char_boundary(end) {

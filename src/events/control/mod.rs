@@ -206,9 +206,10 @@ fn on_event(weak: &Weak<Shared>, id: u64, timed_out: bool) -> ControlFlow {
         return ControlFlow::Break;
     };
     let mut clients = shared.clients.borrow_mut();
-    let complete = match clients.get_mut(&id) {
-        Some(client) if !timed_out => client.read_line(),
-        Some(_) => Err(ErrorKind::TimedOut.into()),
+    // A busy main loop may run the timer before the read: what has arrived still counts.
+    let complete = match clients.get_mut(&id).map(Client::read_line) {
+        Some(Ok(false)) if timed_out => Err(ErrorKind::TimedOut.into()),
+        Some(complete) => complete,
         None => return ControlFlow::Break,
     };
     if let Ok(false) = complete {
@@ -323,15 +324,43 @@ fn peer_uid(stream: &UnixStream) -> io::Result<libc::uid_t> {
     }
 }
 
+/// What the running instances did with a command.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delivery {
+    /// Instances that answered `ok`.
+    pub acted: usize,
+    /// Instances that took the command but were too busy to answer in time: they carry it
+    /// out once they get to it.
+    pub queued: usize,
+    /// Instances whose queue stayed full: the command did not reach them.
+    pub refused: usize,
+}
+
+impl Delivery {
+    /// Whether any instance is running.
+    pub fn found(self) -> bool {
+        self.acted + self.queued + self.refused > 0
+    }
+}
+
+/// One instance's answer.
+enum Answer {
+    Ok,
+    /// It answered something else than `ok`.
+    Other,
+    Queued,
+    Refused,
+}
+
 /// Sends `command` to every running instance of this user (every socket in DIR/ringbar/ that answers).
-/// Returns how many acted. Stale sockets (connection refused) are removed. Ok(0) when none runs.
-pub fn send(runtime_dir: &Path, command: Command) -> io::Result<usize> {
+/// Stale sockets (connection refused) are removed.
+pub fn send(runtime_dir: &Path, command: Command) -> io::Result<Delivery> {
     let dir = runtime_dir.join("ringbar");
     match check_private(&dir) {
-        Err(err) if err.kind() == ErrorKind::NotFound => return Ok(0),
+        Err(err) if err.kind() == ErrorKind::NotFound => return Ok(Delivery::default()),
         result => result?,
     }
-    let mut acted = 0;
+    let mut delivery = Delivery::default();
     for entry in fs::read_dir(&dir)? {
         let entry = entry?;
         let path = entry.path();
@@ -340,8 +369,12 @@ pub fn send(runtime_dir: &Path, command: Command) -> io::Result<usize> {
             continue;
         }
         match ask(&path, command) {
-            Ok(true) => acted += 1,
-            Ok(false) => tracing::warn!("{} did not take {}", path.display(), command.word()),
+            Ok(Answer::Ok) => delivery.acted += 1,
+            Ok(Answer::Queued) => delivery.queued += 1,
+            Ok(Answer::Refused) => delivery.refused += 1,
+            Ok(Answer::Other) => {
+                tracing::warn!("{} did not take {}", path.display(), command.word())
+            }
             Err(err) if err.kind() == ErrorKind::ConnectionRefused => {
                 let _ = fs::remove_file(&path);
             }
@@ -349,19 +382,43 @@ pub fn send(runtime_dir: &Path, command: Command) -> io::Result<usize> {
             Err(err) => tracing::warn!("{}: {err}", path.display()),
         }
     }
-    Ok(acted)
+    Ok(delivery)
 }
 
-/// One exchange with one instance: whether it answered `ok`.
-fn ask(path: &Path, command: Command) -> io::Result<bool> {
-    let stream = UnixStream::connect(path)?;
+/// One exchange with one instance, within [`SEND_TIMEOUT`] for each step.
+fn ask(path: &Path, command: Command) -> io::Result<Answer> {
+    let Some(stream) = connect(path)? else {
+        return Ok(Answer::Refused);
+    };
     stream.set_read_timeout(Some(SEND_TIMEOUT))?;
     stream.set_write_timeout(Some(SEND_TIMEOUT))?;
     (&stream).write_all(format!("{}\n", command.word()).as_bytes())?;
     let mut reply = Vec::new();
     // Up to the newline only: the server may reset the connection right after it.
-    BufReader::new((&stream).take(MAX_LINE as u64)).read_until(b'\n', &mut reply)?;
-    Ok(reply == b"ok\n")
+    let read = BufReader::new((&stream).take(MAX_LINE as u64)).read_until(b'\n', &mut reply);
+    match read {
+        // The line is in the instance's socket: it reads it once its main loop gets to it.
+        Err(err) if matches!(err.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+            Ok(Answer::Queued)
+        }
+        Err(err) => Err(err),
+        Ok(_) if reply == b"ok\n" => Ok(Answer::Ok),
+        Ok(_) => Ok(Answer::Other),
+    }
+}
+
+/// Connects to an instance's socket, waiting at most [`SEND_TIMEOUT`] while its queue of
+/// connections is full (a busy instance); `None` if it stayed full.
+fn connect(path: &Path) -> io::Result<Option<UnixStream>> {
+    use rustix::net::{sockopt, AddressFamily, SocketAddrUnix, SocketType};
+    let socket = rustix::net::socket(AddressFamily::UNIX, SocketType::STREAM, None)?;
+    // A Unix socket's connect waits for room in the listener's queue this long.
+    sockopt::set_socket_timeout(&socket, sockopt::Timeout::Send, Some(SEND_TIMEOUT))?;
+    match rustix::net::connect(&socket, &SocketAddrUnix::new(path)?) {
+        Ok(()) => Ok(Some(UnixStream::from(socket))),
+        Err(rustix::io::Errno::AGAIN) => Ok(None),
+        Err(err) => Err(err.into()),
+    }
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ fn serve_while<T: Send + 'static>(
 
 fn send_served(context: &glib::MainContext, dir: &Path, command: Command) -> usize {
     let dir = dir.to_owned();
-    serve_while(context, move || send(&dir, command).expect("send"))
+    serve_while(context, move || send(&dir, command).expect("send").acted)
 }
 
 fn recording(dir: &Path, kind: &str) -> (Server, Seen) {
@@ -90,21 +90,21 @@ fn a_command_reaches_one_server_then_two() {
         let paths = [bar.path().to_owned(), waybar.path().to_owned()];
         drop((bar, waybar));
         assert!(paths.iter().all(|p| !p.exists()), "the files go too");
-        assert_eq!(send(dir, Command::Reload).expect("send"), 0);
+        assert!(!send(dir, Command::Reload).expect("send").found());
     });
 }
 
 #[test]
 fn nothing_runs_and_stale_sockets_are_swept() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    assert_eq!(send(tmp.path(), Command::Reload).expect("no dir"), 0);
+    assert!(!send(tmp.path(), Command::Reload).expect("no dir").found());
     let dir = tmp.path().join("ringbar");
     DirBuilder::new().mode(0o700).create(&dir).expect("mkdir");
     let (stale, unnamed) = (dir.join("bar.4194304.sock"), dir.join("bar.1.socket"));
     drop(UnixListener::bind(&stale).expect("bind"));
     drop(UnixListener::bind(&unnamed).expect("bind"));
     fs::write(dir.join("notes.sock"), "not a socket").expect("write");
-    assert_eq!(send(tmp.path(), Command::Reload).expect("send"), 0);
+    assert!(!send(tmp.path(), Command::Reload).expect("send").found());
     assert!(!stale.exists(), "a dead instance's socket is removed");
     assert!(unnamed.exists() && dir.join("notes.sock").exists());
 }
@@ -119,7 +119,7 @@ fn garbage_and_silent_clients_get_nothing_done() {
             let replies = [b"\xff\xfe\n" as &[u8], &[b'r'; 200], b"reboot\n"]
                 .map(|bytes| exchange(&path, bytes));
             // The silent client holds its connection, yet the next one is served...
-            assert_eq!(send(&runtime, Command::Reload).expect("send"), 1);
+            assert_eq!(send(&runtime, Command::Reload).expect("send").acted, 1);
             // ...and it is dropped after a second, unanswered.
             let patience = Some(Duration::from_secs(3));
             silent.set_read_timeout(patience).expect("timeout");

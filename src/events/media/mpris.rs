@@ -13,7 +13,7 @@ use gtk4::gio;
 use gtk4::glib::prelude::*;
 use gtk4::glib::{self, Variant, VariantTy};
 
-use super::{clean, MediaCommand, MediaState, Playback, Player, PlayerAction, BUS_PREFIX};
+use super::{clean, MediaCommand, MediaState, Playback, Player, PlayerAction, Roster, BUS_PREFIX};
 
 const PATH: &str = "/org/mpris/MediaPlayer2";
 const ROOT: &str = "org.mpris.MediaPlayer2";
@@ -22,8 +22,6 @@ const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 const DBUS: &str = "org.freedesktop.DBus";
 /// A player that does not answer this fast is not waited for.
 const CALL_TIMEOUT_MS: i32 = 1_000;
-/// More players than this are not followed.
-const MAX_PLAYERS: usize = 32;
 /// More metadata entries than this are not read.
 const MAX_ENTRIES: usize = 64;
 
@@ -32,6 +30,7 @@ type OnChange = Box<dyn Fn(Option<&MediaState>)>;
 struct Inner {
     connection: Option<gio::DBusConnection>,
     state: MediaState,
+    roster: Roster,
     /// Calls under way whose answers belong in the first state told.
     pending: usize,
     /// The order the next player to start playing gets.
@@ -51,6 +50,7 @@ impl MediaWatch {
         let inner = Rc::new(RefCell::new(Inner {
             connection: None,
             state: MediaState::default(),
+            roster: Roster::default(),
             pending: 1, // the list of names
             next_order: 1,
             signals: Vec::new(),
@@ -211,11 +211,14 @@ fn owner_changed(weak: &Weak<RefCell<Inner>>, args: &Variant) {
     if !name.starts_with(BUS_PREFIX) {
         return;
     }
-    inner_rc
-        .borrow_mut()
-        .state
-        .players
-        .retain(|p| p.bus_name != name);
+    let promoted = {
+        let mut inner = inner_rc.borrow_mut();
+        let inner = &mut *inner;
+        inner.roster.left(&mut inner.state.players, &name)
+    };
+    if let Some(owner) = promoted {
+        read_player(&inner_rc, &owner);
+    }
     if new.is_empty() {
         queue_change(&inner_rc);
     } else {
@@ -223,22 +226,36 @@ fn owner_changed(weak: &Weak<RefCell<Inner>>, args: &Variant) {
     }
 }
 
-/// A player is on the bus as `owner`: followed, and read.
+/// A player is on the bus as `owner`: followed and read, if there is room.
 fn appeared(inner_rc: &Rc<RefCell<Inner>>, bus_name: &str, owner: &str) {
-    {
+    let followed = {
         let mut inner = inner_rc.borrow_mut();
-        let players = &mut inner.state.players;
-        if players.len() >= MAX_PLAYERS || players.iter().any(|p| p.bus_name == bus_name) {
-            return;
-        }
-        players.push(Player {
-            bus_name: bus_name.to_owned(),
-            owner: owner.to_owned(),
-            ..Player::default()
-        });
+        let inner = &mut *inner;
+        inner
+            .roster
+            .appeared(&mut inner.state.players, bus_name, owner)
+    };
+    if followed {
+        read_player(inner_rc, owner);
     }
+}
+
+/// Both of a newly followed player's interfaces.
+fn read_player(inner_rc: &Rc<RefCell<Inner>>, owner: &str) {
     read(inner_rc, owner, ROOT);
     read(inner_rc, owner, PLAYER);
+}
+
+/// The connection `owner` did not answer (in time): others take its players' places.
+fn went_silent(inner_rc: &Rc<RefCell<Inner>>, owner: &str) {
+    let promoted = {
+        let mut inner = inner_rc.borrow_mut();
+        let inner = &mut *inner;
+        inner.roster.went_silent(&mut inner.state.players, owner)
+    };
+    for owner in promoted {
+        read_player(inner_rc, &owner);
+    }
 }
 
 /// `GetAll` of one of a player's interfaces.
@@ -271,10 +288,17 @@ fn read(inner_rc: &Rc<RefCell<Inner>>, owner: &str, interface: &'static str) {
                         apply(player, &reply.child_value(0), &mut inner.next_order);
                     }
                 }
-                Err(err) => tracing::info!(
-                    "media: the player at {from} did not give {interface}: {}",
-                    err.message()
-                ),
+                Err(err) => {
+                    tracing::info!(
+                        "media: the player at {from} did not give {interface}: {}",
+                        err.message()
+                    );
+                    // Without its player interface, a name is no player: it gives
+                    // up its place (a name that never answers would hold it forever).
+                    if interface == PLAYER {
+                        went_silent(&inner_rc, &from);
+                    }
+                }
             }
             answered(&inner_rc);
         },
@@ -306,6 +330,14 @@ fn properties_changed(weak: &Weak<RefCell<Inner>>, sender: &str, args: &Variant)
         }
     };
     if !found {
+        let followed = {
+            let mut inner = inner_rc.borrow_mut();
+            let inner = &mut *inner;
+            inner.roster.spoke(&mut inner.state.players, sender)
+        };
+        if followed {
+            read_player(&inner_rc, sender);
+        }
         return;
     }
     if invalidated.is_empty() {

@@ -53,10 +53,87 @@ fn short_names_drop_the_prefix_and_the_instance() {
 #[test]
 fn metadata_is_cleaned_and_bounded() {
     assert_eq!(clean("a\u{1}b\nc\u{7f}"), "a b c ");
+    assert_eq!(
+        clean("\u{202E}EVIL\u{FEFF}Z"),
+        "EVILZ",
+        "no direction override"
+    );
     let long = "ü".repeat(1000);
     let cleaned = clean(&long);
     assert!(cleaned.len() <= 512 && cleaned.chars().all(|c| c == 'ü'));
     assert_eq!(Playback::parse("Playing"), Some(Playback::Playing));
     assert_eq!(Playback::parse("playing"), None);
     assert_eq!(Playback::Paused.as_str(), "paused");
+}
+
+#[test]
+fn silent_names_cannot_keep_a_real_player_out() {
+    let mut roster = Roster::default();
+    let mut players = Vec::new();
+    let name = |i: usize| format!("org.mpris.MediaPlayer2.silent{i}");
+    // 40 names that never answer: 32 followed, 8 wait.
+    let followed = (0..40)
+        .filter(|&i| roster.appeared(&mut players, &name(i), &format!(":1.{i}")))
+        .count();
+    assert_eq!((followed, players.len()), (MAX_FOLLOWED, MAX_FOLLOWED));
+    // The real one comes while they are all there: it waits.
+    let real = "org.mpris.MediaPlayer2.mpv";
+    assert!(!roster.appeared(&mut players, real, ":1.99"));
+    // The followed ones do not answer: each gives its place to the next waiting one.
+    let mut promoted = Vec::new();
+    for i in 0..32 {
+        promoted.extend(roster.went_silent(&mut players, &format!(":1.{i}")));
+    }
+    assert_eq!(
+        promoted.len(),
+        9,
+        "the other 8 silent names and the real one"
+    );
+    assert_eq!(promoted.last().map(String::as_str), Some(":1.99"));
+    assert!(players.iter().any(|p| p.bus_name == real));
+    // All 40 go: the real one stays, alone.
+    for i in 0..40 {
+        assert_eq!(roster.left(&mut players, &name(i)), None);
+    }
+    assert_eq!(players.len(), 1);
+    assert_eq!(players[0].owner, ":1.99");
+}
+
+#[test]
+fn a_real_player_that_came_while_all_places_were_taken_is_followed_once_one_frees() {
+    let mut roster = Roster::default();
+    let mut players = Vec::new();
+    for i in 0..MAX_FOLLOWED {
+        let name = format!("org.mpris.MediaPlayer2.p{i}");
+        assert!(roster.appeared(&mut players, &name, &format!(":1.{i}")));
+    }
+    assert!(!roster.appeared(&mut players, "org.mpris.MediaPlayer2.real", ":2.1"));
+    // It leaves before it got a place: nobody takes a freed place for it.
+    assert_eq!(
+        roster.left(&mut players, "org.mpris.MediaPlayer2.real"),
+        None
+    );
+    assert!(!roster.appeared(&mut players, "org.mpris.MediaPlayer2.real", ":2.2"));
+    assert_eq!(
+        roster.left(&mut players, "org.mpris.MediaPlayer2.p3"),
+        Some(":2.2".to_owned())
+    );
+    // A silent player that speaks again is followed again, when there is room.
+    assert_eq!(
+        roster.went_silent(&mut players, ":1.5"),
+        Vec::<String>::new()
+    );
+    assert!(!roster.spoke(&mut players, ":9.9"), "not a silent one");
+    assert!(roster.spoke(&mut players, ":1.5"));
+    assert!(players.iter().any(|p| p.owner == ":1.5"));
+    // A flood of waiting names keeps the newest.
+    for i in 0..1000 {
+        let name = format!("org.mpris.MediaPlayer2.flood{i}");
+        roster.appeared(&mut players, &name, &format!(":3.{i}"));
+    }
+    roster.left(&mut players, "org.mpris.MediaPlayer2.p0");
+    assert!(
+        players.iter().any(|p| p.owner == ":3.744"),
+        "the oldest kept of 256"
+    );
 }

@@ -39,7 +39,7 @@ const MAX_NAME: usize = 64;
 /// Control characters out and the length bounded: a name as a daemon sent it.
 pub fn clean(name: &str) -> String {
     name.chars()
-        .filter(|c| !c.is_control())
+        .filter(|&c| !c.is_control() && !crate::text::is_deceptive(c))
         .take(MAX_NAME)
         .collect()
 }

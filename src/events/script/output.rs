@@ -127,19 +127,16 @@ pub fn safe_class(class: &str) -> Option<String> {
 
 /// The text with every control character as a space.
 fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    crate::text::shown(text, ' ').collect()
 }
 
 /// The text with its line breaks and tabs kept, `\r` dropped, other controls as spaces.
 fn multi_line(text: &str) -> String {
     text.chars()
         .filter(|&c| c != '\r')
-        .map(|c| match c {
-            '\n' | '\t' => c,
-            c if c.is_control() => ' ',
-            c => c,
+        .filter_map(|c| match c {
+            '\n' | '\t' => Some(c),
+            c => crate::text::shown_char(c, ' '),
         })
         .collect()
 }

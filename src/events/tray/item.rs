@@ -78,7 +78,10 @@ pub fn clean_text(text: &str) -> String {
     }
     text[..end]
         .chars()
-        .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
+        .filter_map(|c| match c {
+            '\n' => Some(c),
+            c => crate::text::shown_char(c, ' '),
+        })
         .collect()
 }
 

@@ -226,9 +226,10 @@ fn write_rate_or_zero(out: &mut String, rate: Option<f64>) {
     write_rate(out, rate.unwrap_or(0.0));
 }
 
-/// Text from outside in a label: control characters (an SSID may hold any byte) as `?`.
+/// Text from outside in a label: control characters (an SSID may hold any byte) as `?`,
+/// no deceptive ones.
 fn push_clean(out: &mut String, text: &str) {
-    out.extend(text.chars().map(|c| if c.is_control() { '?' } else { c }));
+    out.extend(crate::text::shown(text, '?'));
 }
 
 fn write_field(

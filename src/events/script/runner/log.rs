@@ -47,7 +47,7 @@ pub(super) fn printable(bytes: &[u8], max: usize) -> String {
     let mut out: String = text
         .chars()
         .take(max)
-        .map(|c| if c.is_control() { '?' } else { c })
+        .filter_map(|c| crate::text::shown_char(c, '?'))
         .collect();
     if text.chars().nth(max).is_some() {
         out.push('…');

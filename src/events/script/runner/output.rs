@@ -55,7 +55,7 @@ impl ScriptRunner {
     }
 
     /// What output `line` makes the module show.
-    fn state_of(&self, line: &[u8], cut: bool) -> ScriptState {
+    pub(super) fn state_of(&self, line: &[u8], cut: bool) -> ScriptState {
         if cut {
             let reason = format!("an output line is longer than {} KiB", MAX_LINE / 1024);
             return ScriptState::Failed { reason };

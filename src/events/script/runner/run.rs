@@ -119,9 +119,17 @@ impl ScriptRunner {
     fn on_stdout(&self, id: u64, event: Event<'_>) -> bool {
         let (mode, json) = (self.mode, self.json);
         match event {
-            Event::Line(line) => self
-                .with_run(id, |run| run.collected.add(line, mode, json))
-                .is_some(),
+            Event::Line(line) => {
+                let cut = line.cut;
+                let current = self
+                    .with_run(id, |run| run.collected.add(line, mode, json))
+                    .is_some();
+                if current && cut && mode != Mode::Continuous {
+                    // Known now, not when the run ends (a long line takes long to read).
+                    self.set_state(self.state_of(&[], true));
+                }
+                current
+            }
             Event::Chunk => self.apply_fresh(id),
             Event::End => {
                 self.apply_fresh(id);

@@ -92,6 +92,19 @@ fn plain_text_is_text_tooltip_class() {
     assert_eq!(out.classes, ["warning"]);
     let out = parse_line(b"{\"text\": \"not parsed\"}", false).expect("plain");
     assert_eq!(out.text, "{\"text\": \"not parsed\"}");
+    let out = parse_line(
+        "\u{202E}LIVE\u{200B}\nto\u{2066}ol\u{2069}tip".as_bytes(),
+        false,
+    )
+    .expect("plain");
+    assert_eq!(
+        out.text, "LIVE",
+        "direction controls and zero-width spaces dropped"
+    );
+    assert_eq!(out.tooltip.as_deref(), Some("tooltip"));
+    let out = json(r#"{"text": "a\u202eb", "tooltip": "c\u2068d", "alt": "e\u200bf"}"#);
+    assert_eq!((out.text.as_str(), out.alt.as_deref()), ("ab", Some("ef")));
+    assert_eq!(out.tooltip.as_deref(), Some("cd"));
     let out = parse_line(b"only\n\n", false).expect("plain");
     assert_eq!((out.tooltip, out.classes.len()), (None, 0));
     assert_eq!(
