@@ -12,6 +12,7 @@ use gtk4::prelude::*;
 use gtk4::{gio, glib};
 
 use super::bar::Bar;
+use super::outputs;
 use super::shown_readings::ShownReadings;
 use super::sources::Sources;
 #[cfg(feature = "test-support")]
@@ -158,15 +159,33 @@ impl App {
         self.sources.follow(&self.config.borrow().modules);
         self.want_shown_readings();
 
+        // A window that still fits is kept, with new content: destroying one leaks the
+        // last buffer the compositor held (GDK's, about a bar's size in shared memory).
         let old: Vec<Bar> = self.bars.borrow_mut().drain(..).collect();
-        for bar in &old {
-            bar.window.destroy();
+        let had_bars = !old.is_empty();
+        let mut kept = Vec::new();
+        for mut bar in old {
+            let config = self.config.borrow();
+            let spec = config.bars.get(bar.spec).filter(|spec| {
+                bar.fits(spec) && bar.monitor.as_ref().is_none_or(|m| outputs::wants(spec, m))
+            });
+            match spec {
+                Some(spec) => {
+                    bar.refill(spec, &|| self.workspace_row());
+                    kept.push(bar);
+                }
+                None => bar.window.destroy(),
+            }
+        }
+        let fallback_kept = kept.iter().any(|bar| bar.monitor.is_none());
+        for bar in kept {
+            self.keep_bar(bar);
         }
         let monitors = self.monitors.borrow().clone();
         match monitors {
             Some(list) => self.sync_monitors(&list),
-            None if !old.is_empty() => self.add_fallback(),
-            None => {}
+            None if had_bars && !fallback_kept => self.add_fallback(),
+            None => self.render_all(),
         }
         self.monitor.borrow().sample_now();
     }

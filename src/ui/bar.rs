@@ -12,6 +12,8 @@ use crate::config::{BarSpec, Layer, Position};
 
 pub struct Bar {
     pub window: gtk::Window,
+    /// What the window was made with: a reload that keeps it keeps the window.
+    frame: Frame,
     /// None for the fallback window.
     pub monitor: Option<gdk::Monitor>,
     /// Which of the config's bars this is.
@@ -23,6 +25,41 @@ pub struct Bar {
     pub notice_tooltip: gtk::Label,
 }
 
+/// The settings of a bar that its window is made with (the rest is its content).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Frame {
+    position: Position,
+    layer: Layer,
+    height: u32,
+    width: u32,
+    margins: [u32; 4],
+}
+
+impl Frame {
+    fn of(spec: &BarSpec) -> Frame {
+        Frame {
+            position: spec.position,
+            layer: spec.layer,
+            height: spec.height,
+            width: spec.width,
+            margins: [
+                spec.margin_top,
+                spec.margin_bottom,
+                spec.margin_left,
+                spec.margin_right,
+            ],
+        }
+    }
+}
+
+/// A bar's content: the three module groups and the ⚠ marker.
+struct Content {
+    root: gtk::CenterBox,
+    slots: Vec<Slot>,
+    notice: gtk::Label,
+    notice_tooltip: gtk::Label,
+}
+
 fn object<T: IsA<glib::Object>>(builder: &gtk::Builder, id: &str) -> T {
     // The ids are those of ui/bar.ui, bundled at build time: a mismatch is a build defect.
     builder
@@ -30,60 +67,85 @@ fn object<T: IsA<glib::Object>>(builder: &gtk::Builder, id: &str) -> T {
         .unwrap_or_else(|| panic!("ui definition lacks object `{id}`"))
 }
 
-impl Bar {
-    /// `row` makes the button row of a workspaces module.
-    fn build(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Bar {
-        let builder = gtk::Builder::from_resource("/dev/ringbar/bar.ui");
-        let content: gtk::CenterBox = object(&builder, "bar");
-        let notice: gtk::Label = object(&builder, "notice");
-        let layout = &spec.modules;
-        let vertical = spec.vertical();
-        let mut slots = Vec::new();
-        for (part, group) in [
-            (&layout.left, "left"),
-            (&layout.center, "center"),
-            (&layout.right, "right"),
-        ] {
-            let group: gtk::Box = object(&builder, group);
-            if vertical {
-                group.set_orientation(gtk::Orientation::Vertical);
-            }
-            for module in part {
-                let mut slot = Slot::new(module.clone(), row);
-                slot.turn(spec.rotate_of(module.name()));
-                if vertical {
-                    slot.set_vertical();
-                }
-                group.append(&slot.widget());
-                slots.push(slot);
-            }
-        }
+/// `row` makes the button row of a workspaces module.
+fn content(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Content {
+    let builder = gtk::Builder::from_resource("/dev/ringbar/bar.ui");
+    let content: gtk::CenterBox = object(&builder, "bar");
+    let notice: gtk::Label = object(&builder, "notice");
+    let layout = &spec.modules;
+    let vertical = spec.vertical();
+    let mut slots = Vec::new();
+    for (part, group) in [
+        (&layout.left, "left"),
+        (&layout.center, "center"),
+        (&layout.right, "right"),
+    ] {
+        let group: gtk::Box = object(&builder, group);
         if vertical {
-            content.set_orientation(gtk::Orientation::Vertical);
-            content.add_css_class("vertical");
-            content.set_size_request(spec.width as i32, -1);
-        } else {
-            content.set_size_request(-1, spec.height as i32);
+            group.set_orientation(gtk::Orientation::Vertical);
         }
-        notice.set_has_tooltip(true);
-        let notice_tooltip = object(
-            &gtk::Builder::from_resource("/dev/ringbar/tooltip.ui"),
-            "tooltip",
-        );
+        for module in part {
+            let mut slot = Slot::new(module.clone(), row);
+            slot.turn(spec.rotate_of(module.name()));
+            if vertical {
+                slot.set_vertical();
+            }
+            group.append(&slot.widget());
+            slots.push(slot);
+        }
+    }
+    if vertical {
+        content.set_orientation(gtk::Orientation::Vertical);
+        content.add_css_class("vertical");
+        content.set_size_request(spec.width as i32, -1);
+    } else {
+        content.set_size_request(-1, spec.height as i32);
+    }
+    notice.set_has_tooltip(true);
+    let notice_tooltip = object(
+        &gtk::Builder::from_resource("/dev/ringbar/tooltip.ui"),
+        "tooltip",
+    );
+    Content {
+        root: content,
+        slots,
+        notice,
+        notice_tooltip,
+    }
+}
 
+impl Bar {
+    fn build(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Bar {
+        let content = content(spec, row);
         let window = gtk::Window::new();
         window.add_css_class("ringbar-window");
         window.set_widget_name("ringbar");
         window.set_decorated(false);
-        window.set_child(Some(&content));
+        window.set_child(Some(&content.root));
         Bar {
             window,
+            frame: Frame::of(spec),
             monitor: None,
             spec: 0,
-            slots,
-            notice,
-            notice_tooltip,
+            slots: content.slots,
+            notice: content.notice,
+            notice_tooltip: content.notice_tooltip,
         }
+    }
+
+    /// Whether this bar's window can show `spec` (only its content differs).
+    pub fn fits(&self, spec: &BarSpec) -> bool {
+        self.frame == Frame::of(spec)
+    }
+
+    /// New content for `spec` in the same window: a reload destroys no window it can keep
+    /// (GDK keeps each destroyed window's last buffer that the compositor still held).
+    pub fn refill(&mut self, spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) {
+        let content = content(spec, row);
+        self.window.set_child(Some(&content.root));
+        self.slots = content.slots;
+        self.notice = content.notice;
+        self.notice_tooltip = content.notice_tooltip;
     }
 
     /// A layer-shell bar on `monitor`: the config's bar number `index`, `spec`.

@@ -27,6 +27,15 @@ fn log_new_bar(monitor: &gdk::Monitor) {
     }
 }
 
+/// Whether the config's bar `spec` goes on `monitor`; a bar for some outputs waits for
+/// a new output's name.
+pub(super) fn wants(spec: &crate::config::BarSpec, monitor: &gdk::Monitor) -> bool {
+    match monitor.connector() {
+        Some(name) => spec.output.matches(&name),
+        None => spec.output.is_everywhere(),
+    }
+}
+
 impl App {
     /// One layer-shell bar per monitor, following hotplug.
     pub fn follow_monitors(self: &Rc<Self>, display: &gdk::Display) {
@@ -59,11 +68,7 @@ impl App {
             for monitor in &monitors {
                 let connector = monitor.connector().map(|c| c.to_string());
                 for (index, spec) in config.bars.iter().enumerate() {
-                    // A bar for some outputs waits for a new output's name.
-                    let wanted = match &connector {
-                        Some(name) => spec.output.matches(name),
-                        None => spec.output.is_everywhere(),
-                    };
+                    let wanted = wants(spec, monitor);
                     let there = bars
                         .iter()
                         .any(|b| b.monitor.as_ref() == Some(monitor) && b.spec == index);
@@ -120,7 +125,7 @@ impl App {
     }
 
     /// A button row whose clicks and scrolls go to the compositor.
-    fn workspace_row(self: &Rc<Self>) -> WorkspaceRow {
+    pub(super) fn workspace_row(self: &Rc<Self>) -> WorkspaceRow {
         let on_click = glib::clone!(
             #[weak(rename_to = app)]
             self,
@@ -156,8 +161,26 @@ impl App {
         }
     }
 
+    /// Shows a new bar.
     fn add_bar(self: &Rc<Self>, bar: Bar) {
-        self.show_notices(&bar);
+        self.wire(&bar);
+        #[cfg(feature = "test-support")]
+        if let Some(hook) = &self.test_hook {
+            hook.on_first_frame(&bar.window);
+        }
+        bar.window.present();
+        self.bars.borrow_mut().push(bar);
+    }
+
+    /// Takes back a bar whose window a reload kept, with its new content.
+    pub(super) fn keep_bar(self: &Rc<Self>, bar: Bar) {
+        self.wire(&bar);
+        self.bars.borrow_mut().push(bar);
+    }
+
+    /// Connects a bar's content to the app: clicks, scrolls, tooltips, the ⚠ marker.
+    fn wire(self: &Rc<Self>, bar: &Bar) {
+        self.show_notices(bar);
         if self.probe_off() {
             bar.window.add_css_class("probe-off");
         }
@@ -242,12 +265,5 @@ impl App {
                 true
             }
         ));
-
-        #[cfg(feature = "test-support")]
-        if let Some(hook) = &self.test_hook {
-            hook.on_first_frame(&bar.window);
-        }
-        bar.window.present();
-        self.bars.borrow_mut().push(bar);
     }
 }

@@ -155,10 +155,22 @@ fn the_clock_follows_a_time_zone_change_and_a_clock_step_at_once() {
     wait_for("the clock to show the new zone", soon, || {
         clock() == date("%H:%M %Z")
     });
-    let on_screen = crate::common::ocr::read_text(&session.screenshot(0, 0, 200, 26));
+    // The label is set before its frame is drawn, and sway shows it at its next frame:
+    // the screen is read until it shows the zone.
+    let mut on_screen = String::new();
+    let shown = (0..20).any(|_| {
+        on_screen = crate::common::ocr::read_text(&session.screenshot(0, 0, 200, 26));
+        on_screen.contains("IST") || {
+            std::thread::sleep(Duration::from_millis(200));
+            false
+        }
+    });
     assert!(
-        on_screen.contains("IST"),
-        "the zone on screen: {on_screen:?}"
+        shown,
+        "the zone on screen: {on_screen:?}; the label {:?}; the outputs: {}; the bar's log: {}",
+        clock(),
+        session.swaymsg(&["-t", "get_outputs"]),
+        bar.log_text()
     );
     drop(zone);
     wait_for("the clock to show the old zone again", soon, || {

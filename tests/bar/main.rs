@@ -14,6 +14,7 @@ mod idle_inhibitor;
 mod keyboard;
 mod lifecycle;
 mod monitor;
+mod reloads;
 mod responsive;
 mod workspace_modules;
 

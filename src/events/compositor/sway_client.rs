@@ -124,12 +124,8 @@ impl Sway {
         match connection {
             Ok(connection) => {
                 self.conn.replace(Some(connection));
+                // The state is asked for once the subscription holds (see `subscribed`).
                 self.subscribe(0);
-                self.refresh();
-                // The layout and the mode, once: their events keep them.
-                let mut requests = sway::encode(sway_input::GET_INPUTS, b"");
-                requests.extend(sway::encode(sway_input::GET_BINDING_STATE, b""));
-                self.send(Which::Queries, &requests);
             }
             Err(err) => self.lost(&format!("{}: {err}", self.path.display())),
         }
@@ -272,14 +268,26 @@ impl Sway {
         }
     }
 
+    /// The events are subscribed to: now the state is asked for. Asked before, on the
+    /// other connection, a change between sway's answer and the subscription (a keyboard
+    /// plugged in while the bar starts) would be in neither, and missed for good.
+    fn subscribed(&self) {
+        self.refresh();
+        // The layout and the mode, once: their events keep them.
+        let mut requests = sway::encode(sway_input::GET_INPUTS, b"");
+        requests.extend(sway::encode(sway_input::GET_BINDING_STATE, b""));
+        self.send(Which::Queries, &requests);
+    }
+
     fn on_event(&self, kind: u32, payload: &[u8]) {
         if kind == sway::SUBSCRIBE {
-            if sway::check_reply(payload).is_err() {
-                let tried = self.conn.borrow().as_ref().map_or(0, |c| c.subscription);
-                let refused = sway::SUBSCRIPTIONS.get(tried).unwrap_or(&"");
-                tracing::debug!("{WHAT}: subscribing to {refused} refused");
-                self.subscribe(tried + 1);
+            if sway::check_reply(payload).is_ok() {
+                return self.subscribed();
             }
+            let tried = self.conn.borrow().as_ref().map_or(0, |c| c.subscription);
+            let refused = sway::SUBSCRIPTIONS.get(tried).unwrap_or(&"");
+            tracing::debug!("{WHAT}: subscribing to {refused} refused");
+            self.subscribe(tried + 1);
             return;
         }
         match sway::event_action(kind, payload) {
