@@ -174,7 +174,7 @@ impl App {
                     bar.refill(spec, &|| self.workspace_row());
                     kept.push(bar);
                 }
-                None => bar.window.destroy(),
+                None => bar.retire(),
             }
         }
         let fallback_kept = kept.iter().any(|bar| bar.monitor.is_none());

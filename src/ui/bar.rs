@@ -25,6 +25,10 @@ pub struct Bar {
     pub notice_tooltip: gtk::Label,
 }
 
+/// How long a hidden window is kept for the compositor to release its buffers: it does so
+/// at its next frame.
+const RELEASE_TIME: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// The settings of a bar that its window is made with (the rest is its content).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Frame {
@@ -202,6 +206,15 @@ impl Bar {
             false => bar.window.set_default_size(900, spec.height as i32),
         }
         bar
+    }
+
+    /// Takes the bar off the screen and destroys its window once the compositor has let
+    /// go of its buffers: GDK forgets a buffer the compositor releases after the window
+    /// is gone, and keeps its shared memory (a bar's size) for good.
+    pub fn retire(&self) {
+        self.window.set_visible(false);
+        let window = self.window.clone();
+        glib::timeout_add_local_once(RELEASE_TIME, move || window.destroy());
     }
 
     /// The output's connector (`HEADLESS-1`), empty for the fallback window.

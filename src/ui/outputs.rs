@@ -61,7 +61,7 @@ impl App {
                 let keep = bar.monitor.as_ref().is_none_or(|m| monitors.contains(m));
                 if !keep {
                     tracing::info!("output {} removed: its bar is gone", bar.output_name());
-                    bar.window.destroy();
+                    bar.retire();
                 }
                 keep
             });

@@ -57,15 +57,25 @@ fn a_thousand_reloads_keep_the_bars_memory_flat() {
     }
     let unchanged = rss_kib(bar.pid());
     // Switched between two configs by the config watch, as saves do.
-    for round in 0..200 {
+    for round in 0..100 {
         let before = reloads(&bar);
         session.write_config_file("config.toml", if round % 2 == 0 { OTHER } else { DAILY });
         wait_for("the reload of a save", WAIT, || reloads(&bar) > before);
     }
     std::thread::sleep(Duration::from_millis(500));
     let switched = rss_kib(bar.pid());
+    // A new height needs a new window: the old one is destroyed.
+    for round in 0..100 {
+        let before = reloads(&bar);
+        let config = format!("height = {}\n{DAILY}", 30 + round % 2);
+        session.write_config_file("config.toml", &config);
+        wait_for("the reload of a save", WAIT, || reloads(&bar) > before);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let resized = rss_kib(bar.pid());
+    eprintln!("after 100 new heights {resized} KiB");
     eprintln!(
-        "RSS {before} KiB, after 1000 reloads {unchanged} KiB, after 200 saves {switched} KiB"
+        "RSS {before} KiB, after 1000 reloads {unchanged} KiB, after 100 saves {switched} KiB"
     );
     // A leak of 150 kB a reload would be 150 MB by then.
     assert!(
@@ -74,7 +84,11 @@ fn a_thousand_reloads_keep_the_bars_memory_flat() {
     );
     assert!(
         switched < before + 4096,
-        "{before} → {switched} KiB over 200 saves"
+        "{before} → {switched} KiB over 100 saves"
+    );
+    assert!(
+        resized < before + 4096,
+        "{before} → {resized} KiB over 100 new heights"
     );
     assert!(bar.try_wait().is_none(), "the bar runs");
     wait_for("the clock after it all", WAIT, || {
