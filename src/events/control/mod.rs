@@ -5,9 +5,9 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fs::{self, DirBuilder};
-use std::io::{self, BufRead, BufReader, ErrorKind, Read, Write};
+use std::io::{self, ErrorKind, Read, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::rc::{Rc, Weak};
@@ -18,11 +18,9 @@ use gtk4::glib::{self, thread_guard::ThreadGuard, ControlFlow, IOCondition, Prio
 pub use crate::model::controls::Request;
 
 /// The longest line a client may send; anything longer is an unknown command.
-const MAX_LINE: usize = 64;
+pub(super) const MAX_LINE: usize = 64;
 /// A client that has not sent its line by then is dropped, so it cannot pin a connection.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(1);
-/// How long `send` waits on one instance (a busy bar answers within a frame or two).
-const SEND_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// What `ringbar msg WORD` asks a running instance to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -285,7 +283,7 @@ fn watch_fd(
 
 /// Refuses a directory another user owns or can reach: its sockets decide who gets our
 /// commands, and which commands we obey.
-fn check_private(dir: &Path) -> io::Result<()> {
+pub(super) fn check_private(dir: &Path) -> io::Result<()> {
     let meta = fs::symlink_metadata(dir)?;
     if meta.is_dir() && meta.uid() == effective_uid() && meta.mode() & 0o077 == 0 {
         return Ok(());
@@ -324,102 +322,8 @@ fn peer_uid(stream: &UnixStream) -> io::Result<libc::uid_t> {
     }
 }
 
-/// What the running instances did with a command.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Delivery {
-    /// Instances that answered `ok`.
-    pub acted: usize,
-    /// Instances that took the command but were too busy to answer in time: they carry it
-    /// out once they get to it.
-    pub queued: usize,
-    /// Instances whose queue stayed full: the command did not reach them.
-    pub refused: usize,
-}
-
-impl Delivery {
-    /// Whether any instance is running.
-    pub fn found(self) -> bool {
-        self.acted + self.queued + self.refused > 0
-    }
-}
-
-/// One instance's answer.
-enum Answer {
-    Ok,
-    /// It answered something else than `ok`.
-    Other,
-    Queued,
-    Refused,
-}
-
-/// Sends `command` to every running instance of this user (every socket in DIR/ringbar/ that answers).
-/// Stale sockets (connection refused) are removed.
-pub fn send(runtime_dir: &Path, command: Command) -> io::Result<Delivery> {
-    let dir = runtime_dir.join("ringbar");
-    match check_private(&dir) {
-        Err(err) if err.kind() == ErrorKind::NotFound => return Ok(Delivery::default()),
-        result => result?,
-    }
-    let mut delivery = Delivery::default();
-    for entry in fs::read_dir(&dir)? {
-        let entry = entry?;
-        let path = entry.path();
-        let is_socket = entry.file_type().is_ok_and(|t| t.is_socket());
-        if !is_socket || path.extension().is_none_or(|ext| ext != "sock") {
-            continue;
-        }
-        match ask(&path, command) {
-            Ok(Answer::Ok) => delivery.acted += 1,
-            Ok(Answer::Queued) => delivery.queued += 1,
-            Ok(Answer::Refused) => delivery.refused += 1,
-            Ok(Answer::Other) => {
-                tracing::warn!("{} did not take {}", path.display(), command.word())
-            }
-            Err(err) if err.kind() == ErrorKind::ConnectionRefused => {
-                let _ = fs::remove_file(&path);
-            }
-            Err(err) if err.kind() == ErrorKind::NotFound => {}
-            Err(err) => tracing::warn!("{}: {err}", path.display()),
-        }
-    }
-    Ok(delivery)
-}
-
-/// One exchange with one instance, within [`SEND_TIMEOUT`] for each step.
-fn ask(path: &Path, command: Command) -> io::Result<Answer> {
-    let Some(stream) = connect(path)? else {
-        return Ok(Answer::Refused);
-    };
-    stream.set_read_timeout(Some(SEND_TIMEOUT))?;
-    stream.set_write_timeout(Some(SEND_TIMEOUT))?;
-    (&stream).write_all(format!("{}\n", command.word()).as_bytes())?;
-    let mut reply = Vec::new();
-    // Up to the newline only: the server may reset the connection right after it.
-    let read = BufReader::new((&stream).take(MAX_LINE as u64)).read_until(b'\n', &mut reply);
-    match read {
-        // The line is in the instance's socket: it reads it once its main loop gets to it.
-        Err(err) if matches!(err.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-            Ok(Answer::Queued)
-        }
-        Err(err) => Err(err),
-        Ok(_) if reply == b"ok\n" => Ok(Answer::Ok),
-        Ok(_) => Ok(Answer::Other),
-    }
-}
-
-/// Connects to an instance's socket, waiting at most [`SEND_TIMEOUT`] while its queue of
-/// connections is full (a busy instance); `None` if it stayed full.
-fn connect(path: &Path) -> io::Result<Option<UnixStream>> {
-    use rustix::net::{sockopt, AddressFamily, SocketAddrUnix, SocketType};
-    let socket = rustix::net::socket(AddressFamily::UNIX, SocketType::STREAM, None)?;
-    // A Unix socket's connect waits for room in the listener's queue this long.
-    sockopt::set_socket_timeout(&socket, sockopt::Timeout::Send, Some(SEND_TIMEOUT))?;
-    match rustix::net::connect(&socket, &SocketAddrUnix::new(path)?) {
-        Ok(()) => Ok(Some(UnixStream::from(socket))),
-        Err(rustix::io::Errno::AGAIN) => Ok(None),
-        Err(err) => Err(err.into()),
-    }
-}
-
 #[cfg(test)]
 mod tests;
+
+mod client;
+pub use client::{send, Delivery};

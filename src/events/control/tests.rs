@@ -1,3 +1,5 @@
+use std::io::{BufRead, BufReader};
+
 use super::*;
 
 type Seen = Rc<RefCell<Vec<Command>>>;

@@ -4,6 +4,8 @@
 
 #[cfg(feature = "app")]
 pub mod mpris;
+#[cfg(feature = "app")]
+mod properties;
 #[cfg(test)]
 mod tests;
 

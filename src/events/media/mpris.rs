@@ -13,7 +13,8 @@ use gtk4::gio;
 use gtk4::glib::prelude::*;
 use gtk4::glib::{self, Variant, VariantTy};
 
-use super::{clean, MediaCommand, MediaState, Playback, Player, PlayerAction, Roster, BUS_PREFIX};
+use super::properties::apply;
+use super::{MediaCommand, MediaState, PlayerAction, Roster, BUS_PREFIX};
 
 const PATH: &str = "/org/mpris/MediaPlayer2";
 const ROOT: &str = "org.mpris.MediaPlayer2";
@@ -22,8 +23,6 @@ const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 const DBUS: &str = "org.freedesktop.DBus";
 /// A player that does not answer this fast is not waited for.
 const CALL_TIMEOUT_MS: i32 = 1_000;
-/// More metadata entries than this are not read.
-const MAX_ENTRIES: usize = 64;
 
 type OnChange = Box<dyn Fn(Option<&MediaState>)>;
 
@@ -346,55 +345,6 @@ fn properties_changed(weak: &Weak<RefCell<Inner>>, sender: &str, args: &Variant)
         let interface = if interface == PLAYER { PLAYER } else { ROOT };
         read(&inner_rc, sender, interface);
     }
-}
-
-/// The properties the module shows, from an `a{sv}`; others are skipped.
-fn apply(player: &mut Player, dict: &Variant, next_order: &mut u64) {
-    for (name, value) in crate::events::bus_watch::properties(dict, MAX_ENTRIES) {
-        match name.as_str() {
-            "Identity" => player.identity = value.str().map(clean).unwrap_or_default(),
-            "PlaybackStatus" => {
-                let Some(playback) = value.str().and_then(Playback::parse) else {
-                    continue;
-                };
-                if playback == Playback::Playing && player.playback != Playback::Playing {
-                    player.played_at = *next_order;
-                    *next_order += 1;
-                }
-                player.playback = playback;
-            }
-            "Metadata" => metadata(player, &value),
-            _ => {}
-        }
-    }
-}
-
-/// `Metadata`: the title, artists, album and length; a missing one is cleared.
-fn metadata(player: &mut Player, value: &Variant) {
-    if !VariantTy::new("a{sv}").is_ok_and(|ty| value.is_type(ty)) {
-        return;
-    }
-    let dict = glib::VariantDict::new(Some(value));
-    let text = |key: &str| {
-        let value = dict.lookup_value(key, None)?;
-        // `xesam:artist` is a list; some players send one string.
-        match value.str() {
-            Some(text) => Some(clean(text)),
-            None => value.get::<Vec<String>>().map(|list| {
-                let shown: Vec<String> = list.iter().take(8).map(|a| clean(a)).collect();
-                shown.join(", ")
-            }),
-        }
-    };
-    player.title = text("xesam:title").unwrap_or_default();
-    player.artist = text("xesam:artist").unwrap_or_default();
-    player.album = text("xesam:album").unwrap_or_default();
-    player.length_us = dict.lookup_value("mpris:length", None).and_then(|length| {
-        length
-            .get::<i64>()
-            .and_then(|l| u64::try_from(l).ok())
-            .or_else(|| length.get::<u64>())
-    });
 }
 
 /// One of the calls the first state waits for has its answer.
