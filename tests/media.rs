@@ -106,6 +106,20 @@ fn stand_in(session: &Session, args: &[&str]) -> (Helper, ChildStdin) {
     (Helper(child), stdin)
 }
 
+/// A bar with the media module alone on the right, `media_table` its settings, once it
+/// is on the session bus.
+fn start_media_bar(session: &Session, media_table: &str) -> RunningBar {
+    session.write_config_file(
+        "config.toml",
+        &format!(
+            "modules_left = []\nmodules_center = []\nmodules_right = [\"media\"]\n{media_table}"
+        ),
+    );
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("media: on the session bus");
+    bar
+}
+
 fn click_module(session: &Session, bar: &RunningBar, button: &str) {
     let field = bar.field("media.bounds");
     let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
@@ -122,13 +136,7 @@ fn the_media_module_follows_mpv_and_controls_it() {
     require_root();
     let session = Session::start(Compositor::Sway);
     let _bus = start_session_bus(&session);
-    session.write_config_file(
-        "config.toml",
-        "modules_left = []\nmodules_center = []\nmodules_right = [\"media\"]\n\
-         [media]\nmax-length = 60\n",
-    );
-    let mut bar = session.start_bar(&[]);
-    bar.wait_for_log("media: on the session bus");
+    let mut bar = start_media_bar(&session, "[media]\nmax-length = 60\n");
     wait_for("the bar drawn", WAIT, || {
         !bar.field("media.visible").is_empty()
     });
@@ -235,12 +243,7 @@ fn silent_names_cannot_hide_a_real_player() {
     require_root();
     let session = Session::start(Compositor::Sway);
     let _bus = start_session_bus(&session);
-    session.write_config_file(
-        "config.toml",
-        "modules_left = []\nmodules_center = []\nmodules_right = [\"media\"]\n",
-    );
-    let mut bar = session.start_bar(&[]);
-    bar.wait_for_log("media: on the session bus");
+    let mut bar = start_media_bar(&session, "");
     let (mut silent, _silent_stdin) = stand_in(&session, &["hang", "silent", "40"]);
     std::thread::sleep(Duration::from_millis(500));
 

@@ -65,6 +65,18 @@ impl Drop for Stream {
     }
 }
 
+/// A home with its private runtime directory (`run`, mode 0700), as a session has one.
+fn private_home() -> tempfile::TempDir {
+    let home = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(home.path().join("run")).expect("mkdir");
+    std::fs::set_permissions(
+        home.path().join("run"),
+        std::fs::Permissions::from_mode(0o700),
+    )
+    .expect("chmod");
+    home
+}
+
 fn msg(home: &std::path::Path, word: &str) -> Output {
     Command::new(RINGBAR)
         .args(["msg", word])
@@ -76,13 +88,7 @@ fn msg(home: &std::path::Path, word: &str) -> Output {
 #[test]
 fn msg_drives_a_running_waybar_stream_and_fails_cleanly_without_one() {
     require_root();
-    let home = tempfile::tempdir().expect("tempdir");
-    std::fs::create_dir_all(home.path().join("run")).expect("mkdir");
-    std::fs::set_permissions(
-        home.path().join("run"),
-        std::fs::Permissions::from_mode(0o700),
-    )
-    .expect("chmod");
+    let home = private_home();
 
     let none = msg(home.path(), "reload");
     assert_eq!(none.status.code(), Some(1));
@@ -168,15 +174,8 @@ fn msg_drives_a_running_waybar_stream_and_fails_cleanly_without_one() {
 #[test]
 fn an_edited_config_interval_wins_over_an_earlier_click() {
     require_root();
-    let home = tempfile::tempdir().expect("tempdir");
-    for dir in ["run", "config/ringbar"] {
-        std::fs::create_dir_all(home.path().join(dir)).expect("mkdir");
-    }
-    std::fs::set_permissions(
-        home.path().join("run"),
-        std::fs::Permissions::from_mode(0o700),
-    )
-    .expect("chmod");
+    let home = private_home();
+    std::fs::create_dir_all(home.path().join("config/ringbar")).expect("mkdir");
     let config = home.path().join("config/ringbar/config.toml");
     std::fs::write(&config, "interval_ms = 2000\n").expect("config");
     let mut stream = Stream::start(home.path());
@@ -223,13 +222,7 @@ fn an_edited_config_interval_wins_over_an_earlier_click() {
 #[test]
 fn a_busy_instance_queues_commands_and_loses_none() {
     require_root();
-    let home = tempfile::tempdir().expect("tempdir");
-    std::fs::create_dir_all(home.path().join("run")).expect("mkdir");
-    std::fs::set_permissions(
-        home.path().join("run"),
-        std::fs::Permissions::from_mode(0o700),
-    )
-    .expect("chmod");
+    let home = private_home();
     let mut stream = Stream::start(home.path());
     stream.wait_for("every 2000 ms");
     let pid = stream.child.id().to_string();

@@ -41,15 +41,6 @@ fn forks_since_boot() -> u64 {
         .expect("processes line")
 }
 
-fn rss_kib(pid: u32) -> u64 {
-    fs::read_to_string(format!("/proc/{pid}/status"))
-        .expect("the bar is alive")
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmRSS")
-}
-
 /// A /proc file the fallback holds (`/proc/PID/stat`, `statm`, `io`): its process.
 fn held_proc_file(link: &std::path::Path) -> Option<u32> {
     let rest = link.to_str()?.strip_prefix("/proc/")?;

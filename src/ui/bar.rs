@@ -74,7 +74,7 @@ fn object<T: IsA<glib::Object>>(builder: &gtk::Builder, id: &str) -> T {
 /// `row` makes the button row of a workspaces module.
 fn content(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Content {
     let builder = gtk::Builder::from_resource("/dev/ringbar/bar.ui");
-    let content: gtk::CenterBox = object(&builder, "bar");
+    let root: gtk::CenterBox = object(&builder, "bar");
     let notice: gtk::Label = object(&builder, "notice");
     let layout = &spec.modules;
     let vertical = spec.vertical();
@@ -99,11 +99,11 @@ fn content(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Content {
         }
     }
     if vertical {
-        content.set_orientation(gtk::Orientation::Vertical);
-        content.add_css_class("vertical");
-        content.set_size_request(spec.width as i32, -1);
+        root.set_orientation(gtk::Orientation::Vertical);
+        root.add_css_class("vertical");
+        root.set_size_request(spec.width as i32, -1);
     } else {
-        content.set_size_request(-1, spec.height as i32);
+        root.set_size_request(-1, spec.height as i32);
     }
     notice.set_has_tooltip(true);
     let notice_tooltip = object(
@@ -111,7 +111,7 @@ fn content(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Content {
         "tooltip",
     );
     Content {
-        root: content,
+        root,
         slots,
         notice,
         notice_tooltip,

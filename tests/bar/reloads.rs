@@ -4,22 +4,13 @@
 use std::time::Duration;
 
 use crate::common::session::{Compositor, RunningBar, Session};
-use crate::common::{require_root, serial, wait_for};
+use crate::common::{require_root, rss_kib, serial, wait_for};
 use crate::*;
 
 const DAILY: &str = "modules_left = [\"workspaces\"]\nmodules_center = [\"clock\"]\n\
                      modules_right = [\"memory\", \"cpu\"]\n";
 const OTHER: &str = "modules_left = [\"workspaces\", \"window\"]\nmodules_center = []\n\
                      modules_right = [\"cpu\", \"clock\"]\n";
-
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .expect("the bar is alive")
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmRSS")
-}
 
 fn reloads(bar: &RunningBar) -> usize {
     bar.log_text().matches("reloading the config").count()

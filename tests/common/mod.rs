@@ -290,3 +290,13 @@ pub fn kernel_has_the_walker() -> bool {
     };
     (next(), next()) >= (6, 7)
 }
+
+/// VmRSS of a running process, in KiB.
+pub fn rss_kib(pid: u32) -> u64 {
+    fs::read_to_string(format!("/proc/{pid}/status"))
+        .expect("the bar is alive")
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS")
+}
