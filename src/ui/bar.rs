@@ -144,8 +144,11 @@ impl Bar {
 
     /// New content for `spec` in the same window: a reload destroys no window it can keep
     /// (GDK keeps each destroyed window's last buffer that the compositor still held).
+    /// The window is hidden meanwhile (shown again by `present`): that ends what the old
+    /// content had under way (a pressed button, an open menu) as GTK expects.
     pub fn refill(&mut self, spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) {
         let content = content(spec, row);
+        self.window.set_visible(false);
         self.window.set_child(Some(&content.root));
         self.slots = content.slots;
         self.notice = content.notice;

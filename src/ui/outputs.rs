@@ -174,7 +174,9 @@ impl App {
 
     /// Takes back a bar whose window a reload kept, with its new content.
     pub(super) fn keep_bar(self: &Rc<Self>, bar: Bar) {
+        tracing::info!("bar on output {}, its modules rebuilt", bar.output_name());
         self.wire(&bar);
+        bar.window.present();
         self.bars.borrow_mut().push(bar);
     }
 
