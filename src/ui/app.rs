@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use gtk4::prelude::*;
-use gtk4::{gio, glib};
+use gtk4::{gdk, gio, glib};
 
 use super::bar::Bar;
 use super::outputs;
@@ -45,6 +45,8 @@ pub struct App {
     pub(super) bars: RefCell<Vec<Bar>>,
     /// The monitors followed, or `None` with the plain-window fallback.
     pub(super) monitors: RefCell<Option<gio::ListModel>>,
+    /// Monitors without a name yet, each watched once for it (see `sync_monitors`).
+    pub(super) unnamed: RefCell<Vec<gdk::Monitor>>,
     pub(super) main_loop: glib::MainLoop,
     /// Renders each sample the sampling thread hands over.
     samples: RefCell<Option<Watch>>,
@@ -68,6 +70,7 @@ impl App {
             config_file: started.config_file,
             bars: RefCell::new(Vec::new()),
             monitors: RefCell::new(None),
+            unnamed: RefCell::new(Vec::new()),
             main_loop,
             samples: RefCell::new(None),
             #[cfg(feature = "test-support")]

@@ -1,6 +1,7 @@
 //! Bars on outputs: each of the config's bars on every monitor it names, following
 //! hotplug, or one plain window; each module's clicks and tooltip wired to the app.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use gtk4 as gtk;
@@ -13,18 +14,21 @@ use super::workspace_row::WorkspaceRow;
 use crate::events::compositor::Workspace;
 use crate::modules::{Action, Button, Update};
 
-/// Logs the output a bar was put on; GDK may learn a new output's name a moment later.
-fn log_new_bar(monitor: &gdk::Monitor) {
-    match monitor.connector() {
-        Some(name) => tracing::info!("bar on output {name}"),
-        None => {
-            monitor.connect_connector_notify(|monitor| {
-                if let Some(name) = monitor.connector() {
-                    tracing::info!("bar on output {name}");
-                }
-            });
+/// Calls `then` once, when `monitor` learns its name (GDK may learn a new output's name
+/// a moment after the output).
+fn once_named(monitor: &gdk::Monitor, then: impl Fn(&gdk::Monitor) + 'static) {
+    let handler = Rc::new(Cell::new(None));
+    let own = handler.clone();
+    let id = monitor.connect_connector_notify(move |monitor| {
+        if monitor.connector().is_none() {
+            return;
         }
-    }
+        if let Some(id) = own.take() {
+            monitor.disconnect(id);
+        }
+        then(monitor);
+    });
+    handler.set(Some(id));
 }
 
 /// Whether the config's bar `spec` goes on `monitor`; a bar for some outputs waits for
@@ -54,6 +58,7 @@ impl App {
             .filter_map(|i| list.item(i).and_downcast::<gdk::Monitor>())
             .collect();
         let mut added = Vec::new();
+        self.unnamed.borrow_mut().retain(|m| monitors.contains(m));
         {
             let config = self.config.borrow();
             let mut bars = self.bars.borrow_mut();
@@ -73,18 +78,26 @@ impl App {
                         .iter()
                         .any(|b| b.monitor.as_ref() == Some(monitor) && b.spec == index);
                     if wanted && !there {
-                        log_new_bar(monitor);
+                        if let Some(name) = &connector {
+                            tracing::info!("bar on output {name}");
+                        }
                         let row = || self.workspace_row();
                         added.push(Bar::layer(spec, index, monitor, &row));
                     }
                 }
-                if connector.is_none() {
+                // Watched once, however often the outputs change meanwhile (a storm of
+                // them ran a sync per watch each time, and every sync added watches).
+                if connector.is_none() && !self.unnamed.borrow().contains(monitor) {
+                    self.unnamed.borrow_mut().push(monitor.clone());
                     let list = list.clone();
-                    monitor.connect_connector_notify(glib::clone!(
-                        #[weak(rename_to = app)]
-                        self,
-                        move |_| app.sync_monitors(&list)
-                    ));
+                    once_named(
+                        monitor,
+                        glib::clone!(
+                            #[weak(rename_to = app)]
+                            self,
+                            move |monitor| app.named(monitor, &list)
+                        ),
+                    );
                 }
             }
         }
@@ -92,6 +105,21 @@ impl App {
             self.add_bar(bar);
         }
         self.render_all();
+    }
+
+    /// `monitor` learned its name: a bar already on it says so, and the bars that name
+    /// outputs get their chance.
+    fn named(self: &Rc<Self>, monitor: &gdk::Monitor, list: &gio::ListModel) {
+        self.unnamed.borrow_mut().retain(|m| m != monitor);
+        let on_it = self
+            .bars
+            .borrow()
+            .iter()
+            .any(|b| b.monitor.as_ref() == Some(monitor));
+        if let (true, Some(name)) = (on_it, monitor.connector()) {
+            tracing::info!("bar on output {name}");
+        }
+        self.sync_monitors(list);
     }
 
     /// The plain-window fallback: one bar, not tied to a monitor. Closing it quits.

@@ -10,6 +10,7 @@ mod clock;
 mod drawing;
 mod hidden_readings;
 mod history;
+mod hotplug_storm;
 mod idle_inhibitor;
 mod keyboard;
 mod lifecycle;

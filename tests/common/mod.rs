@@ -293,10 +293,15 @@ pub fn kernel_has_the_walker() -> bool {
 
 /// VmRSS of a running process, in KiB.
 pub fn rss_kib(pid: u32) -> u64 {
+    status_kib(pid, "VmRSS")
+}
+
+/// A field of /proc/PID/status given in kB (`VmRSS`, `RssShmem`), in KiB.
+pub fn status_kib(pid: u32, field: &str) -> u64 {
     fs::read_to_string(format!("/proc/{pid}/status"))
-        .expect("the bar is alive")
+        .expect("the process is alive")
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmRSS")
+        .unwrap_or_else(|| panic!("{field} in /proc/{pid}/status"))
 }
