@@ -168,8 +168,12 @@ impl HyprlandVm {
     }
 
     /// Runs Lua `code` through `dispatch`, which must answer `ok`. An empty reply means
-    /// the forwarding chain (socat, QEMU's user network, socat) closed before Hyprland
-    /// read the request (a CI run saw it once); the request is sent again then.
+    /// the connection closed before an answer, outside ringbar (which is not on this
+    /// path): the forwarding chain (socat, QEMU's user network, socat) failing on the
+    /// guest side, or Hyprland closing a connection whose request it did not read within
+    /// its 5 s deadline, which a busy emulated guest can miss (a CI run saw it once). The
+    /// request is sent again then; a toggle sent twice undoes itself, which the state
+    /// checks after it catch.
     pub fn dispatch(&self, code: &str) {
         let mut reply = self.request(&format!("/dispatch {code}"));
         for _ in 0..3 {

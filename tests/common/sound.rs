@@ -38,6 +38,21 @@ impl<'a> Sound<'a> {
     }
 
     pub fn start_daemons(&mut self) {
+        // pipewire-pulse 0.3.65 stats `$XDG_RUNTIME_DIR/pulse`, then makes it, and exits
+        // when that fails: a libpulse client (the pactl below) that makes it in between
+        // ends the daemon. Made beforehand, as the user's, it is never raced for.
+        let pulse_dir = self.session.runtime_dir().join("pulse");
+        let made = self
+            .session
+            .as_user("mkdir")
+            .args(["-p", "-m", "0700"])
+            .arg(&pulse_dir)
+            .status();
+        assert!(
+            made.is_ok_and(|s| s.success()),
+            "mkdir {}",
+            pulse_dir.display()
+        );
         for program in ["pipewire", "wireplumber", "pipewire-pulse"] {
             let child = self.daemon(program);
             self.daemons.push(child);
@@ -46,8 +61,9 @@ impl<'a> Sound<'a> {
                 wait_for("PipeWire's socket", WAIT, || socket.exists());
             }
         }
-        // pactl every 200 ms; a daemon that ended (once seen in CI: pipewire-pulse never
-        // answered) is started again, at most twice, and its log is kept.
+        // pactl every 200 ms; a daemon that ended anyway (once seen in CI, before the
+        // directory above was made first: pipewire-pulse never answered) is started again,
+        // at most twice, and its log is kept.
         let deadline = std::time::Instant::now() + WAIT;
         let mut restarts = 0;
         while !self

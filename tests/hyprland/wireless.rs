@@ -210,18 +210,31 @@ pub fn bluetooth(vm: &HyprlandVm) {
     vm.guest("btmgmt --index 0 power on; btmgmt --index 1 power on");
 
     // The peer, named with markup, found, paired and connected.
+    // Each step waits for what the next one needs (the agent registered, the peer found),
+    // rather than for a fixed time that a slow emulated guest may not keep.
     vm.guest(&format!(
         "btmgmt --index 1 name 'Buds <i>' >/dev/null; \
          setsid -f sh -c '(echo default-agent; while :; do sleep 0.5; echo yes; done) | \
-         bluetoothctl --agent NoInputNoOutput' > {b}/agent.log 2>&1 < /dev/null; sleep 2; \
-         btmgmt --index 1 connectable on >/dev/null; btmgmt --index 1 discov on >/dev/null; \
-         timeout 20 bluetoothctl --timeout 6 scan on > /dev/null"
+         bluetoothctl --agent NoInputNoOutput' > {b}/agent.log 2>&1 < /dev/null"
     ));
-    let pair = format!(
-        "timeout 40 bluetoothctl --timeout 30 pair {PEER} 2>&1 | grep -a 'Pairing successful'"
+    let agent = format!("grep -aq 'Default agent request successful' {b}/agent.log");
+    guest_until(vm, "the pairing agent", &agent, Duration::from_secs(30));
+    vm.guest(
+        "btmgmt --index 1 connectable on >/dev/null; btmgmt --index 1 discov on >/dev/null; \
+         timeout 20 bluetoothctl --timeout 6 scan on > /dev/null",
     );
+    let found = format!("timeout 5 bluetoothctl devices | grep -aq {PEER}");
+    guest_until(
+        vm,
+        "the peer found by the scan",
+        &found,
+        Duration::from_secs(30),
+    );
+    // The whole answer is kept, for the failure message.
+    let pair = format!("timeout 40 bluetoothctl --timeout 30 pair {PEER} 2>&1 | tail -n 20");
     let mut paired = vm.guest(&pair);
-    // CI once saw a pairing fail with no answer: scan again and retry, at most twice.
+    // CI once saw a pairing fail (with its answer filtered away, before the waits above):
+    // scan again and retry, at most twice.
     for attempt in 1..=2 {
         if paired.contains("Pairing successful") {
             break;
