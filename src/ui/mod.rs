@@ -39,6 +39,13 @@ use crate::events::control;
 
 /// Runs the bar until the compositor goes away (exit 1) or a SIGTERM/SIGINT (exit 0).
 pub fn run() -> ExitCode {
+    // A reload asked of a bar still starting (SIGHUP, SIGUSR1) must not end it, which is
+    // those signals' default action, until `handle_signals` takes them over; the bar reads
+    // its config as it starts anyway.
+    for signal in [libc::SIGUSR1, libc::SIGHUP] {
+        // SAFETY: SIG_IGN is a valid disposition for these signals; no handler code runs.
+        unsafe { libc::signal(signal, libc::SIG_IGN) };
+    }
     // The lock comes before the probe loads, so that a second start, which only asks the
     // first to reload, loads nothing. It reads two variables and creates a file in the
     // user's own runtime directory; CAP_BPF and CAP_PERFMON give no power over files.

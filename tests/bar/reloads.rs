@@ -86,3 +86,37 @@ fn a_thousand_reloads_keep_the_bars_memory_flat() {
         !bar.field("clock").is_empty()
     });
 }
+
+/// Reloads asked while the bar starts, before its handlers exist, do not end it (the
+/// default action of SIGHUP and SIGUSR1 is to end the process).
+#[test]
+fn reloads_asked_while_the_bar_starts_do_not_end_it() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file("config.toml", DAILY);
+    let mut bar = session.start_bar(&[]);
+    let pid = bar.pid().to_string();
+    // From its first log line on: before `main` (the loader, library constructors) the
+    // defaults are all there is.
+    wait_for("the bar's first log line", WAIT, || {
+        !bar.log_text().is_empty()
+    });
+    while !bar.log_text().contains("bar on output HEADLESS-1") {
+        assert!(
+            bar.try_wait().is_none(),
+            "ended by a reload: {}",
+            bar.log_text()
+        );
+        for signal in ["-HUP", "-USR1"] {
+            let _ = std::process::Command::new("kill")
+                .args([signal, &pid])
+                .status();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    wait_for("the memory label", WAIT, || {
+        bar.field("memory").starts_with("MEM")
+    });
+    assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
+}
