@@ -125,12 +125,24 @@ fn volume_and_mute_follow_the_server_and_the_wheel() {
     bar.wait_for_log("audio: no sound server");
     sound.start_daemons();
     // WirePlumber may restore the sink's last volume: any volume will do.
-    wait_for("back with the server", Duration::from_secs(30), || {
+    let back = || {
         let label = label();
         bar.field("pulseaudio.visible") == "true"
             && label.starts_with("VOL ")
             && label.ends_with("% RingbarNull")
-    });
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !back() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not back with the server: label {:?}, visible {:?}; pactl: {}; the bar's log:\n{}",
+            label(),
+            bar.field("pulseaudio.visible"),
+            sound.output("pactl", &["info"]),
+            bar.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     bar.wait_for_log("audio: connected to the sound server");
     assert_eq!(
         bar.log_text().matches("audio: no sound server").count(),
