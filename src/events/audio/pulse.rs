@@ -7,7 +7,8 @@
 //! after each burst of them (one read per burst, however many events). Without a server,
 //! or when it goes away, the state is `None` (logged once), and the server's socket
 //! (`$XDG_RUNTIME_DIR/pulse/native`) is watched with inotify: a connection is tried
-//! again when a server makes it, so an absent server costs no wake-ups. Only a server
+//! again when a server makes it (a few times, further apart, while it does not listen
+//! yet), so an absent server costs no wake-ups. Only a server
 //! named by `PULSE_SERVER`, whose socket cannot be watched, is tried every few seconds.
 
 use std::cell::RefCell;
@@ -27,8 +28,12 @@ use super::{stepped, AudioCommand, AudioState};
 
 /// How long to wait before connecting again to a `PULSE_SERVER` that is not there.
 const RETRY: Duration = Duration::from_secs(2);
-/// From the socket's creation to the connection: the server binds, then listens.
+/// From the socket's creation to the first try: the server binds, then listens.
 const SOCKET_SETTLE: Duration = Duration::from_millis(200);
+/// Tries again after the first, each after twice the wait of the one before (0.4 s to
+/// 6.4 s, 12.6 s in all from the socket): a server slow to listen (a loaded machine)
+/// makes no new socket to wake the watch.
+const SETTLE_TRIES: u32 = 5;
 
 type OnChange = Box<dyn Fn(Option<&AudioState>)>;
 
@@ -47,6 +52,8 @@ struct Inner {
     /// "No sound server" was said, and not since a connection.
     absence_logged: bool,
     retry: Option<glib::SourceId>,
+    /// Tries left for the server whose socket appeared last.
+    settle_tries: u32,
     /// The server's socket, watched while there is no server; `None` when it cannot be.
     socket_monitor: Option<gio::FileMonitor>,
     on_change: OnChange,
@@ -73,6 +80,7 @@ impl AudioWatch {
             reading: None,
             absence_logged: false,
             retry: None,
+            settle_tries: 0,
             socket_monitor: None,
             on_change: Box::new(on_change),
         }));
@@ -200,6 +208,7 @@ fn ready(inner_rc: &Rc<RefCell<Inner>>) {
         tracing::info!("audio: connected to the sound server");
     }
     inner.absence_logged = false;
+    inner.settle_tries = 0;
     let Some(context) = inner.context.as_mut() else {
         return;
     };
@@ -247,6 +256,14 @@ fn lost(inner_rc: &Rc<RefCell<Inner>>, reason: &str) {
                     connect(&inner_rc);
                 }
             }));
+        } else if inner.settle_tries > 0 {
+            inner.settle_tries -= 1;
+            let wait = SOCKET_SETTLE * 2u32.pow(SETTLE_TRIES - inner.settle_tries);
+            inner.retry = Some(glib::timeout_add_local_once(wait, move || {
+                if let Some(inner_rc) = weak.upgrade() {
+                    connect(&inner_rc);
+                }
+            }));
         }
         // Said when the state goes, and at the first absence (`--once` waits for it).
         inner.state.take().is_some() || first_absence
@@ -265,6 +282,7 @@ fn server_appeared(weak: &Weak<RefCell<Inner>>) {
     if inner.context.is_some() || inner.retry.is_some() {
         return;
     }
+    inner.settle_tries = SETTLE_TRIES;
     let weak = weak.clone();
     inner.retry = Some(glib::timeout_add_local_once(SOCKET_SETTLE, move || {
         if let Some(inner_rc) = weak.upgrade() {
