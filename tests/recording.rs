@@ -124,6 +124,15 @@ fn video_source(sound: &Sound<'_>, name: &str, camera: bool) -> Helper {
     Helper(child)
 }
 
+/// Waits until PipeWire lists the node `name`: a reader started before its source exists
+/// (right after PipeWire restarted, on a loaded machine) has nothing to link to.
+fn wait_for_node(sound: &Sound<'_>, name: &str) {
+    let needle = format!("node.name = \"{name}\"");
+    wait_for(&format!("PipeWire's node {name}"), WAIT, || {
+        sound.output("pw-cli", &["ls", "Node"]).contains(&needle)
+    });
+}
+
 /// A program reading the video source `name`: `gst-launch-1.0` with `pipewiresrc` (a
 /// format on both ends: without one the link is never negotiated).
 fn video_reader(sound: &Sound<'_>, name: &str) -> Helper {
@@ -153,6 +162,8 @@ fn cameras_and_screen_shares_are_named_until_they_stop() {
     bar.wait_for_log("bar on output HEADLESS-1");
     let _screen = video_source(&sound, "rbscreen", false);
     let _camera = video_source(&sound, "rbcamera", true);
+    wait_for_node(&sound, "rbscreen");
+    wait_for_node(&sound, "rbcamera");
     // Sources nobody reads capture nothing.
     std::thread::sleep(Duration::from_secs(2));
     assert_eq!(bar.field("privacy.visible"), "false", "{}", bar.log_text());
@@ -191,6 +202,7 @@ fn cameras_and_screen_shares_are_named_until_they_stop() {
     sound.start_daemons();
     bar.wait_for_log("privacy: PipeWire is back");
     let _screen = video_source(&sound, "rbscreen", false);
+    wait_for_node(&sound, "rbscreen");
     let _share = video_reader(&sound, "rbscreen");
     wait_for("a share on the new PipeWire", WAIT, || {
         bar.field("privacy") == "SHARE gst-launch-1.0"
