@@ -3,10 +3,9 @@
 //! thread ([`worker`]), the [`monitor`] that holds the settings and the latest sample for
 //! the main loop, the local [`wallclock`], how often a burst of changes is drawn
 //! ([`pacing`]), where files live ([`paths`]), one bar per session ([`instance`]), the
-//! remembered settings ([`state`]) and how each event source starts ([`event_sources`]).
+//! remembered settings ([`state`]).
 //! The GTK bar (`ui`) and the command line (`cli`) run on it.
 
-pub mod event_sources;
 pub mod instance;
 pub mod monitor;
 pub mod pacing;

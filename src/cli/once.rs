@@ -5,11 +5,10 @@
 use std::time::{Duration, Instant};
 
 use super::{print, report_probe_error, Failure};
-use crate::app::event_sources;
 use crate::app::startup;
 use crate::app::wallclock::LocalClock;
-use crate::events::Source as EventSource;
-use crate::modules::{Events, Input, Module, Update};
+use crate::events::{Events, Source};
+use crate::modules::{Input, Module, Update};
 use crate::sinks::json;
 use crate::sinks::shown;
 
@@ -67,13 +66,17 @@ fn events_now(modules: &[std::rc::Rc<dyn Module>]) -> Events {
     };
     let mut watches = Vec::new();
     let mut answers = Vec::new();
-    for source in EventSource::ALL {
-        if !modules.iter().any(|m| m.follows(Update::Event(source))) {
-            continue;
+    let mut sources: Vec<Source> = Vec::new();
+    for update in modules.iter().flat_map(|m| m.follows()) {
+        match update {
+            Update::Event(source) if !sources.contains(source) => sources.push(*source),
+            _ => {}
         }
+    }
+    for source in sources {
         let answered = Rc::new(Cell::new(false));
         let set = answered.clone();
-        if let Some(watch) = event_sources::start(source, &events, Rc::new(move || set.set(true))) {
+        if let Some(watch) = source.start(&events, Rc::new(move || set.set(true))) {
             watches.push(watch);
             answers.push(answered);
         }

@@ -104,7 +104,7 @@ pub fn run(interval_ms: Option<u32>) -> ExitCode {
 fn monitor_modules(config: &crate::config::Config) -> Vec<Rc<dyn Module>> {
     let modules = config.modules.all();
     modules
-        .filter(|m| m.update() == Update::Sample)
+        .filter(|m| m.follows() == [Update::Sample])
         .cloned()
         .collect()
 }

@@ -13,6 +13,7 @@ use serde::Deserialize;
 
 use super::format;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
+use crate::events::backlight::BacklightState;
 use crate::events::backlight::{Backlight, BacklightCommand};
 use crate::events::script::FormatIcons;
 use crate::render::header;
@@ -97,18 +98,19 @@ impl BacklightModule {
     fn shown<'a>(&self, input: &'a Input<'_>) -> Option<&'a Backlight> {
         input
             .events
-            .backlight
-            .as_ref()?
+            .get::<BacklightState>()?
             .pick(self.device.as_deref())
     }
 
     fn step(&self, up: bool) -> Option<Action> {
         let step = self.settings.scroll_step;
         let brighter = up != self.settings.reverse_scrolling;
-        Some(Action::Command(Command::Backlight(BacklightCommand {
-            device: self.device.clone(),
-            step: if brighter { step } else { -step },
-        })))
+        Some(Action::Command(Command::to::<BacklightState>(
+            BacklightCommand {
+                device: self.device.clone(),
+                step: if brighter { step } else { -step },
+            },
+        )))
     }
 }
 
@@ -117,8 +119,8 @@ impl Module for BacklightModule {
         "backlight"
     }
 
-    fn update(&self) -> Update {
-        Update::Event(Source::Backlight)
+    fn follows(&self) -> &[Update] {
+        const { &[Update::Event(Source::of::<BacklightState>())] }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {

@@ -22,15 +22,12 @@ fn events() -> Events {
         brightness,
         max,
     };
-    Events {
-        backlight: Some(BacklightState {
-            devices: vec![
-                light("acpi_video0", Kind::Firmware, 6, 15),
-                light("intel<b>", Kind::Raw, 18_000, 24_000),
-            ],
-        }),
-        ..Events::default()
-    }
+    Events::default().with(Some(BacklightState {
+        devices: vec![
+            light("acpi_video0", Kind::Firmware, 6, 15),
+            light("intel<b>", Kind::Raw, 18_000, 24_000),
+        ],
+    }))
 }
 
 fn shown(module: &dyn Module, events: &Events) -> (String, Option<Status>, String) {
@@ -68,10 +65,7 @@ fn the_firmware_backlight_unless_one_is_named() {
     let missing = module("device = \"nope\"");
     assert_eq!(shown(missing.as_ref(), &events).1, None);
     assert_eq!(shown(module("").as_ref(), &Events::default()).1, None);
-    let none = Events {
-        backlight: Some(BacklightState::default()),
-        ..Events::default()
-    };
+    let none = Events::default().with(Some(BacklightState::default()));
     assert_eq!(shown(module("").as_ref(), &none).1, None);
 }
 
@@ -79,10 +73,12 @@ fn the_firmware_backlight_unless_one_is_named() {
 fn scrolls_step_the_brightness_and_settings_are_checked() {
     let light = module("device = \"intel<b>\"\nscroll-step = 2.5");
     let step = |step| {
-        Some(Action::Command(Command::Backlight(BacklightCommand {
-            device: Some(Rc::from("intel<b>")),
-            step,
-        })))
+        Some(Action::Command(Command::to::<BacklightState>(
+            BacklightCommand {
+                device: Some(Rc::from("intel<b>")),
+                step,
+            },
+        )))
     };
     assert_eq!(light.action(Button::ScrollUp), step(2.5));
     assert_eq!(light.action(Button::ScrollDown), step(-2.5));
@@ -90,16 +86,20 @@ fn scrolls_step_the_brightness_and_settings_are_checked() {
     let reversed = module("reverse-scrolling = true\non-click = \"wdisplays\"");
     assert_eq!(
         reversed.action(Button::ScrollUp),
-        Some(Action::Command(Command::Backlight(BacklightCommand {
-            device: None,
-            step: -5.0
-        })))
+        Some(Action::Command(Command::to::<BacklightState>(
+            BacklightCommand {
+                device: None,
+                step: -5.0
+            }
+        )))
     );
     assert_eq!(
         reversed.action(Button::Left),
         Some(Action::Run(Button::Left))
     );
-    assert!(light.follows(Update::Event(Source::Backlight)));
+    assert!(light
+        .follows()
+        .contains(&Update::Event(Source::of::<BacklightState>())));
     for bad in [
         "format = \"{level}\"",
         "scroll-step = 0",

@@ -144,8 +144,8 @@ impl Module for Clock {
         "clock"
     }
 
-    fn update(&self) -> Update {
-        Update::Timer
+    fn follows(&self) -> &[Update] {
+        &[Update::Timer]
     }
 
     fn next_update_ms(&self, unix_ms: u64) -> Option<u64> {
@@ -214,7 +214,7 @@ mod tests {
             "seconds shown"
         );
         assert_eq!(clock_module.action(Button::Middle), None);
-        assert_eq!(clock.update(), Update::Timer);
+        assert_eq!(clock.follows(), [Update::Timer]);
         let typo = config::parse("[clock]\nfromat = \"%H\"\n", "c.toml".as_ref())
             .expect_err("unknown key");
         assert!(

@@ -42,8 +42,8 @@ impl Module for Custom {
         &self.css
     }
 
-    fn update(&self) -> Update {
-        Update::Script
+    fn follows(&self) -> &[Update] {
+        &[Update::Script]
     }
 
     fn script(&self) -> Option<&ScriptConfig> {

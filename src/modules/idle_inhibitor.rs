@@ -12,6 +12,7 @@ use serde::Deserialize;
 
 use super::format;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
+use crate::events::idle_inhibitor::{IdleCommand, IdleInhibition};
 use crate::events::script::FormatIcons;
 use crate::text::Sink;
 
@@ -71,12 +72,12 @@ impl Module for IdleInhibitor {
         "idle_inhibitor"
     }
 
-    fn update(&self) -> Update {
-        Update::Event(Source::IdleInhibitor)
+    fn follows(&self) -> &[Update] {
+        const { &[Update::Event(Source::of::<IdleInhibition>())] }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        let on = input.events.idle_inhibitor?;
+        let on = input.events.get::<IdleInhibition>()?.on;
         let status = if on { "activated" } else { "deactivated" };
         let icon = match &self.settings.format_icons {
             Some(icons) => icons.icon(None, Some(status)),
@@ -98,7 +99,7 @@ impl Module for IdleInhibitor {
     }
 
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        let text = match input.events.idle_inhibitor {
+        let text = match input.events.get::<IdleInhibition>().map(|i| i.on) {
             Some(true) => "Idle inhibitor on: the screen stays awake",
             Some(false) => "Idle inhibitor off",
             None => return,
@@ -114,7 +115,9 @@ impl Module for IdleInhibitor {
         if self.command(button).is_some() {
             return Some(Action::Run(button));
         }
-        (button == Button::Left).then_some(Action::Command(Command::ToggleIdleInhibitor))
+        (button == Button::Left).then_some(Action::Command(Command::to::<IdleInhibition>(
+            IdleCommand::Toggle,
+        )))
     }
 
     fn command(&self, button: Button) -> Option<&str> {
@@ -140,10 +143,7 @@ mod tests {
     }
 
     fn shown(module: &dyn Module, on: Option<bool>) -> (String, Option<&'static str>, String) {
-        let events = Events {
-            idle_inhibitor: on,
-            ..Events::default()
-        };
+        let events = Events::default().with(on.map(|on| IdleInhibition { on }));
         let sample = Sample::default();
         let input = Input {
             events: &events,
@@ -180,11 +180,15 @@ mod tests {
         let idle = module("on-click-right = \"swaylock\"");
         assert_eq!(
             idle.action(Button::Left),
-            Some(Action::Command(Command::ToggleIdleInhibitor))
+            Some(Action::Command(Command::to::<IdleInhibition>(
+                IdleCommand::Toggle
+            )))
         );
         assert_eq!(idle.action(Button::Right), Some(Action::Run(Button::Right)));
         assert_eq!(idle.action(Button::Middle), None);
-        assert!(idle.follows(Update::Event(Source::IdleInhibitor)));
+        assert!(idle
+            .follows()
+            .contains(&Update::Event(Source::of::<IdleInhibition>())));
         for bad in ["format = \"{mode}\"", "on-click = \"x\"", "timeout = 5"] {
             let text = format!("modules_right = [\"idle_inhibitor\"]\n[idle_inhibitor]\n{bad}\n");
             assert!(

@@ -1,14 +1,8 @@
 //! What modules render from: the latest sample, the wall clock, and the states of the
 //! event sources.
 
-use crate::events::audio::AudioState;
-use crate::events::backlight::BacklightState;
-use crate::events::bluetooth::BluetoothState;
-use crate::events::capture::CaptureState;
 use crate::events::compositor::CompositorState;
-use crate::events::media::MediaState;
-use crate::events::network::NetworkState;
-use crate::events::power_profiles::PowerProfiles;
+use crate::events::Events;
 use crate::sample::Sample;
 
 /// A calendar date, in the local time zone.
@@ -43,40 +37,6 @@ pub struct Input<'a> {
     /// The states of the other event sources.
     pub events: &'a Events,
 }
-
-/// What the event sources the modules follow last said; each `None` while its source
-/// is not followed or not there.
-#[derive(Clone, Debug, Default)]
-pub struct Events {
-    /// Links, addresses and default routes (rtnetlink): the `network` module.
-    pub network: Option<NetworkState>,
-    /// The sound server's sinks and default source: the `audio` module.
-    pub audio: Option<AudioState>,
-    /// BlueZ's adapters and devices: the `bluetooth` module.
-    pub bluetooth: Option<BluetoothState>,
-    /// power-profiles-daemon's profiles: the `power_profile` module.
-    pub power_profiles: Option<PowerProfiles>,
-    /// The MPRIS players: the `media` module.
-    pub media: Option<MediaState>,
-    /// Whether the bar's idle inhibitor is on: the `idle_inhibitor` module.
-    pub idle_inhibitor: Option<bool>,
-    /// The backlights: the `backlight` module.
-    pub backlight: Option<BacklightState>,
-    /// Cameras and screen shares in use: the `privacy` module.
-    pub capture: Option<CaptureState>,
-}
-
-/// No event source: for outputs and tests that follow none.
-pub static NO_EVENTS: Events = Events {
-    network: None,
-    audio: None,
-    bluetooth: None,
-    power_profiles: None,
-    media: None,
-    idle_inhibitor: None,
-    backlight: None,
-    capture: None,
-};
 
 /// Script states by module name (`custom/NAME`).
 pub type Scripts = std::collections::BTreeMap<String, crate::events::script::ScriptState>;

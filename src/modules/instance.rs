@@ -51,10 +51,6 @@ impl Module for Instance {
         self.inner.script()
     }
 
-    fn update(&self) -> Update {
-        self.inner.update()
-    }
-
     fn next_update_ms(&self, unix_ms: u64) -> Option<u64> {
         self.inner.next_update_ms(unix_ms)
     }
@@ -71,8 +67,8 @@ impl Module for Instance {
         self.inner.reader(roots)
     }
 
-    fn follows(&self, kind: Update) -> bool {
-        self.inner.follows(kind)
+    fn follows(&self) -> &[Update] {
+        self.inner.follows()
     }
 
     fn command(&self, button: Button) -> Option<&str> {

@@ -83,8 +83,8 @@ impl Module for Language {
         "language"
     }
 
-    fn update(&self) -> Update {
-        Update::Compositor
+    fn follows(&self) -> &[Update] {
+        &[Update::Compositor]
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {

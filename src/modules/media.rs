@@ -17,6 +17,7 @@ use serde::Deserialize;
 
 use super::format;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
+use crate::events::media::MediaState;
 use crate::events::media::{MediaCommand, Playback, Player, PlayerAction};
 use crate::events::script::FormatIcons;
 use crate::render::header;
@@ -140,7 +141,7 @@ impl Media {
     }
 
     fn ask(&self, action: PlayerAction) -> Option<Action> {
-        Some(Action::Command(Command::Media(MediaCommand {
+        Some(Action::Command(Command::to::<MediaState>(MediaCommand {
             action,
             ignored: self.ignored.clone(),
         })))
@@ -201,12 +202,12 @@ impl Module for Media {
         self.kind
     }
 
-    fn update(&self) -> Update {
-        Update::Event(Source::Media)
+    fn follows(&self) -> &[Update] {
+        const { &[Update::Event(Source::of::<MediaState>())] }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        let player = input.events.media.as_ref()?.current(&self.ignored)?;
+        let player = input.events.get::<MediaState>()?.current(&self.ignored)?;
         let playback = player.playback;
         fill(self.format(playback), player, self.icon(playback), out);
         cap(out, self.settings.max_length);
@@ -218,7 +219,7 @@ impl Module for Media {
 
     /// `Media`, then each player: its status, artist - title, album, length.
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        let Some(state) = input.events.media.as_ref() else {
+        let Some(state) = input.events.get::<MediaState>() else {
             return;
         };
         let current = state.current(&self.ignored);

@@ -30,10 +30,7 @@ fn player(bus_name: &str, playback: Playback, played_at: u64, artist: &str, titl
 }
 
 fn events(players: Vec<Player>) -> Events {
-    Events {
-        media: Some(MediaState { players }),
-        ..Events::default()
-    }
+    Events::default().with(Some(MediaState { players }))
 }
 
 fn text(module: &dyn Module, events: &Events) -> (String, Option<Status>) {
@@ -137,7 +134,7 @@ fn the_tooltip_lists_the_players_escaped() {
 fn clicks_ask_the_player_shown_and_commands_replace_them() {
     let media = module("ignored-players = [\"firefox\"]");
     let ask = |action| {
-        Some(Action::Command(Command::Media(MediaCommand {
+        Some(Action::Command(Command::to::<MediaState>(MediaCommand {
             action,
             ignored: vec!["firefox".to_owned()].into(),
         })))
@@ -159,7 +156,9 @@ fn clicks_ask_the_player_shown_and_commands_replace_them() {
         commanded.command(Button::Left),
         Some("playerctl play-pause")
     );
-    assert!(media.follows(Update::Event(Source::Media)));
+    assert!(media
+        .follows()
+        .contains(&Update::Event(Source::of::<MediaState>())));
     assert!(crate::modules::is_module("mpris"));
     for bad in [
         "format = \"{song}\"",

@@ -33,9 +33,7 @@ mod window;
 mod workspaces;
 
 pub use graph::{BarGraph, GraphSettings};
-pub use input::{
-    Date, Events, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_EVENTS, NO_SCRIPTS,
-};
+pub use input::{Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS};
 pub use tray::TraySettings;
 
 use std::fmt;
@@ -43,7 +41,7 @@ use std::rc::Rc;
 
 use toml::de::ValueDeserializer;
 
-pub use crate::events::{Command, Source};
+pub use crate::events::{Command, Events, Source, NO_EVENTS};
 pub use crate::model::controls::Request;
 use crate::render::report;
 use crate::sample::readings::{Reader, Roots, WhileShown};
@@ -328,14 +326,10 @@ pub trait Module {
         None
     }
 
-    fn update(&self) -> Update {
-        Update::Sample
-    }
-
-    /// Whether `kind` changes the module: its update source; also the sample tick for
-    /// one that shows rates besides its events (`network`).
-    fn follows(&self, kind: Update) -> bool {
-        self.update() == kind
+    /// What changes the module: its update source, and the sample tick too for one that
+    /// shows rates besides its events (`network`).
+    fn follows(&self) -> &[Update] {
+        &[Update::Sample]
     }
 
     /// The shell command a click runs (`on-click-right = "nm-connection-editor"`), for
@@ -376,7 +370,7 @@ pub trait Module {
     /// Whether its tooltip draws the history's graphs under the text: the monitor
     /// modules', whose tooltip is the report.
     fn history_graphs(&self) -> bool {
-        self.update() == Update::Sample
+        self.follows() == [Update::Sample]
     }
 
     /// For a graph module (`cpu_graph`): what the bar draws in place of its text.

@@ -49,8 +49,8 @@ impl Module for Mode {
         "mode"
     }
 
-    fn update(&self) -> Update {
-        Update::Compositor
+    fn follows(&self) -> &[Update] {
+        &[Update::Compositor]
     }
 
     /// Hidden in the default mode.

@@ -68,12 +68,12 @@ impl Module for PowerProfile {
         "power_profile"
     }
 
-    fn update(&self) -> Update {
-        Update::Event(Source::PowerProfiles)
+    fn follows(&self) -> &[Update] {
+        const { &[Update::Event(Source::of::<PowerProfiles>())] }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        let state: &PowerProfiles = input.events.power_profiles.as_ref()?;
+        let state: &PowerProfiles = input.events.get::<PowerProfiles>()?;
         let icons = self.settings.format_icons.as_ref();
         let icon = icons.map_or("", |icons| icons.icon(None, Some(&state.active)));
         format::fill(&self.settings.format, out, |key, out| {
@@ -97,7 +97,7 @@ impl Module for PowerProfile {
 
     /// `Power profile  balanced · driver placeholder`, the degradation, the profiles.
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        let Some(state) = input.events.power_profiles.as_ref() else {
+        let Some(state) = input.events.get::<PowerProfiles>() else {
             return;
         };
         header(sink, "Power profile");
@@ -129,7 +129,7 @@ impl Module for PowerProfile {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        (button == Button::Left).then_some(Action::Command(Command::PowerProfile(
+        (button == Button::Left).then_some(Action::Command(Command::to::<PowerProfiles>(
             PowerProfileCommand::Cycle,
         )))
     }

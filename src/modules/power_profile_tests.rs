@@ -20,18 +20,15 @@ fn state(active: &str, degraded: &str) -> Events {
         name: name.to_owned(),
         driver: driver.to_owned(),
     };
-    Events {
-        power_profiles: Some(PowerProfiles {
-            active: active.to_owned(),
-            profiles: vec![
-                profile("power-saver", "amd_pstate"),
-                profile("balanced", "amd_pstate"),
-                profile("performance", "amd_pstate"),
-            ],
-            degraded: degraded.to_owned(),
-        }),
-        ..Events::default()
-    }
+    Events::default().with(Some(PowerProfiles {
+        active: active.to_owned(),
+        profiles: vec![
+            profile("power-saver", "amd_pstate"),
+            profile("balanced", "amd_pstate"),
+            profile("performance", "amd_pstate"),
+        ],
+        degraded: degraded.to_owned(),
+    }))
 }
 
 fn text(module: &dyn Module, events: &Events) -> (String, Option<Status>) {
@@ -89,13 +86,10 @@ fn the_tooltip_names_the_driver_the_degradation_and_the_profiles() {
         "Power profile  performance · driver amd_pstate\n  performance degraded: \
          high-operating-temperature\n  power-saver\n  balanced\n▸ performance\n"
     );
-    let odd = Events {
-        power_profiles: Some(PowerProfiles {
-            active: "<b>x".to_owned(),
-            ..PowerProfiles::default()
-        }),
-        ..Events::default()
-    };
+    let odd = Events::default().with(Some(PowerProfiles {
+        active: "<b>x".to_owned(),
+        ..PowerProfiles::default()
+    }));
     let shown = Input {
         events: &odd,
         ..input(&sample)
@@ -111,12 +105,14 @@ fn a_left_click_cycles_and_bad_settings_are_refused() {
     let power = module("");
     assert_eq!(
         power.action(Button::Left),
-        Some(Action::Command(Command::PowerProfile(
+        Some(Action::Command(Command::to::<PowerProfiles>(
             PowerProfileCommand::Cycle
         )))
     );
     assert_eq!(power.action(Button::Right), None);
-    assert!(power.follows(Update::Event(Source::PowerProfiles)));
+    assert!(power
+        .follows()
+        .contains(&Update::Event(Source::of::<PowerProfiles>())));
     assert!(crate::modules::is_module("power-profiles-daemon"));
     for bad in ["format = \"{level}\"", "colour = 1"] {
         let text = format!("modules_right = [\"power_profile\"]\n[power_profile]\n{bad}\n");

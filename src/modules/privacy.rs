@@ -17,7 +17,9 @@ use serde::Deserialize;
 
 use super::format;
 use super::{Action, Button, Input, Module, Source, Status, Table, Update};
+use crate::events::audio::AudioState;
 use crate::events::capture::CaptureKind;
+use crate::events::capture::CaptureState;
 use crate::events::script::FormatIcons;
 use crate::render::header;
 use crate::text::{untrusted, Sink};
@@ -109,7 +111,11 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
 /// Who captures `kind` now, in the source's order.
 fn capturing<'a>(input: &'a Input<'_>, kind: Kind) -> Vec<Capturing<'a>> {
     let video = |wanted: CaptureKind| {
-        let captures = input.events.capture.iter().flat_map(|c| &c.captures);
+        let captures = input
+            .events
+            .get::<CaptureState>()
+            .into_iter()
+            .flat_map(|c| &c.captures);
         captures
             .filter(move |c| c.kind == wanted)
             .map(|c| Capturing {
@@ -121,7 +127,11 @@ fn capturing<'a>(input: &'a Input<'_>, kind: Kind) -> Vec<Capturing<'a>> {
     };
     match kind {
         Kind::Microphone => {
-            let recordings = input.events.audio.iter().flat_map(|a| &a.recordings);
+            let recordings = input
+                .events
+                .get::<AudioState>()
+                .into_iter()
+                .flat_map(|a| &a.recordings);
             recordings
                 .map(|r| Capturing {
                     app: &r.app,
@@ -161,12 +171,14 @@ impl Module for Privacy {
         "privacy"
     }
 
-    fn update(&self) -> Update {
-        Update::Event(Source::Audio)
-    }
-
-    fn follows(&self, kind: Update) -> bool {
-        matches!(kind, Update::Event(Source::Audio | Source::Capture))
+    /// Cameras and screen shares from PipeWire, microphones from the sound server.
+    fn follows(&self) -> &[Update] {
+        const {
+            &[
+                Update::Event(Source::of::<CaptureState>()),
+                Update::Event(Source::of::<AudioState>()),
+            ]
+        }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {

@@ -25,13 +25,10 @@ fn recording(app: &str, pid: Option<u32>) -> Recording {
 }
 
 fn events(recordings: Vec<Recording>) -> Events {
-    Events {
-        audio: Some(AudioState {
-            recordings,
-            ..AudioState::default()
-        }),
-        ..Events::default()
-    }
+    Events::default().with(Some(AudioState {
+        recordings,
+        ..AudioState::default()
+    }))
 }
 
 fn shown(module: &dyn Module, events: &Events) -> (String, Option<Status>, String) {
@@ -88,9 +85,13 @@ fn names_are_escaped_and_settings_checked() {
         Some(Action::Run(Button::Left))
     );
     assert_eq!(module("").action(Button::Left), None);
-    assert!(privacy.follows(Update::Event(Source::Audio)));
-    assert!(privacy.follows(Update::Event(Source::Capture)));
-    assert!(!privacy.follows(Update::Sample));
+    assert!(privacy
+        .follows()
+        .contains(&Update::Event(Source::of::<AudioState>())));
+    assert!(privacy
+        .follows()
+        .contains(&Update::Event(Source::of::<CaptureState>())));
+    assert!(!privacy.follows().contains(&Update::Sample));
     for bad in ["format = \"{camera}\"", "on-click-right = \"x\""] {
         let text = format!("modules_right = [\"privacy\"]\n[privacy]\n{bad}\n");
         assert!(
@@ -116,13 +117,13 @@ fn cameras_and_screen_shares_have_parts_of_their_own() {
          format-camera = \"{icon}{apps}\"\nformat-screen = \"{icon}{count}\"",
     );
     let mut all = events(vec![recording("pw-record", Some(7))]);
-    all.capture = Some(CaptureState {
+    all.set(Some(CaptureState {
         captures: vec![
             capture(CaptureKind::Screen, "obs", Some(9)),
             capture(CaptureKind::Camera, "Firefox", None),
             capture(CaptureKind::Screen, "<i>x</i>", None),
         ],
-    });
+    }));
     let (text, status, tooltip) = shown(privacy.as_ref(), &all);
     // The microphone, the camera, then the screen, whatever the graph's order.
     assert_eq!(text, "MIC pw-record CFirefox S2");
@@ -137,12 +138,9 @@ fn cameras_and_screen_shares_have_parts_of_their_own() {
     );
     // Without the microphone, the screen alone; `format` is still the microphone's.
     let old = module("format = \"REC {apps}\"");
-    let screen_only = Events {
-        capture: Some(CaptureState {
-            captures: vec![capture(CaptureKind::Screen, "obs", None)],
-        }),
-        ..Events::default()
-    };
+    let screen_only = Events::default().with(Some(CaptureState {
+        captures: vec![capture(CaptureKind::Screen, "obs", None)],
+    }));
     let (text, status, _) = shown(old.as_ref(), &screen_only);
     assert_eq!(text, "SCREEN obs");
     assert_eq!(status.expect("shown").class, Some("screen"));
@@ -151,9 +149,6 @@ fn cameras_and_screen_shares_have_parts_of_their_own() {
         "REC pw-record CAM Firefox SCREEN obs, <i>x</i>"
     );
     // Nothing captured, or no PipeWire: hidden.
-    let idle = Events {
-        capture: Some(CaptureState::default()),
-        ..Events::default()
-    };
+    let idle = Events::default().with(Some(CaptureState::default()));
     assert_eq!(shown(old.as_ref(), &idle).1, None);
 }

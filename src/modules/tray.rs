@@ -63,8 +63,8 @@ impl Module for Tray {
         "tray"
     }
 
-    fn update(&self) -> Update {
-        Update::Bus
+    fn follows(&self) -> &[Update] {
+        &[Update::Bus]
     }
 
     fn tray(&self) -> Option<&TraySettings> {
@@ -93,7 +93,7 @@ mod tests {
     #[test]
     fn settings_defaults_limits_and_no_text() {
         let tray = default_module("tray");
-        assert_eq!(tray.update(), Update::Bus);
+        assert_eq!(tray.follows(), [Update::Bus]);
         let settings = tray.tray().expect("the tray has settings");
         assert_eq!((settings.icon_size, settings.spacing), (16, 4));
         assert!(!settings.show_passive);

@@ -62,8 +62,8 @@ impl Module for Window {
         "window"
     }
 
-    fn update(&self) -> Update {
-        Update::Compositor
+    fn follows(&self) -> &[Update] {
+        &[Update::Compositor]
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {

@@ -98,8 +98,8 @@ impl Module for Workspaces {
         "workspaces"
     }
 
-    fn update(&self) -> Update {
-        Update::Compositor
+    fn follows(&self) -> &[Update] {
+        &[Update::Compositor]
     }
 
     /// For text outputs: the labels, the focused one in brackets; hidden without any.

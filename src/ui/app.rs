@@ -23,7 +23,6 @@ use crate::app::wallclock::LocalClock;
 use crate::app::worker::{Taken, Watch};
 use crate::config::Config;
 use crate::events::control::Command;
-use crate::events::Source as EventSource;
 use crate::modules::{Action, Update};
 use crate::render::report;
 use crate::sample::{Sample, Source};
@@ -229,7 +228,7 @@ impl App {
             .borrow()
             .modules
             .all()
-            .filter(|m| m.update() == Update::Timer)
+            .filter(|m| m.follows().contains(&Update::Timer))
             .filter_map(|m| m.next_update_ms(now))
             .min();
         if let Some(delay) = next {
@@ -251,7 +250,7 @@ impl App {
         self.render_timed();
         self.render_of(Update::Compositor);
         self.render_of(Update::Script);
-        for source in EventSource::ALL {
+        for source in self.sources.started() {
             self.render_of(Update::Event(source));
         }
     }
@@ -265,7 +264,7 @@ impl App {
             let output = inputs.output_of(bar);
             let input = inputs.input(&output);
             for slot in &mut bar.slots {
-                if !slot.module.follows(kind) {
+                if !slot.module.follows().contains(&kind) {
                     continue;
                 }
                 slot.render(&input, &mut text);

@@ -261,7 +261,7 @@ impl App {
                 slot.label.add_controller(scroll);
             }
 
-            if slot.module.update() == Update::Sample {
+            if slot.module.follows() == [Update::Sample] {
                 self.follow_monitor_tooltip(&slot.tooltip_widget);
             }
             let tooltip_label = slot.tooltip_widget.clone();

@@ -1,8 +1,8 @@
 //! The event sources the bar's modules follow besides the sample tick, started and
 //! stopped in one place: the wall-clock timer (`Update::Timer`), the compositor's IPC
 //! (`Update::Compositor`), the script modules' runners (`Update::Script`), the tray's
-//! StatusNotifierHost (`Update::Bus`), and the [`EventSource`]s (`Update::Event`:
-//! rtnetlink, the sound server, BlueZ…), started through `app::event_sources`. Each runs on
+//! StatusNotifierHost (`Update::Bus`), and the event [`Source`]s the modules name
+//! (`Update::Event`: rtnetlink, the sound server, BlueZ…). Each runs on
 //! the main loop through gio's async IO and, when it changes, asks the bar to redraw the
 //! modules that follow its kind, at most once per frame (`paced`). `follow` starts what the config's modules need and
 //! stops the scripts no longer listed; a script that kept its name and settings goes on
@@ -14,16 +14,16 @@ use std::rc::Rc;
 use gtk4 as gtk;
 
 use super::tray::TrayHost;
-use crate::app::event_sources::{self, Watch};
 use crate::app::wallclock::WallTimer;
 use crate::events::compositor::{Compositor, CompositorState, Workspace};
 use crate::events::script::runner::{self, ScriptRunner};
 use crate::events::script::ScriptState;
-use crate::events::{Command, Source as EventSource};
-use crate::modules::{custom, Button, Events, Layout, Scripts, TraySettings, Update};
+use crate::events::source::Running;
+use crate::events::{Command, Events, Source};
+use crate::modules::{custom, Button, Layout, Scripts, TraySettings, Update};
 
-/// A source started, with its watch (`None`: it could not start).
-type StartedSource = (EventSource, Option<Box<dyn Watch>>);
+/// A source started, with its client (`None`: it could not start).
+type StartedSource = (Source, Option<Box<dyn Running>>);
 
 pub struct Sources {
     /// Redraws the modules of one kind.
@@ -59,29 +59,29 @@ impl Sources {
     /// scripts they no longer list.
     pub fn follow(&self, modules: &Layout) {
         self.start_wall_timer();
-        let needs = |kind: Update| modules.all().any(|m| m.follows(kind));
+        let needs = |kind: Update| modules.all().any(|m| m.follows().contains(&kind));
         if needs(Update::Compositor) && self.compositor.borrow().is_none() {
             let redraw = self.redraw.clone();
             let on_change = move |_: &CompositorState| redraw(Update::Compositor);
             let compositor = Compositor::connect_from_env(on_change);
             self.compositor.replace(compositor);
         }
-        for source in EventSource::ALL {
-            if needs(Update::Event(source)) {
-                self.follow_source(source);
+        for update in modules.all().flat_map(|m| m.follows()) {
+            if let Update::Event(source) = update {
+                self.follow_source(*source);
             }
         }
         self.follow_scripts(modules);
     }
 
     /// Starts `source` unless it was started before.
-    fn follow_source(&self, source: EventSource) {
+    fn follow_source(&self, source: Source) {
         if self.watches.borrow().iter().any(|(s, _)| *s == source) {
             return;
         }
         let redraw = self.redraw.clone();
         let changed = Rc::new(move || redraw(Update::Event(source)));
-        let watch = event_sources::start(source, &self.events, changed);
+        let watch = source.start(&self.events, changed);
         self.watches.borrow_mut().push((source, watch));
     }
 
@@ -92,6 +92,11 @@ impl Sources {
         if let Some((_, Some(watch))) = watches.iter().find(|(s, _)| *s == source) {
             watch.command(&command);
         }
+    }
+
+    /// The event sources started.
+    pub fn started(&self) -> Vec<Source> {
+        self.watches.borrow().iter().map(|(s, _)| *s).collect()
     }
 
     pub fn events(&self) -> Ref<'_, Events> {

@@ -119,3 +119,10 @@ pub fn stepped(current: f64, percent: f64, max_percent: f64) -> f64 {
         (current + percent).max(0.0)
     }
 }
+
+impl super::EventState for AudioState {
+    const NAME: &'static str = "the sound server";
+    type Command = AudioCommand;
+    #[cfg(feature = "app")]
+    type Watch = pulse::AudioWatch;
+}

@@ -25,6 +25,7 @@ use libpulse_glib_binding::Mainloop;
 use super::reading::{recording_of, sink_of, source_of, Reading};
 use super::socket;
 use super::{stepped, AudioCommand, AudioState};
+use crate::events::source::{OnChange, Watch};
 
 /// How long to wait before connecting again to a `PULSE_SERVER` that is not there.
 const RETRY: Duration = Duration::from_secs(2);
@@ -34,8 +35,6 @@ const SOCKET_SETTLE: Duration = Duration::from_millis(200);
 /// 6.4 s, 12.6 s in all from the socket): a server slow to listen (a loaded machine)
 /// makes no new socket to wake the watch.
 const SETTLE_TRIES: u32 = 5;
-
-type OnChange = Box<dyn Fn(Option<&AudioState>)>;
 
 struct Inner {
     // Before the main loop it runs on: fields drop in this order.
@@ -56,7 +55,7 @@ struct Inner {
     settle_tries: u32,
     /// The server's socket, watched while there is no server; `None` when it cannot be.
     socket_monitor: Option<gio::FileMonitor>,
-    on_change: OnChange,
+    on_change: OnChange<AudioState>,
 }
 
 /// Follows the sound server; dropping it disconnects. The callbacks hold it weakly, so
@@ -65,8 +64,8 @@ pub struct AudioWatch {
     inner: Rc<RefCell<Inner>>,
 }
 
-impl AudioWatch {
-    pub fn start(on_change: impl Fn(Option<&AudioState>) + 'static) -> Option<AudioWatch> {
+impl Watch<AudioState> for AudioWatch {
+    fn start(on_change: OnChange<AudioState>) -> Option<AudioWatch> {
         let Some(mainloop) = Mainloop::new(None) else {
             tracing::warn!("audio: libpulse's glib main loop failed; not shown");
             return None;
@@ -82,7 +81,7 @@ impl AudioWatch {
             retry: None,
             settle_tries: 0,
             socket_monitor: None,
-            on_change: Box::new(on_change),
+            on_change,
         }));
         let watch = AudioWatch { inner };
         connect(&watch.inner);
@@ -92,7 +91,7 @@ impl AudioWatch {
     /// Carries out a click's or a scroll's command on the default sink or source. The
     /// state takes the change at once, so that a second step before the server's event
     /// builds on the first.
-    pub fn command(&self, command: AudioCommand) {
+    fn command(&self, &command: &AudioCommand) {
         let mut inner = self.inner.borrow_mut();
         let inner = &mut *inner;
         let (Some(context), Some(state)) = (inner.context.as_mut(), inner.state.as_mut()) else {

@@ -167,3 +167,10 @@ pub fn parse_uevent(message: &[u8]) -> Option<Uevent<'_>> {
         devpath: devpath?,
     })
 }
+
+impl super::EventState for BacklightState {
+    const NAME: &'static str = "the backlights";
+    type Command = BacklightCommand;
+    #[cfg(feature = "app")]
+    type Watch = watch::BacklightWatch;
+}

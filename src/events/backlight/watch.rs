@@ -19,14 +19,13 @@ use gtk4::glib::{self, prelude::*};
 use netlink_sys::{protocols::NETLINK_KOBJECT_UEVENT, Socket, SocketAddr};
 
 use super::{parse_uevent, BacklightCommand, BacklightState, CLASS};
+use crate::events::source::{OnChange, Watch};
 
 /// The kernel's multicast group of `NETLINK_KOBJECT_UEVENT` (udev's own is 2).
 const KERNEL_GROUP: u32 = 1;
 /// The kernel's uevents are at most 2 KiB.
 const BUFFER: usize = 8192;
 const CALL_TIMEOUT_MS: i32 = 3_000;
-
-type OnChange = Box<dyn Fn(Option<&BacklightState>)>;
 
 /// The system bus, reached on the first scroll that needs logind.
 enum Bus {
@@ -41,7 +40,7 @@ struct Inner {
     bus: Bus,
     /// The latest value for logind while the bus is being reached.
     pending: Option<(String, u32)>,
-    on_change: OnChange,
+    on_change: OnChange<BacklightState>,
 }
 
 /// Follows the backlights; dropping it stops.
@@ -50,8 +49,8 @@ pub struct BacklightWatch {
     source: Option<glib::SourceId>,
 }
 
-impl BacklightWatch {
-    pub fn start(on_change: impl Fn(Option<&BacklightState>) + 'static) -> BacklightWatch {
+impl Watch<BacklightState> for BacklightWatch {
+    fn start(on_change: OnChange<BacklightState>) -> Option<BacklightWatch> {
         let class_dir = PathBuf::from("/sys").join(CLASS);
         let state = BacklightState::read(&class_dir);
         if state.devices.is_empty() {
@@ -65,7 +64,7 @@ impl BacklightWatch {
             state,
             bus: Bus::Unreached,
             pending: None,
-            on_change: Box::new(on_change),
+            on_change,
         }));
         let source = match listen(&inner) {
             Ok(source) => Some(source),
@@ -80,12 +79,12 @@ impl BacklightWatch {
                 tell(&inner.borrow());
             }
         });
-        BacklightWatch { inner, source }
+        Some(BacklightWatch { inner, source })
     }
 
     /// Carries out a scroll: the state takes the new value at once, so that a second
     /// scroll before the kernel's event builds on the first.
-    pub fn command(&self, command: &BacklightCommand) {
+    fn command(&self, command: &BacklightCommand) {
         let (name, raw) = {
             let mut inner = self.inner.borrow_mut();
             let device = command.device.as_deref();

@@ -12,6 +12,7 @@ use gtk4::glib::prelude::*;
 use gtk4::glib::{self, Variant, VariantTy};
 
 use super::{BluetoothCommand, BluetoothState, Property, ADAPTER};
+use crate::events::source::{OnChange, Watch};
 
 const BLUEZ: &str = "org.bluez";
 const OBJECT_MANAGER: &str = "org.freedesktop.DBus.ObjectManager";
@@ -20,8 +21,6 @@ const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 const CALL_TIMEOUT_MS: i32 = 3_000;
 /// More objects or properties than this in one answer are not read.
 const MAX_ENTRIES: usize = 1024;
-
-type OnChange = Box<dyn Fn(Option<&BluetoothState>)>;
 
 struct Inner {
     connection: Option<gio::DBusConnection>,
@@ -34,7 +33,7 @@ struct Inner {
     absence_logged: bool,
     /// A change is queued for the next turn of the main loop (signals come in bursts).
     queued: Cell<bool>,
-    on_change: OnChange,
+    on_change: OnChange<BluetoothState>,
 }
 
 /// Follows BlueZ; dropping it stops.
@@ -42,8 +41,8 @@ pub struct BluetoothWatch {
     inner: Rc<RefCell<Inner>>,
 }
 
-impl BluetoothWatch {
-    pub fn start(on_change: impl Fn(Option<&BluetoothState>) + 'static) -> BluetoothWatch {
+impl Watch<BluetoothState> for BluetoothWatch {
+    fn start(on_change: OnChange<BluetoothState>) -> Option<BluetoothWatch> {
         let inner = Rc::new(RefCell::new(Inner {
             connection: None,
             state: None,
@@ -51,7 +50,7 @@ impl BluetoothWatch {
             unwatch: None,
             absence_logged: false,
             queued: Cell::new(false),
-            on_change: Box::new(on_change),
+            on_change,
         }));
         crate::events::bus_watch::connect(
             crate::events::bus_watch::Bus::System,
@@ -60,11 +59,11 @@ impl BluetoothWatch {
             connected,
             |inner| (inner.borrow().on_change)(None),
         );
-        BluetoothWatch { inner }
+        Some(BluetoothWatch { inner })
     }
 
     /// Carries out a click's command.
-    pub fn command(&self, command: BluetoothCommand) {
+    fn command(&self, &command: &BluetoothCommand) {
         let inner = self.inner.borrow();
         let (Some(connection), Some(state)) = (&inner.connection, &inner.state) else {
             return;

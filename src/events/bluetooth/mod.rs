@@ -168,3 +168,10 @@ impl BluetoothState {
         }
     }
 }
+
+impl super::EventState for BluetoothState {
+    const NAME: &'static str = "BlueZ";
+    type Command = BluetoothCommand;
+    #[cfg(feature = "app")]
+    type Watch = bluez::BluetoothWatch;
+}

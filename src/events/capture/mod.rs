@@ -170,3 +170,10 @@ impl Graph {
         CaptureState { captures }
     }
 }
+
+impl super::EventState for CaptureState {
+    const NAME: &'static str = "PipeWire's video graph";
+    type Command = std::convert::Infallible;
+    #[cfg(feature = "app")]
+    type Watch = pipewire::CaptureWatch;
+}

@@ -27,11 +27,10 @@ use pipewire::types::ObjectType;
 use rustc_hash::FxHashMap;
 
 use super::{CaptureState, Graph, Props, VideoNode};
+use crate::events::source::{OnChange, Watch};
 
 /// From the socket's creation to the connection: the server binds, then listens.
 const SOCKET_SETTLE: Duration = Duration::from_millis(200);
-
-type OnChange = Box<dyn Fn(Option<&CaptureState>)>;
 
 struct Dict<'a>(&'a DictRef);
 
@@ -60,7 +59,7 @@ struct Inner {
     absence_logged: bool,
     socket_monitor: Option<gio::FileMonitor>,
     loop_source: Option<glib::SourceId>,
-    on_change: Rc<OnChange>,
+    on_change: Rc<OnChange<CaptureState>>,
     // Last: the context and its loop outlive every proxy.
     context: Context,
     mainloop: MainLoop,
@@ -72,9 +71,9 @@ pub struct CaptureWatch {
     inner: Rc<RefCell<Inner>>,
 }
 
-impl CaptureWatch {
+impl Watch<CaptureState> for CaptureWatch {
     /// `None` (after one log line) when libpipewire cannot make its loop at all.
-    pub fn start(on_change: impl Fn(Option<&CaptureState>) + 'static) -> Option<CaptureWatch> {
+    fn start(on_change: OnChange<CaptureState>) -> Option<CaptureWatch> {
         pipewire::init();
         let made = MainLoop::new(None).and_then(|mainloop| {
             let context = Context::new(&mainloop)?;
@@ -95,7 +94,7 @@ impl CaptureWatch {
             absence_logged: false,
             socket_monitor: None,
             loop_source: None,
-            on_change: Rc::new(Box::new(on_change)),
+            on_change: Rc::new(on_change),
             context,
             mainloop,
         }));

@@ -221,3 +221,10 @@ pub fn clean(text: &str) -> String {
     }
     out
 }
+
+impl super::EventState for MediaState {
+    const NAME: &'static str = "the media players";
+    type Command = MediaCommand;
+    #[cfg(feature = "app")]
+    type Watch = mpris::MediaWatch;
+}

@@ -15,6 +15,7 @@ use gtk4::glib::{self, Variant, VariantTy};
 
 use super::properties::apply;
 use super::{MediaCommand, MediaState, PlayerAction, Roster, BUS_PREFIX};
+use crate::events::source::{OnChange, Watch};
 
 const PATH: &str = "/org/mpris/MediaPlayer2";
 const ROOT: &str = "org.mpris.MediaPlayer2";
@@ -23,8 +24,6 @@ const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 const DBUS: &str = "org.freedesktop.DBus";
 /// A player that does not answer this fast is not waited for.
 const CALL_TIMEOUT_MS: i32 = 1_000;
-
-type OnChange = Box<dyn Fn(Option<&MediaState>)>;
 
 struct Inner {
     connection: Option<gio::DBusConnection>,
@@ -36,7 +35,7 @@ struct Inner {
     next_order: u64,
     signals: Vec<gio::SignalSubscription>,
     queued: Cell<bool>,
-    on_change: OnChange,
+    on_change: OnChange<MediaState>,
 }
 
 /// Follows the media players; dropping it stops.
@@ -44,8 +43,8 @@ pub struct MediaWatch {
     inner: Rc<RefCell<Inner>>,
 }
 
-impl MediaWatch {
-    pub fn start(on_change: impl Fn(Option<&MediaState>) + 'static) -> MediaWatch {
+impl Watch<MediaState> for MediaWatch {
+    fn start(on_change: OnChange<MediaState>) -> Option<MediaWatch> {
         let inner = Rc::new(RefCell::new(Inner {
             connection: None,
             state: MediaState::default(),
@@ -54,7 +53,7 @@ impl MediaWatch {
             next_order: 1,
             signals: Vec::new(),
             queued: Cell::new(false),
-            on_change: Box::new(on_change),
+            on_change,
         }));
         crate::events::bus_watch::connect(
             crate::events::bus_watch::Bus::Session,
@@ -63,11 +62,11 @@ impl MediaWatch {
             connected,
             |inner| (inner.borrow().on_change)(None),
         );
-        MediaWatch { inner }
+        Some(MediaWatch { inner })
     }
 
     /// Carries out a click's or a scroll's command on the player shown.
-    pub fn command(&self, command: &MediaCommand) {
+    fn command(&self, command: &MediaCommand) {
         let inner = self.inner.borrow();
         let (Some(connection), Some(player)) =
             (&inner.connection, inner.state.current(&command.ignored))

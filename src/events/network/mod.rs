@@ -215,3 +215,10 @@ fn matches(pattern: &str, name: &str) -> bool {
 fn same_route(a: &DefaultRoute, b: &DefaultRoute) -> bool {
     a.index == b.index && a.ipv6 == b.ipv6 && a.gateway == b.gateway && a.metric == b.metric
 }
+
+impl super::EventState for NetworkState {
+    const NAME: &'static str = "rtnetlink";
+    type Command = std::convert::Infallible;
+    #[cfg(feature = "app")]
+    type Watch = netlink::NetworkWatch;
+}

@@ -21,6 +21,7 @@ use netlink_packet_route::RouteNetlinkMessage;
 use netlink_sys::{protocols::NETLINK_ROUTE, Socket, SocketAddr};
 
 use super::{from_netlink, NetworkState};
+use crate::events::source::{OnChange, Watch};
 
 /// The multicast groups (`RTNLGRP_*` in linux/rtnetlink.h): links, and the IPv4 and IPv6
 /// addresses and routes.
@@ -179,8 +180,20 @@ pub struct NetworkWatch {
     ended: Rc<Cell<bool>>,
 }
 
+impl Watch<NetworkState> for NetworkWatch {
+    fn start(on_change: OnChange<NetworkState>) -> Option<NetworkWatch> {
+        match NetworkWatch::follow(on_change) {
+            Ok(watch) => Some(watch),
+            Err(err) => {
+                tracing::warn!("network: cannot follow rtnetlink, not shown: {err}");
+                None
+            }
+        }
+    }
+}
+
 impl NetworkWatch {
-    pub fn start(on_change: impl Fn(&NetworkState) + 'static) -> io::Result<NetworkWatch> {
+    fn follow(on_change: OnChange<NetworkState>) -> io::Result<NetworkWatch> {
         let mut session = Session::open(&GROUPS, Path::new("/sys"))?;
         session.socket.set_non_blocking(true)?;
         session.dump_all()?;
@@ -204,7 +217,7 @@ impl NetworkWatch {
             }
             // One call per wake-up, however many events came: a flood draws once.
             if changed {
-                on_change(&session.state);
+                on_change(Some(&session.state));
             }
             glib::ControlFlow::Continue
         };

@@ -13,6 +13,7 @@ use gtk4::glib::prelude::*;
 use gtk4::glib::{self, Variant, VariantTy};
 
 use super::{clean, PowerProfileCommand, PowerProfiles, Profile};
+use crate::events::source::{OnChange, Watch};
 
 /// (bus name, object path, interface), the preferred first.
 const SERVICES: [(&str, &str, &str); 2] = [
@@ -32,8 +33,6 @@ const CALL_TIMEOUT_MS: i32 = 3_000;
 /// More profiles than this are not read.
 const MAX_PROFILES: usize = 16;
 
-type OnChange = Box<dyn Fn(Option<&PowerProfiles>)>;
-
 struct Inner {
     connection: Option<gio::DBusConnection>,
     /// Which of [`SERVICES`] has an owner now.
@@ -45,7 +44,7 @@ struct Inner {
     unwatch: Vec<Box<dyn FnOnce()>>,
     absence_logged: bool,
     queued: Cell<bool>,
-    on_change: OnChange,
+    on_change: OnChange<PowerProfiles>,
 }
 
 impl Inner {
@@ -62,8 +61,8 @@ pub struct PowerProfilesWatch {
     inner: Rc<RefCell<Inner>>,
 }
 
-impl PowerProfilesWatch {
-    pub fn start(on_change: impl Fn(Option<&PowerProfiles>) + 'static) -> PowerProfilesWatch {
+impl Watch<PowerProfiles> for PowerProfilesWatch {
+    fn start(on_change: OnChange<PowerProfiles>) -> Option<PowerProfilesWatch> {
         let inner = Rc::new(RefCell::new(Inner {
             connection: None,
             present: [false; 2],
@@ -73,7 +72,7 @@ impl PowerProfilesWatch {
             unwatch: Vec::new(),
             absence_logged: false,
             queued: Cell::new(false),
-            on_change: Box::new(on_change),
+            on_change,
         }));
         crate::events::bus_watch::connect(
             crate::events::bus_watch::Bus::System,
@@ -82,11 +81,11 @@ impl PowerProfilesWatch {
             connected,
             |inner| (inner.borrow().on_change)(None),
         );
-        PowerProfilesWatch { inner }
+        Some(PowerProfilesWatch { inner })
     }
 
     /// Carries out a click's command.
-    pub fn command(&self, command: PowerProfileCommand) {
+    fn command(&self, &command: &PowerProfileCommand) {
         let inner = self.inner.borrow();
         let (Some(connection), Some(state), Some((name, path, interface))) =
             (&inner.connection, &inner.state, inner.service())

@@ -63,3 +63,10 @@ impl PowerProfiles {
         Some(self.profiles[next].name.as_str())
     }
 }
+
+impl super::EventState for PowerProfiles {
+    const NAME: &'static str = "power-profiles-daemon";
+    type Command = PowerProfileCommand;
+    #[cfg(feature = "app")]
+    type Watch = dbus::PowerProfilesWatch;
+}

@@ -188,12 +188,12 @@ impl Module for Audio {
         self.kind
     }
 
-    fn update(&self) -> Update {
-        Update::Event(Source::Audio)
+    fn follows(&self) -> &[Update] {
+        const { &[Update::Event(Source::of::<AudioState>())] }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        let state = input.events.audio.as_ref()?;
+        let state = input.events.get::<AudioState>()?;
         let sink = state.default_sink()?;
         let icons = self.settings.format_icons.as_ref();
         let icon = icons.map_or("", |i| i.icon(Some(sink.volume), Some(sink.port_kind())));
@@ -230,8 +230,7 @@ impl Module for Audio {
     fn tooltip(&self, sink_out: &mut dyn TextSink, input: &Input<'_>) {
         let Some(state) = input
             .events
-            .audio
-            .as_ref()
+            .get::<AudioState>()
             .filter(|_| self.settings.tooltip)
         else {
             return;
@@ -282,7 +281,7 @@ impl Module for Audio {
             Button::ScrollDown => change(-step),
             Button::Middle | Button::Right => return None,
         };
-        Some(Action::Command(Command::Audio(command)))
+        Some(Action::Command(Command::to::<AudioState>(command)))
     }
 
     fn command(&self, button: Button) -> Option<&str> {

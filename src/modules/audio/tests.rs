@@ -51,10 +51,7 @@ fn state() -> AudioState {
 
 fn text(module: &dyn Module, state: &AudioState) -> (String, Option<Status>) {
     let sample = Sample::default();
-    let events = Events {
-        audio: Some(state.clone()),
-        ..Events::default()
-    };
+    let events = Events::default().with(Some(state.clone()));
     let input = Input {
         events: &events,
         ..input(&sample)
@@ -128,10 +125,7 @@ fn waybar_formats_and_icons_by_port_and_volume() {
 fn the_tooltip_lists_the_port_the_other_sinks_and_the_input_as_text() {
     let audio = module("audio", "");
     let sample = Sample::default();
-    let events = Events {
-        audio: Some(state()),
-        ..Events::default()
-    };
+    let events = Events::default().with(Some(state()));
     let input = Input {
         events: &events,
         ..input(&sample)
@@ -155,7 +149,7 @@ fn the_tooltip_lists_the_port_the_other_sinks_and_the_input_as_text() {
 fn the_wheel_steps_a_click_mutes_and_commands_win() {
     let audio = module("audio", "step = 2.5\nmax_volume = 120");
     let change = |percent| {
-        Some(Action::Command(Command::Audio(
+        Some(Action::Command(Command::to::<AudioState>(
             AudioCommand::ChangeVolume {
                 percent,
                 max_percent: 120.0,
@@ -166,7 +160,9 @@ fn the_wheel_steps_a_click_mutes_and_commands_win() {
     assert_eq!(audio.action(Button::ScrollDown), change(-2.5));
     assert_eq!(
         audio.action(Button::Left),
-        Some(Action::Command(Command::Audio(AudioCommand::ToggleMute)))
+        Some(Action::Command(Command::to::<AudioState>(
+            AudioCommand::ToggleMute
+        )))
     );
     assert_eq!(audio.action(Button::Right), None);
     let waybar = module(
@@ -181,7 +177,7 @@ fn the_wheel_steps_a_click_mutes_and_commands_win() {
     );
     assert_eq!(
         waybar.action(Button::ScrollUp),
-        Some(Action::Command(Command::Audio(
+        Some(Action::Command(Command::to::<AudioState>(
             AudioCommand::ChangeVolume {
                 percent: 1.0,
                 max_percent: 150.0

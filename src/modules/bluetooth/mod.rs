@@ -155,12 +155,12 @@ impl Module for Bluetooth {
         "bluetooth"
     }
 
-    fn update(&self) -> Update {
-        Update::Event(Source::Bluetooth)
+    fn follows(&self) -> &[Update] {
+        const { &[Update::Event(Source::of::<BluetoothState>())] }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        let state = input.events.bluetooth.as_ref()?;
+        let state = input.events.get::<BluetoothState>()?;
         let shown = Shown::of(state)?;
         let battery = shown.first.and_then(|d| d.battery);
         let icons = self.settings.format_icons.as_ref();
@@ -192,7 +192,7 @@ impl Module for Bluetooth {
 
     /// `Bluetooth  laptop · on`, then each connected device with its battery.
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        let Some(state) = input.events.bluetooth.as_ref() else {
+        let Some(state) = input.events.get::<BluetoothState>() else {
             return;
         };
         let Some(shown) = Shown::of(state) else {
@@ -220,7 +220,7 @@ impl Module for Bluetooth {
             return Some(Action::Run(button));
         }
         match button {
-            Button::Left => Some(Action::Command(Command::Bluetooth(
+            Button::Left => Some(Action::Command(Command::to::<BluetoothState>(
                 BluetoothCommand::TogglePower,
             ))),
             _ => None,

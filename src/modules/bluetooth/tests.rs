@@ -45,10 +45,7 @@ fn state(powered: bool, connected: bool, battery: Option<u8>) -> BluetoothState 
 
 fn text(module: &dyn Module, state: Option<BluetoothState>) -> (String, Option<Status>) {
     let sample = Sample::default();
-    let events = Events {
-        bluetooth: state,
-        ..Events::default()
-    };
+    let events = Events::default().with(state);
     let input = Input {
         events: &events,
         ..input(&sample)
@@ -104,10 +101,7 @@ fn waybar_formats_and_icons() {
 fn the_tooltip_lists_the_connected_devices_with_their_battery() {
     let bluetooth = module("");
     let sample = Sample::default();
-    let events = Events {
-        bluetooth: Some(state(true, true, Some(80))),
-        ..Events::default()
-    };
+    let events = Events::default().with(Some(state(true, true, Some(80))));
     let input = Input {
         events: &events,
         ..input(&sample)
@@ -128,7 +122,7 @@ fn a_click_toggles_the_power_unless_a_command_is_set() {
     let bluetooth = module("on-click-right = \"blueman-manager\"");
     assert_eq!(
         bluetooth.action(Button::Left),
-        Some(Action::Command(Command::Bluetooth(
+        Some(Action::Command(Command::to::<BluetoothState>(
             BluetoothCommand::TogglePower
         )))
     );

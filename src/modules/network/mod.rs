@@ -170,7 +170,7 @@ impl Network {
     /// `Network  wlan0 · wifi`, the Wi-Fi network with its signal and band, then the
     /// addresses (the first with its gateway) and the rates.
     fn link_tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        let Some(state) = input.events.network.as_ref() else {
+        let Some(state) = input.events.get::<NetworkState>() else {
             return;
         };
         let primary = state.primary(self.settings.interface.as_deref());
@@ -290,13 +290,9 @@ impl Module for Network {
         "network"
     }
 
-    fn update(&self) -> Update {
-        Update::Event(Source::Network)
-    }
-
     /// Links change by events; the rates on each sample.
-    fn follows(&self, kind: Update) -> bool {
-        matches!(kind, Update::Event(Source::Network) | Update::Sample)
+    fn follows(&self) -> &[Update] {
+        const { &[Update::Event(Source::of::<NetworkState>()), Update::Sample] }
     }
 
     fn reader(&self, roots: &Roots) -> Option<Box<dyn Reader>> {
@@ -311,7 +307,7 @@ impl Module for Network {
 
     /// Hidden until rtnetlink has told the state (or where it cannot be followed).
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        let state = input.events.network.as_ref()?;
+        let state = input.events.get::<NetworkState>()?;
         let primary = state.primary(self.settings.interface.as_deref());
         let rates = self.rates(input, &primary);
         let connection = primary.connection;

@@ -74,10 +74,7 @@ fn text(module: &dyn Module, sample: &Sample, events: &Events) -> (String, Optio
 fn the_default_route_interface_with_its_rates() {
     let network = module("");
     let sample = sample_with_rates(Some(2.0 * 1024.0 * 1024.0));
-    let events = Events {
-        network: Some(wired()),
-        ..Events::default()
-    };
+    let events = Events::default().with(Some(wired()));
     let (out, status) = text(network.as_ref(), &sample, &events);
     assert_eq!(out, "NET enp3s0 2.0M/s↓ 512K/s↑");
     assert_eq!(status.and_then(|s| s.class), Some("ethernet"));
@@ -108,10 +105,7 @@ fn formats_by_connection_with_icons() {
     );
     let sample = sample_with_rates(None);
     let mut state = wired();
-    let events = |state: &NetworkState| Events {
-        network: Some(state.clone()),
-        ..Events::default()
-    };
+    let events = |state: &NetworkState| Events::default().with(Some(state.clone()));
     let (out, _) = text(network.as_ref(), &sample, &events(&state));
     assert_eq!(out, "E enp3s0 192.168.1.10/24 via 192.168.1.1 0B/s");
 
@@ -147,10 +141,7 @@ fn an_interface_name_is_text_not_markup() {
         wireless: false,
     }));
     let sample = Sample::default();
-    let events = Events {
-        network: Some(state),
-        ..Events::default()
-    };
+    let events = Events::default().with(Some(state));
     let input = Input {
         events: &events,
         ..input(&sample)
@@ -174,8 +165,13 @@ fn clicks_run_the_configured_commands_and_bad_settings_are_refused() {
         Some(Action::Run(Button::Right))
     );
     assert_eq!(network.command(Button::Right), Some("nm-connection-editor"));
-    assert!(network.follows(Update::Sample) && network.follows(Update::Event(Source::Network)));
-    assert!(!network.follows(Update::Compositor));
+    assert!(
+        network.follows().contains(&Update::Sample)
+            && network
+                .follows()
+                .contains(&Update::Event(Source::of::<NetworkState>()))
+    );
+    assert!(!network.follows().contains(&Update::Compositor));
     for bad in [
         "format = \"{ssid}\"",
         "colour = 1",
@@ -221,10 +217,7 @@ fn wireless(wifi: Option<Wifi>) -> (Events, Sample) {
     sample
         .readings
         .insert("network", Box::new(Traffic(vec![rates])));
-    let events = Events {
-        network: Some(state),
-        ..Events::default()
-    };
+    let events = Events::default().with(Some(state));
     (events, sample)
 }
 

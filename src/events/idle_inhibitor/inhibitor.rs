@@ -25,7 +25,8 @@ const BAR_WINDOW_CLASS: &str = "ringbar-window";
 const RETRY: Duration = Duration::from_millis(200);
 const RETRIES: u32 = 50;
 
-type OnChange = Box<dyn Fn(Option<bool>)>;
+use super::{IdleCommand, IdleInhibition};
+use crate::events::source::{OnChange, Watch};
 
 /// The protocol's objects carry no data and send no events.
 struct Queue;
@@ -64,7 +65,7 @@ struct Inner {
     /// The user's wish: on, whether or not a bar holds it right now.
     on: bool,
     retry: Option<glib::SourceId>,
-    on_change: OnChange,
+    on_change: OnChange<IdleInhibition>,
 }
 
 /// The idle inhibitor; dropping it lets the compositor go idle again.
@@ -72,27 +73,33 @@ pub struct IdleInhibitor {
     inner: Option<Rc<RefCell<Inner>>>,
 }
 
-impl IdleInhibitor {
-    /// Off at first; `on_change` hears `Some(on)`, or `None` where there is no protocol
-    /// (the first time on the next turn of the main loop, as the other sources).
-    pub fn start(on_change: impl Fn(Option<bool>) + 'static) -> IdleInhibitor {
+impl Watch<IdleInhibition> for IdleInhibitor {
+    /// Off at first; `on_change` hears whether it is on, or `None` where there is no
+    /// protocol (the first time on the next turn of the main loop, as the other sources).
+    fn start(on_change: OnChange<IdleInhibition>) -> Option<IdleInhibitor> {
         let Some(wayland) = connect() else {
             glib::idle_add_local_once(move || on_change(None));
-            return IdleInhibitor { inner: None };
+            return Some(IdleInhibitor { inner: None });
         };
         let inner = Rc::new(RefCell::new(Inner {
             wayland,
             held: None,
             on: false,
             retry: None,
-            on_change: Box::new(on_change),
+            on_change,
         }));
         tell_later(&inner);
-        IdleInhibitor { inner: Some(inner) }
+        Some(IdleInhibitor { inner: Some(inner) })
     }
 
+    fn command(&self, IdleCommand::Toggle: &IdleCommand) {
+        self.toggle();
+    }
+}
+
+impl IdleInhibitor {
     /// A click: on if it was off, off if it was on.
-    pub fn toggle(&self) {
+    fn toggle(&self) {
         let Some(inner_rc) = &self.inner else {
             return;
         };
@@ -116,7 +123,7 @@ fn tell_later(inner_rc: &Rc<RefCell<Inner>>) {
     glib::idle_add_local_once(move || {
         if let Some(inner) = weak.upgrade() {
             let inner = inner.borrow();
-            (inner.on_change)(Some(inner.on));
+            (inner.on_change)(Some(&IdleInhibition { on: inner.on }));
         }
     });
 }

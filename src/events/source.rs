@@ -1,0 +1,348 @@
+//! An event source as the modules see it: a state type that names its source, the
+//! commands the source takes and (with the `app` feature) the client that keeps the
+//! state. Nothing here lists the sources: a module names the state it follows
+//! ([`Source::of`]), the bar starts each source some module follows, and a module finds
+//! the state by its type in [`Events`].
+
+use std::any::{Any, TypeId};
+use std::fmt;
+use std::sync::Arc;
+
+/// The state of an event source; its type is the source's key.
+pub trait EventState: Any + Send + Sync + Clone + fmt::Debug + PartialEq {
+    /// The source's name, for logs.
+    const NAME: &'static str;
+    /// What a click asks of the source ([`std::convert::Infallible`] for one that takes
+    /// none).
+    type Command: Any + Clone + fmt::Debug + PartialEq;
+    /// The client that keeps the state, on the main loop.
+    #[cfg(feature = "app")]
+    type Watch: Watch<Self>;
+}
+
+/// A running client of an event source; dropping it stops it.
+#[cfg(feature = "app")]
+pub trait Watch<S: EventState>: Sized + 'static {
+    /// Starts following the source; `on_change` hears each new state, and `None` while
+    /// the service is absent (at least once, so that `--once` need not wait for it).
+    /// `None` (after one log line) where the source cannot run at all.
+    fn start(on_change: OnChange<S>) -> Option<Self>;
+
+    /// Carries out a click's command.
+    fn command(&self, _command: &S::Command) {}
+}
+
+/// What a source's client calls with each new state.
+#[cfg(feature = "app")]
+pub type OnChange<S> = Box<dyn Fn(Option<&S>)>;
+
+/// An event source, named by the type of its state.
+#[derive(Clone, Copy)]
+pub struct Source {
+    name: &'static str,
+    key: fn() -> TypeId,
+    #[cfg(feature = "app")]
+    start: running::Start,
+}
+
+impl Source {
+    pub const fn of<S: EventState>() -> Source {
+        Source {
+            name: S::NAME,
+            key: TypeId::of::<S>,
+            #[cfg(feature = "app")]
+            start: running::start::<S>,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+impl PartialEq for Source {
+    fn eq(&self, other: &Source) -> bool {
+        (self.key)() == (other.key)()
+    }
+}
+
+impl Eq for Source {}
+
+impl fmt::Debug for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "source {}", self.name)
+    }
+}
+
+/// A click's command for an event source, routed by its source.
+pub struct Command {
+    source: Source,
+    what: Box<dyn AnyValue>,
+}
+
+impl Command {
+    /// `what` for the source of `S`.
+    pub fn to<S: EventState>(what: S::Command) -> Command {
+        Command {
+            source: Source::of::<S>(),
+            what: Box::new(what),
+        }
+    }
+
+    /// The source that carries the command out.
+    pub fn source(&self) -> Source {
+        self.source
+    }
+
+    /// The command, if it is for the source of `S`.
+    pub fn get<S: EventState>(&self) -> Option<&S::Command> {
+        self.what.as_any().downcast_ref()
+    }
+}
+
+impl Clone for Command {
+    fn clone(&self) -> Command {
+        Command {
+            source: self.source,
+            what: self.what.clone_box(),
+        }
+    }
+}
+
+impl PartialEq for Command {
+    fn eq(&self, other: &Command) -> bool {
+        self.source == other.source && self.what.equals(other.what.as_any())
+    }
+}
+
+impl fmt::Debug for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} for {}", self.what, self.source.name)
+    }
+}
+
+/// What the event sources last said, by the type of their states; none while a source
+/// is not followed or its service is absent.
+#[derive(Clone, Debug, Default)]
+pub struct Events {
+    states: Vec<(TypeId, Arc<dyn AnyValue + Send + Sync>)>,
+}
+
+/// No event source: for outputs and tests that follow none.
+pub static NO_EVENTS: Events = Events { states: Vec::new() };
+
+impl Events {
+    /// The state of `S`'s source, if there is one.
+    pub fn get<S: EventState>(&self) -> Option<&S> {
+        let key = TypeId::of::<S>();
+        let (_, state) = self.states.iter().find(|(k, _)| *k == key)?;
+        state.as_any().downcast_ref()
+    }
+
+    /// Sets the state of `S`'s source; `None` removes it.
+    pub fn set<S: EventState>(&mut self, state: Option<S>) {
+        let key = TypeId::of::<S>();
+        self.states.retain(|(k, _)| *k != key);
+        if let Some(state) = state {
+            self.states.push((key, Arc::new(state)));
+        }
+    }
+
+    /// These events with `state` set (`None`: removed).
+    pub fn with<S: EventState>(mut self, state: Option<S>) -> Events {
+        self.set(state);
+        self
+    }
+}
+
+/// A value of any type that can be cloned, compared and printed.
+trait AnyValue: Any + fmt::Debug {
+    fn as_any(&self) -> &dyn Any;
+    fn clone_box(&self) -> Box<dyn AnyValue>;
+    fn equals(&self, other: &dyn Any) -> bool;
+}
+
+impl<T: Any + Clone + fmt::Debug + PartialEq> AnyValue for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyValue> {
+        Box::new(self.clone())
+    }
+
+    fn equals(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<T>() == Some(self)
+    }
+}
+
+#[cfg(feature = "app")]
+pub use running::{Changed, Running};
+
+/// Starting a source and handing it commands, the same for every source.
+#[cfg(feature = "app")]
+mod running {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use super::{Command, EventState, Events, Watch};
+
+    /// What a source calls after it wrote its state into [`Events`].
+    pub type Changed = Rc<dyn Fn()>;
+
+    pub(super) type Start = fn(&Rc<RefCell<Events>>, Changed) -> Option<Box<dyn Running>>;
+
+    /// A started source, whatever its type; dropping it stops it.
+    pub trait Running {
+        /// Carries out `command` if it is meant for this source.
+        fn command(&self, command: &Command);
+    }
+
+    struct Started<S: EventState>(S::Watch);
+
+    impl<S: EventState> Running for Started<S> {
+        fn command(&self, command: &Command) {
+            if let Some(command) = command.get::<S>() {
+                self.0.command(command);
+            }
+        }
+    }
+
+    pub(super) fn start<S: EventState>(
+        events: &Rc<RefCell<Events>>,
+        changed: Changed,
+    ) -> Option<Box<dyn Running>> {
+        let events = events.clone();
+        let on_change = Box::new(move |state: Option<&S>| {
+            events.borrow_mut().set(state.cloned());
+            changed();
+        });
+        let watch = S::Watch::start(on_change)?;
+        Some(Box::new(Started::<S>(watch)))
+    }
+
+    impl super::Source {
+        /// Starts the source; its states go into `events`, and `changed` is called after
+        /// each. `None` (after one log line) when it cannot run at all.
+        pub fn start(
+            &self,
+            events: &Rc<RefCell<Events>>,
+            changed: Changed,
+        ) -> Option<Box<dyn Running>> {
+            (self.start)(events, changed)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct Volume(u32);
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct Links(Vec<String>);
+
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum VolumeCommand {
+        Up,
+        Down,
+    }
+
+    impl EventState for Volume {
+        const NAME: &'static str = "volume";
+        type Command = VolumeCommand;
+        #[cfg(feature = "app")]
+        type Watch = Knob;
+    }
+
+    impl EventState for Links {
+        const NAME: &'static str = "links";
+        type Command = std::convert::Infallible;
+        #[cfg(feature = "app")]
+        type Watch = Never;
+    }
+
+    /// A client that cannot start.
+    #[cfg(feature = "app")]
+    struct Never;
+
+    #[cfg(feature = "app")]
+    impl<S: EventState> Watch<S> for Never {
+        fn start(_: OnChange<S>) -> Option<Never> {
+            None
+        }
+    }
+
+    /// A volume knob: says 50 at its start, and moves by 5 a command.
+    #[cfg(feature = "app")]
+    struct Knob {
+        volume: std::cell::Cell<u32>,
+        on_change: OnChange<Volume>,
+    }
+
+    #[cfg(feature = "app")]
+    impl Watch<Volume> for Knob {
+        fn start(on_change: OnChange<Volume>) -> Option<Knob> {
+            on_change(Some(&Volume(50)));
+            let volume = std::cell::Cell::new(50);
+            Some(Knob { volume, on_change })
+        }
+
+        fn command(&self, command: &VolumeCommand) {
+            let step: i32 = if *command == VolumeCommand::Up { 5 } else { -5 };
+            self.volume.set(self.volume.get().saturating_add_signed(step));
+            (self.on_change)(Some(&Volume(self.volume.get())));
+        }
+    }
+
+    #[cfg(feature = "app")]
+    #[test]
+    fn a_started_source_writes_its_state_and_takes_its_commands() {
+        use std::cell::{Cell, RefCell};
+        use std::rc::Rc;
+        let events = Rc::new(RefCell::new(Events::default()));
+        let changes = Rc::new(Cell::new(0));
+        let counted = changes.clone();
+        let changed: Changed = Rc::new(move || counted.set(counted.get() + 1));
+        let knob = Source::of::<Volume>().start(&events, changed.clone());
+        let knob = knob.expect("the knob starts");
+        assert_eq!(events.borrow().get::<Volume>(), Some(&Volume(50)));
+        knob.command(&Command::to::<Volume>(VolumeCommand::Up));
+        knob.command(&Command::to::<Volume>(VolumeCommand::Up));
+        knob.command(&Command::to::<Volume>(VolumeCommand::Down));
+        assert_eq!(events.borrow().get::<Volume>(), Some(&Volume(55)));
+        assert_eq!(changes.get(), 4);
+        assert!(Source::of::<Links>().start(&events, changed).is_none());
+    }
+
+    #[test]
+    fn states_are_found_by_their_type_and_replaced_or_removed() {
+        let mut events = Events::default().with(Some(Volume(40)));
+        assert_eq!(events.get::<Volume>(), Some(&Volume(40)));
+        assert_eq!(events.get::<Links>(), None);
+        events.set(Some(Links(vec!["eth0".into()])));
+        events.set(Some(Volume(55)));
+        assert_eq!(events.get::<Volume>(), Some(&Volume(55)));
+        assert_eq!(events.get::<Links>(), Some(&Links(vec!["eth0".into()])));
+        let copy = events.clone();
+        events.set::<Volume>(None);
+        assert_eq!(events.get::<Volume>(), None);
+        assert_eq!(copy.get::<Volume>(), Some(&Volume(55)), "a clone keeps its own");
+        assert_eq!(NO_EVENTS.get::<Links>(), None);
+    }
+
+    #[test]
+    fn a_command_reaches_only_its_own_source() {
+        let up = Command::to::<Volume>(VolumeCommand::Up);
+        assert_eq!(up.source(), Source::of::<Volume>());
+        assert_ne!(up.source(), Source::of::<Links>());
+        assert_eq!(up.get::<Volume>(), Some(&VolumeCommand::Up));
+        assert_eq!(up.get::<Links>(), None);
+        assert_eq!(up.clone(), up);
+        assert_ne!(up, Command::to::<Volume>(VolumeCommand::Down));
+        assert_eq!(format!("{up:?}"), "Up for volume");
+        assert_eq!(Source::of::<Links>().name(), "links");
+    }
+}
