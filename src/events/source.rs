@@ -292,7 +292,8 @@ mod tests {
 
         fn command(&self, command: &VolumeCommand) {
             let step: i32 = if *command == VolumeCommand::Up { 5 } else { -5 };
-            self.volume.set(self.volume.get().saturating_add_signed(step));
+            self.volume
+                .set(self.volume.get().saturating_add_signed(step));
             (self.on_change)(Some(&Volume(self.volume.get())));
         }
     }
@@ -329,7 +330,11 @@ mod tests {
         let copy = events.clone();
         events.set::<Volume>(None);
         assert_eq!(events.get::<Volume>(), None);
-        assert_eq!(copy.get::<Volume>(), Some(&Volume(55)), "a clone keeps its own");
+        assert_eq!(
+            copy.get::<Volume>(),
+            Some(&Volume(55)),
+            "a clone keeps its own"
+        );
         assert_eq!(NO_EVENTS.get::<Links>(), None);
     }
 

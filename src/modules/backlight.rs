@@ -12,6 +12,8 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
+use super::import::Waybar;
+use super::ModuleKind;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::backlight::BacklightState;
 use crate::events::backlight::{Backlight, BacklightCommand};
@@ -79,6 +81,17 @@ struct BacklightModule {
     settings: Settings,
     device: Option<Rc<str>>,
 }
+
+/// The `backlight` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "backlight",
+    make,
+    waybar: Some(Waybar {
+        settings: &SETTINGS,
+        fields: &KEYS,
+        ..Waybar::named(&["backlight"])
+    }),
+};
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let mut settings = match table {

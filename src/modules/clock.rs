@@ -9,6 +9,8 @@ use std::rc::Rc;
 
 use serde::Deserialize;
 
+use super::import::{Carried, Waybar};
+use super::ModuleKind;
 use super::{Action, Button, Date, Input, Module, Status, Table, Update};
 use crate::text::Sink;
 
@@ -31,6 +33,43 @@ impl Default for Settings {
 struct Clock {
     settings: Settings,
     alternative: Cell<bool>,
+}
+
+/// The `clock` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "clock",
+    make,
+    waybar: Some(Waybar {
+        convert: from_waybar,
+        ..Waybar::named(&["clock"])
+    }),
+};
+
+/// Waybar's formats put strftime codes in braces (`{:%H:%M}`); ringbar's are plain.
+fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
+    let key = match key {
+        "format" => "format",
+        "format-alt" => "format_alt",
+        "interval" => return Carried::NotNeeded,
+        _ => return Carried::No,
+    };
+    let format = value.as_str().map(strftime);
+    Carried::one(format.map(|format| (key.to_owned(), toml::Value::String(format))))
+}
+
+/// `{:%H:%M}` as `%H:%M`.
+fn strftime(format: &str) -> String {
+    let mut out = String::new();
+    let mut rest = format;
+    while let Some(open) = rest.find("{:") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 2..];
+        let close = after.find('}').unwrap_or(after.len());
+        out.push_str(&after[..close]);
+        rest = after.get(close + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
 }
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
@@ -181,6 +220,12 @@ mod tests {
     use crate::modules::tests::{default_module, CLOCK};
     use crate::sample::Sample;
     use crate::text::{Markup, Plain};
+
+    #[test]
+    fn waybar_clock_formats_lose_their_braces() {
+        assert_eq!(strftime("{:%a %d} at {:%H:%M}"), "%a %d at %H:%M");
+        assert_eq!(strftime("{:%H:%M"), "%H:%M");
+    }
 
     #[test]
     fn formats_and_the_alternative_on_click() {

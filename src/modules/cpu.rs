@@ -4,7 +4,9 @@
 
 use std::rc::Rc;
 
+use super::import::{self, Waybar};
 use super::thresholds::Thresholds;
+use super::ModuleKind;
 use super::{Input, Module, Status, Table};
 use crate::render::{number, write_percent_to, write_value};
 
@@ -17,6 +19,16 @@ struct Cpu {
     thresholds: Thresholds,
     decimals: usize,
 }
+
+/// The `cpu` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "cpu",
+    make,
+    waybar: Some(Waybar {
+        convert: import::sampled,
+        ..Waybar::named(&["cpu"])
+    }),
+};
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let (thresholds, decimals) = Thresholds::with_decimals(table, DEFAULTS)?;

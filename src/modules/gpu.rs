@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use super::thresholds::Thresholds;
+use super::ModuleKind;
 use super::{Input, Module, Status, Table};
 use crate::render::{number, write_percent_to, write_value};
 
@@ -16,6 +17,13 @@ struct Gpu {
     thresholds: Thresholds,
     decimals: usize,
 }
+
+/// The `gpu` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "gpu",
+    make,
+    waybar: None,
+};
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let (thresholds, decimals) = Thresholds::with_decimals(table, DEFAULTS)?;

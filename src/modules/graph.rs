@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use serde::Deserialize;
 
+use super::ModuleKind;
 use super::{Input, Module, Status, Table};
 use crate::model::history::Metric;
 use crate::render::history::scale_top;
@@ -69,6 +70,20 @@ fn make(
     let graph = BarGraph { metric, settings };
     Ok(Rc::new(Graph { name, title, graph }))
 }
+
+/// The `cpu_graph` module.
+pub const CPU_KIND: ModuleKind = ModuleKind {
+    name: "cpu_graph",
+    make: make_cpu,
+    waybar: None,
+};
+
+/// The `memory_graph` module.
+pub const MEMORY_KIND: ModuleKind = ModuleKind {
+    name: "memory_graph",
+    make: make_memory,
+    waybar: None,
+};
 
 pub fn make_cpu(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     make(table, "cpu_graph", "CPU", Metric::Cpu)

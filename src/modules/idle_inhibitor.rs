@@ -11,6 +11,8 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
+use super::import::Waybar;
+use super::ModuleKind;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::idle_inhibitor::{IdleCommand, IdleInhibition};
 use crate::events::script::FormatIcons;
@@ -58,6 +60,17 @@ fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 struct IdleInhibitor {
     settings: Settings,
 }
+
+/// The `idle_inhibitor` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "idle_inhibitor",
+    make,
+    waybar: Some(Waybar {
+        settings: &SETTINGS,
+        fields: &KEYS,
+        ..Waybar::named(&["idle_inhibitor"])
+    }),
+};
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let settings = match table {

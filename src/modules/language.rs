@@ -12,6 +12,8 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
+use super::import::Waybar;
+use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table, Update};
 use crate::events::compositor::keyboard::{layout_name, Keyboard};
 use crate::render::header;
@@ -45,6 +47,17 @@ fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 struct Language {
     settings: Settings,
 }
+
+/// The `language` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "language",
+    make,
+    waybar: Some(Waybar {
+        settings: &["format", "on-click"],
+        fields: &KEYS,
+        ..Waybar::named(&["sway/language", "hyprland/language"])
+    }),
+};
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let settings = match table {

@@ -16,6 +16,8 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
+use super::import::{Carried, Waybar};
+use super::ModuleKind;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::media::MediaState;
 use crate::events::media::{MediaCommand, Playback, Player, PlayerAction};
@@ -99,6 +101,26 @@ struct Media {
     settings: Settings,
     /// `ignored-players`, shared with the commands that name them.
     ignored: Rc<[String]>,
+}
+
+/// The `media` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "media",
+    make,
+    waybar: Some(Waybar {
+        settings: &SETTINGS,
+        fields: &KEYS,
+        convert: from_waybar,
+        ..Waybar::named(&["mpris"])
+    }),
+};
+
+/// Waybar's `status-icons` are this module's `format-icons`.
+fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
+    match key {
+        "status-icons" => Carried::renamed("format-icons", value),
+        _ => Carried::No,
+    }
 }
 
 pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {

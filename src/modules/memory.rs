@@ -3,7 +3,9 @@
 
 use std::rc::Rc;
 
+use super::import::{self, Waybar};
 use super::thresholds::Thresholds;
+use super::ModuleKind;
 use super::{Input, Module, Status, Table};
 use crate::render::write_bytes;
 
@@ -15,6 +17,16 @@ const DEFAULTS: Thresholds = Thresholds {
 struct Memory {
     thresholds: Thresholds,
 }
+
+/// The `memory` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "memory",
+    make,
+    waybar: Some(Waybar {
+        convert: import::sampled,
+        ..Waybar::named(&["memory"])
+    }),
+};
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let thresholds = Thresholds::from_table(table, DEFAULTS)?;

@@ -8,6 +8,8 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
+use super::import::{self, Carried, Waybar};
+use super::ModuleKind;
 use super::{Input, Module, Status, Table, Update};
 use crate::text::{untrusted, Sink};
 
@@ -34,6 +36,29 @@ fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 
 struct Mode {
     settings: Settings,
+}
+
+/// The `mode` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "mode",
+    make,
+    waybar: Some(Waybar {
+        convert: from_waybar,
+        ..Waybar::named(&["sway/mode", "hyprland/submap"])
+    }),
+};
+
+/// Waybar's `{}` is the mode's name; its markup (Debian's config has `<span
+/// style="italic">{}</span>`) becomes the text it shows, as this label is plain text.
+fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
+    if key != "format" {
+        return Carried::No;
+    }
+    Carried::one(value.as_str().and_then(|format| {
+        let mut visible = String::new();
+        crate::text::markup::visible_text(&format.replace("{}", "{mode}"), &mut visible);
+        import::checked_format(key, &serde_json::Value::String(visible), &KEYS)
+    }))
 }
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {

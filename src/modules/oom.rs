@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use serde::Deserialize;
 
+use super::ModuleKind;
 use super::{Input, Module, Status, Table};
 use crate::render::oom::write_victim;
 use crate::text::Plain;
@@ -24,6 +25,13 @@ struct Oom {
 struct Given {
     show_for_s: Option<u32>,
 }
+
+/// The `oom` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "oom",
+    make,
+    waybar: None,
+};
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let show_for_s = match table {

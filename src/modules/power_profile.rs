@@ -13,6 +13,8 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
+use super::import::Waybar;
+use super::ModuleKind;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::power_profiles::{PowerProfileCommand, PowerProfiles};
 use crate::events::script::FormatIcons;
@@ -47,6 +49,17 @@ fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 struct PowerProfile {
     settings: Settings,
 }
+
+/// The `power_profile` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "power_profile",
+    make,
+    waybar: Some(Waybar {
+        settings: &["format", "format-icons"],
+        fields: &KEYS,
+        ..Waybar::named(&["power-profiles-daemon"])
+    }),
+};
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let settings = match table {

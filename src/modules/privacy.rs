@@ -16,6 +16,8 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
+use super::import::Waybar;
+use super::ModuleKind;
 use super::{Action, Button, Input, Module, Source, Status, Table, Update};
 use crate::events::audio::AudioState;
 use crate::events::capture::CaptureKind;
@@ -99,6 +101,13 @@ struct Capturing<'a> {
 struct Privacy {
     settings: Settings,
 }
+
+/// The `privacy` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "privacy",
+    make,
+    waybar: Some(Waybar::named(&["privacy"])),
+};
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let settings = match table {

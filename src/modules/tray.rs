@@ -6,6 +6,8 @@ use std::rc::Rc;
 
 use serde::Deserialize;
 
+use super::import::{Carried, Waybar};
+use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table, Update};
 use crate::text::Sink;
 
@@ -36,6 +38,25 @@ const ICON_SIZES: std::ops::RangeInclusive<u32> = 8..=128;
 
 struct Tray {
     settings: TraySettings,
+}
+
+/// The `tray` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "tray",
+    make,
+    waybar: Some(Waybar {
+        convert: from_waybar,
+        ..Waybar::named(&["tray"])
+    }),
+};
+
+fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
+    match key {
+        "icon-size" => Carried::renamed("icon_size", value),
+        "spacing" => Carried::renamed("spacing", value),
+        "show-passive-items" => Carried::renamed("show_passive", value),
+        _ => Carried::No,
+    }
 }
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {

@@ -7,6 +7,8 @@ use std::rc::Rc;
 
 use serde::Deserialize;
 
+use super::import::{Carried, Waybar};
+use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table, Update};
 use crate::text::{untrusted, Sink};
 
@@ -28,6 +30,30 @@ impl Default for Settings {
 
 struct Window {
     settings: Settings,
+}
+
+/// The `window` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "window",
+    make,
+    waybar: Some(Waybar {
+        convert: from_waybar,
+        ..Waybar::named(&["sway/window", "hyprland/window"])
+    }),
+};
+
+/// Waybar's title is `{}` or `{title}`; Hyprland's `{class}` is the app id.
+fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
+    match key {
+        "format" => Carried::one(value.as_str().map(|format| {
+            let format = format
+                .replace("{}", "{title}")
+                .replace("{class}", "{app_id}");
+            ("format".to_owned(), toml::Value::String(format))
+        })),
+        "max-length" => Carried::renamed("max_length", value),
+        _ => Carried::No,
+    }
 }
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {

@@ -9,6 +9,8 @@ use std::rc::Rc;
 
 use serde::Deserialize;
 
+use super::import::{Carried, Waybar};
+use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table, Update, WorkspaceButton};
 use crate::events::compositor::Workspace;
 use crate::text::Sink;
@@ -36,6 +38,32 @@ impl Default for Settings {
 
 struct Workspaces {
     settings: Settings,
+}
+
+/// The `workspaces` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "workspaces",
+    make,
+    waybar: Some(Waybar {
+        convert: from_waybar,
+        ..Waybar::named(&["sway/workspaces", "hyprland/workspaces", "wlr/workspaces"])
+    }),
+};
+
+/// Sway's `{value}` is the workspace's name and `{index}` its number.
+fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
+    match key {
+        "format" => Carried::one(value.as_str().map(|format| {
+            let format = format
+                .replace("{value}", "{name}")
+                .replace("{index}", "{id}");
+            ("format".to_owned(), toml::Value::String(format))
+        })),
+        "format-icons" => Carried::renamed("icons", value),
+        "all-outputs" => Carried::renamed("all_outputs", value),
+        "show-special" => Carried::renamed("show_special", value),
+        _ => Carried::No,
+    }
 }
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {

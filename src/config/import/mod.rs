@@ -124,7 +124,7 @@ pub fn convert(config: &Json) -> Import {
 
 /// Whether a bar's key is a module's config (`cpu`, `sway/window`, `battery#bat2`).
 fn is_module_key(key: &str) -> bool {
-    key.contains('/') || key.contains('#') || modules::waybar_kind(key).is_some()
+    key.contains('/') || key.contains('#') || modules::has_counterpart(key)
 }
 
 fn bar_keys(bar: &Map<String, Json>, root: &mut Table, notes: &mut Vec<String>) {

@@ -204,12 +204,6 @@ fn style_selectors_that_match_nothing_are_named() {
 }
 
 #[test]
-fn clock_formats_lose_their_braces() {
-    assert_eq!(modules::strftime("{:%a %d} at {:%H:%M}"), "%a %d at %H:%M");
-    assert_eq!(modules::strftime("{:%H:%M"), "%H:%M");
-}
-
-#[test]
 fn network_settings_carry_over_where_ringbar_fills_their_fields() {
     let waybar = json!({
         "modules-right": ["network"],

@@ -16,6 +16,8 @@ use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
 use super::format;
+use super::import::{self, Carried, Waybar};
+use super::ModuleKind;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::audio::{AudioCommand, AudioState, Sink};
 use crate::events::script::FormatIcons;
@@ -136,6 +138,29 @@ struct Audio {
     /// `audio`, or the Waybar name it was listed as: its CSS class.
     kind: &'static str,
     settings: Settings,
+}
+
+/// The `audio` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "audio",
+    make,
+    waybar: Some(Waybar {
+        settings: &SETTINGS,
+        fields: &KEYS,
+        convert: from_waybar,
+        ..Waybar::named(&["pulseaudio", "wireplumber"])
+    }),
+};
+
+/// The source's formats take their own fields.
+fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
+    if !(key.starts_with("format-source") && SETTINGS.contains(&key)) {
+        return Carried::No;
+    }
+    match import::checked_format(key, value, &SOURCE_KEYS) {
+        Some(setting) => Carried::Set(vec![setting]),
+        None => Carried::UnknownField,
+    }
 }
 
 pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {

@@ -16,7 +16,9 @@ mod tests;
 
 use std::rc::Rc;
 
+use super::import::{self, Waybar};
 use super::thresholds::Thresholds;
+use super::ModuleKind;
 use super::{Input, Level, Module, Status, Table};
 use crate::sample::readings::{Reader, Reading, Roots};
 use crate::text::Sink;
@@ -33,6 +35,16 @@ struct BatteryModule {
     key: String,
     thresholds: Thresholds,
 }
+
+/// The `battery` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "battery",
+    make,
+    waybar: Some(Waybar {
+        convert: import::sampled,
+        ..Waybar::named(&["battery"])
+    }),
+};
 
 pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let thresholds = Thresholds::from_table(table, DEFAULTS)?;

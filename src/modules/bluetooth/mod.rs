@@ -14,6 +14,8 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
+use super::import::Waybar;
+use super::ModuleKind;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::bluetooth::{Adapter, BluetoothCommand, BluetoothState, Device};
 use crate::events::script::FormatIcons;
@@ -98,6 +100,17 @@ fn checked_optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D
 struct Bluetooth {
     settings: Settings,
 }
+
+/// The `bluetooth` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "bluetooth",
+    make,
+    waybar: Some(Waybar {
+        settings: &SETTINGS,
+        fields: &KEYS,
+        ..Waybar::named(&["bluetooth"])
+    }),
+};
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let settings = match table {

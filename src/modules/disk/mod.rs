@@ -21,7 +21,9 @@ use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
 use super::format;
+use super::import::{self, Carried, Waybar};
 use super::thresholds::{percent, Thresholds};
+use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table};
 use crate::render::{write_bytes, write_rate};
 use crate::sample::readings::{Reader, Reading, Roots};
@@ -110,6 +112,28 @@ struct Disk {
     key: String,
     settings: Settings,
     thresholds: Thresholds,
+}
+
+/// The `disk` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "disk",
+    make,
+    waybar: Some(Waybar {
+        convert: from_waybar,
+        ..Waybar::named(&["disk"])
+    }),
+};
+
+/// Waybar's `path` is the one mount shown; its format's fields are the module's own.
+fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
+    match key {
+        "path" => Carried::one(value.as_str().map(|path| {
+            let mounts = vec![toml::Value::String(path.into())];
+            ("mounts".into(), toml::Value::Array(mounts))
+        })),
+        "format" => Carried::renamed("format", value),
+        _ => import::sampled(key, value),
+    }
 }
 
 pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {

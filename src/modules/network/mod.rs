@@ -26,6 +26,8 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
+use super::import::Waybar;
+use super::ModuleKind;
 use super::{Action, Button, Input, Module, Source, Status, Table, Update};
 use crate::events::network::{Connection, NetworkState, Primary};
 use crate::events::script::FormatIcons;
@@ -132,6 +134,17 @@ struct Network {
     key: String,
     settings: Settings,
 }
+
+/// The `network` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "network",
+    make,
+    waybar: Some(Waybar {
+        settings: &SETTINGS,
+        fields: &KEYS,
+        ..Waybar::named(&["network"])
+    }),
+};
 
 pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let settings = match table {

@@ -15,6 +15,7 @@ use std::fmt::Write;
 use std::rc::Rc;
 
 use super::thresholds::Thresholds;
+use super::ModuleKind;
 use super::{Input, Module, Status, Table};
 use crate::sample::readings::{Reader, Roots};
 pub use reading::{Pressure, Stall};
@@ -29,6 +30,13 @@ struct PressureModule {
     key: String,
     thresholds: Thresholds,
 }
+
+/// The `pressure` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "pressure",
+    make,
+    waybar: None,
+};
 
 pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let thresholds = Thresholds::from_table(table, DEFAULTS)?;

@@ -1,0 +1,114 @@
+//! What Waybar calls a module and how its settings carry over (`ringbar import-waybar`):
+//! each module's registry entry holds a [`Waybar`], and the helpers its conversions share
+//! are here.
+
+use serde_json::Value as Json;
+use toml::Value;
+
+/// A module as Waybar knows it.
+pub struct Waybar {
+    /// Waybar's names of the module: its own where Waybar has one by the same name
+    /// (`cpu`), and the others, which the config also reads as this module
+    /// (`pulseaudio` for `audio`, `sway/workspaces` for `workspaces`).
+    pub names: &'static [&'static str],
+    /// The settings it reads as Waybar does, under the same key; a format among them
+    /// carries over when every field in it is one of `fields`.
+    pub settings: &'static [&'static str],
+    pub fields: &'static [&'static str],
+    /// Its other settings, tried first: Waybar's key and value to what carries over.
+    pub convert: fn(&str, &Json) -> Carried,
+}
+
+impl Waybar {
+    /// A module Waybar has by the same name whose settings do not carry over.
+    pub const fn named(names: &'static [&'static str]) -> Waybar {
+        Waybar {
+            names,
+            settings: &[],
+            fields: &[],
+            convert: no_conversion,
+        }
+    }
+
+    /// What becomes of Waybar's `key` set to `value`.
+    pub fn carry(&self, key: &str, value: &Json) -> Carried {
+        match (self.convert)(key, value) {
+            Carried::No if self.settings.contains(&key) => {
+                match checked_format(key, value, self.fields) {
+                    Some(setting) => Carried::Set(vec![setting]),
+                    None => Carried::UnknownField,
+                }
+            }
+            carried => carried,
+        }
+    }
+}
+
+/// What becomes of one of Waybar's settings.
+#[derive(Debug, PartialEq)]
+pub enum Carried {
+    /// These settings of the module's table (none: nothing to say).
+    Set(Vec<(String, Value)>),
+    /// The monitor's interval, in ms; the shortest of the sampled modules' wins.
+    Interval(u32),
+    /// ringbar needs no such setting.
+    NotNeeded,
+    /// A format with a field the module does not fill.
+    UnknownField,
+    /// No counterpart, or ringbar draws or clicks it its own way.
+    No,
+}
+
+impl Carried {
+    /// One setting, or [`Carried::No`].
+    pub fn one(setting: Option<(String, Value)>) -> Carried {
+        setting.map_or(Carried::No, |setting| Carried::Set(vec![setting]))
+    }
+
+    /// `value` under ringbar's `key`, if TOML can hold it.
+    pub fn renamed(key: &str, value: &Json) -> Carried {
+        Carried::one(to_toml(value).map(|value| (key.to_owned(), value)))
+    }
+}
+
+/// For a module none of whose settings need converting.
+pub fn no_conversion(_: &str, _: &Json) -> Carried {
+    Carried::No
+}
+
+/// A module of the monitor's sample: Waybar's `states` (`{"warning": 70, "critical":
+/// 90}`) become `warning` and `critical`, and its `interval` the monitor's.
+pub fn sampled(key: &str, value: &Json) -> Carried {
+    match key {
+        "states" => Carried::Set(
+            ["warning", "critical"]
+                .into_iter()
+                .filter_map(|level| {
+                    let share = value.get(level).and_then(Json::as_f64)?;
+                    Some((level.to_owned(), Value::Float(share)))
+                })
+                .collect(),
+        ),
+        "interval" => match value.as_f64().filter(|s| *s > 0.0) {
+            Some(seconds) => {
+                Carried::Interval((seconds * 1000.0).round().clamp(50.0, 60_000.0) as u32)
+            }
+            None => Carried::Set(Vec::new()),
+        },
+        _ => Carried::No,
+    }
+}
+
+/// A setting whose value ringbar reads as Waybar does: a format only if every field in
+/// it is one of `fields`.
+pub fn checked_format(key: &str, value: &Json, fields: &[&str]) -> Option<(String, Value)> {
+    if key.starts_with("format") && key != "format-icons" {
+        super::format::check(value.as_str()?, fields).ok()?;
+    }
+    to_toml(value).map(|v| (key.to_owned(), v))
+}
+
+/// A JSON value as TOML; `None` for what TOML cannot hold (`null`, anywhere in it).
+pub fn to_toml(value: &Json) -> Option<Value> {
+    Value::try_from(value).ok()
+}

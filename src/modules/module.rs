@@ -1,0 +1,275 @@
+//! What a module is to the bar: the [`Module`] trait, what changes it ([`Update`]), what
+//! it shows besides its text ([`Status`]) and what a click on it asks ([`Action`]).
+
+use std::fmt;
+use std::rc::Rc;
+
+use toml::de::ValueDeserializer;
+
+use super::graph::BarGraph;
+use super::input::Input;
+use super::tray::TraySettings;
+use crate::events::{Command, Source};
+use crate::model::controls::Request;
+use crate::render::report;
+use crate::text::Sink;
+
+/// A module's config table, if the file has one; spans point into the config text.
+pub type Table<'a> = Option<ValueDeserializer<'a>>;
+
+/// What makes a module change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Update {
+    /// Every sample of the monitor (the interval the user clicks through).
+    Sample,
+    /// Its own timer, at the instants [`Module::next_update_ms`] names; never the sample
+    /// tick.
+    Timer,
+    /// The compositor's events (workspaces, the focused window), never polled.
+    Compositor,
+    /// Its script's output (`custom/NAME`).
+    Script,
+    /// D-Bus events, drawn by the module's own widgets (the tray's items).
+    Bus,
+    /// An event source's changes ([`Source`]: rtnetlink, the sound server, BlueZ…).
+    Event(Source),
+}
+
+/// One workspace button of the `workspaces` module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkspaceButton {
+    pub label: String,
+    /// `focused`, `visible`, `urgent`, `empty` or `occupied`, `special`.
+    pub classes: Vec<&'static str>,
+    /// What a click switches to.
+    pub workspace: crate::events::compositor::Workspace,
+}
+
+/// How alarming a value is; becomes the `.warning` or `.critical` CSS class.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    #[default]
+    Normal,
+    Warning,
+    Critical,
+}
+
+impl Level {
+    pub fn of(percent: f64, warning: f64, critical: f64) -> Level {
+        if percent >= critical {
+            Level::Critical
+        } else if percent >= warning {
+            Level::Warning
+        } else {
+            Level::Normal
+        }
+    }
+
+    pub fn css_class(self) -> Option<&'static str> {
+        match self {
+            Level::Normal => None,
+            Level::Warning => Some("warning"),
+            Level::Critical => Some("critical"),
+        }
+    }
+}
+
+/// A shown module's state besides its text.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Status {
+    pub level: Level,
+    /// The share the module shows, 0–100, where it has one (Waybar's `percentage`).
+    pub percentage: Option<f64>,
+    /// A CSS class for the module's state besides its level (`charging`, `failed`).
+    pub class: Option<&'static str>,
+    /// Further classes: a script's own (`custom/NAME`, already checked to be CSS
+    /// names), or the privacy module's second and third kinds.
+    pub classes: Vec<String>,
+    /// The text is Pango markup (checked safe), not plain text.
+    pub markup: bool,
+}
+
+impl Status {
+    /// The CSS classes of the module's state besides its level: the state (`charging`)
+    /// and a script's own.
+    pub fn state_classes(&self) -> impl Iterator<Item = &str> {
+        let scripts = self.classes.iter().map(String::as_str);
+        self.class.into_iter().chain(scripts)
+    }
+
+    /// Every CSS class the status adds to the module's own (`module`, its name): the
+    /// level's (`warning`), then [`Status::state_classes`]. The one mapping every sink uses.
+    pub fn css_classes(&self) -> impl Iterator<Item = &str> {
+        self.level
+            .css_class()
+            .into_iter()
+            .chain(self.state_classes())
+    }
+
+    /// The level of `percent` against the thresholds, with `percent` as the percentage.
+    pub fn of(percent: Option<f64>, warning: f64, critical: f64) -> Status {
+        Status {
+            level: percent.map_or(Level::Normal, |p| Level::of(p, warning, critical)),
+            percentage: percent,
+            ..Status::default()
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Button {
+    Left,
+    Middle,
+    Right,
+    ScrollUp,
+    ScrollDown,
+}
+
+/// The command `button` runs among a module's `on-click`, `on-click-middle` and
+/// `on-click-right` (for [`Module::command`]); the wheel runs none.
+pub fn click_command(button: Button, [left, middle, right]: [&Option<String>; 3]) -> Option<&str> {
+    match button {
+        Button::Left => left.as_deref(),
+        Button::Middle => middle.as_deref(),
+        Button::Right => right.as_deref(),
+        Button::ScrollUp | Button::ScrollDown => None,
+    }
+}
+
+/// What a click on a module asks the bar to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// A change to the monitor's settings.
+    Monitor(Request),
+    /// The module changed its own state (the clock's alternative format): draw it again.
+    Redraw,
+    /// Run the script module's command for this button (`on-click`…).
+    Script(Button),
+    /// Run the module's own command for this button ([`Module::command`]).
+    Run(Button),
+    /// A command for an event source (the sound server's volume, BlueZ's power…).
+    Command(Command),
+    /// Switch the keyboard to its next layout, through the compositor.
+    NextLayout,
+}
+
+pub trait Module {
+    /// The name in the config's module lists.
+    fn name(&self) -> &str;
+
+    /// The module's CSS class: its name, unless that is no CSS name (`custom/x`).
+    fn css_class(&self) -> &str {
+        self.name()
+    }
+
+    /// For an instance `KIND#ID`: `ID`, a CSS class besides [`Module::css_class`].
+    fn instance_class(&self) -> Option<&str> {
+        None
+    }
+
+    /// A script module's settings, for the runner that feeds it.
+    fn script(&self) -> Option<&crate::events::script::ScriptConfig> {
+        None
+    }
+
+    /// What changes the module: its update source, and the sample tick too for one that
+    /// shows rates besides its events (`network`).
+    fn follows(&self) -> &[Update] {
+        &[Update::Sample]
+    }
+
+    /// The shell command a click runs (`on-click-right = "nm-connection-editor"`), for
+    /// [`Action::Run`].
+    fn command(&self, _button: Button) -> Option<&str> {
+        None
+    }
+
+    /// For [`Update::Timer`] modules: milliseconds from `unix_ms` until the text changes.
+    fn next_update_ms(&self, _unix_ms: u64) -> Option<u64> {
+        None
+    }
+
+    /// Writes the module's text into `out` (empty on entry). `None` hides the module.
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status>;
+
+    /// Writes the tooltip; the monitor's whole report unless the module has its own.
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        report::write(sink, input.sample);
+    }
+
+    /// A reading of its own, taken on the sampling thread each tick and found in the
+    /// sample's `readings` under its name; none by default.
+    fn reader(
+        &self,
+        _roots: &crate::sample::readings::Roots,
+    ) -> Option<Box<dyn crate::sample::readings::Reader>> {
+        None
+    }
+
+    /// Whether its reading is a section of the monitor's report (pressure, batteries):
+    /// the sample then takes it, while a monitor tooltip shows, even when the module is
+    /// not listed.
+    fn reading_in_report(&self) -> bool {
+        false
+    }
+
+    /// Whether its tooltip draws the history's graphs under the text: the monitor
+    /// modules', whose tooltip is the report.
+    fn history_graphs(&self) -> bool {
+        self.follows() == [Update::Sample]
+    }
+
+    /// For a graph module (`cpu_graph`): what the bar draws in place of its text.
+    fn bar_graph(&self) -> Option<&BarGraph> {
+        None
+    }
+
+    /// Whether the module is a row of workspace buttons instead of one label.
+    fn has_workspace_buttons(&self) -> bool {
+        false
+    }
+
+    /// The tray's settings, for the module whose widgets are tray items.
+    fn tray(&self) -> Option<&TraySettings> {
+        None
+    }
+
+    /// For the network module: whether the monitor's list of processes on the network
+    /// counts traffic to the machine itself (`include_loopback`).
+    fn net_include_local(&self) -> Option<bool> {
+        None
+    }
+
+    /// For a module with [`Module::has_workspace_buttons`]: its buttons for `input`.
+    fn workspace_buttons(&self, _input: &Input<'_>, _out: &mut Vec<WorkspaceButton>) {}
+
+    /// What a click does; the monitor modules share theirs.
+    fn action(&self, button: Button) -> Option<Action> {
+        match button {
+            Button::Left => Some(Action::Monitor(Request::CycleInterval)),
+            Button::Middle => Some(Action::Monitor(Request::ToggleKernelThreads)),
+            Button::Right => Some(Action::Monitor(Request::ToggleGroupBy)),
+            Button::ScrollUp | Button::ScrollDown => None,
+        }
+    }
+}
+
+impl fmt::Debug for dyn Module {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "module {}", self.name())
+    }
+}
+
+/// The modules of a bar, in the config's order, left to right in each part.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    pub left: Vec<Rc<dyn Module>>,
+    pub center: Vec<Rc<dyn Module>>,
+    pub right: Vec<Rc<dyn Module>>,
+}
+
+impl Layout {
+    pub fn all(&self) -> impl Iterator<Item = &Rc<dyn Module>> {
+        self.left.iter().chain(&self.center).chain(&self.right)
+    }
+}
