@@ -100,7 +100,8 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
     }
     let modules = every_module(&bars);
     // A table of its own is read whether or not a bar lists the module.
-    let net_include_local = parse.made.iter().find_map(|(_, m)| m.net_include_local());
+    let sampling = parse.made.iter().find_map(|(_, m)| m.sampling());
+    let net_include_local = sampling.map(|s| s.net_include_local);
     Ok(Config {
         bars,
         modules,

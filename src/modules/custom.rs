@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use toml::de::ValueDeserializer;
 
+use super::Widget;
 use super::{Action, Button, Input, Level, Module, Status, Update};
 use crate::events::script::{self, ScriptConfig, ScriptState};
 use crate::text::{untrusted, Sink};
@@ -46,8 +47,8 @@ impl Module for Custom {
         &[Update::Script]
     }
 
-    fn script(&self) -> Option<&ScriptConfig> {
-        Some(&self.config)
+    fn widget(&self) -> Widget<'_> {
+        Widget::Script(&self.config)
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {

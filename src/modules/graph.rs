@@ -7,6 +7,7 @@ use std::rc::Rc;
 use serde::Deserialize;
 
 use super::ModuleKind;
+use super::Widget;
 use super::{Input, Module, Status, Table};
 use crate::model::history::Metric;
 use crate::render::history::scale_top;
@@ -98,8 +99,8 @@ impl Module for Graph {
         self.name
     }
 
-    fn bar_graph(&self) -> Option<&BarGraph> {
-        Some(&self.graph)
+    fn widget(&self) -> Widget<'_> {
+        Widget::Graph(&self.graph)
     }
 
     /// `CPU ▁▂▃▅▇█▅▃`: the last `seconds`, in blocks of 0–100 %; `CPU –` before a value.
@@ -128,6 +129,7 @@ impl Module for Graph {
 mod tests {
     use crate::model::history::Point;
     use crate::modules::tests::text_of;
+    use crate::modules::Widget;
     use crate::sample::Sample;
 
     #[test]
@@ -153,8 +155,10 @@ mod tests {
         let parse = |table: &str| {
             let text = format!("modules_left = [\"cpu_graph\"]\n[cpu_graph]\n{table}");
             crate::config::parse(&text, "c.toml".as_ref()).map(|config| {
-                let graph = config.modules.left[0].bar_graph().copied();
-                graph.map(|g| (g.settings.width, g.settings.seconds))
+                match config.modules.left[0].widget() {
+                    Widget::Graph(g) => Some((g.settings.width, g.settings.seconds)),
+                    _ => None,
+                }
             })
         };
         assert_eq!(parse("width = 100\n").expect("valid"), Some((100, 120)));

@@ -4,10 +4,8 @@
 
 use std::rc::Rc;
 
-use super::{
-    Action, BarGraph, Button, Input, Module, Status, TraySettings, Update, WorkspaceButton,
-};
-use crate::events::script::ScriptConfig;
+use super::{Action, Button, Input, Module, Status, Update};
+use super::{Sampling, Widget};
 use crate::sample::readings::{Reader, Roots};
 use crate::text::Sink;
 
@@ -47,10 +45,6 @@ impl Module for Instance {
         split(&self.name).map(|(_, id)| id)
     }
 
-    fn script(&self) -> Option<&ScriptConfig> {
-        self.inner.script()
-    }
-
     fn next_update_ms(&self, unix_ms: u64) -> Option<u64> {
         self.inner.next_update_ms(unix_ms)
     }
@@ -83,24 +77,12 @@ impl Module for Instance {
         self.inner.history_graphs()
     }
 
-    fn bar_graph(&self) -> Option<&BarGraph> {
-        self.inner.bar_graph()
+    fn widget(&self) -> Widget<'_> {
+        self.inner.widget()
     }
 
-    fn has_workspace_buttons(&self) -> bool {
-        self.inner.has_workspace_buttons()
-    }
-
-    fn tray(&self) -> Option<&TraySettings> {
-        self.inner.tray()
-    }
-
-    fn net_include_local(&self) -> Option<bool> {
-        self.inner.net_include_local()
-    }
-
-    fn workspace_buttons(&self, input: &Input<'_>, out: &mut Vec<WorkspaceButton>) {
-        self.inner.workspace_buttons(input, out);
+    fn sampling(&self) -> Option<Sampling> {
+        self.inner.sampling()
     }
 
     fn action(&self, button: Button) -> Option<Action> {

@@ -38,7 +38,8 @@ mod workspaces;
 pub use graph::{BarGraph, GraphSettings};
 pub use input::{Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS};
 pub use module::{
-    click_command, Action, Button, Layout, Level, Module, Status, Table, Update, WorkspaceButton,
+    click_command, Action, Button, ButtonRow, Layout, Level, Module, Sampling, Status, Table,
+    Update, Widget, WorkspaceButton,
 };
 pub use registry::{aliases, is_custom, is_module, make, names, readers_of, ModuleKind};
 pub use tray::TraySettings;

@@ -9,6 +9,7 @@ use toml::de::ValueDeserializer;
 use super::graph::BarGraph;
 use super::input::Input;
 use super::tray::TraySettings;
+use crate::events::script::ScriptConfig;
 use crate::events::{Command, Source};
 use crate::model::controls::Request;
 use crate::render::report;
@@ -16,6 +17,35 @@ use crate::text::Sink;
 
 /// A module's config table, if the file has one; spans point into the config text.
 pub type Table<'a> = Option<ValueDeserializer<'a>>;
+
+/// What the bar draws for a module.
+#[derive(Clone, Copy)]
+pub enum Widget<'a> {
+    /// A label with the module's text.
+    Label,
+    /// A label fed by a script, cut to its `max-length` (`custom/NAME`).
+    Script(&'a ScriptConfig),
+    /// A row of buttons (`workspaces`).
+    Buttons(&'a dyn ButtonRow),
+    /// A graph of the monitor's history in place of the text (`cpu_graph`).
+    Graph(&'a BarGraph),
+    /// The tray's items.
+    Tray(&'a TraySettings),
+}
+
+/// A module drawn as a row of buttons.
+pub trait ButtonRow {
+    /// Its buttons for `input`, into `out` (emptied first).
+    fn buttons(&self, input: &Input<'_>, out: &mut Vec<WorkspaceButton>);
+}
+
+/// What a module asks of the monitor's sampling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sampling {
+    /// Whether the list of processes on the network counts traffic to the machine
+    /// itself (the network module's `include_loopback`).
+    pub net_include_local: bool,
+}
 
 /// What makes a module change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,9 +197,9 @@ pub trait Module {
         None
     }
 
-    /// A script module's settings, for the runner that feeds it.
-    fn script(&self) -> Option<&crate::events::script::ScriptConfig> {
-        None
+    /// What the bar draws for it: a label with its text unless it says otherwise.
+    fn widget(&self) -> Widget<'_> {
+        Widget::Label
     }
 
     /// What changes the module: its update source, and the sample tick too for one that
@@ -219,29 +249,10 @@ pub trait Module {
         self.follows() == [Update::Sample]
     }
 
-    /// For a graph module (`cpu_graph`): what the bar draws in place of its text.
-    fn bar_graph(&self) -> Option<&BarGraph> {
+    /// What it asks of the monitor's sampling, if anything.
+    fn sampling(&self) -> Option<Sampling> {
         None
     }
-
-    /// Whether the module is a row of workspace buttons instead of one label.
-    fn has_workspace_buttons(&self) -> bool {
-        false
-    }
-
-    /// The tray's settings, for the module whose widgets are tray items.
-    fn tray(&self) -> Option<&TraySettings> {
-        None
-    }
-
-    /// For the network module: whether the monitor's list of processes on the network
-    /// counts traffic to the machine itself (`include_loopback`).
-    fn net_include_local(&self) -> Option<bool> {
-        None
-    }
-
-    /// For a module with [`Module::has_workspace_buttons`]: its buttons for `input`.
-    fn workspace_buttons(&self, _input: &Input<'_>, _out: &mut Vec<WorkspaceButton>) {}
 
     /// What a click does; the monitor modules share theirs.
     fn action(&self, button: Button) -> Option<Action> {

@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use super::import::{Carried, Waybar};
 use super::ModuleKind;
+use super::Widget;
 use super::{Action, Button, Input, Module, Status, Table, Update};
 use crate::text::Sink;
 
@@ -88,8 +89,8 @@ impl Module for Tray {
         &[Update::Bus]
     }
 
-    fn tray(&self) -> Option<&TraySettings> {
-        Some(&self.settings)
+    fn widget(&self) -> Widget<'_> {
+        Widget::Tray(&self.settings)
     }
 
     fn text(&self, _input: &Input<'_>, _out: &mut String) -> Option<Status> {
@@ -109,13 +110,16 @@ mod tests {
     use crate::config;
     use crate::modules::tests::{default_module, text_of};
     use crate::modules::Update;
+    use crate::modules::Widget;
     use crate::sample::Sample;
 
     #[test]
     fn settings_defaults_limits_and_no_text() {
         let tray = default_module("tray");
         assert_eq!(tray.follows(), [Update::Bus]);
-        let settings = tray.tray().expect("the tray has settings");
+        let Widget::Tray(settings) = tray.widget() else {
+            panic!("the tray has settings");
+        };
         assert_eq!((settings.icon_size, settings.spacing), (16, 4));
         assert!(!settings.show_passive);
         assert_eq!(text_of("tray", &Sample::default()), (String::new(), None));
@@ -124,7 +128,10 @@ mod tests {
         let set =
             parse("modules_right = [\"tray\"]\n[tray]\nicon_size = 24\nshow_passive = true\n")
                 .expect("valid");
-        let settings = set.modules.right[0].tray().expect("tray").clone();
+        let Widget::Tray(settings) = set.modules.right[0].widget() else {
+            panic!("tray");
+        };
+        let settings = settings.clone();
         assert_eq!((settings.icon_size, settings.show_passive), (24, true));
         for bad in [
             "icon_size = 2",

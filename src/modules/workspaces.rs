@@ -12,6 +12,7 @@ use serde::Deserialize;
 use super::import::{Carried, Waybar};
 use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table, Update, WorkspaceButton};
+use super::{ButtonRow, Widget};
 use crate::events::compositor::Workspace;
 use crate::text::Sink;
 
@@ -151,11 +152,19 @@ impl Module for Workspaces {
 
     fn tooltip(&self, _sink: &mut dyn Sink, _input: &Input<'_>) {}
 
-    fn has_workspace_buttons(&self) -> bool {
-        true
+    fn widget(&self) -> Widget<'_> {
+        Widget::Buttons(self)
     }
 
-    fn workspace_buttons(&self, input: &Input<'_>, out: &mut Vec<WorkspaceButton>) {
+    /// Clicks go to the buttons (switch) and scrolling to the module (step); the module
+    /// as a whole does nothing else.
+    fn action(&self, _button: Button) -> Option<Action> {
+        None
+    }
+}
+
+impl ButtonRow for Workspaces {
+    fn buttons(&self, input: &Input<'_>, out: &mut Vec<WorkspaceButton>) {
         out.clear();
         for w in self.shown(input) {
             let mut label = String::new();
@@ -178,12 +187,6 @@ impl Module for Workspaces {
                 workspace: w.clone(),
             });
         }
-    }
-
-    /// Clicks go to the buttons (switch) and scrolling to the module (step); the module
-    /// as a whole does nothing else.
-    fn action(&self, _button: Button) -> Option<Action> {
-        None
     }
 }
 
@@ -236,8 +239,10 @@ mod tests {
         };
         let mut out = Vec::new();
         let module = &config.modules.left[0];
-        assert!(module.has_workspace_buttons());
-        module.workspace_buttons(&input, &mut out);
+        let Widget::Buttons(row) = module.widget() else {
+            panic!("a row of workspace buttons");
+        };
+        row.buttons(&input, &mut out);
         out.into_iter().map(|b| (b.label, b.classes)).collect()
     }
 

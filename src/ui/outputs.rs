@@ -12,7 +12,7 @@ use super::app::App;
 use super::bar::Bar;
 use super::workspace_row::WorkspaceRow;
 use crate::events::compositor::Workspace;
-use crate::modules::{Action, Button, Update};
+use crate::modules::{Action, Button, Update, Widget};
 
 /// Calls `then` once, when `monitor` learns its name (GDK may learn a new output's name
 /// a moment after the output).
@@ -215,7 +215,7 @@ impl App {
             bar.window.add_css_class("probe-off");
         }
         for (index, slot) in bar.slots.iter().enumerate() {
-            if let (Some(tray), Some(settings)) = (&slot.tray, slot.module.tray()) {
+            if let (Some(tray), Widget::Tray(settings)) = (&slot.tray, slot.module.widget()) {
                 self.sources.attach_tray(tray, settings);
             }
             let click = gtk::GestureClick::new();

@@ -12,7 +12,7 @@ use super::history_graph::HistoryGraphs;
 use super::rotate_bin::RotateBin;
 use super::workspace_row::WorkspaceRow;
 use crate::config::Rotate;
-use crate::modules::{Input, Module, WorkspaceButton};
+use crate::modules::{Input, Module, Widget, WorkspaceButton};
 use crate::render::history::GraphedMarkup;
 use crate::text::Markup;
 
@@ -69,22 +69,25 @@ impl Slot {
                 content.upcast()
             }
         };
-        let row = module.has_workspace_buttons().then(row);
-        let tray = module.tray().map(|_| {
-            let tray = gtk::Box::new(gtk::Orientation::Horizontal, 0);
-            tray.add_css_class("module");
-            tray.add_css_class("tray");
-            tray.set_widget_name("tray");
-            tray
-        });
-        let bar_graph = module
-            .bar_graph()
-            .map(|graph| BarGraphView::new(&label, *graph));
-        let clip = module.script().map(|_| {
-            let clip = ClipBin::new(&label);
-            clip.set_visible(false);
-            clip
-        });
+        let (mut row_made, mut tray, mut bar_graph, mut clip) = (None, None, None, None);
+        match module.widget() {
+            Widget::Label => {}
+            Widget::Buttons(_) => row_made = Some(row()),
+            Widget::Tray(_) => {
+                let tray_box = gtk::Box::new(gtk::Orientation::Horizontal, 0);
+                tray_box.add_css_class("module");
+                tray_box.add_css_class("tray");
+                tray_box.set_widget_name("tray");
+                tray = Some(tray_box);
+            }
+            Widget::Graph(graph) => bar_graph = Some(BarGraphView::new(&label, *graph)),
+            Widget::Script(_) => {
+                let bin = ClipBin::new(&label);
+                bin.set_visible(false);
+                clip = Some(bin);
+            }
+        }
+        let row = row_made;
         Slot {
             module,
             label,
@@ -152,8 +155,8 @@ impl Slot {
 
     /// Shows the module's text for `input`, or hides it. `scratch` is a reused buffer.
     pub fn render(&mut self, input: &Input<'_>, scratch: &mut String) {
-        if let Some(row) = &mut self.row {
-            self.module.workspace_buttons(input, &mut self.buttons);
+        if let (Some(row), Widget::Buttons(buttons)) = (&mut self.row, self.module.widget()) {
+            buttons.buttons(input, &mut self.buttons);
             row.show(&self.buttons);
             return;
         }

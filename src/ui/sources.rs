@@ -20,7 +20,7 @@ use crate::events::script::runner::{self, ScriptRunner};
 use crate::events::script::ScriptState;
 use crate::events::source::Running;
 use crate::events::{Command, Events, Source};
-use crate::modules::{custom, Button, Layout, Scripts, TraySettings, Update};
+use crate::modules::{custom, Button, Layout, Scripts, TraySettings, Update, Widget};
 
 /// A source started, with its client (`None`: it could not start).
 type StartedSource = (Source, Option<Box<dyn Running>>);
@@ -133,7 +133,7 @@ impl Sources {
         self.script_states.borrow_mut().clear();
         let mut started: Vec<String> = Vec::new();
         for module in modules.all() {
-            let Some(script) = module.script() else {
+            let Widget::Script(script) = module.widget() else {
                 continue;
             };
             let name = module.name().to_owned();

@@ -28,6 +28,7 @@ use serde::Deserialize;
 use super::format;
 use super::import::Waybar;
 use super::ModuleKind;
+use super::Sampling;
 use super::{Action, Button, Input, Module, Source, Status, Table, Update};
 use crate::events::network::{Connection, NetworkState, Primary};
 use crate::events::script::FormatIcons;
@@ -338,8 +339,10 @@ impl Module for Network {
         })
     }
 
-    fn net_include_local(&self) -> Option<bool> {
-        Some(self.settings.include_loopback)
+    fn sampling(&self) -> Option<Sampling> {
+        Some(Sampling {
+            net_include_local: self.settings.include_loopback,
+        })
     }
 
     /// The link's section, then the processes using the network (the probe's counts).
