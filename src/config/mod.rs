@@ -9,6 +9,7 @@ mod bars;
 #[cfg(test)]
 #[path = "bars_tests.rs"]
 mod bars_tests;
+mod clicks;
 mod error;
 pub mod import;
 mod parse;

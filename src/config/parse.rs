@@ -10,6 +10,7 @@ use toml::de::{DeTable, DeValue, Deserializer, ValueDeserializer};
 use toml::Spanned;
 
 use super::bars::{BarSpec, BarTable, OutputMatch, MAX_BARS};
+use super::clicks;
 use super::rotate::{self, Rotate};
 use super::{Config, ConfigError, Settings, MAX_MODULES_PER_GROUP, REPLACED};
 use crate::modules::{self, Layout, Module};
@@ -232,7 +233,14 @@ fn module_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
             continue;
         };
         let rotation = rotate::take(&mut value);
-        match modules::make(&name, Some(ValueDeserializer::from(value))) {
+        let clicks = match clicks::take(&mut value) {
+            Ok(clicks) => clicks,
+            Err((span, message)) => {
+                parse.at(span, message);
+                modules::Clicks::default()
+            }
+        };
+        match modules::make_listed(&name, Some(ValueDeserializer::from(value)), clicks) {
             Some(Ok(module)) => {
                 parse.rotation(module.name(), rotation);
                 parse.made.push((name, module));

@@ -311,3 +311,37 @@ fn include_loopback_is_the_network_tables_whether_listed_or_not() {
     let wrong = parse_str("[network]\ninclude_loopback = \"yes\"\n").expect_err("a string");
     assert!(wrong.contains("include_loopback"), "{wrong}");
 }
+
+#[test]
+fn every_module_takes_the_click_keys_over_its_own_clicks() {
+    use crate::modules::{Action, Button, Request};
+    let text = "modules_right = [\"cpu\", \"battery#bat2\", \"clock\"]\n\
+                [cpu]\nwarning = 50\non-click = \"btop\"\non-scroll-up = \"up\"\n\
+                [\"battery#bat2\"]\non-click-right = \"power\"\n";
+    let config = parse_str(text).expect("valid");
+    let [cpu, battery, clock] = &config.modules.right[..] else {
+        panic!("three modules");
+    };
+    assert_eq!(cpu.action(Button::Left), Some(Action::Run(Button::Left)));
+    assert_eq!(cpu.command(Button::Left), Some("btop"));
+    assert_eq!(cpu.command(Button::ScrollUp), Some("up"));
+    assert_eq!(
+        cpu.action(Button::Middle),
+        Some(Action::Monitor(Request::ToggleKernelThreads)),
+        "a button without a command keeps the module's own action"
+    );
+    assert_eq!(
+        (battery.name(), battery.instance_class()),
+        ("battery#bat2", Some("bat2"))
+    );
+    assert_eq!(
+        battery.action(Button::Right),
+        Some(Action::Run(Button::Right))
+    );
+    assert_eq!(battery.command(Button::Right), Some("power"));
+    assert_eq!(clock.command(Button::Left), None);
+    let wrong = parse_str("[cpu]\nwarning = 50\non-click = 5\n").expect_err("a number");
+    assert!(wrong.contains(":3:") && wrong.contains("string"), "{wrong}");
+    let unknown = parse_str("[cpu]\non-klick = \"x\"\n").expect_err("a typo");
+    assert!(unknown.contains("on-klick"), "{unknown}");
+}

@@ -17,22 +17,19 @@ use super::ModuleKind;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::backlight::BacklightState;
 use crate::events::backlight::{Backlight, BacklightCommand};
-use crate::events::script::FormatIcons;
 use crate::render::header;
+use crate::text::icons::FormatIcons;
 use crate::text::{untrusted, Sink};
 
 pub const KEYS: [&str; 3] = ["percent", "name", "icon"];
 
 /// The settings, as Waybar names them (`ringbar import-waybar` carries them over).
-pub const SETTINGS: [&str; 8] = [
+pub const SETTINGS: &[&str] = &[
     "format",
     "format-icons",
     "device",
     "scroll-step",
     "reverse-scrolling",
-    "on-click",
-    "on-click-middle",
-    "on-click-right",
 ];
 
 #[derive(Deserialize)]
@@ -50,12 +47,6 @@ struct Settings {
     scroll_step: f64,
     #[serde(rename = "reverse-scrolling")]
     reverse_scrolling: bool,
-    #[serde(rename = "on-click")]
-    on_click: Option<String>,
-    #[serde(rename = "on-click-middle")]
-    on_click_middle: Option<String>,
-    #[serde(rename = "on-click-right")]
-    on_click_right: Option<String>,
 }
 
 impl Default for Settings {
@@ -66,9 +57,6 @@ impl Default for Settings {
             device: None,
             scroll_step: 5.0,
             reverse_scrolling: false,
-            on_click: None,
-            on_click_middle: None,
-            on_click_right: None,
         }
     }
 }
@@ -87,7 +75,7 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "backlight",
     make,
     waybar: Some(Waybar {
-        settings: &SETTINGS,
+        settings: SETTINGS,
         fields: &KEYS,
         ..Waybar::named(&["backlight"])
     }),
@@ -179,19 +167,11 @@ impl Module for BacklightModule {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        if self.command(button).is_some() {
-            return Some(Action::Run(button));
-        }
         match button {
             Button::ScrollUp => self.step(true),
             Button::ScrollDown => self.step(false),
             _ => None,
         }
-    }
-
-    fn command(&self, button: Button) -> Option<&str> {
-        let s = &self.settings;
-        super::click_command(button, [&s.on_click, &s.on_click_middle, &s.on_click_right])
     }
 }
 

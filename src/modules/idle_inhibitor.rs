@@ -15,18 +15,13 @@ use super::import::Waybar;
 use super::ModuleKind;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::idle_inhibitor::{IdleCommand, IdleInhibition};
-use crate::events::script::FormatIcons;
+use crate::text::icons::FormatIcons;
 use crate::text::Sink;
 
 pub const KEYS: [&str; 2] = ["status", "icon"];
 
 /// The settings, as Waybar names them (`ringbar import-waybar` carries them over).
-pub const SETTINGS: [&str; 4] = [
-    "format",
-    "format-icons",
-    "on-click-middle",
-    "on-click-right",
-];
+pub const SETTINGS: &[&str] = &["format", "format-icons"];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -36,10 +31,6 @@ struct Settings {
     /// By status; `AWAKE` and `idle` unless set.
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
-    #[serde(rename = "on-click-middle")]
-    on_click_middle: Option<String>,
-    #[serde(rename = "on-click-right")]
-    on_click_right: Option<String>,
 }
 
 impl Default for Settings {
@@ -47,8 +38,6 @@ impl Default for Settings {
         Settings {
             format: "{icon}".to_owned(),
             format_icons: None,
-            on_click_middle: None,
-            on_click_right: None,
         }
     }
 }
@@ -66,7 +55,7 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "idle_inhibitor",
     make,
     waybar: Some(Waybar {
-        settings: &SETTINGS,
+        settings: SETTINGS,
         fields: &KEYS,
         ..Waybar::named(&["idle_inhibitor"])
     }),
@@ -125,17 +114,9 @@ impl Module for IdleInhibitor {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        if self.command(button).is_some() {
-            return Some(Action::Run(button));
-        }
         (button == Button::Left).then_some(Action::Command(Command::to::<IdleInhibition>(
             IdleCommand::Toggle,
         )))
-    }
-
-    fn command(&self, button: Button) -> Option<&str> {
-        let s = &self.settings;
-        super::click_command(button, [&None, &s.on_click_middle, &s.on_click_right])
     }
 }
 
@@ -202,7 +183,11 @@ mod tests {
         assert!(idle
             .follows()
             .contains(&Update::Event(Source::of::<IdleInhibition>())));
-        for bad in ["format = \"{mode}\"", "on-click = \"x\"", "timeout = 5"] {
+        // As every module's, a left click runs the user's command when there is one.
+        let own = module("on-click = \"notify-send hi\"");
+        assert_eq!(own.action(Button::Left), Some(Action::Run(Button::Left)));
+        assert_eq!(own.command(Button::Left), Some("notify-send hi"));
+        for bad in ["format = \"{mode}\"", "on-click = 1", "timeout = 5"] {
             let text = format!("modules_right = [\"idle_inhibitor\"]\n[idle_inhibitor]\n{bad}\n");
             assert!(
                 crate::config::parse(&text, Path::new("c.toml")).is_err(),

@@ -26,16 +26,12 @@ pub const KEYS: [&str; 4] = ["short", "long", "variant", "shortDescription"];
 struct Settings {
     #[serde(deserialize_with = "checked_format")]
     format: String,
-    /// A left click runs this instead of switching the layout.
-    #[serde(rename = "on-click")]
-    on_click: Option<String>,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
             format: "{short}".to_owned(),
-            on_click: None,
         }
     }
 }
@@ -53,7 +49,7 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "language",
     make,
     waybar: Some(Waybar {
-        settings: &["format", "on-click"],
+        settings: &["format"],
         fields: &KEYS,
         ..Waybar::named(&["sway/language", "hyprland/language"])
     }),
@@ -135,18 +131,7 @@ impl Module for Language {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        match (button, &self.settings.on_click) {
-            (Button::Left, Some(_)) => Some(Action::Run(button)),
-            (Button::Left, None) => Some(Action::NextLayout),
-            _ => None,
-        }
-    }
-
-    fn command(&self, button: Button) -> Option<&str> {
-        match button {
-            Button::Left => self.settings.on_click.as_deref(),
-            _ => None,
-        }
+        (button == Button::Left).then_some(Action::NextLayout)
     }
 }
 

@@ -21,8 +21,8 @@ use super::ModuleKind;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::media::MediaState;
 use crate::events::media::{MediaCommand, Playback, Player, PlayerAction};
-use crate::events::script::FormatIcons;
 use crate::render::header;
+use crate::text::icons::FormatIcons;
 use crate::text::{untrusted, Sink};
 
 pub const KEYS: [&str; 8] = [
@@ -30,7 +30,7 @@ pub const KEYS: [&str; 8] = [
 ];
 
 /// The settings, as Waybar names them (`ringbar import-waybar` carries them over).
-pub const SETTINGS: [&str; 10] = [
+pub const SETTINGS: &[&str] = &[
     "format",
     "format-playing",
     "format-paused",
@@ -38,9 +38,6 @@ pub const SETTINGS: [&str; 10] = [
     "format-icons",
     "max-length",
     "ignored-players",
-    "on-click",
-    "on-click-middle",
-    "on-click-right",
 ];
 
 #[derive(Deserialize)]
@@ -62,12 +59,6 @@ struct Settings {
     /// Read here, kept in [`Media::ignored`].
     #[serde(rename = "ignored-players")]
     ignored_players: Vec<String>,
-    #[serde(rename = "on-click")]
-    on_click: Option<String>,
-    #[serde(rename = "on-click-middle")]
-    on_click_middle: Option<String>,
-    #[serde(rename = "on-click-right")]
-    on_click_right: Option<String>,
 }
 
 impl Default for Settings {
@@ -80,9 +71,6 @@ impl Default for Settings {
             format_icons: None,
             max_length: 48,
             ignored_players: Vec::new(),
-            on_click: None,
-            on_click_middle: None,
-            on_click_right: None,
         }
     }
 }
@@ -108,7 +96,7 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "media",
     make,
     waybar: Some(Waybar {
-        settings: &SETTINGS,
+        settings: SETTINGS,
         fields: &KEYS,
         convert: from_waybar,
         ..Waybar::named(&["mpris"])
@@ -288,9 +276,6 @@ impl Module for Media {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        if self.command(button).is_some() {
-            return Some(Action::Run(button));
-        }
         match button {
             Button::Left => self.ask(PlayerAction::PlayPause),
             Button::ScrollUp => self.ask(PlayerAction::Next),
@@ -298,11 +283,6 @@ impl Module for Media {
             Button::Right => self.ask(PlayerAction::Raise),
             Button::Middle => None,
         }
-    }
-
-    fn command(&self, button: Button) -> Option<&str> {
-        let s = &self.settings;
-        super::click_command(button, [&s.on_click, &s.on_click_middle, &s.on_click_right])
     }
 }
 

@@ -8,6 +8,7 @@ pub mod audio;
 pub mod backlight;
 pub mod battery;
 pub mod bluetooth;
+pub mod clicks;
 mod clock;
 mod cpu;
 pub mod custom;
@@ -18,8 +19,8 @@ mod graph;
 pub mod idle_inhibitor;
 pub mod import;
 mod input;
-mod instance;
 pub mod language;
+mod listed;
 pub mod media;
 mod memory;
 pub mod mode;
@@ -35,13 +36,16 @@ mod tray;
 mod window;
 mod workspaces;
 
+pub use clicks::Clicks;
 pub use graph::{BarGraph, GraphSettings};
 pub use input::{Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS};
 pub use module::{
-    click_command, Action, Button, ButtonRow, Layout, Level, Module, Sampling, Status, Table,
-    Update, Widget, WorkspaceButton,
+    Action, Button, ButtonRow, Layout, Level, Module, Sampling, Status, Table, Update, Widget,
+    WorkspaceButton,
 };
-pub use registry::{aliases, is_custom, is_module, make, names, readers_of, ModuleKind};
+pub use registry::{
+    aliases, is_custom, is_module, make, make_listed, names, readers_of, ModuleKind,
+};
 pub use tray::TraySettings;
 
 pub use crate::events::{Command, Events, Source, NO_EVENTS};

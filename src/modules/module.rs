@@ -155,17 +155,6 @@ pub enum Button {
     ScrollDown,
 }
 
-/// The command `button` runs among a module's `on-click`, `on-click-middle` and
-/// `on-click-right` (for [`Module::command`]); the wheel runs none.
-pub fn click_command(button: Button, [left, middle, right]: [&Option<String>; 3]) -> Option<&str> {
-    match button {
-        Button::Left => left.as_deref(),
-        Button::Middle => middle.as_deref(),
-        Button::Right => right.as_deref(),
-        Button::ScrollUp | Button::ScrollDown => None,
-    }
-}
-
 /// What a click on a module asks the bar to do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {

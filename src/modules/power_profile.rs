@@ -17,8 +17,8 @@ use super::import::Waybar;
 use super::ModuleKind;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::power_profiles::{PowerProfileCommand, PowerProfiles};
-use crate::events::script::FormatIcons;
 use crate::render::header;
+use crate::text::icons::FormatIcons;
 use crate::text::{untrusted, Sink};
 
 pub const KEYS: [&str; 3] = ["profile", "driver", "icon"];

@@ -22,8 +22,8 @@ use super::{Action, Button, Input, Module, Source, Status, Table, Update};
 use crate::events::audio::AudioState;
 use crate::events::capture::CaptureKind;
 use crate::events::capture::CaptureState;
-use crate::events::script::FormatIcons;
 use crate::render::header;
+use crate::text::icons::FormatIcons;
 use crate::text::{untrusted, Sink};
 
 pub const KEYS: [&str; 3] = ["apps", "count", "icon"];
@@ -42,8 +42,6 @@ struct Settings {
     /// One icon (`""`), or one per kind (`{ microphone = "…", camera = "…" }`).
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
-    #[serde(rename = "on-click")]
-    on_click: Option<String>,
 }
 
 impl Default for Settings {
@@ -53,7 +51,6 @@ impl Default for Settings {
             format_camera: "CAM {apps}".to_owned(),
             format_screen: "SCREEN {apps}".to_owned(),
             format_icons: None,
-            on_click: None,
         }
     }
 }
@@ -257,11 +254,6 @@ impl Module for Privacy {
 
     fn action(&self, button: Button) -> Option<Action> {
         self.command(button).map(|_| Action::Run(button))
-    }
-
-    fn command(&self, button: Button) -> Option<&str> {
-        let s = &self.settings;
-        super::click_command(button, [&s.on_click, &None, &None])
     }
 }
 

@@ -92,7 +92,11 @@ fn names_are_escaped_and_settings_checked() {
         .follows()
         .contains(&Update::Event(Source::of::<CaptureState>())));
     assert!(!privacy.follows().contains(&Update::Sample));
-    for bad in ["format = \"{camera}\"", "on-click-right = \"x\""] {
+    for bad in [
+        "format = \"{camera}\"",
+        "on-click-right = [\"x\"]",
+        "on-wheel = \"x\"",
+    ] {
         let text = format!("modules_right = [\"privacy\"]\n[privacy]\n{bad}\n");
         assert!(
             crate::config::parse(&text, Path::new("c.toml")).is_err(),

@@ -7,11 +7,12 @@
 
 use std::rc::Rc;
 
+use super::clicks::Clicks;
 use super::import::Waybar;
 use super::module::{Module, Table};
 use super::{
-    audio, backlight, battery, bluetooth, clock, cpu, disk, gpu, graph, idle_inhibitor, instance,
-    language, media, memory, mode, network, oom, power_profile, pressure, privacy, tray, window,
+    audio, backlight, battery, bluetooth, clock, cpu, disk, gpu, graph, idle_inhibitor, language,
+    listed, media, memory, mode, network, oom, power_profile, pressure, privacy, tray, window,
     workspaces,
 };
 use crate::sample::readings::{Reader, Roots, WhileShown};
@@ -83,7 +84,7 @@ pub fn by_waybar_name(name: &str) -> Option<&'static ModuleKind> {
 
 /// The kind of a listed name: `battery` for `battery#bat2`, `audio` for `pulseaudio`.
 fn kind_of(name: &str) -> Option<&'static ModuleKind> {
-    let kind = instance::split(name).map_or(name, |(kind, _)| kind);
+    let kind = listed::split(name).map_or(name, |(kind, _)| kind);
     REGISTRY
         .iter()
         .find(|k| k.name == kind)
@@ -109,12 +110,17 @@ pub fn is_custom(name: &str) -> bool {
 /// Makes the module `name` (or the instance `KIND#ID` of one, or a module by its Waybar
 /// name) from its table; `None` for a name no module has.
 pub fn make(name: &str, table: Table<'_>) -> Option<Result<Rc<dyn Module>, toml::de::Error>> {
+    make_listed(name, table, Clicks::default())
+}
+
+/// [`make`], with the user's commands for clicks and scrolls over the module's own.
+pub fn make_listed(
+    name: &str,
+    table: Table<'_>,
+    clicks: Clicks,
+) -> Option<Result<Rc<dyn Module>, toml::de::Error>> {
     let kind = kind_of(name)?;
-    let instance = instance::split(name).is_some();
-    Some((kind.make)(name, table).map(|module| match instance {
-        false => module,
-        true => instance::Instance::wrap(name, module),
-    }))
+    Some((kind.make)(name, table).map(|module| listed::wrap(name, clicks, module)))
 }
 
 /// The readers of `modules`, one per module name (the first wins); then, for each
@@ -133,7 +139,7 @@ pub fn readers_of<'a>(
         }
     }
     for kind in REGISTRY {
-        let listed = |key: &str| instance::split(key).map_or(key, |(k, _)| k) == kind.name;
+        let listed = |key: &str| listed::split(key).map_or(key, |(k, _)| k) == kind.name;
         if readers.iter().any(|r| listed(r.key())) {
             continue;
         }

@@ -4,6 +4,7 @@
 //! of the output side: the sample's readings, the report writers, the script modules and
 //! the sinks all write through it.
 
+pub mod icons;
 pub mod markup;
 #[cfg(test)]
 mod tests;

@@ -6,7 +6,7 @@ use serde_json::{Map, Value as Json};
 use toml::{Table, Value};
 
 use crate::modules::import::Carried;
-use crate::modules::{registry, ModuleKind};
+use crate::modules::{registry, Clicks, ModuleKind};
 
 /// The settings of a custom module ringbar's script modules read as Waybar does.
 const SCRIPT_KEYS: [&str; 17] = [
@@ -160,6 +160,10 @@ impl Layout {
                 ),
                 (Kind::Script, key) if SCRIPT_KEYS.contains(&key) => Carried::renamed(key, value),
                 (Kind::Script, _) => Carried::No,
+                // Every module runs the user's commands for clicks and scrolls.
+                (Kind::Module(_), key) if Clicks::KEYS.contains(&key) => {
+                    Carried::renamed(key, value)
+                }
                 (Kind::Module(kind), key) => match &kind.waybar {
                     Some(waybar) => waybar.carry(key, value),
                     None => Carried::No,

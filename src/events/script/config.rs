@@ -1,12 +1,13 @@
 //! A custom module's settings ([`ScriptConfig`], Waybar's keys): the interval, and the
 //! icons picked by percentage and `alt`.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
+
+use crate::text::icons::FormatIcons;
 
 /// `signal`: an offset from SIGRTMIN that the system has, checked when the config is read.
 fn realtime_offset<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
@@ -160,50 +161,4 @@ impl<'de> Deserialize<'de> for IntervalSetting {
 
         deserializer.deserialize_any(Interval)
     }
-}
-
-/// `format-icons`: one icon set, or icon sets by the script's `alt` (with `default`).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(untagged)]
-pub enum FormatIcons {
-    Icons(Icons),
-    ByAlt(BTreeMap<String, Icons>),
-}
-
-/// One icon, or icons from low to high percentage.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(untagged)]
-pub enum Icons {
-    One(String),
-    Ladder(Vec<String>),
-}
-
-impl FormatIcons {
-    /// Waybar's choice: the set for `alt` (else `default`), then the entry for the
-    /// percentage, in steps of `100 / n` (the last one from there up); "" if none.
-    pub fn icon(&self, percentage: Option<f64>, alt: Option<&str>) -> &str {
-        let icons = match self {
-            FormatIcons::Icons(icons) => Some(icons),
-            FormatIcons::ByAlt(by_alt) => alt
-                .filter(|alt| !alt.is_empty())
-                .and_then(|alt| by_alt.get(alt))
-                .or_else(|| by_alt.get("default")),
-        };
-        match icons {
-            None => "",
-            Some(Icons::One(icon)) => icon,
-            Some(Icons::Ladder(ladder)) if ladder.is_empty() => "",
-            Some(Icons::Ladder(ladder)) => {
-                let step = (100 / ladder.len()).max(1);
-                let index = percent_integer(percentage).max(0) as usize / step;
-                &ladder[index.min(ladder.len() - 1)]
-            }
-        }
-    }
-}
-
-/// The percentage as Waybar shows it: rounded, 0 when the script gave none.
-pub(super) fn percent_integer(percentage: Option<f64>) -> i64 {
-    // `as` saturates, and NaN becomes 0.
-    percentage.map_or(0, |p| p.round() as i64)
 }

@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use super::config::percent_integer;
 use super::{markup, ScriptConfig, ScriptOutput};
+use crate::text::icons::percent_integer;
 use crate::text::push_escaped;
 
 /// Appends `text` as markup: itself if it is markup ringbar accepts and `escape` is off,

@@ -20,8 +20,8 @@ use super::import::{self, Carried, Waybar};
 use super::ModuleKind;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::audio::{AudioCommand, AudioState, Sink};
-use crate::events::script::FormatIcons;
 use crate::render::header;
+use crate::text::icons::FormatIcons;
 use crate::text::{untrusted, Sink as TextSink};
 
 /// The keys of the sink formats, and of the source formats.
@@ -30,7 +30,7 @@ pub const SOURCE_KEYS: [&str; 1] = ["volume"];
 
 /// The settings, by the names Waybar gives them (`ringbar import-waybar` carries them
 /// over); `step` and `max_volume` are also read as Waybar's `scroll-step`, `max-volume`.
-pub const SETTINGS: [&str; 13] = [
+pub const SETTINGS: &[&str] = &[
     "format",
     "format-muted",
     "format-bluetooth",
@@ -40,9 +40,6 @@ pub const SETTINGS: [&str; 13] = [
     "format-icons",
     "scroll-step",
     "max-volume",
-    "on-click",
-    "on-click-middle",
-    "on-click-right",
     "tooltip",
 ];
 
@@ -72,12 +69,6 @@ struct Settings {
     step: f64,
     #[serde(alias = "max-volume", deserialize_with = "max_volume")]
     max_volume: f64,
-    #[serde(rename = "on-click")]
-    on_click: Option<String>,
-    #[serde(rename = "on-click-middle")]
-    on_click_middle: Option<String>,
-    #[serde(rename = "on-click-right")]
-    on_click_right: Option<String>,
     /// Whether the module has a tooltip.
     tooltip: bool,
 }
@@ -94,9 +85,6 @@ impl Default for Settings {
             format_icons: None,
             step: 5.0,
             max_volume: 100.0,
-            on_click: None,
-            on_click_middle: None,
-            on_click_right: None,
             tooltip: true,
         }
     }
@@ -145,7 +133,7 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "audio",
     make,
     waybar: Some(Waybar {
-        settings: &SETTINGS,
+        settings: SETTINGS,
         fields: &KEYS,
         convert: from_waybar,
         ..Waybar::named(&["pulseaudio", "wireplumber"])
@@ -292,9 +280,6 @@ impl Module for Audio {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        if self.command(button).is_some() {
-            return Some(Action::Run(button));
-        }
         let step = self.settings.step;
         let change = |percent| AudioCommand::ChangeVolume {
             percent,
@@ -307,11 +292,6 @@ impl Module for Audio {
             Button::Middle | Button::Right => return None,
         };
         Some(Action::Command(Command::to::<AudioState>(command)))
-    }
-
-    fn command(&self, button: Button) -> Option<&str> {
-        let s = &self.settings;
-        super::click_command(button, [&s.on_click, &s.on_click_middle, &s.on_click_right])
     }
 }
 

@@ -18,8 +18,8 @@ use super::import::Waybar;
 use super::ModuleKind;
 use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
 use crate::events::bluetooth::{Adapter, BluetoothCommand, BluetoothState, Device};
-use crate::events::script::FormatIcons;
 use crate::render::header;
+use crate::text::icons::FormatIcons;
 use crate::text::{untrusted, Sink};
 
 /// The keys the formats take, as Waybar names them.
@@ -33,16 +33,13 @@ pub const KEYS: [&str; 6] = [
 ];
 
 /// The settings, as Waybar names them (`ringbar import-waybar` carries them over).
-pub const SETTINGS: [&str; 9] = [
+pub const SETTINGS: &[&str] = &[
     "format",
     "format-on",
     "format-off",
     "format-connected",
     "format-connected-battery",
     "format-icons",
-    "on-click",
-    "on-click-middle",
-    "on-click-right",
 ];
 
 #[derive(Deserialize)]
@@ -65,12 +62,6 @@ struct Settings {
     /// `connected`).
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
-    #[serde(rename = "on-click")]
-    on_click: Option<String>,
-    #[serde(rename = "on-click-middle")]
-    on_click_middle: Option<String>,
-    #[serde(rename = "on-click-right")]
-    on_click_right: Option<String>,
 }
 
 impl Default for Settings {
@@ -82,9 +73,6 @@ impl Default for Settings {
             format_connected: "BT {device_alias}".to_owned(),
             format_connected_battery: None,
             format_icons: None,
-            on_click: None,
-            on_click_middle: None,
-            on_click_right: None,
         }
     }
 }
@@ -106,7 +94,7 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "bluetooth",
     make,
     waybar: Some(Waybar {
-        settings: &SETTINGS,
+        settings: SETTINGS,
         fields: &KEYS,
         ..Waybar::named(&["bluetooth"])
     }),
@@ -229,19 +217,11 @@ impl Module for Bluetooth {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        if self.command(button).is_some() {
-            return Some(Action::Run(button));
-        }
         match button {
             Button::Left => Some(Action::Command(Command::to::<BluetoothState>(
                 BluetoothCommand::TogglePower,
             ))),
             _ => None,
         }
-    }
-
-    fn command(&self, button: Button) -> Option<&str> {
-        let s = &self.settings;
-        super::click_command(button, [&s.on_click, &s.on_click_middle, &s.on_click_right])
     }
 }

@@ -31,9 +31,9 @@ use super::ModuleKind;
 use super::Sampling;
 use super::{Action, Button, Input, Module, Source, Status, Table, Update};
 use crate::events::network::{Connection, NetworkState, Primary};
-use crate::events::script::FormatIcons;
 use crate::render::{header, write_rate};
 use crate::sample::readings::{Reader, Roots};
+use crate::text::icons::FormatIcons;
 use crate::text::{untrusted, Sink};
 pub use reading::{InterfaceRates, Traffic, Wifi};
 
@@ -60,7 +60,7 @@ pub const KEYS: [&str; 13] = [
 ];
 
 /// The settings, named as Waybar names them (`ringbar import-waybar` carries them over).
-pub const SETTINGS: [&str; 10] = [
+pub const SETTINGS: &[&str] = &[
     "interface",
     "format",
     "format-wifi",
@@ -68,9 +68,6 @@ pub const SETTINGS: [&str; 10] = [
     "format-linked",
     "format-disconnected",
     "format-icons",
-    "on-click",
-    "on-click-middle",
-    "on-click-right",
 ];
 
 #[derive(Deserialize)]
@@ -92,12 +89,6 @@ struct Settings {
     /// As a script module's: one icon, a list, or a table by connection.
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
-    #[serde(rename = "on-click")]
-    on_click: Option<String>,
-    #[serde(rename = "on-click-middle")]
-    on_click_middle: Option<String>,
-    #[serde(rename = "on-click-right")]
-    on_click_right: Option<String>,
     /// The monitor's list of processes on the network counts their traffic to the
     /// machine itself (loopback, its own address); read through
     /// [`Module::net_include_local`].
@@ -114,9 +105,6 @@ impl Default for Settings {
             format_linked: "NET {ifname} linked".to_owned(),
             format_disconnected: "NET off".to_owned(),
             format_icons: None,
-            on_click: None,
-            on_click_middle: None,
-            on_click_right: None,
             include_loopback: false,
         }
     }
@@ -141,7 +129,7 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "network",
     make,
     waybar: Some(Waybar {
-        settings: &SETTINGS,
+        settings: SETTINGS,
         fields: &KEYS,
         ..Waybar::named(&["network"])
     }),
@@ -357,10 +345,5 @@ impl Module for Network {
 
     fn action(&self, button: Button) -> Option<Action> {
         self.command(button).map(|_| Action::Run(button))
-    }
-
-    fn command(&self, button: Button) -> Option<&str> {
-        let s = &self.settings;
-        super::click_command(button, [&s.on_click, &s.on_click_middle, &s.on_click_right])
     }
 }

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::*;
+use crate::text::icons::{FormatIcons, Icons};
 
 fn config_json(json: &str) -> Result<ScriptConfig, serde_json::Error> {
     serde_json::from_str(json)

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::*;
+use crate::text::icons::{FormatIcons, Icons};
 
 fn text(text: &str) -> ScriptOutput {
     ScriptOutput {

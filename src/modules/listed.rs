@@ -1,17 +1,22 @@
-//! `NAME#ID`: a second module of the same kind with a table of its own (`["battery#bat2"]`),
-//! as in Waybar. It is the module made from that table under the full name; its label has
-//! the classes of the kind and `ID` (Waybar's `#battery.bat2`).
+//! A module as the config lists it, when that adds to the module itself:
+//! - `NAME#ID`: a second module of the same kind with a table of its own
+//!   (`["battery#bat2"]`), as in Waybar. Its label has the classes of the kind and `ID`
+//!   (Waybar's `#battery.bat2`).
+//! - the user's commands for clicks and scrolls ([`Clicks`]), run in place of the
+//!   module's own actions.
 
 use std::rc::Rc;
 
+use super::clicks::Clicks;
 use super::{Action, Button, Input, Module, Status, Update};
 use super::{Sampling, Widget};
 use crate::sample::readings::{Reader, Roots};
 use crate::text::Sink;
 
-pub struct Instance {
-    /// `battery#bat2`.
-    name: String,
+pub struct Listed {
+    /// `battery#bat2`; `None` for the module's own name.
+    name: Option<String>,
+    clicks: Clicks,
     inner: Rc<dyn Module>,
 }
 
@@ -23,18 +28,23 @@ pub fn split(name: &str) -> Option<(&str, &str)> {
     (!kind.is_empty() && !id.is_empty() && id.chars().all(css)).then_some((kind, id))
 }
 
-impl Instance {
-    pub fn wrap(name: &str, inner: Rc<dyn Module>) -> Rc<dyn Module> {
-        Rc::new(Instance {
-            name: name.to_owned(),
-            inner,
-        })
+/// `inner` as listed under `name`, with `clicks` over its own actions; `inner` itself
+/// when that adds nothing.
+pub fn wrap(name: &str, clicks: Clicks, inner: Rc<dyn Module>) -> Rc<dyn Module> {
+    let name = split(name).map(|_| name.to_owned());
+    if name.is_none() && clicks.is_empty() {
+        return inner;
     }
+    Rc::new(Listed {
+        name,
+        clicks,
+        inner,
+    })
 }
 
-impl Module for Instance {
+impl Module for Listed {
     fn name(&self) -> &str {
-        &self.name
+        self.name.as_deref().unwrap_or(self.inner.name())
     }
 
     fn css_class(&self) -> &str {
@@ -42,7 +52,7 @@ impl Module for Instance {
     }
 
     fn instance_class(&self) -> Option<&str> {
-        split(&self.name).map(|(_, id)| id)
+        split(self.name.as_deref()?).map(|(_, id)| id)
     }
 
     fn next_update_ms(&self, unix_ms: u64) -> Option<u64> {
@@ -66,7 +76,9 @@ impl Module for Instance {
     }
 
     fn command(&self, button: Button) -> Option<&str> {
-        self.inner.command(button)
+        self.clicks
+            .command(button)
+            .or_else(|| self.inner.command(button))
     }
 
     fn reading_in_report(&self) -> bool {
@@ -86,7 +98,10 @@ impl Module for Instance {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        self.inner.action(button)
+        match self.clicks.command(button) {
+            Some(_) => Some(Action::Run(button)),
+            None => self.inner.action(button),
+        }
     }
 }
 

@@ -1,0 +1,51 @@
+//! `format-icons`, as Waybar reads it: icons chosen by percentage, by state, or both.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// `format-icons`: one icon set, or icon sets by a state (a script's `alt`, a port, a status) (with `default`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum FormatIcons {
+    Icons(Icons),
+    ByAlt(BTreeMap<String, Icons>),
+}
+
+/// One icon, or icons from low to high percentage.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Icons {
+    One(String),
+    Ladder(Vec<String>),
+}
+
+impl FormatIcons {
+    /// Waybar's choice: the set for `alt` (else `default`), then the entry for the
+    /// percentage, in steps of `100 / n` (the last one from there up); "" if none.
+    pub fn icon(&self, percentage: Option<f64>, alt: Option<&str>) -> &str {
+        let icons = match self {
+            FormatIcons::Icons(icons) => Some(icons),
+            FormatIcons::ByAlt(by_alt) => alt
+                .filter(|alt| !alt.is_empty())
+                .and_then(|alt| by_alt.get(alt))
+                .or_else(|| by_alt.get("default")),
+        };
+        match icons {
+            None => "",
+            Some(Icons::One(icon)) => icon,
+            Some(Icons::Ladder(ladder)) if ladder.is_empty() => "",
+            Some(Icons::Ladder(ladder)) => {
+                let step = (100 / ladder.len()).max(1);
+                let index = percent_integer(percentage).max(0) as usize / step;
+                &ladder[index.min(ladder.len() - 1)]
+            }
+        }
+    }
+}
+
+/// The percentage as Waybar shows it: rounded, 0 when there is none.
+pub fn percent_integer(percentage: Option<f64>) -> i64 {
+    // `as` saturates, and NaN becomes 0.
+    percentage.map_or(0, |p| p.round() as i64)
+}
