@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 /// The state of an event source; its type is the source's key.
 pub trait EventState: Any + Send + Sync + Clone + fmt::Debug + PartialEq {
-    /// The source's name, for logs.
-    const NAME: &'static str;
+    /// The source's name, short and unique (`Media`), for logs and the test hook.
+    const KEY: &'static str;
     /// What a click asks of the source ([`std::convert::Infallible`] for one that takes
     /// none).
     type Command: Any + Clone + fmt::Debug + PartialEq;
@@ -39,8 +39,8 @@ pub type OnChange<S> = Box<dyn Fn(Option<&S>)>;
 /// An event source, named by the type of its state.
 #[derive(Clone, Copy)]
 pub struct Source {
-    name: &'static str,
-    key: fn() -> TypeId,
+    key: &'static str,
+    type_id: fn() -> TypeId,
     #[cfg(feature = "app")]
     start: running::Start,
 }
@@ -48,21 +48,21 @@ pub struct Source {
 impl Source {
     pub const fn of<S: EventState>() -> Source {
         Source {
-            name: S::NAME,
-            key: TypeId::of::<S>,
+            key: S::KEY,
+            type_id: TypeId::of::<S>,
             #[cfg(feature = "app")]
             start: running::start::<S>,
         }
     }
 
-    pub fn name(&self) -> &'static str {
-        self.name
+    pub fn key(&self) -> &'static str {
+        self.key
     }
 }
 
 impl PartialEq for Source {
     fn eq(&self, other: &Source) -> bool {
-        (self.key)() == (other.key)()
+        (self.type_id)() == (other.type_id)()
     }
 }
 
@@ -70,7 +70,7 @@ impl Eq for Source {}
 
 impl fmt::Debug for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "source {}", self.name)
+        f.write_str(self.key)
     }
 }
 
@@ -117,7 +117,7 @@ impl PartialEq for Command {
 
 impl fmt::Debug for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?} for {}", self.what, self.source.name)
+        write!(f, "{:?} for {}", self.what, self.source.key)
     }
 }
 
@@ -251,14 +251,14 @@ mod tests {
     }
 
     impl EventState for Volume {
-        const NAME: &'static str = "volume";
+        const KEY: &'static str = "Volume";
         type Command = VolumeCommand;
         #[cfg(feature = "app")]
         type Watch = Knob;
     }
 
     impl EventState for Links {
-        const NAME: &'static str = "links";
+        const KEY: &'static str = "Links";
         type Command = std::convert::Infallible;
         #[cfg(feature = "app")]
         type Watch = Never;
@@ -347,7 +347,8 @@ mod tests {
         assert_eq!(up.get::<Links>(), None);
         assert_eq!(up.clone(), up);
         assert_ne!(up, Command::to::<Volume>(VolumeCommand::Down));
-        assert_eq!(format!("{up:?}"), "Up for volume");
-        assert_eq!(Source::of::<Links>().name(), "links");
+        assert_eq!(format!("{up:?}"), "Up for Volume");
+        assert_eq!(Source::of::<Links>().key(), "Links");
+        assert_eq!(format!("{:?}", Source::of::<Links>()), "Links");
     }
 }

@@ -121,7 +121,7 @@ pub fn stepped(current: f64, percent: f64, max_percent: f64) -> f64 {
 }
 
 impl super::EventState for AudioState {
-    const NAME: &'static str = "the sound server";
+    const KEY: &'static str = "Audio";
     type Command = AudioCommand;
     #[cfg(feature = "app")]
     type Watch = pulse::AudioWatch;

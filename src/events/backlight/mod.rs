@@ -169,7 +169,7 @@ pub fn parse_uevent(message: &[u8]) -> Option<Uevent<'_>> {
 }
 
 impl super::EventState for BacklightState {
-    const NAME: &'static str = "the backlights";
+    const KEY: &'static str = "Backlight";
     type Command = BacklightCommand;
     #[cfg(feature = "app")]
     type Watch = watch::BacklightWatch;

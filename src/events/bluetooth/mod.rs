@@ -170,7 +170,7 @@ impl BluetoothState {
 }
 
 impl super::EventState for BluetoothState {
-    const NAME: &'static str = "BlueZ";
+    const KEY: &'static str = "Bluetooth";
     type Command = BluetoothCommand;
     #[cfg(feature = "app")]
     type Watch = bluez::BluetoothWatch;

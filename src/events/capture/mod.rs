@@ -172,7 +172,7 @@ impl Graph {
 }
 
 impl super::EventState for CaptureState {
-    const NAME: &'static str = "PipeWire's video graph";
+    const KEY: &'static str = "Capture";
     type Command = std::convert::Infallible;
     #[cfg(feature = "app")]
     type Watch = pipewire::CaptureWatch;

@@ -20,7 +20,7 @@ pub enum IdleCommand {
 }
 
 impl EventState for IdleInhibition {
-    const NAME: &'static str = "the idle inhibitor";
+    const KEY: &'static str = "IdleInhibitor";
     type Command = IdleCommand;
     #[cfg(feature = "app")]
     type Watch = inhibitor::IdleInhibitor;

@@ -223,7 +223,7 @@ pub fn clean(text: &str) -> String {
 }
 
 impl super::EventState for MediaState {
-    const NAME: &'static str = "the media players";
+    const KEY: &'static str = "Media";
     type Command = MediaCommand;
     #[cfg(feature = "app")]
     type Watch = mpris::MediaWatch;

@@ -217,7 +217,7 @@ fn same_route(a: &DefaultRoute, b: &DefaultRoute) -> bool {
 }
 
 impl super::EventState for NetworkState {
-    const NAME: &'static str = "rtnetlink";
+    const KEY: &'static str = "Network";
     type Command = std::convert::Infallible;
     #[cfg(feature = "app")]
     type Watch = netlink::NetworkWatch;

@@ -65,7 +65,7 @@ impl PowerProfiles {
 }
 
 impl super::EventState for PowerProfiles {
-    const NAME: &'static str = "power-profiles-daemon";
+    const KEY: &'static str = "PowerProfiles";
     type Command = PowerProfileCommand;
     #[cfg(feature = "app")]
     type Watch = dbus::PowerProfilesWatch;
