@@ -21,12 +21,8 @@ pub mod network;
 pub mod power_profiles;
 pub mod script;
 #[cfg(feature = "app")]
-pub mod session_bus;
-#[cfg(feature = "app")]
 pub mod socket_watch;
 pub mod source;
-#[cfg(feature = "app")]
-pub mod system_bus;
 pub mod tray;
 
 pub use source::{Command, EventState, Events, Source, NO_EVENTS};

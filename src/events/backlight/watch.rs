@@ -19,13 +19,13 @@ use gtk4::glib::{self, prelude::*};
 use netlink_sys::{protocols::NETLINK_KOBJECT_UEVENT, Socket, SocketAddr};
 
 use super::{parse_uevent, BacklightCommand, BacklightState, CLASS};
+use crate::events::bus_watch::call;
 use crate::events::source::{OnChange, Watch};
 
 /// The kernel's multicast group of `NETLINK_KOBJECT_UEVENT` (udev's own is 2).
 const KERNEL_GROUP: u32 = 1;
 /// The kernel's uevents are at most 2 KiB.
 const BUFFER: usize = 8192;
-const CALL_TIMEOUT_MS: i32 = 3_000;
 
 /// The system bus, reached on the first scroll that needs logind.
 enum Bus {
@@ -187,7 +187,7 @@ fn set_through_logind(inner_rc: &Rc<RefCell<Inner>>, name: String, raw: u32) {
             inner.pending = Some((name, raw));
             inner.bus = Bus::Connecting;
             let (on_connected, on_failed) = (Rc::downgrade(inner_rc), Rc::downgrade(inner_rc));
-            crate::events::system_bus::connect(
+            crate::events::bus_watch::system_bus::connect(
                 "backlight",
                 move |connection| {
                     if let Some(inner) = on_connected.upgrade() {
@@ -212,16 +212,14 @@ fn set_through_logind(inner_rc: &Rc<RefCell<Inner>>, name: String, raw: u32) {
 
 fn call_logind(connection: &gio::DBusConnection, name: String, raw: u32) {
     let args = ("backlight", name.as_str(), raw).to_variant();
-    connection.call(
-        Some("org.freedesktop.login1"),
+    call(
+        connection,
+        "org.freedesktop.login1",
         "/org/freedesktop/login1/session/auto",
         "org.freedesktop.login1.Session",
         "SetBrightness",
         Some(&args),
         None,
-        gio::DBusCallFlags::NONE,
-        CALL_TIMEOUT_MS,
-        None::<&gio::Cancellable>,
         move |result| {
             if let Err(err) = result {
                 tracing::warn!(

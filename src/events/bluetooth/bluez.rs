@@ -4,198 +4,93 @@
 //! no owner the state is `None` (said once); when bluetoothd starts again it is read
 //! afresh. Every call has a timeout; the main loop never waits.
 
-use std::cell::{Cell, RefCell};
-use std::rc::{Rc, Weak};
-
-use gtk4::gio;
 use gtk4::glib::prelude::*;
-use gtk4::glib::{self, Variant, VariantTy};
+use gtk4::glib::{Variant, VariantTy};
 
 use super::{BluetoothCommand, BluetoothState, Property, ADAPTER};
-use crate::events::source::{OnChange, Watch};
+use crate::events::bus_watch::{Bus, BusService, BusWatch, Call, InUse, Signal, PROPERTIES};
 
-const BLUEZ: &str = "org.bluez";
 const OBJECT_MANAGER: &str = "org.freedesktop.DBus.ObjectManager";
-const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
-/// A bluetoothd that does not answer this fast is not waited for.
-const CALL_TIMEOUT_MS: i32 = 3_000;
 /// More objects or properties than this in one answer are not read.
 const MAX_ENTRIES: usize = 1024;
 
-struct Inner {
-    connection: Option<gio::DBusConnection>,
-    /// `None` while BlueZ is not there.
-    state: Option<BluetoothState>,
-    signals: Vec<gio::SignalSubscription>,
-    /// Stops watching `org.bluez`'s owner (gio's watcher id has no public name).
-    unwatch: Option<Box<dyn FnOnce()>>,
-    /// "BlueZ is not there" was said, and not since it came.
-    absence_logged: bool,
-    /// A change is queued for the next turn of the main loop (signals come in bursts).
-    queued: Cell<bool>,
-    on_change: OnChange<BluetoothState>,
-}
-
 /// Follows BlueZ; dropping it stops.
-pub struct BluetoothWatch {
-    inner: Rc<RefCell<Inner>>,
-}
+pub type BluetoothWatch = BusWatch<Bluez>;
 
-impl Watch<BluetoothState> for BluetoothWatch {
-    fn start(on_change: OnChange<BluetoothState>) -> Option<BluetoothWatch> {
-        let inner = Rc::new(RefCell::new(Inner {
-            connection: None,
-            state: None,
-            signals: Vec::new(),
-            unwatch: None,
-            absence_logged: false,
-            queued: Cell::new(false),
-            on_change,
-        }));
-        crate::events::bus_watch::connect(
-            crate::events::bus_watch::Bus::System,
-            "bluetooth",
-            &inner,
-            connected,
-            |inner| (inner.borrow().on_change)(None),
-        );
-        Some(BluetoothWatch { inner })
+/// BlueZ, as a [`BusWatch`] follows it.
+pub struct Bluez;
+
+impl BusService for Bluez {
+    type State = BluetoothState;
+    const BUS: Bus = Bus::System;
+    const LOG: &'static str = "bluetooth";
+    const SERVICE: &'static str = "BlueZ";
+    const ABSENT: &'static str = "BlueZ (org.bluez)";
+    const NAMES: &'static [&'static str] = &["org.bluez"];
+
+    fn read_call(_: usize) -> Call {
+        Call {
+            path: "/",
+            interface: OBJECT_MANAGER,
+            method: "GetManagedObjects",
+            args: None,
+            reply: "(a{oa{sa{sv}}})",
+        }
     }
 
-    /// Carries out a click's command.
-    fn command(&self, &command: &BluetoothCommand) {
-        let inner = self.inner.borrow();
-        let (Some(connection), Some(state)) = (&inner.connection, &inner.state) else {
-            return;
-        };
+    fn parse(_: usize, reply: &Variant) -> BluetoothState {
+        let mut state = BluetoothState::default();
+        let objects = reply.child_value(0);
+        for object in children(&objects) {
+            let path = object.child_value(0);
+            let Some(path) = path.str() else {
+                continue;
+            };
+            for interface in children(&object.child_value(1)) {
+                apply(&mut state, path, &interface);
+            }
+        }
+        state
+    }
+
+    fn signals(_: usize) -> &'static [Signal] {
+        const SIGNALS: &[Signal] = &[
+            Signal {
+                interface: OBJECT_MANAGER,
+                member: "InterfacesAdded",
+                path: None,
+            },
+            Signal {
+                interface: OBJECT_MANAGER,
+                member: "InterfacesRemoved",
+                path: None,
+            },
+            Signal {
+                interface: PROPERTIES,
+                member: "PropertiesChanged",
+                path: None,
+            },
+        ];
+        SIGNALS
+    }
+
+    fn on_signal(state: &mut BluetoothState, member: &str, path: &str, args: &Variant) -> bool {
+        on_signal(state, member, path, args)
+    }
+
+    fn command(bluez: &InUse<'_>, state: &BluetoothState, command: &BluetoothCommand) {
         let Some(adapter) = state.adapter() else {
             return;
         };
         match command {
-            BluetoothCommand::TogglePower => {
-                // The tuple boxes the value as the `v` that Set takes.
-                let args = (ADAPTER, "Powered", (!adapter.powered).to_variant()).to_variant();
-                let path = adapter.path.clone();
-                connection.call(
-                    Some(BLUEZ),
-                    &adapter.path,
-                    PROPERTIES,
-                    "Set",
-                    Some(&args),
-                    None,
-                    gio::DBusCallFlags::NONE,
-                    CALL_TIMEOUT_MS,
-                    None::<&gio::Cancellable>,
-                    move |result| {
-                        if let Err(err) = result {
-                            tracing::warn!("bluetooth: cannot power {path}: {}", err.message());
-                        }
-                    },
-                );
-            }
+            BluetoothCommand::TogglePower => bluez.set(
+                (&adapter.path, ADAPTER),
+                "Powered",
+                (!adapter.powered).to_variant(),
+                format!("bluetooth: cannot power {}", adapter.path),
+            ),
         }
     }
-}
-
-impl Drop for BluetoothWatch {
-    fn drop(&mut self) {
-        let mut inner = self.inner.borrow_mut();
-        inner.signals.clear();
-        if let Some(unwatch) = inner.unwatch.take() {
-            unwatch();
-        }
-    }
-}
-
-fn connected(inner_rc: &Rc<RefCell<Inner>>, connection: gio::DBusConnection) {
-    let weak = Rc::downgrade(inner_rc);
-    let (appeared, vanished) = (weak.clone(), weak.clone());
-    let watcher = gio::bus_watch_name_on_connection(
-        &connection,
-        BLUEZ,
-        gio::BusNameWatcherFlags::NONE,
-        move |connection, _, _| {
-            if let Some(inner) = appeared.upgrade() {
-                read_all(&inner, &connection);
-            }
-        },
-        move |_, _| {
-            if let Some(inner) = vanished.upgrade() {
-                gone(&inner);
-            }
-        },
-    );
-    let signals = subscribe(&connection, &weak);
-    let mut inner = inner_rc.borrow_mut();
-    inner.unwatch = Some(Box::new(move || gio::bus_unwatch_name(watcher)));
-    inner.signals = signals;
-    inner.connection = Some(connection);
-}
-
-/// BlueZ has no owner (not started, or it stopped): no state, logged once, and told
-/// (also at the start, so that `--once` need not wait for it).
-fn gone(inner_rc: &Rc<RefCell<Inner>>) {
-    {
-        let mut inner = inner_rc.borrow_mut();
-        if !inner.absence_logged {
-            // Info: a machine without Bluetooth is no fault.
-            tracing::info!("bluetooth: BlueZ (org.bluez) is not on the system bus; hidden");
-            inner.absence_logged = true;
-        }
-        inner.state = None;
-    }
-    (inner_rc.borrow().on_change)(None);
-}
-
-/// The whole state, from `GetManagedObjects`.
-fn read_all(inner_rc: &Rc<RefCell<Inner>>, connection: &gio::DBusConnection) {
-    let weak = Rc::downgrade(inner_rc);
-    connection.call(
-        Some(BLUEZ),
-        "/",
-        OBJECT_MANAGER,
-        "GetManagedObjects",
-        None,
-        VariantTy::new("(a{oa{sa{sv}}})").ok(),
-        gio::DBusCallFlags::NONE,
-        CALL_TIMEOUT_MS,
-        None::<&gio::Cancellable>,
-        move |result| {
-            let Some(inner_rc) = weak.upgrade() else {
-                return;
-            };
-            let reply = match result {
-                Ok(reply) => reply,
-                Err(err) => {
-                    tracing::warn!(
-                        "bluetooth: BlueZ did not list its objects: {}",
-                        err.message()
-                    );
-                    return;
-                }
-            };
-            let mut state = BluetoothState::default();
-            let objects = reply.child_value(0);
-            for object in children(&objects) {
-                let path = object.child_value(0);
-                let Some(path) = path.str() else {
-                    continue;
-                };
-                for interface in children(&object.child_value(1)) {
-                    apply(&mut state, path, &interface);
-                }
-            }
-            {
-                let mut inner = inner_rc.borrow_mut();
-                if inner.absence_logged {
-                    tracing::info!("bluetooth: BlueZ is back");
-                }
-                inner.absence_logged = false;
-                inner.state = Some(state);
-            }
-            queue_change(&inner_rc);
-        },
-    );
 }
 
 /// The children of a container, at most [`MAX_ENTRIES`].
@@ -238,44 +133,6 @@ fn properties(dict: &Variant) -> Vec<(String, Property)> {
         .collect()
 }
 
-/// `InterfacesAdded`, `InterfacesRemoved` and `PropertiesChanged` of BlueZ's objects.
-fn subscribe(
-    connection: &gio::DBusConnection,
-    weak: &Weak<RefCell<Inner>>,
-) -> Vec<gio::SignalSubscription> {
-    let on = |interface: &str, member: &str, weak: Weak<RefCell<Inner>>| {
-        let member_name = member.to_owned();
-        connection.subscribe_to_signal(
-            Some(BLUEZ),
-            Some(interface),
-            Some(member),
-            None,
-            None,
-            gio::DBusSignalFlags::NONE,
-            move |signal| {
-                let Some(inner) = weak.upgrade() else {
-                    return;
-                };
-                let changed = {
-                    let mut inner = inner.borrow_mut();
-                    let Some(state) = inner.state.as_mut() else {
-                        return;
-                    };
-                    on_signal(state, &member_name, signal.object_path, signal.parameters)
-                };
-                if changed {
-                    queue_change(&inner);
-                }
-            },
-        )
-    };
-    vec![
-        on(OBJECT_MANAGER, "InterfacesAdded", weak.clone()),
-        on(OBJECT_MANAGER, "InterfacesRemoved", weak.clone()),
-        on(PROPERTIES, "PropertiesChanged", weak.clone()),
-    ]
-}
-
 /// A signal onto the state; whether it changed it.
 fn on_signal(state: &mut BluetoothState, member: &str, path: &str, args: &Variant) -> bool {
     let before = state.clone();
@@ -310,20 +167,4 @@ fn on_signal(state: &mut BluetoothState, member: &str, path: &str, args: &Varian
         _ => {}
     }
     *state != before
-}
-
-/// One call of `on_change` per burst of signals, on the next turn of the main loop.
-fn queue_change(inner_rc: &Rc<RefCell<Inner>>) {
-    let inner = inner_rc.borrow();
-    if inner.queued.replace(true) {
-        return;
-    }
-    let weak = Rc::downgrade(inner_rc);
-    glib::idle_add_local_once(move || {
-        if let Some(inner) = weak.upgrade() {
-            let inner = inner.borrow();
-            inner.queued.set(false);
-            (inner.on_change)(inner.state.as_ref());
-        }
-    });
 }

@@ -2,28 +2,25 @@
 //! The players are the names under `org.mpris.MediaPlayer2.`: listed when the bus is
 //! reached, then followed through `NameOwnerChanged`. Each is read with `GetAll` (its
 //! identity, its status and metadata), then kept up to date from `PropertiesChanged`,
-//! which comes from its unique name. Every call has a short timeout: a player that
-//! hangs is not waited for. A burst of signals is told once, on the next turn of the
-//! main loop.
+//! which comes from its unique name. Every call has a timeout: a player that hangs is
+//! not waited for. A burst of signals is told once, on the next turn of the main loop.
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
 use gtk4::gio;
 use gtk4::glib::prelude::*;
-use gtk4::glib::{self, Variant, VariantTy};
+use gtk4::glib::{self, Variant};
 
 use super::properties::apply;
 use super::{MediaCommand, MediaState, PlayerAction, Roster, BUS_PREFIX};
+use crate::events::bus_watch::{call, PROPERTIES};
 use crate::events::source::{OnChange, Watch};
 
 const PATH: &str = "/org/mpris/MediaPlayer2";
 const ROOT: &str = "org.mpris.MediaPlayer2";
 const PLAYER: &str = "org.mpris.MediaPlayer2.Player";
-const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 const DBUS: &str = "org.freedesktop.DBus";
-/// A player that does not answer this fast is not waited for.
-const CALL_TIMEOUT_MS: i32 = 1_000;
 
 struct Inner {
     connection: Option<gio::DBusConnection>,
@@ -80,16 +77,14 @@ impl Watch<MediaState> for MediaWatch {
             PlayerAction::Raise => (ROOT, "Raise"),
         };
         let name = player.bus_name.clone();
-        connection.call(
-            Some(&player.owner),
+        call(
+            connection,
+            &player.owner,
             PATH,
             interface,
             method,
             None,
             None,
-            gio::DBusCallFlags::NONE,
-            CALL_TIMEOUT_MS,
-            None::<&gio::Cancellable>,
             move |result| {
                 if let Err(err) = result {
                     tracing::warn!("media: {name} did not {method}: {}", err.message());
@@ -132,16 +127,14 @@ fn connected(inner_rc: &Rc<RefCell<Inner>>, connection: gio::DBusConnection) {
         inner.signals = vec![owners, properties];
         inner.connection = Some(connection.clone());
     }
-    connection.call(
-        Some(DBUS),
+    call(
+        &connection,
+        DBUS,
         "/org/freedesktop/DBus",
         DBUS,
         "ListNames",
         None,
-        VariantTy::new("(as)").ok(),
-        gio::DBusCallFlags::NONE,
-        CALL_TIMEOUT_MS,
-        None::<&gio::Cancellable>,
+        Some("(as)"),
         move |result| {
             let Some(inner_rc) = weak.upgrade() else {
                 return;
@@ -173,16 +166,14 @@ fn find_owner(inner_rc: &Rc<RefCell<Inner>>, name: &str) {
     inner_rc.borrow_mut().pending += 1;
     let weak = Rc::downgrade(inner_rc);
     let bus_name = name.to_owned();
-    connection.call(
-        Some(DBUS),
+    call(
+        &connection,
+        DBUS,
         "/org/freedesktop/DBus",
         DBUS,
         "GetNameOwner",
         Some(&(name,).to_variant()),
-        VariantTy::new("(s)").ok(),
-        gio::DBusCallFlags::NONE,
-        CALL_TIMEOUT_MS,
-        None::<&gio::Cancellable>,
+        Some("(s)"),
         move |result| {
             let Some(inner_rc) = weak.upgrade() else {
                 return;
@@ -264,16 +255,14 @@ fn read(inner_rc: &Rc<RefCell<Inner>>, owner: &str, interface: &'static str) {
     inner_rc.borrow_mut().pending += 1;
     let weak = Rc::downgrade(inner_rc);
     let from = owner.to_owned();
-    connection.call(
-        Some(owner),
+    call(
+        &connection,
+        owner,
         PATH,
         PROPERTIES,
         "GetAll",
         Some(&(interface,).to_variant()),
-        VariantTy::new("(a{sv})").ok(),
-        gio::DBusCallFlags::NONE,
-        CALL_TIMEOUT_MS,
-        None::<&gio::Cancellable>,
+        Some("(a{sv})"),
         move |result| {
             let Some(inner_rc) = weak.upgrade() else {
                 return;

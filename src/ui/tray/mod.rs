@@ -58,7 +58,7 @@ impl TrayHost {
                 host.connected(connection);
             }
         };
-        crate::events::session_bus::connect("tray", connected, || {});
+        crate::events::bus_watch::session_bus::connect("tray", connected, || {});
         host
     }
 

@@ -1,0 +1,256 @@
+//! The watch of one [`BusService`]: its names' owners, its signals, its state.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use gtk4::gio;
+use gtk4::glib::{self, Variant};
+
+use super::{call, connect, Bus, BusService, InUse};
+use crate::events::source::{OnChange, Watch};
+use crate::events::EventState;
+
+struct Inner<T: BusService> {
+    connection: Option<gio::DBusConnection>,
+    /// Which of the service's names have an owner now…
+    present: Vec<bool>,
+    /// …and which the bus has answered for: absence is told once all are known.
+    known: Vec<bool>,
+    /// `None` while the service is not there.
+    state: Option<T::State>,
+    signals: Vec<gio::SignalSubscription>,
+    /// Stops watching the names' owners (gio's watcher id has no public name).
+    unwatch: Vec<Box<dyn FnOnce()>>,
+    /// "Not there" was said, and not since it came.
+    absence_logged: bool,
+    /// A change is queued for the next turn of the main loop (signals come in bursts).
+    queued: Cell<bool>,
+    on_change: OnChange<T::State>,
+}
+
+impl<T: BusService> Inner<T> {
+    /// The name the state comes from: the preferred one that has an owner.
+    fn in_use(&self) -> Option<usize> {
+        self.present.iter().position(|&present| present)
+    }
+}
+
+/// Follows a service on D-Bus; dropping it stops.
+pub struct BusWatch<T: BusService> {
+    inner: Rc<RefCell<Inner<T>>>,
+}
+
+impl<T: BusService> Watch<T::State> for BusWatch<T> {
+    fn start(on_change: OnChange<T::State>) -> Option<BusWatch<T>> {
+        let inner = Rc::new(RefCell::new(Inner::<T> {
+            connection: None,
+            present: vec![false; T::NAMES.len()],
+            known: vec![false; T::NAMES.len()],
+            state: None,
+            signals: Vec::new(),
+            unwatch: Vec::new(),
+            absence_logged: false,
+            queued: Cell::new(false),
+            on_change,
+        }));
+        let failed = |inner: &Rc<RefCell<Inner<T>>>| (inner.borrow().on_change)(None);
+        connect(T::BUS, T::LOG, &inner, connected::<T>, failed);
+        Some(BusWatch { inner })
+    }
+
+    fn command(&self, command: &<T::State as EventState>::Command) {
+        let inner = self.inner.borrow();
+        let (Some(connection), Some(state), Some(index)) =
+            (&inner.connection, &inner.state, inner.in_use())
+        else {
+            return;
+        };
+        let name = T::NAMES[index];
+        T::command(
+            &InUse {
+                connection,
+                name,
+                index,
+            },
+            state,
+            command,
+        );
+    }
+}
+
+impl<T: BusService> Drop for BusWatch<T> {
+    fn drop(&mut self) {
+        let mut inner = self.inner.borrow_mut();
+        inner.signals.clear();
+        for unwatch in inner.unwatch.drain(..) {
+            unwatch();
+        }
+    }
+}
+
+fn connected<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, connection: gio::DBusConnection) {
+    let weak = Rc::downgrade(inner_rc);
+    let mut unwatch: Vec<Box<dyn FnOnce()>> = Vec::new();
+    let mut signals = Vec::new();
+    for (index, name) in T::NAMES.iter().enumerate() {
+        let (appeared, vanished) = (weak.clone(), weak.clone());
+        let watcher = gio::bus_watch_name_on_connection(
+            &connection,
+            name,
+            gio::BusNameWatcherFlags::NONE,
+            move |_, _, _| owner_changed(&appeared, index, true),
+            move |_, _| owner_changed(&vanished, index, false),
+        );
+        unwatch.push(Box::new(move || gio::bus_unwatch_name(watcher)));
+        for signal in T::signals(index) {
+            let (on_signal, member) = (weak.clone(), signal.member);
+            signals.push(connection.subscribe_to_signal(
+                Some(name),
+                Some(signal.interface),
+                Some(member),
+                signal.path,
+                None,
+                gio::DBusSignalFlags::NONE,
+                move |signal| {
+                    signalled(
+                        &on_signal,
+                        index,
+                        member,
+                        signal.object_path,
+                        signal.parameters,
+                    )
+                },
+            ));
+        }
+    }
+    let mut inner = inner_rc.borrow_mut();
+    inner.connection = Some(connection);
+    inner.unwatch = unwatch;
+    inner.signals = signals;
+}
+
+/// A name got or lost its owner: read the service now in use, or say it is gone.
+fn owner_changed<T: BusService>(weak: &Weak<RefCell<Inner<T>>>, index: usize, present: bool) {
+    let Some(inner_rc) = weak.upgrade() else {
+        return;
+    };
+    let (in_use, all_known) = {
+        let mut inner = inner_rc.borrow_mut();
+        inner.present[index] = present;
+        inner.known[index] = true;
+        (inner.in_use(), inner.known.iter().all(|&k| k))
+    };
+    match in_use {
+        Some(index) => read_all(&inner_rc, index),
+        // Another name may still have an owner: wait for the bus's word on it.
+        None if !all_known => {}
+        None => {
+            {
+                let mut inner = inner_rc.borrow_mut();
+                if !inner.absence_logged {
+                    // Info: a machine without the service is no fault.
+                    let bus = match T::BUS {
+                        Bus::System => "system",
+                        Bus::Session => "session",
+                    };
+                    tracing::info!("{}: {} is not on the {bus} bus; hidden", T::LOG, T::ABSENT);
+                    inner.absence_logged = true;
+                }
+                inner.state = None;
+            }
+            queue_change(&inner_rc);
+        }
+    }
+}
+
+/// The whole state, from the service at `NAMES[index]`.
+fn read_all<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
+    let Some(connection) = inner_rc.borrow().connection.clone() else {
+        return;
+    };
+    let weak = Rc::downgrade(inner_rc);
+    let read = T::read_call(index);
+    let method = read.method;
+    let done = move |result: Result<Variant, glib::Error>| {
+        let Some(inner_rc) = weak.upgrade() else {
+            return;
+        };
+        let reply = match result {
+            Ok(reply) => reply,
+            Err(err) => {
+                let (log, service) = (T::LOG, T::SERVICE);
+                tracing::warn!(
+                    "{log}: {service} did not answer {method}: {}",
+                    err.message()
+                );
+                return;
+            }
+        };
+        let state = T::parse(index, &reply);
+        {
+            let mut inner = inner_rc.borrow_mut();
+            // An answer from a name no longer in use is old news.
+            if inner.in_use() != Some(index) {
+                return;
+            }
+            if inner.absence_logged {
+                tracing::info!("{}: {} is back", T::LOG, T::SERVICE);
+            }
+            inner.absence_logged = false;
+            inner.state = Some(state);
+        }
+        queue_change(&inner_rc);
+    };
+    let name = T::NAMES[index];
+    let (path, interface, args) = (read.path, read.interface, read.args.as_ref());
+    call(
+        &connection,
+        name,
+        path,
+        interface,
+        method,
+        args,
+        Some(read.reply),
+        done,
+    );
+}
+
+/// A signal from the service at `NAMES[index]`, onto the state if that one is in use.
+fn signalled<T: BusService>(
+    weak: &Weak<RefCell<Inner<T>>>,
+    index: usize,
+    member: &str,
+    path: &str,
+    args: &Variant,
+) {
+    let Some(inner_rc) = weak.upgrade() else {
+        return;
+    };
+    let changed = {
+        let mut inner = inner_rc.borrow_mut();
+        let in_use = inner.in_use() == Some(index);
+        let Some(state) = inner.state.as_mut().filter(|_| in_use) else {
+            return;
+        };
+        T::on_signal(state, member, path, args)
+    };
+    if changed {
+        queue_change(&inner_rc);
+    }
+}
+
+/// One call of `on_change` per burst, on the next turn of the main loop.
+fn queue_change<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>) {
+    let inner = inner_rc.borrow();
+    if inner.queued.replace(true) {
+        return;
+    }
+    let weak = Rc::downgrade(inner_rc);
+    glib::idle_add_local_once(move || {
+        if let Some(inner) = weak.upgrade() {
+            let inner = inner.borrow();
+            inner.queued.set(false);
+            (inner.on_change)(inner.state.as_ref());
+        }
+    });
+}
