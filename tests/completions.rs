@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use ringbar::events::control::Command as Message;
+use ringbar::events::control::Message;
 
 const RINGBAR: &str = env!("CARGO_BIN_EXE_ringbar");
 

@@ -2,15 +2,15 @@
 //! every capability, then read the user's files and make the [`sampler`]), the sampling
 //! thread ([`worker`]), the [`monitor`] that holds the settings and the latest sample for
 //! the main loop, the local [`wallclock`], how often a burst of changes is drawn
-//! ([`pacing`]), where files live ([`paths`]), one bar per session ([`instance`]), the
+//! ([`pacing`]), where files live ([`paths`]), one bar per session ([`single_instance`]), the
 //! remembered settings ([`state`]).
 //! The GTK bar (`ui`) and the command line (`cli`) run on it.
 
-pub mod instance;
 pub mod monitor;
 pub mod pacing;
 pub mod paths;
 pub mod sampler;
+pub mod single_instance;
 pub mod startup;
 pub mod state;
 pub mod wallclock;

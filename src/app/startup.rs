@@ -25,6 +25,28 @@ pub struct Started {
     pub state_file: Option<StateFile>,
 }
 
+/// The first thing the bar and `--waybar` do: a reload asked of a process still starting
+/// (SIGHUP, SIGUSR1) must not end it, which is those signals' default action, until
+/// [`handle_signals`] takes them over; it reads its config as it starts anyway.
+pub fn ignore_reloads_until_handled() {
+    for signal in [libc::SIGUSR1, libc::SIGHUP] {
+        // SAFETY: SIG_IGN is a valid disposition for these signals; no handler code runs.
+        unsafe { libc::signal(signal, libc::SIG_IGN) };
+    }
+}
+
+/// [`start`], its failure logged as an error (`None`: the process must end) and the
+/// probe's as a warning.
+pub fn start_logged(interval_ms: Option<u32>) -> Option<Started> {
+    let started = start(interval_ms)
+        .map_err(|err| tracing::error!("{err}"))
+        .ok()?;
+    if let Some(err) = &started.probe_error {
+        tracing::warn!("BPF probe off, reading /proc instead: {err}");
+    }
+    Some(started)
+}
+
 /// Loads the probe (or falls back to /proc), drops privileges, reads config and state;
 /// `interval_ms` (from the command line) overrides both. Fails only when privileges
 /// cannot be dropped: nothing must run with them.

@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use crate::config::{MAX_INTERVAL_MS, MIN_INTERVAL_MS};
-use crate::events::control::Command as Message;
+use crate::events::control::Message;
 
 const USAGE: &str = "\
 usage: ringbar                  run the bar (Wayland; layer-shell compositors)

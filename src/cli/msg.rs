@@ -4,9 +4,9 @@
 use std::process::ExitCode;
 
 use crate::app::paths;
-use crate::events::control::{self, Command};
+use crate::events::control::{self, Message};
 
-pub fn send(command: Command) -> ExitCode {
+pub fn send(command: Message) -> ExitCode {
     let Some(runtime_dir) = paths::runtime_dir() else {
         eprintln!("ringbar: XDG_RUNTIME_DIR is not set, so no running ringbar can be found");
         return ExitCode::FAILURE;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::{print, report_probe_error, Failure};
 use crate::app::startup;
 use crate::app::wallclock::LocalClock;
-use crate::events::{Events, Source};
+use crate::events::{EventSource, Events};
 use crate::modules::{Input, Module, Update};
 use crate::sinks::json;
 use crate::sinks::shown;
@@ -66,7 +66,7 @@ fn events_now(modules: &[std::rc::Rc<dyn Module>]) -> Events {
     };
     let mut watches = Vec::new();
     let mut answers = Vec::new();
-    let mut sources: Vec<Source> = Vec::new();
+    let mut sources: Vec<EventSource> = Vec::new();
     for update in modules.iter().flat_map(|m| m.follows()) {
         match update {
             Update::Event(source) if !sources.contains(source) => sources.push(*source),

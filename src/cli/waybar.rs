@@ -15,7 +15,7 @@ use crate::app::monitor::Monitor;
 use crate::app::wallclock::LocalClock;
 use crate::app::worker::Watch;
 use crate::app::{paths, startup};
-use crate::events::control::{self, Command};
+use crate::events::control::{self, Message};
 use crate::modules::{Input, Module, Update};
 
 struct Stream {
@@ -29,16 +29,10 @@ struct Stream {
 /// `interval_ms` (`--interval-ms`) overrides the interval of the config and the state file
 /// at start.
 pub fn run(interval_ms: Option<u32>) -> ExitCode {
-    let started = match startup::start(interval_ms) {
-        Ok(started) => started,
-        Err(err) => {
-            tracing::error!("{err}");
-            return ExitCode::FAILURE;
-        }
+    startup::ignore_reloads_until_handled();
+    let Some(started) = startup::start_logged(interval_ms) else {
+        return ExitCode::FAILURE;
     };
-    if let Some(err) = &started.probe_error {
-        tracing::warn!("BPF probe off, reading /proc instead: {err}");
-    }
     let monitor = match Monitor::start(started.sampler, started.controls, started.state_file) {
         Ok(monitor) => monitor,
         Err(err) => {
@@ -75,7 +69,7 @@ pub fn run(interval_ms: Option<u32>) -> ExitCode {
         glib::clone!(
             #[weak]
             stream,
-            move || stream.obey(Command::Reload)
+            move || stream.obey(Message::Reload)
         ),
     );
 
@@ -112,10 +106,10 @@ fn monitor_modules(config: &crate::config::Config) -> Vec<Rc<dyn Module>> {
 impl Stream {
     /// The monitor's settings go to the sampling thread, which hands over a sample at
     /// once (a new one, or the latest re-ranked): its line follows.
-    fn obey(self: &Rc<Self>, command: Command) {
+    fn obey(self: &Rc<Self>, command: Message) {
         match command {
-            Command::Monitor(request) => self.monitor.borrow_mut().apply(request),
-            Command::Reload => {
+            Message::Monitor(request) => self.monitor.borrow_mut().apply(request),
+            Message::Reload => {
                 let config = self
                     .monitor
                     .borrow_mut()

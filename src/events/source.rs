@@ -1,7 +1,7 @@
 //! An event source as the modules see it: a state type that names its source, the
 //! commands the source takes and (with the `app` feature) the client that keeps the
 //! state. Nothing here lists the sources: a module names the state it follows
-//! ([`Source::of`]), the bar starts each source some module follows, and a module finds
+//! ([`EventSource::of`]), the bar starts each source some module follows, and a module finds
 //! the state by its type in [`Events`].
 
 use std::any::{Any, TypeId};
@@ -38,16 +38,16 @@ pub type OnChange<S> = Box<dyn Fn(Option<&S>)>;
 
 /// An event source, named by the type of its state.
 #[derive(Clone, Copy)]
-pub struct Source {
+pub struct EventSource {
     key: &'static str,
     type_id: fn() -> TypeId,
     #[cfg(feature = "app")]
     start: running::Start,
 }
 
-impl Source {
-    pub const fn of<S: EventState>() -> Source {
-        Source {
+impl EventSource {
+    pub const fn of<S: EventState>() -> EventSource {
+        EventSource {
             key: S::KEY,
             type_id: TypeId::of::<S>,
             #[cfg(feature = "app")]
@@ -60,37 +60,37 @@ impl Source {
     }
 }
 
-impl PartialEq for Source {
-    fn eq(&self, other: &Source) -> bool {
+impl PartialEq for EventSource {
+    fn eq(&self, other: &EventSource) -> bool {
         (self.type_id)() == (other.type_id)()
     }
 }
 
-impl Eq for Source {}
+impl Eq for EventSource {}
 
-impl fmt::Debug for Source {
+impl fmt::Debug for EventSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.key)
     }
 }
 
 /// A click's command for an event source, routed by its source.
-pub struct Command {
-    source: Source,
+pub struct SourceCommand {
+    source: EventSource,
     what: Box<dyn AnyValue>,
 }
 
-impl Command {
+impl SourceCommand {
     /// `what` for the source of `S`.
-    pub fn to<S: EventState>(what: S::Command) -> Command {
-        Command {
-            source: Source::of::<S>(),
+    pub fn to<S: EventState>(what: S::Command) -> SourceCommand {
+        SourceCommand {
+            source: EventSource::of::<S>(),
             what: Box::new(what),
         }
     }
 
     /// The source that carries the command out.
-    pub fn source(&self) -> Source {
+    pub fn source(&self) -> EventSource {
         self.source
     }
 
@@ -100,22 +100,22 @@ impl Command {
     }
 }
 
-impl Clone for Command {
-    fn clone(&self) -> Command {
-        Command {
+impl Clone for SourceCommand {
+    fn clone(&self) -> SourceCommand {
+        SourceCommand {
             source: self.source,
             what: self.what.clone_box(),
         }
     }
 }
 
-impl PartialEq for Command {
-    fn eq(&self, other: &Command) -> bool {
+impl PartialEq for SourceCommand {
+    fn eq(&self, other: &SourceCommand) -> bool {
         self.source == other.source && self.what.equals(other.what.as_any())
     }
 }
 
-impl fmt::Debug for Command {
+impl fmt::Debug for SourceCommand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:?} for {}", self.what, self.source.key)
     }
@@ -185,7 +185,7 @@ mod running {
     use std::cell::RefCell;
     use std::rc::Rc;
 
-    use super::{Command, EventState, Events, Watch};
+    use super::{EventState, Events, SourceCommand, Watch};
 
     /// What a source calls after it wrote its state into [`Events`].
     pub type Changed = Rc<dyn Fn()>;
@@ -195,13 +195,13 @@ mod running {
     /// A started source, whatever its type; dropping it stops it.
     pub trait Running {
         /// Carries out `command` if it is meant for this source.
-        fn command(&self, command: &Command);
+        fn command(&self, command: &SourceCommand);
     }
 
     struct Started<S: EventState>(S::Watch);
 
     impl<S: EventState> Running for Started<S> {
-        fn command(&self, command: &Command) {
+        fn command(&self, command: &SourceCommand) {
             if let Some(command) = command.get::<S>() {
                 self.0.command(command);
             }
@@ -221,7 +221,7 @@ mod running {
         Some(Box::new(Started::<S>(watch)))
     }
 
-    impl super::Source {
+    impl super::EventSource {
         /// Starts the source; its states go into `events`, and `changed` is called after
         /// each. `None` (after one log line) when it cannot run at all.
         pub fn start(
@@ -307,15 +307,15 @@ mod tests {
         let changes = Rc::new(Cell::new(0));
         let counted = changes.clone();
         let changed: Changed = Rc::new(move || counted.set(counted.get() + 1));
-        let knob = Source::of::<Volume>().start(&events, changed.clone());
+        let knob = EventSource::of::<Volume>().start(&events, changed.clone());
         let knob = knob.expect("the knob starts");
         assert_eq!(events.borrow().get::<Volume>(), Some(&Volume(50)));
-        knob.command(&Command::to::<Volume>(VolumeCommand::Up));
-        knob.command(&Command::to::<Volume>(VolumeCommand::Up));
-        knob.command(&Command::to::<Volume>(VolumeCommand::Down));
+        knob.command(&SourceCommand::to::<Volume>(VolumeCommand::Up));
+        knob.command(&SourceCommand::to::<Volume>(VolumeCommand::Up));
+        knob.command(&SourceCommand::to::<Volume>(VolumeCommand::Down));
         assert_eq!(events.borrow().get::<Volume>(), Some(&Volume(55)));
         assert_eq!(changes.get(), 4);
-        assert!(Source::of::<Links>().start(&events, changed).is_none());
+        assert!(EventSource::of::<Links>().start(&events, changed).is_none());
     }
 
     #[test]
@@ -340,15 +340,15 @@ mod tests {
 
     #[test]
     fn a_command_reaches_only_its_own_source() {
-        let up = Command::to::<Volume>(VolumeCommand::Up);
-        assert_eq!(up.source(), Source::of::<Volume>());
-        assert_ne!(up.source(), Source::of::<Links>());
+        let up = SourceCommand::to::<Volume>(VolumeCommand::Up);
+        assert_eq!(up.source(), EventSource::of::<Volume>());
+        assert_ne!(up.source(), EventSource::of::<Links>());
         assert_eq!(up.get::<Volume>(), Some(&VolumeCommand::Up));
         assert_eq!(up.get::<Links>(), None);
         assert_eq!(up.clone(), up);
-        assert_ne!(up, Command::to::<Volume>(VolumeCommand::Down));
+        assert_ne!(up, SourceCommand::to::<Volume>(VolumeCommand::Down));
         assert_eq!(format!("{up:?}"), "Up for Volume");
-        assert_eq!(Source::of::<Links>().key(), "Links");
-        assert_eq!(format!("{:?}", Source::of::<Links>()), "Links");
+        assert_eq!(EventSource::of::<Links>().key(), "Links");
+        assert_eq!(format!("{:?}", EventSource::of::<Links>()), "Links");
     }
 }

@@ -16,7 +16,6 @@ pub mod history;
 pub mod net;
 pub mod oom;
 pub mod pid_namespace;
-pub mod privacy;
 pub mod process;
 pub mod procstat;
 pub mod realname;
@@ -24,15 +23,16 @@ pub mod record;
 pub mod system;
 pub mod top;
 pub mod value;
+pub mod visibility;
 
 mod snapshot;
 
 pub use hardware::{CpuReading, Gpu, GpuDriver, GpuReading, Hardware, Throttle, Value};
 pub use net::NetBytes;
 pub use oom::{OomKill, OomKills};
-pub use privacy::{HidePid, Privacy};
 pub use process::{Process, ProcessKey, ProcessTable};
 pub use record::{ExitRecord, TaskRecord, TaskState};
 pub use snapshot::{Model, OthersIo, Snapshot, StuckList, SystemCpu};
 pub use system::{LoadAverage, Memory};
 pub use top::{Row, TopList};
+pub use visibility::{HidePid, Privacy};

@@ -8,9 +8,9 @@
 //! killed, and whether by a cgroup's limit, as the kernel log's summary line says to
 //! anyone allowed to read it.
 
-use super::privacy::Privacy;
 use super::process::Process;
 use super::record::{OomRecord, COMM_LEN, OOM_MEMCG, OOM_PID_ONLY, TASK_PRIVATE};
+use super::visibility::Privacy;
 
 /// Kills remembered, newest first; older ones drop out.
 pub const KEPT: usize = 8;

@@ -13,7 +13,7 @@ pub const TASK_KTHREAD: u32 = 1;
 pub const TASK_IO_UNKNOWN: u32 = 1 << 1;
 /// `ringbar_task.flags`: by the kernel's ptrace read rule, /proc would not show the
 /// reading process this task's IO (another user's, or not dumpable). See
-/// [`Privacy`](super::privacy::Privacy).
+/// [`Privacy`](super::visibility::Privacy).
 pub const TASK_PRIVATE: u32 = 1 << 2;
 /// In the exit reports: the record is an [`OomRecord`] (`RINGBAR_RECORD_OOM`).
 pub const RECORD_OOM: u32 = 1 << 8;

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use super::format;
 use super::import::Waybar;
 use super::ModuleKind;
-use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
+use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, Table, Update};
 use crate::events::backlight::BacklightState;
 use crate::events::backlight::{Backlight, BacklightCommand};
 use crate::render::header;
@@ -106,7 +106,7 @@ impl BacklightModule {
     fn step(&self, up: bool) -> Option<Action> {
         let step = self.settings.scroll_step;
         let brighter = up != self.settings.reverse_scrolling;
-        Some(Action::Command(Command::to::<BacklightState>(
+        Some(Action::Command(SourceCommand::to::<BacklightState>(
             BacklightCommand {
                 device: self.device.clone(),
                 step: if brighter { step } else { -step },
@@ -121,7 +121,7 @@ impl Module for BacklightModule {
     }
 
     fn follows(&self) -> &[Update] {
-        const { &[Update::Event(Source::of::<BacklightState>())] }
+        const { &[Update::Event(EventSource::of::<BacklightState>())] }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {

@@ -73,7 +73,7 @@ fn the_firmware_backlight_unless_one_is_named() {
 fn scrolls_step_the_brightness_and_settings_are_checked() {
     let light = module("device = \"intel<b>\"\nscroll-step = 2.5");
     let step = |step| {
-        Some(Action::Command(Command::to::<BacklightState>(
+        Some(Action::Command(SourceCommand::to::<BacklightState>(
             BacklightCommand {
                 device: Some(Rc::from("intel<b>")),
                 step,
@@ -86,7 +86,7 @@ fn scrolls_step_the_brightness_and_settings_are_checked() {
     let reversed = module("reverse-scrolling = true\non-click = \"wdisplays\"");
     assert_eq!(
         reversed.action(Button::ScrollUp),
-        Some(Action::Command(Command::to::<BacklightState>(
+        Some(Action::Command(SourceCommand::to::<BacklightState>(
             BacklightCommand {
                 device: None,
                 step: -5.0
@@ -99,7 +99,7 @@ fn scrolls_step_the_brightness_and_settings_are_checked() {
     );
     assert!(light
         .follows()
-        .contains(&Update::Event(Source::of::<BacklightState>())));
+        .contains(&Update::Event(EventSource::of::<BacklightState>())));
     for bad in [
         "format = \"{level}\"",
         "scroll-step = 0",

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use super::format;
 use super::import::Waybar;
 use super::ModuleKind;
-use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
+use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, Table, Update};
 use crate::events::idle_inhibitor::{IdleCommand, IdleInhibition};
 use crate::text::icons::FormatIcons;
 use crate::text::Sink;
@@ -75,7 +75,7 @@ impl Module for IdleInhibitor {
     }
 
     fn follows(&self) -> &[Update] {
-        const { &[Update::Event(Source::of::<IdleInhibition>())] }
+        const { &[Update::Event(EventSource::of::<IdleInhibition>())] }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
@@ -114,7 +114,7 @@ impl Module for IdleInhibitor {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        (button == Button::Left).then_some(Action::Command(Command::to::<IdleInhibition>(
+        (button == Button::Left).then_some(Action::Command(SourceCommand::to::<IdleInhibition>(
             IdleCommand::Toggle,
         )))
     }
@@ -174,7 +174,7 @@ mod tests {
         let idle = module("on-click-right = \"swaylock\"");
         assert_eq!(
             idle.action(Button::Left),
-            Some(Action::Command(Command::to::<IdleInhibition>(
+            Some(Action::Command(SourceCommand::to::<IdleInhibition>(
                 IdleCommand::Toggle
             )))
         );
@@ -182,7 +182,7 @@ mod tests {
         assert_eq!(idle.action(Button::Middle), None);
         assert!(idle
             .follows()
-            .contains(&Update::Event(Source::of::<IdleInhibition>())));
+            .contains(&Update::Event(EventSource::of::<IdleInhibition>())));
         // As every module's, a left click runs the user's command when there is one.
         let own = module("on-click = \"notify-send hi\"");
         assert_eq!(own.action(Button::Left), Some(Action::Run(Button::Left)));

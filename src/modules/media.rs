@@ -18,7 +18,7 @@ use serde::Deserialize;
 use super::format;
 use super::import::{Carried, Waybar};
 use super::ModuleKind;
-use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
+use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, Table, Update};
 use crate::events::media::MediaState;
 use crate::events::media::{MediaCommand, Playback, Player, PlayerAction};
 use crate::render::header;
@@ -151,10 +151,12 @@ impl Media {
     }
 
     fn ask(&self, action: PlayerAction) -> Option<Action> {
-        Some(Action::Command(Command::to::<MediaState>(MediaCommand {
-            action,
-            ignored: self.ignored.clone(),
-        })))
+        Some(Action::Command(SourceCommand::to::<MediaState>(
+            MediaCommand {
+                action,
+                ignored: self.ignored.clone(),
+            },
+        )))
     }
 }
 
@@ -213,7 +215,7 @@ impl Module for Media {
     }
 
     fn follows(&self) -> &[Update] {
-        const { &[Update::Event(Source::of::<MediaState>())] }
+        const { &[Update::Event(EventSource::of::<MediaState>())] }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {

@@ -134,10 +134,12 @@ fn the_tooltip_lists_the_players_escaped() {
 fn clicks_ask_the_player_shown_and_commands_replace_them() {
     let media = module("ignored-players = [\"firefox\"]");
     let ask = |action| {
-        Some(Action::Command(Command::to::<MediaState>(MediaCommand {
-            action,
-            ignored: vec!["firefox".to_owned()].into(),
-        })))
+        Some(Action::Command(SourceCommand::to::<MediaState>(
+            MediaCommand {
+                action,
+                ignored: vec!["firefox".to_owned()].into(),
+            },
+        )))
     };
     assert_eq!(media.action(Button::Left), ask(PlayerAction::PlayPause));
     assert_eq!(media.action(Button::ScrollUp), ask(PlayerAction::Next));
@@ -158,7 +160,7 @@ fn clicks_ask_the_player_shown_and_commands_replace_them() {
     );
     assert!(media
         .follows()
-        .contains(&Update::Event(Source::of::<MediaState>())));
+        .contains(&Update::Event(EventSource::of::<MediaState>())));
     assert!(crate::modules::is_module("mpris"));
     for bad in [
         "format = \"{song}\"",

@@ -48,7 +48,7 @@ pub use registry::{
 };
 pub use tray::TraySettings;
 
-pub use crate::events::{Command, Events, Source, NO_EVENTS};
+pub use crate::events::{EventSource, Events, SourceCommand, NO_EVENTS};
 pub use crate::model::controls::Request;
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use super::graph::BarGraph;
 use super::input::Input;
 use super::tray::TraySettings;
 use crate::events::script::ScriptConfig;
-use crate::events::{Command, Source};
+use crate::events::{EventSource, SourceCommand};
 use crate::model::controls::Request;
 use crate::render::report;
 use crate::text::Sink;
@@ -61,8 +61,8 @@ pub enum Update {
     Script,
     /// D-Bus events, drawn by the module's own widgets (the tray's items).
     Bus,
-    /// An event source's changes ([`Source`]: rtnetlink, the sound server, BlueZ…).
-    Event(Source),
+    /// An event source's changes ([`EventSource`]: rtnetlink, the sound server, BlueZ…).
+    Event(EventSource),
 }
 
 /// One workspace button of the `workspaces` module.
@@ -167,7 +167,7 @@ pub enum Action {
     /// Run the module's own command for this button ([`Module::command`]).
     Run(Button),
     /// A command for an event source (the sound server's volume, BlueZ's power…).
-    Command(Command),
+    Command(SourceCommand),
     /// Switch the keyboard to its next layout, through the compositor.
     NextLayout,
 }

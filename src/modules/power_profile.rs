@@ -15,7 +15,7 @@ use serde::Deserialize;
 use super::format;
 use super::import::Waybar;
 use super::ModuleKind;
-use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
+use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, Table, Update};
 use crate::events::power_profiles::{PowerProfileCommand, PowerProfiles};
 use crate::render::header;
 use crate::text::icons::FormatIcons;
@@ -82,7 +82,7 @@ impl Module for PowerProfile {
     }
 
     fn follows(&self) -> &[Update] {
-        const { &[Update::Event(Source::of::<PowerProfiles>())] }
+        const { &[Update::Event(EventSource::of::<PowerProfiles>())] }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
@@ -142,7 +142,7 @@ impl Module for PowerProfile {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        (button == Button::Left).then_some(Action::Command(Command::to::<PowerProfiles>(
+        (button == Button::Left).then_some(Action::Command(SourceCommand::to::<PowerProfiles>(
             PowerProfileCommand::Cycle,
         )))
     }

@@ -105,14 +105,14 @@ fn a_left_click_cycles_and_bad_settings_are_refused() {
     let power = module("");
     assert_eq!(
         power.action(Button::Left),
-        Some(Action::Command(Command::to::<PowerProfiles>(
+        Some(Action::Command(SourceCommand::to::<PowerProfiles>(
             PowerProfileCommand::Cycle
         )))
     );
     assert_eq!(power.action(Button::Right), None);
     assert!(power
         .follows()
-        .contains(&Update::Event(Source::of::<PowerProfiles>())));
+        .contains(&Update::Event(EventSource::of::<PowerProfiles>())));
     assert!(crate::modules::is_module("power-profiles-daemon"));
     for bad in ["format = \"{level}\"", "colour = 1"] {
         let text = format!("modules_right = [\"power_profile\"]\n[power_profile]\n{bad}\n");

@@ -18,7 +18,7 @@ use serde::Deserialize;
 use super::format;
 use super::import::Waybar;
 use super::ModuleKind;
-use super::{Action, Button, Input, Module, Source, Status, Table, Update};
+use super::{Action, Button, EventSource, Input, Module, Status, Table, Update};
 use crate::events::audio::AudioState;
 use crate::events::capture::CaptureKind;
 use crate::events::capture::CaptureState;
@@ -181,8 +181,8 @@ impl Module for Privacy {
     fn follows(&self) -> &[Update] {
         const {
             &[
-                Update::Event(Source::of::<CaptureState>()),
-                Update::Event(Source::of::<AudioState>()),
+                Update::Event(EventSource::of::<CaptureState>()),
+                Update::Event(EventSource::of::<AudioState>()),
             ]
         }
     }

@@ -87,10 +87,10 @@ fn names_are_escaped_and_settings_checked() {
     assert_eq!(module("").action(Button::Left), None);
     assert!(privacy
         .follows()
-        .contains(&Update::Event(Source::of::<AudioState>())));
+        .contains(&Update::Event(EventSource::of::<AudioState>())));
     assert!(privacy
         .follows()
-        .contains(&Update::Event(Source::of::<CaptureState>())));
+        .contains(&Update::Event(EventSource::of::<CaptureState>())));
     assert!(!privacy.follows().contains(&Update::Sample));
     for bad in [
         "format = \"{camera}\"",

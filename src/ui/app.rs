@@ -11,8 +11,7 @@ use std::rc::Rc;
 use gtk4::prelude::*;
 use gtk4::{gdk, gio, glib};
 
-use super::bar::Bar;
-use super::outputs;
+use super::bar::{self, Bar};
 use super::shown_readings::ShownReadings;
 use super::sources::Sources;
 #[cfg(feature = "test-support")]
@@ -22,7 +21,7 @@ use crate::app::startup::Started;
 use crate::app::wallclock::LocalClock;
 use crate::app::worker::{Taken, Watch};
 use crate::config::Config;
-use crate::events::control::Command;
+use crate::events::control::Message;
 use crate::modules::{Action, Update};
 use crate::render::report;
 use crate::sample::{Sample, Source};
@@ -129,10 +128,10 @@ impl App {
     }
 
     /// What `ringbar msg` asks.
-    pub fn obey(self: &Rc<Self>, command: Command) {
+    pub fn obey(self: &Rc<Self>, command: Message) {
         match command {
-            Command::Monitor(request) => self.perform(Action::Monitor(request)),
-            Command::Reload => self.reload(),
+            Message::Monitor(request) => self.perform(Action::Monitor(request)),
+            Message::Reload => self.reload(),
         }
     }
 
@@ -169,7 +168,7 @@ impl App {
         for mut bar in old {
             let config = self.config.borrow();
             let spec = config.bars.get(bar.spec).filter(|spec| {
-                bar.fits(spec) && bar.monitor.as_ref().is_none_or(|m| outputs::wants(spec, m))
+                bar.fits(spec) && bar.monitor.as_ref().is_none_or(|m| bar::wants(spec, m))
             });
             match spec {
                 Some(spec) => {

@@ -118,6 +118,15 @@ fn content(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Content {
     }
 }
 
+/// Whether the config's bar `spec` goes on `monitor`; a bar for some outputs waits for
+/// a new output's name.
+pub(super) fn wants(spec: &BarSpec, monitor: &gdk::Monitor) -> bool {
+    match monitor.connector() {
+        Some(name) => spec.output.matches(&name),
+        None => spec.output.is_everywhere(),
+    }
+}
+
 impl Bar {
     fn build(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Bar {
         let content = content(spec, row);

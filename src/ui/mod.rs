@@ -33,52 +33,40 @@ use gtk4 as gtk;
 use gtk4::prelude::*;
 use gtk4::{gdk, gio, glib};
 
-use crate::app::instance::{self, Claim};
+use crate::app::single_instance::{self, Claim};
 use crate::app::{paths, startup};
 use crate::events::control;
 
 /// Runs the bar until the compositor goes away (exit 1) or a SIGTERM/SIGINT (exit 0).
 pub fn run() -> ExitCode {
-    // A reload asked of a bar still starting (SIGHUP, SIGUSR1) must not end it, which is
-    // those signals' default action, until `handle_signals` takes them over; the bar reads
-    // its config as it starts anyway.
-    for signal in [libc::SIGUSR1, libc::SIGHUP] {
-        // SAFETY: SIG_IGN is a valid disposition for these signals; no handler code runs.
-        unsafe { libc::signal(signal, libc::SIG_IGN) };
-    }
+    startup::ignore_reloads_until_handled();
     // The lock comes before the probe loads, so that a second start, which only asks the
     // first to reload, loads nothing. It reads two variables and creates a file in the
     // user's own runtime directory; CAP_BPF and CAP_PERFMON give no power over files.
-    let display_name = instance::display_name();
-    let mut lock = match paths::runtime_dir().map(|dir| instance::lock_path(&dir, &display_name)) {
-        None => {
-            tracing::warn!("XDG_RUNTIME_DIR is not set: not checking for another ringbar");
-            None
-        }
-        Some(path) => match instance::claim(&path) {
-            Ok(Claim::First(lock)) => Some(lock),
-            Ok(Claim::Taken { pid }) => return defer_to_running(&display_name, pid),
-            Err(err) => {
-                tracing::warn!(
-                    "cannot lock {}: {err}; not checking for another ringbar",
-                    path.display()
-                );
+    let display_name = single_instance::display_name();
+    let mut lock =
+        match paths::runtime_dir().map(|dir| single_instance::lock_path(&dir, &display_name)) {
+            None => {
+                tracing::warn!("XDG_RUNTIME_DIR is not set: not checking for another ringbar");
                 None
             }
-        },
-    };
+            Some(path) => match single_instance::claim(&path) {
+                Ok(Claim::First(lock)) => Some(lock),
+                Ok(Claim::Taken { pid }) => return defer_to_running(&display_name, pid),
+                Err(err) => {
+                    tracing::warn!(
+                        "cannot lock {}: {err}; not checking for another ringbar",
+                        path.display()
+                    );
+                    None
+                }
+            },
+        };
 
-    let started = match startup::start(None) {
-        Ok(started) => started,
-        Err(err) => {
-            // Never run the UI with privileges it should not have.
-            tracing::error!("{err}");
-            return ExitCode::FAILURE;
-        }
+    // Never run the UI with privileges it should not have.
+    let Some(started) = startup::start_logged(None) else {
+        return ExitCode::FAILURE;
     };
-    if let Some(err) = &started.probe_error {
-        tracing::warn!("BPF probe off, reading /proc instead: {err}");
-    }
 
     // On software rendering the cairo renderer needs about 26 MB of RSS where GL needs
     // about 150 MB; a user's explicit GSK_RENDERER wins. No threads exist yet.
@@ -154,7 +142,7 @@ pub fn run() -> ExitCode {
             #[strong]
             style,
             move |command| {
-                if command == control::Command::Reload {
+                if command == control::Message::Reload {
                     style.reload();
                 }
                 app.obey(command);
@@ -187,7 +175,7 @@ fn defer_to_running(display_name: &str, pid: Option<i32>) -> ExitCode {
     let asked = paths::runtime_dir()
         .ok_or_else(|| "XDG_RUNTIME_DIR is not set".to_owned())
         .and_then(|dir| {
-            control::send(&dir, control::Command::Reload).map_err(|err| err.to_string())
+            control::send(&dir, control::Message::Reload).map_err(|err| err.to_string())
         });
     let who = match pid {
         Some(pid) => format!("ringbar already runs on {display_name} (pid {pid})"),

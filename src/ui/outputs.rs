@@ -9,7 +9,7 @@ use gtk4::prelude::*;
 use gtk4::{gdk, gio, glib};
 
 use super::app::App;
-use super::bar::Bar;
+use super::bar::{self, Bar};
 use super::workspace_row::WorkspaceRow;
 use crate::events::compositor::Workspace;
 use crate::modules::{Action, Button, Update, Widget};
@@ -29,15 +29,6 @@ fn once_named(monitor: &gdk::Monitor, then: impl Fn(&gdk::Monitor) + 'static) {
         then(monitor);
     });
     handler.set(Some(id));
-}
-
-/// Whether the config's bar `spec` goes on `monitor`; a bar for some outputs waits for
-/// a new output's name.
-pub(super) fn wants(spec: &crate::config::BarSpec, monitor: &gdk::Monitor) -> bool {
-    match monitor.connector() {
-        Some(name) => spec.output.matches(&name),
-        None => spec.output.is_everywhere(),
-    }
 }
 
 impl App {
@@ -73,7 +64,7 @@ impl App {
             for monitor in &monitors {
                 let connector = monitor.connector().map(|c| c.to_string());
                 for (index, spec) in config.bars.iter().enumerate() {
-                    let wanted = wants(spec, monitor);
+                    let wanted = bar::wants(spec, monitor);
                     let there = bars
                         .iter()
                         .any(|b| b.monitor.as_ref() == Some(monitor) && b.spec == index);

@@ -1,7 +1,7 @@
 //! The event sources the bar's modules follow besides the sample tick, started and
 //! stopped in one place: the wall-clock timer (`Update::Timer`), the compositor's IPC
 //! (`Update::Compositor`), the script modules' runners (`Update::Script`), the tray's
-//! StatusNotifierHost (`Update::Bus`), and the event [`Source`]s the modules name
+//! StatusNotifierHost (`Update::Bus`), and the [`EventSource`]s the modules name
 //! (`Update::Event`: rtnetlink, the sound server, BlueZ…). Each runs on
 //! the main loop through gio's async IO and, when it changes, asks the bar to redraw the
 //! modules that follow its kind, at most once per frame (`paced`). `follow` starts what the config's modules need and
@@ -19,11 +19,11 @@ use crate::events::compositor::{Compositor, CompositorState, Workspace};
 use crate::events::script::runner::{self, ScriptRunner};
 use crate::events::script::ScriptState;
 use crate::events::source::Running;
-use crate::events::{Command, Events, Source};
+use crate::events::{EventSource, Events, SourceCommand};
 use crate::modules::{custom, Button, Layout, Scripts, TraySettings, Update, Widget};
 
 /// A source started, with its client (`None`: it could not start).
-type StartedSource = (Source, Option<Box<dyn Running>>);
+type StartedSource = (EventSource, Option<Box<dyn Running>>);
 
 pub struct Sources {
     /// Redraws the modules of one kind.
@@ -75,7 +75,7 @@ impl Sources {
     }
 
     /// Starts `source` unless it was started before.
-    fn follow_source(&self, source: Source) {
+    fn follow_source(&self, source: EventSource) {
         if self.watches.borrow().iter().any(|(s, _)| *s == source) {
             return;
         }
@@ -86,7 +86,7 @@ impl Sources {
     }
 
     /// A click's or a scroll's command, for the source that carries it out.
-    pub fn command(&self, command: Command) {
+    pub fn command(&self, command: SourceCommand) {
         let watches = self.watches.borrow();
         let source = command.source();
         if let Some((_, Some(watch))) = watches.iter().find(|(s, _)| *s == source) {
@@ -95,7 +95,7 @@ impl Sources {
     }
 
     /// The event sources started.
-    pub fn started(&self) -> Vec<Source> {
+    pub fn started(&self) -> Vec<EventSource> {
         self.watches.borrow().iter().map(|(s, _)| *s).collect()
     }
 

@@ -112,6 +112,11 @@ pub fn step_target(state: &CompositorState, forward: bool) -> Option<&Workspace>
     Some(on_output[next])
 }
 
+/// Bytes as text: odd bytes become U+FFFD instead of failing the whole reply.
+pub(crate) fn text(json: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(json)
+}
+
 /// `text` cut to [`MAX_TEXT`] characters.
 pub fn cap_text(text: &str) -> String {
     match text.char_indices().nth(MAX_TEXT) {

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 
 use super::keyboard::Keyboard;
-use super::{cap_text, sort_workspaces, sway_input, CompositorState, Workspace};
+use super::{cap_text, sort_workspaces, sway_input, text, CompositorState, Workspace};
 
 pub const MAGIC: &[u8; 6] = b"i3-ipc";
 /// Magic, length and type.
@@ -137,11 +137,6 @@ impl Decoder {
         self.failed = Some(err.clone());
         err
     }
-}
-
-/// Bytes as text: odd bytes become U+FFFD instead of failing the whole reply.
-pub(super) fn text(json: &[u8]) -> std::borrow::Cow<'_, str> {
-    String::from_utf8_lossy(json)
 }
 
 #[derive(Deserialize)]

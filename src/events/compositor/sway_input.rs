@@ -4,7 +4,7 @@
 use serde::Deserialize;
 
 use super::keyboard::{mode_of, Keyboard};
-use super::{cap_text, sway};
+use super::{cap_text, text};
 
 pub const GET_BINDING_STATE: u32 = 12;
 pub const GET_INPUTS: u32 = 100;
@@ -37,7 +37,7 @@ impl Input {
 /// the `input type:keyboard` layouts, which a switch changes together).
 pub fn parse_inputs(json: &[u8]) -> Result<Option<Keyboard>, String> {
     let inputs: Vec<Input> =
-        serde_json::from_str(&sway::text(json)).map_err(|e| format!("GET_INPUTS: {e}"))?;
+        serde_json::from_str(&text(json)).map_err(|e| format!("GET_INPUTS: {e}"))?;
     Ok(inputs.into_iter().find_map(Input::keyboard))
 }
 
@@ -51,7 +51,7 @@ struct InputEvent {
 /// An `input` event: the keyboard's layouts when they changed (a switch, a new keymap,
 /// a keyboard plugged in).
 pub fn input_event(payload: &[u8]) -> Option<Keyboard> {
-    let event: InputEvent = serde_json::from_str(&sway::text(payload)).ok()?;
+    let event: InputEvent = serde_json::from_str(&text(payload)).ok()?;
     match event.change.as_str() {
         "xkb_layout" | "xkb_keymap" | "added" => event.input?.keyboard(),
         _ => None,
@@ -67,7 +67,7 @@ struct Mode {
 /// A `mode` event (`change`) or the GET_BINDING_STATE reply (`name`): the mode, `None`
 /// for the default one; `Err` when it does not parse.
 pub fn parse_mode(json: &[u8]) -> Result<Option<String>, String> {
-    let mode: Mode = serde_json::from_str(&sway::text(json)).map_err(|e| format!("mode: {e}"))?;
+    let mode: Mode = serde_json::from_str(&text(json)).map_err(|e| format!("mode: {e}"))?;
     Ok(mode_of(&mode.name))
 }
 

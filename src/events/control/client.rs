@@ -8,7 +8,7 @@ use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::time::Duration;
 
-use super::{check_private, Command, MAX_LINE};
+use super::{check_private, Message, MAX_LINE};
 
 /// How long `send` waits on one instance (a busy bar answers within a frame or two).
 const SEND_TIMEOUT: Duration = Duration::from_secs(2);
@@ -43,7 +43,7 @@ enum Answer {
 
 /// Sends `command` to every running instance of this user (every socket in DIR/ringbar/ that answers).
 /// Stale sockets (connection refused) are removed.
-pub fn send(runtime_dir: &Path, command: Command) -> io::Result<Delivery> {
+pub fn send(runtime_dir: &Path, command: Message) -> io::Result<Delivery> {
     let dir = runtime_dir.join("ringbar");
     match check_private(&dir) {
         Err(err) if err.kind() == ErrorKind::NotFound => return Ok(Delivery::default()),
@@ -75,7 +75,7 @@ pub fn send(runtime_dir: &Path, command: Command) -> io::Result<Delivery> {
 }
 
 /// One exchange with one instance, within [`SEND_TIMEOUT`] for each step.
-fn ask(path: &Path, command: Command) -> io::Result<Answer> {
+fn ask(path: &Path, command: Message) -> io::Result<Answer> {
     let Some(stream) = connect(path)? else {
         return Ok(Answer::Refused);
     };

@@ -24,30 +24,30 @@ const CLIENT_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// What `ringbar msg WORD` asks a running instance to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Command {
+pub enum Message {
     /// A change to the monitor's settings, as a click makes it.
     Monitor(Request),
     Reload,
 }
 
-impl Command {
-    pub const ALL: [Command; 4] = [
-        Command::Monitor(Request::CycleInterval),
-        Command::Monitor(Request::ToggleKernelThreads),
-        Command::Monitor(Request::ToggleGroupBy),
-        Command::Reload,
+impl Message {
+    pub const ALL: [Message; 4] = [
+        Message::Monitor(Request::CycleInterval),
+        Message::Monitor(Request::ToggleKernelThreads),
+        Message::Monitor(Request::ToggleGroupBy),
+        Message::Reload,
     ];
 
-    pub fn parse(word: &str) -> Option<Command> {
+    pub fn parse(word: &str) -> Option<Message> {
         Self::ALL.into_iter().find(|command| command.word() == word)
     }
 
     pub fn word(self) -> &'static str {
         match self {
-            Command::Monitor(Request::CycleInterval) => "cycle-interval",
-            Command::Monitor(Request::ToggleKernelThreads) => "toggle-kernel-threads",
-            Command::Monitor(Request::ToggleGroupBy) => "toggle-group-by",
-            Command::Reload => "reload",
+            Message::Monitor(Request::CycleInterval) => "cycle-interval",
+            Message::Monitor(Request::ToggleKernelThreads) => "toggle-kernel-threads",
+            Message::Monitor(Request::ToggleGroupBy) => "toggle-group-by",
+            Message::Reload => "reload",
         }
     }
 }
@@ -64,7 +64,7 @@ struct Shared {
     context: glib::MainContext,
     /// The only uid whose commands are obeyed (ours, except in a test).
     peer_uid: libc::uid_t,
-    on_command: Box<dyn Fn(Command)>,
+    on_command: Box<dyn Fn(Message)>,
     accept_watch: glib::Source,
     clients: RefCell<HashMap<u64, Client>>,
     next_client: Cell<u64>,
@@ -87,7 +87,7 @@ impl Server {
     pub fn start(
         runtime_dir: &Path,
         kind: &str,
-        on_command: impl Fn(Command) + 'static,
+        on_command: impl Fn(Message) + 'static,
     ) -> io::Result<Server> {
         let dir = runtime_dir.join("ringbar");
         match DirBuilder::new().mode(0o700).create(&dir) {
@@ -101,7 +101,7 @@ impl Server {
     fn listen(
         path: PathBuf,
         peer_uid: libc::uid_t,
-        on_command: Box<dyn Fn(Command)>,
+        on_command: Box<dyn Fn(Message)>,
     ) -> io::Result<Self> {
         // Only a process that had our pid before can have left this one behind.
         match fs::remove_file(&path) {
@@ -237,9 +237,9 @@ fn on_event(weak: &Weak<Shared>, id: u64, timed_out: bool) -> ControlFlow {
 }
 
 /// The command on the first line of `bytes`, if it names one.
-fn parse_line(bytes: &[u8]) -> Option<Command> {
+fn parse_line(bytes: &[u8]) -> Option<Message> {
     let line = bytes.split(|&b| b == b'\n').next()?;
-    Command::parse(std::str::from_utf8(line).ok()?.trim())
+    Message::parse(std::str::from_utf8(line).ok()?.trim())
 }
 
 impl Client {

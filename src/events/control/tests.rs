@@ -2,7 +2,7 @@ use std::io::{BufRead, BufReader};
 
 use super::*;
 
-type Seen = Rc<RefCell<Vec<Command>>>;
+type Seen = Rc<RefCell<Vec<Message>>>;
 
 /// Runs `test` with a fresh runtime dir and a main context of its own as the default.
 fn on_own_context(test: impl FnOnce(&Path, &glib::MainContext)) {
@@ -33,7 +33,7 @@ fn serve_while<T: Send + 'static>(
     }
 }
 
-fn send_served(context: &glib::MainContext, dir: &Path, command: Command) -> usize {
+fn send_served(context: &glib::MainContext, dir: &Path, command: Message) -> usize {
     let dir = dir.to_owned();
     serve_while(context, move || send(&dir, command).expect("send").acted)
 }
@@ -59,10 +59,10 @@ fn exchange_on(stream: UnixStream, bytes: &[u8]) -> Vec<u8> {
 
 #[test]
 fn words_round_trip() {
-    for command in Command::ALL {
-        assert_eq!(Command::parse(command.word()), Some(command));
+    for command in Message::ALL {
+        assert_eq!(Message::parse(command.word()), Some(command));
     }
-    assert_eq!(Command::parse("Reload"), None);
+    assert_eq!(Message::parse("Reload"), None);
 }
 
 #[test]
@@ -72,41 +72,41 @@ fn a_command_reaches_one_server_then_two() {
         let mode = |p: &Path| fs::metadata(p).expect("stat").mode() & 0o777;
         assert_eq!(mode(&dir.join("ringbar")), 0o700);
         assert_eq!(mode(bar.path()), 0o600);
-        assert_eq!(send_served(context, dir, Command::Reload), 1);
-        assert_eq!(*seen.borrow(), [Command::Reload]);
+        assert_eq!(send_served(context, dir, Message::Reload), 1);
+        assert_eq!(*seen.borrow(), [Message::Reload]);
 
         let (waybar, seen_too) = recording(dir, "waybar");
         assert_eq!(
-            send_served(context, dir, Command::Monitor(Request::CycleInterval)),
+            send_served(context, dir, Message::Monitor(Request::CycleInterval)),
             2
         );
         assert_eq!(
             *seen.borrow(),
-            [Command::Reload, Command::Monitor(Request::CycleInterval)]
+            [Message::Reload, Message::Monitor(Request::CycleInterval)]
         );
         assert_eq!(
             *seen_too.borrow(),
-            [Command::Monitor(Request::CycleInterval)]
+            [Message::Monitor(Request::CycleInterval)]
         );
 
         let paths = [bar.path().to_owned(), waybar.path().to_owned()];
         drop((bar, waybar));
         assert!(paths.iter().all(|p| !p.exists()), "the files go too");
-        assert!(!send(dir, Command::Reload).expect("send").found());
+        assert!(!send(dir, Message::Reload).expect("send").found());
     });
 }
 
 #[test]
 fn nothing_runs_and_stale_sockets_are_swept() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    assert!(!send(tmp.path(), Command::Reload).expect("no dir").found());
+    assert!(!send(tmp.path(), Message::Reload).expect("no dir").found());
     let dir = tmp.path().join("ringbar");
     DirBuilder::new().mode(0o700).create(&dir).expect("mkdir");
     let (stale, unnamed) = (dir.join("bar.4194304.sock"), dir.join("bar.1.socket"));
     drop(UnixListener::bind(&stale).expect("bind"));
     drop(UnixListener::bind(&unnamed).expect("bind"));
     fs::write(dir.join("notes.sock"), "not a socket").expect("write");
-    assert!(!send(tmp.path(), Command::Reload).expect("send").found());
+    assert!(!send(tmp.path(), Message::Reload).expect("send").found());
     assert!(!stale.exists(), "a dead instance's socket is removed");
     assert!(unnamed.exists() && dir.join("notes.sock").exists());
 }
@@ -121,7 +121,7 @@ fn garbage_and_silent_clients_get_nothing_done() {
             let replies = [b"\xff\xfe\n" as &[u8], &[b'r'; 200], b"reboot\n"]
                 .map(|bytes| exchange(&path, bytes));
             // The silent client holds its connection, yet the next one is served...
-            assert_eq!(send(&runtime, Command::Reload).expect("send").acted, 1);
+            assert_eq!(send(&runtime, Message::Reload).expect("send").acted, 1);
             // ...and it is dropped after a second, unanswered.
             let patience = Some(Duration::from_secs(3));
             silent.set_read_timeout(patience).expect("timeout");
@@ -137,7 +137,7 @@ fn garbage_and_silent_clients_get_nothing_done() {
         assert!(replies.iter().all(|r| r == b"error: unknown command\n"));
         assert_eq!(
             *seen.borrow(),
-            [Command::Reload, Command::Monitor(Request::CycleInterval)]
+            [Message::Reload, Message::Monitor(Request::CycleInterval)]
         );
         assert!(bar.shared.clients.borrow().is_empty());
     });
@@ -156,7 +156,7 @@ fn another_users_peer_is_not_obeyed() {
         let someone_else = effective_uid().wrapping_add(1);
         let server = Server::listen(path, someone_else, Box::new(move |_| flag.set(true)));
         let _server = server.expect("listen");
-        assert_eq!(send_served(context, dir, Command::Reload), 0);
+        assert_eq!(send_served(context, dir, Message::Reload), 0);
         assert!(!acted.get());
     });
 }
@@ -173,5 +173,5 @@ fn an_open_directory_is_refused() {
         refused(Server::start(tmp.path(), "bar", |_| {}).map(drop)),
         denied
     );
-    assert_eq!(refused(send(tmp.path(), Command::Reload).map(drop)), denied);
+    assert_eq!(refused(send(tmp.path(), Message::Reload).map(drop)), denied);
 }

@@ -8,11 +8,11 @@ use super::departed::{Departed, DEPARTED_SAMPLES};
 use super::{OthersIo, Snapshot, StuckList, SystemCpu};
 use crate::model::app::{AppNames, GroupBy};
 use crate::model::net::NetBytes;
-use crate::model::privacy::Privacy;
 use crate::model::process::{ProcessKey, ProcessTable};
 use crate::model::record::{ExitRecord, TaskRecord};
 use crate::model::system::{LoadAverage, Memory};
 use crate::model::top::Row;
+use crate::model::visibility::Privacy;
 
 /// Turns successive samples into snapshots. Its tables are reused from sample to sample, so
 /// once they have grown to the machine's process count, sampling allocates nothing.

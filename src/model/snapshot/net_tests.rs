@@ -2,9 +2,9 @@
 //! exit reports, other users' processes and apps.
 
 use super::*;
-use crate::model::privacy::Privacy;
 use crate::model::process::tests::thread;
 use crate::model::record::{ExitRecord, TaskRecord, TASK_PRIVATE};
+use crate::model::visibility::Privacy;
 
 const MS: u64 = 1_000_000;
 

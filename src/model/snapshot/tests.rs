@@ -2,9 +2,9 @@
 //! groups, stuck rows, kernel threads, the /proc walk's busy share, IO and privacy.
 
 use super::*;
-use crate::model::privacy::Privacy;
 use crate::model::process::tests::{comm, thread};
 use crate::model::record::{ExitRecord, TASK_KTHREAD};
+use crate::model::visibility::Privacy;
 
 const MS: u64 = 1_000_000;
 

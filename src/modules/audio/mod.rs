@@ -18,7 +18,7 @@ use serde::Deserialize;
 use super::format;
 use super::import::{self, Carried, Waybar};
 use super::ModuleKind;
-use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
+use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, Table, Update};
 use crate::events::audio::{AudioCommand, AudioState, Sink};
 use crate::render::header;
 use crate::text::icons::FormatIcons;
@@ -202,7 +202,7 @@ impl Module for Audio {
     }
 
     fn follows(&self) -> &[Update] {
-        const { &[Update::Event(Source::of::<AudioState>())] }
+        const { &[Update::Event(EventSource::of::<AudioState>())] }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
@@ -291,7 +291,7 @@ impl Module for Audio {
             Button::ScrollDown => change(-step),
             Button::Middle | Button::Right => return None,
         };
-        Some(Action::Command(Command::to::<AudioState>(command)))
+        Some(Action::Command(SourceCommand::to::<AudioState>(command)))
     }
 }
 

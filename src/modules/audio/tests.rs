@@ -149,7 +149,7 @@ fn the_tooltip_lists_the_port_the_other_sinks_and_the_input_as_text() {
 fn the_wheel_steps_a_click_mutes_and_commands_win() {
     let audio = module("audio", "step = 2.5\nmax_volume = 120");
     let change = |percent| {
-        Some(Action::Command(Command::to::<AudioState>(
+        Some(Action::Command(SourceCommand::to::<AudioState>(
             AudioCommand::ChangeVolume {
                 percent,
                 max_percent: 120.0,
@@ -160,7 +160,7 @@ fn the_wheel_steps_a_click_mutes_and_commands_win() {
     assert_eq!(audio.action(Button::ScrollDown), change(-2.5));
     assert_eq!(
         audio.action(Button::Left),
-        Some(Action::Command(Command::to::<AudioState>(
+        Some(Action::Command(SourceCommand::to::<AudioState>(
             AudioCommand::ToggleMute
         )))
     );
@@ -177,7 +177,7 @@ fn the_wheel_steps_a_click_mutes_and_commands_win() {
     );
     assert_eq!(
         waybar.action(Button::ScrollUp),
-        Some(Action::Command(Command::to::<AudioState>(
+        Some(Action::Command(SourceCommand::to::<AudioState>(
             AudioCommand::ChangeVolume {
                 percent: 1.0,
                 max_percent: 150.0

@@ -2,11 +2,7 @@
 //! (`/sys/class/power_supply/BAT*`), and what several of them add up to: the battery
 //! module's reading.
 
-use serde_json::{Map, Value as Json};
-
 use crate::model::Value;
-use crate::sample::readings::{copy_same, Reading};
-use crate::text::Sink;
 
 /// `status` of a power_supply battery.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -175,29 +171,5 @@ impl Clone for Batteries {
     /// Vec::clone_from calls the elements' clone_from on the ones both have.
     fn clone_from(&mut self, source: &Self) {
         self.0.clone_from(&source.0);
-    }
-}
-
-impl Reading for Batteries {
-    fn boxed_clone(&self) -> Box<dyn Reading> {
-        Box::new(self.clone())
-    }
-
-    fn copy_from(&mut self, other: &dyn Reading) {
-        copy_same(self, other);
-    }
-
-    fn write_report(&self, sink: &mut dyn Sink) {
-        super::report::write(sink, &self.0);
-    }
-
-    fn json(&self) -> Json {
-        super::report::total_json(&self.0)
-    }
-
-    /// `"battery"`: them all together (`null` without any), and `"batteries"`: each.
-    fn write_json(&self, key: &str, document: &mut Map<String, Json>) {
-        document.insert(key.to_owned(), self.json());
-        document.insert("batteries".to_owned(), super::report::each_json(&self.0));
     }
 }

@@ -3,10 +3,11 @@
 
 use std::fmt::Write;
 
-use serde_json::{json, Value as Json};
+use serde_json::{json, Map, Value as Json};
 
-use super::reading::{combine, Battery, BatteryStatus};
+use super::reading::{combine, Batteries, Battery, BatteryStatus};
 use crate::render::{header, json_value, number, write_value};
+use crate::sample::readings::{copy_same, Reading};
 use crate::text::{untrusted, Sink};
 
 /// `2:35`, hours and minutes.
@@ -84,4 +85,28 @@ pub fn total_json(batteries: &[Battery]) -> Json {
             "seconds_left": t.seconds_left,
         })
     })
+}
+
+impl Reading for Batteries {
+    fn boxed_clone(&self) -> Box<dyn Reading> {
+        Box::new(self.clone())
+    }
+
+    fn copy_from(&mut self, other: &dyn Reading) {
+        copy_same(self, other);
+    }
+
+    fn write_report(&self, sink: &mut dyn Sink) {
+        write(sink, &self.0);
+    }
+
+    fn json(&self) -> Json {
+        total_json(&self.0)
+    }
+
+    /// `"battery"`: them all together (`null` without any), and `"batteries"`: each.
+    fn write_json(&self, key: &str, document: &mut Map<String, Json>) {
+        document.insert(key.to_owned(), self.json());
+        document.insert("batteries".to_owned(), each_json(&self.0));
+    }
 }

@@ -16,7 +16,7 @@ use serde::Deserialize;
 use super::format;
 use super::import::Waybar;
 use super::ModuleKind;
-use super::{Action, Button, Command, Input, Module, Source, Status, Table, Update};
+use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, Table, Update};
 use crate::events::bluetooth::{Adapter, BluetoothCommand, BluetoothState, Device};
 use crate::render::header;
 use crate::text::icons::FormatIcons;
@@ -157,7 +157,7 @@ impl Module for Bluetooth {
     }
 
     fn follows(&self) -> &[Update] {
-        const { &[Update::Event(Source::of::<BluetoothState>())] }
+        const { &[Update::Event(EventSource::of::<BluetoothState>())] }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
@@ -218,7 +218,7 @@ impl Module for Bluetooth {
 
     fn action(&self, button: Button) -> Option<Action> {
         match button {
-            Button::Left => Some(Action::Command(Command::to::<BluetoothState>(
+            Button::Left => Some(Action::Command(SourceCommand::to::<BluetoothState>(
                 BluetoothCommand::TogglePower,
             ))),
             _ => None,

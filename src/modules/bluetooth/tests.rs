@@ -122,7 +122,7 @@ fn a_click_toggles_the_power_unless_a_command_is_set() {
     let bluetooth = module("on-click-right = \"blueman-manager\"");
     assert_eq!(
         bluetooth.action(Button::Left),
-        Some(Action::Command(Command::to::<BluetoothState>(
+        Some(Action::Command(SourceCommand::to::<BluetoothState>(
             BluetoothCommand::TogglePower
         )))
     );

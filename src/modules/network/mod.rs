@@ -29,7 +29,7 @@ use super::format;
 use super::import::Waybar;
 use super::ModuleKind;
 use super::Sampling;
-use super::{Action, Button, Input, Module, Source, Status, Table, Update};
+use super::{Action, Button, EventSource, Input, Module, Status, Table, Update};
 use crate::events::network::{Connection, NetworkState, Primary};
 use crate::render::{header, write_rate};
 use crate::sample::readings::{Reader, Roots};
@@ -294,7 +294,12 @@ impl Module for Network {
 
     /// Links change by events; the rates on each sample.
     fn follows(&self) -> &[Update] {
-        const { &[Update::Event(Source::of::<NetworkState>()), Update::Sample] }
+        const {
+            &[
+                Update::Event(EventSource::of::<NetworkState>()),
+                Update::Sample,
+            ]
+        }
     }
 
     fn reader(&self, roots: &Roots) -> Option<Box<dyn Reader>> {

@@ -169,7 +169,7 @@ fn clicks_run_the_configured_commands_and_bad_settings_are_refused() {
         network.follows().contains(&Update::Sample)
             && network
                 .follows()
-                .contains(&Update::Event(Source::of::<NetworkState>()))
+                .contains(&Update::Event(EventSource::of::<NetworkState>()))
     );
     assert!(!network.follows().contains(&Update::Compositor));
     for bad in [

@@ -111,11 +111,6 @@ impl Collector {
         self.source.capacity()
     }
 
-    /// Whether the records come from the BPF probe, in this process or the service's.
-    pub fn uses_probe(&self) -> bool {
-        self.source.kind() != Source::Proc
-    }
-
     /// Whether the latest records came from the probe's walker (see `Probe::read_tasks`).
     pub fn walked(&self) -> bool {
         self.source.walked()
