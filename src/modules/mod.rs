@@ -2,7 +2,8 @@
 //! source, a text, a tooltip, CSS classes and click actions. The bar, `--once`, `--json`
 //! and `--waybar` all render the same modules from the same [`Sample`].
 //!
-//! Adding a module: its file or folder here, and one line in the [`registry`].
+//! Adding a module: its file or folder here, its `mod` line and its line in `REGISTRY`,
+//! both below.
 
 pub mod audio;
 pub mod backlight;
@@ -50,6 +51,33 @@ pub use tray::TraySettings;
 
 pub use crate::events::{EventSource, Events, SourceCommand, NO_EVENTS};
 pub use crate::model::controls::Request;
+
+/// Every module ringbar has, by its kind (see [`registry`]).
+const REGISTRY: &[ModuleKind] = &[
+    cpu::KIND,
+    memory::KIND,
+    gpu::KIND,
+    pressure::KIND,
+    oom::KIND,
+    battery::KIND,
+    disk::KIND,
+    network::KIND,
+    audio::KIND,
+    bluetooth::KIND,
+    clock::KIND,
+    workspaces::KIND,
+    window::KIND,
+    language::KIND,
+    mode::KIND,
+    power_profile::KIND,
+    media::KIND,
+    idle_inhibitor::KIND,
+    backlight::KIND,
+    privacy::KIND,
+    tray::KIND,
+    graph::CPU_KIND,
+    graph::MEMORY_KIND,
+];
 
 #[cfg(test)]
 pub(crate) mod tests {

@@ -2,19 +2,15 @@
 //! and what Waybar calls it and how Waybar's settings for it carry over. The config's
 //! module lists, `check`, `import-waybar` and the monitor's report sections all read it.
 //!
-//! Adding a module: its file or folder in `modules/` with its [`ModuleKind`], and one
-//! line in [`REGISTRY`].
+//! Adding a module: its file or folder in `modules/` with its [`ModuleKind`], and its
+//! `mod` line and its line in `REGISTRY`, both in `modules/mod.rs`.
 
 use std::rc::Rc;
 
 use super::clicks::Clicks;
 use super::import::Waybar;
 use super::module::{Module, Table};
-use super::{
-    audio, backlight, battery, bluetooth, clock, cpu, disk, gpu, graph, idle_inhibitor, language,
-    listed, media, memory, mode, network, oom, power_profile, pressure, privacy, tray, window,
-    workspaces,
-};
+use super::{listed, REGISTRY};
 use crate::sample::readings::{Reader, Roots, WhileShown};
 
 /// Makes a module from its table; the name is the one listed (`disk` or `disk#home`).
@@ -30,32 +26,6 @@ pub struct ModuleKind {
     pub waybar: Option<Waybar>,
 }
 
-/// Every module ringbar has.
-const REGISTRY: &[ModuleKind] = &[
-    cpu::KIND,
-    memory::KIND,
-    gpu::KIND,
-    pressure::KIND,
-    oom::KIND,
-    battery::KIND,
-    disk::KIND,
-    network::KIND,
-    audio::KIND,
-    bluetooth::KIND,
-    clock::KIND,
-    workspaces::KIND,
-    window::KIND,
-    language::KIND,
-    mode::KIND,
-    power_profile::KIND,
-    media::KIND,
-    idle_inhibitor::KIND,
-    backlight::KIND,
-    privacy::KIND,
-    tray::KIND,
-    graph::CPU_KIND,
-    graph::MEMORY_KIND,
-];
 
 /// The names of all modules, for messages.
 pub fn names() -> impl Iterator<Item = &'static str> {
