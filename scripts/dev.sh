@@ -40,7 +40,7 @@ apt_packages=(
     libpulse-dev pipewire pipewire-pulse wireplumber pulseaudio-utils # audio: libpulse, a real server
     libpipewire-0.3-dev libspa-0.2-dev                            # privacy: PipeWire's video graph
     gstreamer1.0-tools gstreamer1.0-pipewire gstreamer1.0-plugins-base # privacy tests: video nodes
-    power-profiles-daemon polkitd                                 # power_profile: the real daemon, polkit
+    power-profiles-daemon polkitd gamemode                        # power_profile, gamemode: the real daemons, polkit
     mpv mpv-mpris sox swayidle                                    # media: a real MPRIS player; idle inhibitor
 )
 

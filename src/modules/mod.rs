@@ -15,6 +15,7 @@ mod cpu;
 pub mod custom;
 pub mod disk;
 pub mod format;
+pub mod gamemode;
 mod gpu;
 mod graph;
 pub mod idle_inhibitor;
@@ -74,6 +75,7 @@ const REGISTRY: &[ModuleKind] = &[
     idle_inhibitor::KIND,
     backlight::KIND,
     privacy::KIND,
+    gamemode::KIND,
     tray::KIND,
     graph::CPU_KIND,
     graph::MEMORY_KIND,
@@ -195,6 +197,7 @@ pub(crate) mod tests {
                 "idle_inhibitor",
                 "backlight",
                 "privacy",
+                "gamemode",
                 "tray",
                 "cpu_graph",
                 "memory_graph"

@@ -26,7 +26,6 @@ pub struct ModuleKind {
     pub waybar: Option<Waybar>,
 }
 
-
 /// The names of all modules, for messages.
 pub fn names() -> impl Iterator<Item = &'static str> {
     REGISTRY.iter().map(|kind| kind.name)
