@@ -184,9 +184,8 @@ mod tests {
         let err = claim(&path).err().expect("a symlink is refused");
         assert!(err.to_string().ends_with("is a symlink"), "{err}");
         std::fs::remove_file(&path).expect("rm");
-        let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).expect("path");
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        use rustix::fs::{mknodat, FileType, Mode, CWD};
+        mknodat(CWD, &path, FileType::Fifo, Mode::from_raw_mode(0o600), 0).expect("mkfifo");
         let err = claim(&path).err().expect("a FIFO is refused");
         assert!(err.to_string().ends_with("is not a regular file"), "{err}");
         std::fs::remove_file(&path).expect("rm");

@@ -3,7 +3,7 @@
 //! when the time zone changes.
 
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 
 use gtk4::prelude::*;
 use gtk4::{gio, glib};
@@ -62,23 +62,19 @@ pub struct WallTimer {
 impl WallTimer {
     /// Calls `on_fire` on the main loop each time the timer fires or the zone changes.
     pub fn new(on_fire: impl Fn() + 'static) -> io::Result<WallTimer> {
-        // SAFETY: timerfd_create has no memory preconditions; the result is checked.
-        let raw = unsafe {
-            libc::timerfd_create(libc::CLOCK_REALTIME, libc::TFD_NONBLOCK | libc::TFD_CLOEXEC)
-        };
-        if raw < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: raw is a new, valid descriptor that nothing else owns.
-        let fd = unsafe { OwnedFd::from_raw_fd(raw) };
+        use rustix::time::{timerfd_create, TimerfdClockId, TimerfdFlags};
+        let flags = TimerfdFlags::NONBLOCK | TimerfdFlags::CLOEXEC;
+        let fd = timerfd_create(TimerfdClockId::Realtime, flags)?;
         let on_fire = std::rc::Rc::new(on_fire);
         let fire = on_fire.clone();
         let source =
             glib_unix::unix_fd_add_local(fd.as_raw_fd(), glib::IOCondition::IN, move |fd, _| {
                 let mut expirations = [0u8; 8];
-                // SAFETY: reads at most 8 bytes into a live 8-byte buffer. The result is
-                // ignored on purpose: ECANCELED (the clock was set) fires as well.
-                let _ = unsafe { libc::read(fd, expirations.as_mut_ptr().cast(), 8) };
+                // SAFETY: `fd` is this timer's timerfd, open while its source is: the source
+                // is removed before the fd closes (drop).
+                let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
+                // The result is ignored on purpose: ECANCELED (the clock was set) fires too.
+                let _ = rustix::io::read(fd, &mut expirations);
                 fire();
                 glib::ControlFlow::Continue
             });
@@ -98,26 +94,20 @@ impl WallTimer {
 
     /// Fires at `unix_ms` (wall clock), replacing any earlier arming.
     pub fn arm_at(&self, unix_ms: u64) -> io::Result<()> {
-        let spec = libc::itimerspec {
-            it_interval: libc::timespec {
+        use rustix::time::{timerfd_settime, Itimerspec, TimerfdTimerFlags, Timespec};
+        let spec = Itimerspec {
+            it_interval: Timespec {
                 tv_sec: 0,
                 tv_nsec: 0,
             },
-            it_value: libc::timespec {
-                tv_sec: (unix_ms / 1000) as libc::time_t,
-                tv_nsec: ((unix_ms % 1000) * 1_000_000) as libc::c_long,
+            it_value: Timespec {
+                tv_sec: (unix_ms / 1000) as i64,
+                tv_nsec: ((unix_ms % 1000) * 1_000_000) as i64,
             },
         };
-        let flags = libc::TFD_TIMER_ABSTIME | libc::TFD_TIMER_CANCEL_ON_SET;
-        // SAFETY: the fd is our timerfd and spec a valid itimerspec; no old value asked.
-        let result = unsafe {
-            libc::timerfd_settime(self.fd.as_raw_fd(), flags, &spec, std::ptr::null_mut())
-        };
-        if result == 0 {
-            Ok(())
-        } else {
-            Err(io::Error::last_os_error())
-        }
+        let flags = TimerfdTimerFlags::ABSTIME | TimerfdTimerFlags::CANCEL_ON_SET;
+        timerfd_settime(&self.fd, flags, &spec)?;
+        Ok(())
     }
 }
 

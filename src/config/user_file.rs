@@ -97,9 +97,8 @@ mod tests {
     fn a_fifo_is_refused_without_waiting_for_a_writer() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("config.toml");
-        let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).expect("path");
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        use rustix::fs::{mknodat, FileType, Mode, CWD};
+        mknodat(CWD, &path, FileType::Fifo, Mode::from_raw_mode(0o600), 0).expect("mkfifo");
         let started = Instant::now();
         assert_eq!(message(read(&path, 1024)), "not a regular file but a FIFO");
         assert!(

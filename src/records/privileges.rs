@@ -23,8 +23,7 @@ pub struct Dropped {
 /// of CAP_SYS_PTRACE see everything; a /proc mounted with `hidepid` hides what the reader
 /// may not read, unless the reader is in its `gid=` group.
 pub fn reader_privacy() -> Privacy {
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let root = rustix::process::geteuid().is_root();
     let ptrace =
         caps::has_cap(None, CapSet::Effective, Capability::CAP_SYS_PTRACE).unwrap_or(false);
     let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
@@ -34,14 +33,11 @@ pub fn reader_privacy() -> Privacy {
 
 /// Whether `gid` is this process's effective or a supplementary group.
 fn in_group(gid: u32) -> bool {
-    // SAFETY: getegid has no preconditions.
-    if unsafe { libc::getegid() } == gid {
+    if rustix::process::getegid().as_raw() == gid {
         return true;
     }
-    let mut groups = [0 as libc::gid_t; 256];
-    // SAFETY: the buffer holds `groups.len()` gids; getgroups writes at most that many.
-    let n = unsafe { libc::getgroups(groups.len() as libc::c_int, groups.as_mut_ptr()) };
-    usize::try_from(n).is_ok_and(|n| groups[..n.min(groups.len())].contains(&gid))
+    let groups = rustix::process::getgroups().unwrap_or_default();
+    groups.iter().any(|g| g.as_raw() == gid)
 }
 
 pub fn drop_all() -> Result<Dropped, String> {
@@ -54,14 +50,7 @@ pub fn drop_all() -> Result<Dropped, String> {
     for set in [CapSet::Inheritable, CapSet::Effective, CapSet::Permitted] {
         caps::clear(None, set).map_err(|e| format!("clearing {set:?} capabilities: {e}"))?;
     }
-    // SAFETY: prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) only sets a flag on this process.
-    let rc = unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) };
-    if rc != 0 {
-        return Err(format!(
-            "PR_SET_NO_NEW_PRIVS: {}",
-            std::io::Error::last_os_error()
-        ));
-    }
+    rustix::thread::set_no_new_privs(true).map_err(|e| format!("PR_SET_NO_NEW_PRIVS: {e}"))?;
     Ok(Dropped { bounding_cleared })
 }
 

@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 use std::io::{self, ErrorKind, Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::net::UnixStream;
 use std::path::Path;
@@ -20,32 +20,18 @@ pub const MAX_BACKOFF: Duration = Duration::from_secs(10);
 /// listen queue is full (hung) gives `WouldBlock` instead of stalling the bar. The
 /// stream is non-blocking and close-on-exec.
 pub fn connect(path: &Path) -> io::Result<UnixStream> {
-    // SAFETY: sockaddr_un is plain old data; all zeroes is a valid (empty) address.
-    let mut addr: libc::sockaddr_un = unsafe { std::mem::zeroed() };
-    addr.sun_family = libc::AF_UNIX as libc::sa_family_t;
+    use rustix::net::{socket_with, AddressFamily, SocketAddrUnix, SocketFlags, SocketType};
     let bytes = path.as_os_str().as_bytes();
-    if bytes.len() >= addr.sun_path.len() || bytes.contains(&0) {
-        let message = format!("{}: not a usable socket path", path.display());
-        return Err(io::Error::new(ErrorKind::InvalidInput, message));
-    }
-    for (dst, &src) in addr.sun_path.iter_mut().zip(bytes) {
-        *dst = src as libc::c_char;
-    }
-    let flags = libc::SOCK_STREAM | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC;
-    // SAFETY: socket takes no pointers; a negative result is an error, checked below.
-    let fd = unsafe { libc::socket(libc::AF_UNIX, flags, 0) };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: `fd` is a fresh socket that nothing else owns.
-    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
-    let len = std::mem::size_of::<libc::sockaddr_un>() as libc::socklen_t;
-    // SAFETY: `addr` is a valid, NUL-terminated sockaddr_un of `len` bytes that lives
-    // across the call; `fd` is an open socket.
-    let rc = unsafe { libc::connect(fd.as_raw_fd(), (&raw const addr).cast(), len) };
-    if rc < 0 {
-        return Err(io::Error::last_os_error());
-    }
+    let addr = SocketAddrUnix::new(path)
+        .ok()
+        .filter(|_| !bytes.contains(&0))
+        .ok_or_else(|| {
+            let message = format!("{}: not a usable socket path", path.display());
+            io::Error::new(ErrorKind::InvalidInput, message)
+        })?;
+    let flags = SocketFlags::NONBLOCK | SocketFlags::CLOEXEC;
+    let fd = socket_with(AddressFamily::UNIX, SocketType::STREAM, flags, None)?;
+    rustix::net::connect(&fd, &addr)?;
     Ok(UnixStream::from(fd))
 }
 

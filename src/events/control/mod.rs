@@ -63,7 +63,7 @@ struct Shared {
     listener: UnixListener,
     context: glib::MainContext,
     /// The only uid whose commands are obeyed (ours, except in a test).
-    peer_uid: libc::uid_t,
+    peer_uid: u32,
     on_command: Box<dyn Fn(Message)>,
     accept_watch: glib::Source,
     clients: RefCell<HashMap<u64, Client>>,
@@ -98,11 +98,7 @@ impl Server {
         Self::listen(path, effective_uid(), Box::new(on_command))
     }
 
-    fn listen(
-        path: PathBuf,
-        peer_uid: libc::uid_t,
-        on_command: Box<dyn Fn(Message)>,
-    ) -> io::Result<Self> {
+    fn listen(path: PathBuf, peer_uid: u32, on_command: Box<dyn Fn(Message)>) -> io::Result<Self> {
         // Only a process that had our pid before can have left this one behind.
         match fs::remove_file(&path) {
             Err(err) if err.kind() != ErrorKind::NotFound => return Err(err),
@@ -292,34 +288,14 @@ pub(super) fn check_private(dir: &Path) -> io::Result<()> {
     Err(io::Error::new(ErrorKind::PermissionDenied, message))
 }
 
-fn effective_uid() -> libc::uid_t {
-    // SAFETY: geteuid takes no arguments and cannot fail.
-    unsafe { libc::geteuid() }
+fn effective_uid() -> u32 {
+    rustix::process::geteuid().as_raw()
 }
 
 /// The uid of the process at the other end, as the kernel recorded it at connect time.
-fn peer_uid(stream: &UnixStream) -> io::Result<libc::uid_t> {
-    let mut cred = libc::ucred {
-        pid: 0,
-        uid: 0,
-        gid: 0,
-    };
-    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
-    // SAFETY: the fd is a live socket owned by `stream`; `cred` and `len` are valid for
-    // writes, and `len` holds the size of the buffer SO_PEERCRED fills.
-    let rc = unsafe {
-        libc::getsockopt(
-            stream.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_PEERCRED,
-            (&raw mut cred).cast(),
-            &mut len,
-        )
-    };
-    match rc {
-        0 => Ok(cred.uid),
-        _ => Err(io::Error::last_os_error()),
-    }
+fn peer_uid(stream: &UnixStream) -> io::Result<u32> {
+    let cred = rustix::net::sockopt::socket_peercred(stream)?;
+    Ok(cred.uid.as_raw())
 }
 
 #[cfg(test)]

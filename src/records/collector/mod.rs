@@ -95,10 +95,8 @@ impl Collector {
             exits: Vec::with_capacity(1024),
             kernel_threads,
             reader: Reader {
-                // SAFETY: getuid and getgid cannot fail and have no preconditions.
-                uid: unsafe { libc::getuid() },
-                // SAFETY: as above.
-                gid: unsafe { libc::getgid() },
+                uid: rustix::process::getuid().as_raw(),
+                gid: rustix::process::getgid().as_raw(),
                 privacy: Privacy::default(),
             },
             oom_kills: OomKills::default(),
@@ -235,12 +233,12 @@ fn connect_service() -> Result<Option<RemoteProbe>, (String, String)> {
 
 /// CLOCK_BOOTTIME in nanoseconds: the clock of /proc's process start times.
 pub fn boottime_ns() -> u64 {
-    clock_ns(libc::CLOCK_BOOTTIME)
+    clock_ns(rustix::time::ClockId::Boottime)
 }
 
 /// CLOCK_MONOTONIC in nanoseconds: the clock of the kernel's task start times.
 pub fn monotonic_ns() -> u64 {
-    clock_ns(libc::CLOCK_MONOTONIC)
+    clock_ns(rustix::time::ClockId::Monotonic)
 }
 
 /// Moves the OOM kills, which travel with the exit reports, from `exits` into `kills`;
@@ -269,23 +267,17 @@ fn take_oom_kills(
     });
 }
 
-fn clock_ns(clock: libc::clockid_t) -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: ts is a valid, writable timespec; both clocks used exist on Linux ≥ 2.6.39.
-    unsafe { libc::clock_gettime(clock, &raw mut ts) };
+fn clock_ns(clock: rustix::time::ClockId) -> u64 {
+    let ts = rustix::time::clock_gettime(clock);
     (ts.tv_sec as u64) * 1_000_000_000 + ts.tv_nsec as u64
 }
 
 pub fn page_size() -> u64 {
-    // SAFETY: sysconf has no preconditions.
-    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    u64::try_from(size).ok().filter(|&s| s > 0).unwrap_or(4096)
+    rustix::param::page_size() as u64
 }
 
 fn online_cpus() -> u32 {
+    // rustix has no sysconf; glibc's counts /sys/devices/system/cpu/online.
     // SAFETY: sysconf has no preconditions.
     let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
     u32::try_from(n).ok().filter(|&n| n > 0).unwrap_or(1)

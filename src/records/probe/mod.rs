@@ -239,8 +239,8 @@ impl Probe {
         self.walked = false;
         if let Some(walker) = &mut self.walker {
             // The process's real ids, as the iterator's bpf_get_current_uid_gid() gives.
-            // SAFETY: getuid and getgid cannot fail and have no preconditions.
-            let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+            let uid = rustix::process::getuid().as_raw();
+            let gid = rustix::process::getgid().as_raw();
             match walker.walk(uid, gid) {
                 Ok(true) => {
                     self.walked = true;
@@ -276,7 +276,7 @@ impl Probe {
         let walker = self
             .walker
             .as_mut()
-            .ok_or_else(|| io::Error::from_raw_os_error(libc::EOPNOTSUPP))?;
+            .ok_or_else(|| io::Error::from(rustix::io::Errno::OPNOTSUPP))?;
         Ok(match walker.walk(uid, gid)? {
             true => Some(walker.tasks()),
             false => None,

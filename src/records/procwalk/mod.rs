@@ -390,7 +390,7 @@ fn parse_pid(name: &[u8]) -> Option<u32> {
 
 /// USER_HZ, the unit of /proc's CPU times (100 on every mainstream architecture).
 fn clock_ticks_per_second() -> u64 {
-    // SAFETY: sysconf has no preconditions.
-    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    u64::try_from(hz).ok().filter(|&hz| hz > 0).unwrap_or(100)
+    Some(rustix::param::clock_ticks_per_second())
+        .filter(|&hz| hz > 0)
+        .unwrap_or(100)
 }

@@ -40,6 +40,7 @@ fn same_namespace(fdinfo: &str) -> bool {
         })
 }
 
+/// rustix has no SO_PEERPIDFD yet: libc's getsockopt.
 fn peer_pidfd(socket: impl AsFd) -> Option<OwnedFd> {
     let mut fd: libc::c_int = -1;
     let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;

@@ -16,6 +16,7 @@ use std::sync::{Mutex, Once};
 use std::time::Duration;
 
 use gtk4::glib;
+use rustix::process::Signal;
 
 /// The environment variable that tags a run's processes.
 pub const RUN_VAR: &str = "RINGBAR_SCRIPT_RUN";
@@ -43,10 +44,8 @@ pub fn new_tag() -> String {
 pub fn adopt_orphans() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        // SAFETY: prctl with integer arguments; it changes only this process's attribute.
-        let rc = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
-        if rc != 0 {
-            let err = std::io::Error::last_os_error();
+        let ours = Some(rustix::process::getpid());
+        if let Err(err) = rustix::process::set_child_subreaper(ours) {
             tracing::warn!("scripts' orphans cannot be ended (PR_SET_CHILD_SUBREAPER: {err})");
             return;
         }
@@ -79,11 +78,11 @@ fn sweep(tag: &str, shell: i32) {
     for_each_process(|pid, parent, _| {
         // Only children of ours (adopted orphans) or of the run's shell are candidates.
         if (parent == ours || parent == shell) && is_tagged(pid, needle.as_bytes()) {
-            // SAFETY: kill takes plain integers; `pid` > 0 carries this run's tag. A
-            // daemon that called setsid leads a group of its own: that goes too.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-                libc::kill(pid, libc::SIGKILL);
+            // `pid` carries this run's tag. A daemon that called setsid leads a group of
+            // its own: that goes too.
+            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+                let _ = rustix::process::kill_process(pid, Signal::KILL);
             }
         }
     });
@@ -127,19 +126,10 @@ fn is_tagged(pid: i32, needle: &[u8]) -> bool {
 /// Reaps the children that exited and are not GLib's to reap. A look with `WNOWAIT`
 /// says whether any child exited at all; only then is /proc read.
 pub fn reap() {
-    // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    // SAFETY: `info` is valid for writes; WNOWAIT leaves the child to be reaped.
-    let rc = unsafe {
-        libc::waitid(
-            libc::P_ALL,
-            0,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        )
-    };
-    // SAFETY: waitid filled `info` (si_pid stays 0 when no child has exited).
-    if rc != 0 || unsafe { info.si_pid() } == 0 {
+    use rustix::process::{waitid, WaitId, WaitIdOptions};
+    // WNOWAIT leaves the child to be reaped.
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+    if !matches!(waitid(WaitId::All, options), Ok(Some(_))) {
         return;
     }
     let Ok(mut spawned) = SPAWNED.lock() else {
@@ -150,8 +140,9 @@ pub fn reap() {
     let ours = std::process::id() as i32;
     for_each_process(|pid, parent, state| {
         if parent == ours && state == b'Z' && !spawned.contains(&pid) {
-            // SAFETY: `pid` is an exited child of ours that GLib does not watch.
-            unsafe { libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG) };
+            // `pid` is an exited child of ours that GLib does not watch.
+            let pid = rustix::process::Pid::from_raw(pid);
+            let _ = rustix::process::waitpid(pid, rustix::process::WaitOptions::NOHANG);
         }
     });
 }

@@ -49,6 +49,7 @@ pub(super) fn spawn_shell(
 /// Runs in the child between fork and exec: only async-signal-safe calls.
 fn child_setup(setup: Setup, parent: i32) {
     crate::records::fdlimit::restore_in_child();
+    // libc here, not rustix: the signal disposition and mask have no rustix call.
     // SAFETY: setsid, setpgid, prctl, getppid, _exit, signal, sigemptyset and sigprocmask
     // are async-signal-safe; `set` is a valid sigset_t on this stack.
     unsafe {
@@ -76,8 +77,10 @@ fn child_setup(setup: Setup, parent: i32) {
 /// then to what it started outside the group (tagged `tag`).
 pub(super) fn end_run(pgid: i32, tag: &str) {
     if pgid > 1 {
-        // SAFETY: kill takes plain integers; a negative pid names the group we created.
-        unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        // The group we created.
+        if let Some(group) = rustix::process::Pid::from_raw(pgid) {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
         orphans::end(tag, pgid);
     }
 }
