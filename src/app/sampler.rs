@@ -22,6 +22,7 @@ fn utc_offset_s(unix_s: u64) -> i32 {
     let Ok(time) = libc::time_t::try_from(unix_s) else {
         return 0;
     };
+    // libc: rustix has no time zone conversion.
     // SAFETY: `tm` is plain data for which all zeroes is a valid value.
     let mut tm: libc::tm = unsafe { std::mem::zeroed() };
     // SAFETY: both pointers are to live locals for the call; localtime_r is the reentrant

@@ -30,6 +30,7 @@ pub struct Started {
 /// [`handle_signals`] takes them over; it reads its config as it starts anyway.
 pub fn ignore_reloads_until_handled() {
     for signal in [libc::SIGUSR1, libc::SIGHUP] {
+        // libc: rustix has no call to set a signal's disposition.
         // SAFETY: SIG_IGN is a valid disposition for these signals; no handler code runs.
         unsafe { libc::signal(signal, libc::SIG_IGN) };
     }

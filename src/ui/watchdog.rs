@@ -34,6 +34,7 @@ type GetFd = unsafe extern "C" fn(*mut WlDisplay) -> std::os::raw::c_int;
 /// libwayland-client into ringbar itself would put it ahead of gtk4-layer-shell, whose
 /// shim must come first, and layer-shell would no longer work.
 fn wl_display_get_fd() -> Option<GetFd> {
+    // libc: rustix has no dynamic linker calls.
     // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name has no other precondition.
     let symbol = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"wl_display_get_fd".as_ptr()) };
     if symbol.is_null() {
@@ -84,6 +85,7 @@ fn wait_for_hangup(connection: &OwnedFd) {
     }
     std::thread::sleep(GRACE);
     tracing::error!("the compositor went away and GTK did not return: exiting");
+    // libc: rustix's exit is not stable API.
     // SAFETY: _exit ends the process at once, without running atexit handlers while the
     // main thread is inside GTK.
     unsafe { libc::_exit(1) };

@@ -112,27 +112,23 @@ fn slot_pipe(slot: usize) -> Result<i32, String> {
     if read >= 0 {
         return Ok(read);
     }
-    let mut fds = [-1; 2];
-    // SAFETY: `fds` is a valid array of two ints for pipe2 to fill.
-    let rc = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) };
-    if rc != 0 {
-        return Err(format!("pipe: {}", std::io::Error::last_os_error()));
-    }
-    entry.read.store(fds[0], Ordering::SeqCst);
-    entry.write.store(fds[1], Ordering::SeqCst);
-    Ok(fds[0])
+    use rustix::pipe::{pipe_with, PipeFlags};
+    use std::os::fd::IntoRawFd;
+    let (read, write) = pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)
+        .map_err(|err| format!("pipe: {err}"))?;
+    // Kept open for the life of the process: the handler may write at any time.
+    let (read, write) = (read.into_raw_fd(), write.into_raw_fd());
+    entry.read.store(read, Ordering::SeqCst);
+    entry.write.store(write, Ordering::SeqCst);
+    Ok(read)
 }
 
 /// Reads everything waiting in the pipe.
 fn drain(fd: i32) {
     let mut buf = [0u8; 64];
-    loop {
-        // SAFETY: `fd` is a pipe of the table, never closed; `buf` is valid for its length.
-        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
-        if n <= 0 {
-            break;
-        }
-    }
+    // SAFETY: `fd` is a pipe of the table, never closed.
+    let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
+    while matches!(rustix::io::read(fd, &mut buf), Ok(n) if n > 0) {}
 }
 
 /// Catches every realtime signal, so that one sent to ringbar that no module subscribed to
@@ -154,6 +150,7 @@ pub fn catch_realtime_signals() {
     }
 }
 
+/// libc: rustix has no call to install a signal handler.
 fn install_handler(signal: i32) -> Result<(), String> {
     // SAFETY: an all-zero sigaction is a valid value to fill in.
     let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
