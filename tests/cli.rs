@@ -370,3 +370,59 @@ fn the_system_config_serves_until_the_user_has_one() {
     let out = check();
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
+
+/// A custom module without `exec` (Waybar's launchers and separators) runs nothing and
+/// shows its `format`; its keys that need a script are refused.
+#[test]
+fn a_custom_module_without_exec_shows_its_format() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let config = home.path().join("ringbar");
+    std::fs::create_dir_all(&config).expect("mkdir");
+    let write = |text: &str| std::fs::write(config.join("config.toml"), text).expect("config");
+    write(
+        "modules_left = []\nmodules_center = []\n\
+         modules_right = [\"custom/launcher\", \"custom/sep\", \"custom/nothing\"]\n\
+         [custom.launcher]\nformat = \"<b>apps</b>\"\non-click = \"wofi --show drun\"\n\
+         [custom.sep]\nformat = \"|\"\n\
+         [custom.nothing]\non-click = \"true\"\n",
+    );
+    let once = || {
+        Command::new(RINGBAR)
+            .args(["--once", "--json", "--interval-ms", "200"])
+            .env("XDG_CONFIG_HOME", home.path())
+            .output()
+            .expect("run ringbar")
+    };
+    let out = once();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let shown: Vec<(String, String, bool)> = doc["modules"]
+        .as_array()
+        .expect("modules")
+        .iter()
+        .map(|m| {
+            let field = |key: &str| m[key].as_str().unwrap_or("").to_owned();
+            (field("name"), field("text"), m["visible"] == true)
+        })
+        .collect();
+    let module = |name: &str, text: &str, visible| (name.to_owned(), text.to_owned(), visible);
+    assert_eq!(
+        shown,
+        [
+            module("custom/launcher", "<b>apps</b>", true),
+            module("custom/sep", "|", true),
+            module("custom/nothing", "", false),
+        ],
+        "the format as the label (markup, as a script's); none: hidden"
+    );
+
+    write("modules_right = [\"custom/x\"]\n[custom.x]\nformat = \"x\"\ninterval = 5\n");
+    let out = Command::new(RINGBAR)
+        .arg("check")
+        .env("XDG_CONFIG_HOME", home.path())
+        .output()
+        .expect("run ringbar check");
+    assert!(!out.status.success());
+    let said = text(&out.stderr) + &text(&out.stdout);
+    assert!(said.contains("`interval` needs `exec`"), "{said}");
+}

@@ -317,7 +317,8 @@ fn module_list(parse: &mut Parse<'_>, list: Vec<Spanned<String>>) -> Vec<Rc<dyn 
         }
         if modules::is_custom(name) {
             let message = format!(
-                "{name} has no table: add [custom.{}] with at least `exec`",
+                "{name} has no table: add [custom.{}] with its `exec` (a script) or its \
+                 `format` (a fixed label)",
                 &name["custom/".len()..]
             );
             parse.at(entry.span(), message);

@@ -345,3 +345,43 @@ fn every_module_takes_the_click_keys_over_its_own_clicks() {
     let unknown = parse_str("[cpu]\non-klick = \"x\"\n").expect_err("a typo");
     assert!(unknown.contains("on-klick"), "{unknown}");
 }
+
+#[test]
+fn a_custom_module_without_exec_is_a_fixed_label_whose_clicks_run_their_commands() {
+    use crate::modules::{Action, Button, Widget};
+    let text = "modules_right = [\"custom/launcher\"]\n\
+                [custom.launcher]\nformat = \"apps\"\non-click = \"wofi --show drun\"\n";
+    let config = parse_str(text).expect("valid");
+    let launcher = &config.modules.right[0];
+    assert!(
+        matches!(launcher.widget(), Widget::Label),
+        "no script to run"
+    );
+    assert_eq!(
+        launcher.action(Button::Left),
+        Some(Action::Run(Button::Left))
+    );
+    assert_eq!(launcher.command(Button::Left), Some("wofi --show drun"));
+    assert_eq!(launcher.action(Button::Right), None);
+    let script = parse_str(
+        "modules_right = [\"custom/s\"]\n[custom.s]\nexec = \"date\"\non-click = \"x\"\n",
+    )
+    .expect("valid");
+    let script = &script.modules.right[0];
+    assert_eq!(
+        script.action(Button::Left),
+        Some(Action::Script(Button::Left))
+    );
+    assert_eq!(script.command(Button::Left), None, "its runner runs it");
+    for needs_exec in [
+        "interval = 5",
+        "exec-if = \"true\"",
+        "signal = 3",
+        "return-type = \"json\"",
+    ] {
+        let text =
+            format!("modules_right = [\"custom/x\"]\n[custom.x]\nformat = \"x\"\n{needs_exec}\n");
+        let err = parse_str(&text).expect_err(needs_exec);
+        assert!(err.contains("needs `exec`"), "{err}");
+    }
+}

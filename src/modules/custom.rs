@@ -2,7 +2,9 @@
 //! `[custom.NAME]` under Waybar's own (hyphenated) keys, so scripts come over unchanged.
 //! The script runs beside the bar (`src/script/runner.rs`); this module shows what it
 //! last said: its text (Pango markup, checked safe), its tooltip and classes, a `⚠`
-//! marker with the reason while it fails, nothing while it is hidden or starting.
+//! marker with the reason while it fails, nothing while it is hidden or starting. Without
+//! `exec` it runs nothing and shows its `format` alone, its clicks running their commands
+//! (Waybar's launchers, separators and static buttons).
 
 use std::rc::Rc;
 
@@ -23,9 +25,11 @@ struct Custom {
     config: ScriptConfig,
 }
 
-/// `custom/NAME` from its table `[custom.NAME]`, which needs at least `exec`.
+/// `custom/NAME` from its table `[custom.NAME]`.
 pub fn make(name: &str, table: ValueDeserializer<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
-    let config = ScriptConfig::deserialize(table)?;
+    let config = ScriptConfig::deserialize(table)?
+        .checked()
+        .map_err(<toml::de::Error as serde::de::Error>::custom)?;
     let short = name.trim_start_matches("custom/");
     Ok(Rc::new(Custom {
         name: name.to_owned(),
@@ -48,10 +52,20 @@ impl Module for Custom {
     }
 
     fn widget(&self) -> Widget<'_> {
-        Widget::Script(&self.config)
+        match self.config.is_static() {
+            true => Widget::Label,
+            false => Widget::Script(&self.config),
+        }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        if self.config.is_static() {
+            script::static_label(&self.config, out);
+            return (!out.is_empty()).then(|| Status {
+                markup: true,
+                ..Status::default()
+            });
+        }
         match input.scripts.get(&self.name)? {
             ScriptState::Starting | ScriptState::Hidden => None,
             ScriptState::Output(output) => {
@@ -104,7 +118,18 @@ impl Module for Custom {
             Button::ScrollUp => &c.on_scroll_up,
             Button::ScrollDown => &c.on_scroll_down,
         };
-        command.as_ref().map(|_| Action::Script(button))
+        match self.config.is_static() {
+            true => command.as_ref().map(|_| Action::Run(button)),
+            false => command.as_ref().map(|_| Action::Script(button)),
+        }
+    }
+
+    /// A static module's click command (a script's are its runner's).
+    fn command(&self, button: Button) -> Option<&str> {
+        self.config
+            .is_static()
+            .then(|| command(&self.config, button))
+            .flatten()
     }
 }
 

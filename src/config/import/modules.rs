@@ -29,6 +29,16 @@ const SCRIPT_KEYS: [&str; 17] = [
     "escape",
 ];
 
+/// A custom module's keys that are about its script: not needed without `exec`.
+const NEED_EXEC: [&str; 6] = [
+    "interval",
+    "return-type",
+    "exec-if",
+    "signal",
+    "exec-on-event",
+    "restart-interval",
+];
+
 /// The ringbar module a Waybar module becomes (`battery#bat2` → `battery`): a script
 /// module, or one of the registry's; Waybar's `temperature` is in ringbar's `cpu` label.
 enum Kind {
@@ -158,6 +168,12 @@ impl Layout {
                         .filter(|degrees| [0, 90, 180, 270].contains(degrees))
                         .map(|degrees| ("rotate".into(), Value::Integer(degrees))),
                 ),
+                // Without `exec` Waybar ignores what is about running one; ringbar refuses it.
+                (Kind::Script, key)
+                    if !settings.contains_key("exec") && NEED_EXEC.contains(&key) =>
+                {
+                    Carried::NotNeeded
+                }
                 (Kind::Script, key) if SCRIPT_KEYS.contains(&key) => Carried::renamed(key, value),
                 (Kind::Script, _) => Carried::No,
                 // Every module runs the user's commands for clicks and scrolls.

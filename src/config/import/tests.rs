@@ -165,13 +165,17 @@ fn settings_ringbar_refuses_fall_back_to_defaults_with_a_note() {
     let waybar = json!({
         "modules-right": ["disk", "custom/broken", "position-odd"],
         "disk": {"format": "{free} of {total} ({specific_free})"},
-        "custom/broken": {"format": "{}"},
+        "custom/broken": {"exec": "date", "interval": "twice"},
         "position": "middle"
     });
     let import = convert(&waybar);
     let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
     let names: Vec<&str> = config.modules.right.iter().map(|m| m.name()).collect();
-    assert_eq!(names, ["disk"], "the script without exec is left out");
+    assert_eq!(
+        names,
+        ["disk"],
+        "a script module ringbar refuses is left out"
+    );
     assert!(notes_about(&import, "`disk`")
         .iter()
         .any(|n| n.contains("{specific_free}") && n.contains("defaults")));
@@ -333,4 +337,30 @@ fn mpris_and_idle_inhibitor_settings_carry_over() {
             import.notes
         );
     }
+}
+
+#[test]
+fn custom_modules_without_exec_come_over() {
+    let waybar = json!({
+        "modules-left": ["custom/launcher", "custom/separator"],
+        "custom/launcher": {"format": "", "on-click": "wofi --show drun", "tooltip": false},
+        "custom/separator": {"format": "|", "interval": "once"}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    let names: Vec<&str> = config.modules.left.iter().map(|m| m.name()).collect();
+    assert_eq!(
+        names,
+        ["custom/launcher", "custom/separator"],
+        "{}",
+        import.toml
+    );
+    assert!(import.toml.contains("on-click = \"wofi --show drun\""));
+    assert!(
+        notes_about(&import, "`custom/separator` `interval`")
+            .iter()
+            .any(|n| n.contains("not needed")),
+        "{:?}",
+        import.notes
+    );
 }

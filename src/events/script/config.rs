@@ -25,7 +25,9 @@ fn realtime_offset<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Err
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ScriptConfig {
-    /// Run with `sh -c`.
+    /// Run with `sh -c`. Empty (unset): no script, and the module shows its `format`
+    /// alone, as Waybar's custom modules without `exec` do (launchers, separators).
+    #[serde(default)]
     pub exec: String,
     /// Seconds between runs, or `"once"`; absent: the script runs continuously and every
     /// line it prints is an update.
@@ -84,6 +86,30 @@ impl ScriptConfig {
             tooltip: None,
             escape: None,
         }
+    }
+
+    /// The config, if its keys go together: the keys about running a script need one.
+    pub fn checked(self) -> Result<ScriptConfig, String> {
+        if !self.is_static() {
+            return Ok(self);
+        }
+        let script_keys = [
+            ("interval", self.interval.is_some()),
+            ("return-type", self.return_type.is_some()),
+            ("exec-if", self.exec_if.is_some()),
+            ("signal", self.signal.is_some()),
+            ("exec-on-event", self.exec_on_event.is_some()),
+            ("restart-interval", self.restart_interval.is_some()),
+        ];
+        match script_keys.iter().find(|(_, set)| *set) {
+            Some((key, _)) => Err(format!("`{key}` needs `exec`, the script it is about")),
+            None => Ok(self),
+        }
+    }
+
+    /// Whether there is no script: the module shows its `format` alone.
+    pub fn is_static(&self) -> bool {
+        self.exec.is_empty()
     }
 
     pub fn is_json(&self) -> bool {

@@ -32,6 +32,17 @@ pub fn format(config: &ScriptConfig, output: &ScriptOutput, out: &mut String) {
     }
 }
 
+/// The label of a module without a script: its `format` with empty fields, at most
+/// `max-length` visible characters.
+pub fn static_label(config: &ScriptConfig, out: &mut String) {
+    let mut label = String::new();
+    format_full(config, &ScriptOutput::default(), &mut label);
+    match config.max_length {
+        Some(max) => markup::truncate(&label, max, out),
+        None => out.push_str(&label),
+    }
+}
+
 /// The label before `max-length`, always well-formed markup.
 fn format_full(config: &ScriptConfig, output: &ScriptOutput, out: &mut String) {
     let start = out.len();

@@ -35,7 +35,7 @@ mod label;
 mod output;
 
 pub use config::{IntervalSetting, ScriptConfig, MAX_INTERVAL, MIN_INTERVAL};
-pub use label::{format, push_markup, tooltip_markup};
+pub use label::{format, push_markup, static_label, tooltip_markup};
 pub use output::{parse_line, safe_class, ScriptOutput, ScriptState, MAX_CLASSES, MAX_CLASS_LEN};
 
 #[cfg(all(test, feature = "app"))]

@@ -7,7 +7,8 @@ use super::*;
 use crate::text::icons::{FormatIcons, Icons};
 
 fn config_json(json: &str) -> Result<ScriptConfig, serde_json::Error> {
-    serde_json::from_str(json)
+    let config: ScriptConfig = serde_json::from_str(json)?;
+    config.checked().map_err(serde::de::Error::custom)
 }
 
 #[test]
