@@ -63,7 +63,9 @@ fn strftime(format: &str) -> String {
     let mut rest = format;
     while let Some(open) = rest.find("{:") {
         out.push_str(&rest[..open]);
+        // fmt's locale flag (`{:L%A}`): ringbar's clock speaks the locale anyway.
         let after = &rest[open + 2..];
+        let after = after.strip_prefix('L').unwrap_or(after);
         let close = after.find('}').unwrap_or(after.len());
         out.push_str(&after[..close]);
         rest = after.get(close + 1..).unwrap_or("");
@@ -225,6 +227,7 @@ mod tests {
     fn waybar_clock_formats_lose_their_braces() {
         assert_eq!(strftime("{:%a %d} at {:%H:%M}"), "%a %d at %H:%M");
         assert_eq!(strftime("{:%H:%M"), "%H:%M");
+        assert_eq!(strftime("{:L%A %H:%M}"), "%A %H:%M", "the locale flag");
     }
 
     #[test]
