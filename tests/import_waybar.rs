@@ -177,3 +177,51 @@ fn jsonc_comments_trailing_commas_and_includes_are_read() {
         text(&out.stderr)
     );
 }
+
+/// What made real users' imports exit 1 with nothing printed, though Waybar loads their
+/// configs: a stray `}` after the bar, `$HOME` in an include, an include that is gone.
+/// Each is now a note, on stderr and in the output, and the import goes on.
+#[test]
+fn what_waybar_skips_is_a_note_not_a_failure() {
+    let dir = tempfile::tempdir().expect("dir");
+    let parts = dir.path().join(".config/waybar");
+    std::fs::create_dir_all(&parts).expect("mkdir");
+    std::fs::write(
+        parts.join("modules.json"),
+        "{\"clock\": {\"format\": \"{:L%A %H:%M}\"}}",
+    )
+    .expect("include");
+    let config = parts.join("config");
+    std::fs::write(
+        &config,
+        "{\n  \"include\": [\"$HOME/.config/waybar/modules.json\", \"~/.config/waybar/gone.json\"],\n  \
+         \"modules-right\": [\"clock\", \"custom/launcher\"],\n  \
+         \"custom/launcher\": {\"format\": \"apps\", \"on-click\": \"wofi\"}\n}\n}\n",
+    )
+    .expect("config");
+    let out = ringbar(
+        &["import-waybar", config.to_str().expect("path")],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let converted = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert!(converted.contains("format = \"%A %H:%M\""), "{converted}");
+    assert!(
+        converted.contains("modules_right = [\"clock\", \"custom/launcher\"]"),
+        "{converted}"
+    );
+    for note in ["after the first JSON value", "gone.json", "no such file"] {
+        assert!(stderr.contains(note), "{note} in {stderr}");
+        assert!(converted.contains(note), "{note} in {converted}");
+    }
+    let checked = dir.path().join("converted.toml");
+    std::fs::write(&checked, &converted).expect("write");
+    let out = ringbar(&["check", checked.to_str().expect("path")], dir.path());
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}

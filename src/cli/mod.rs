@@ -10,6 +10,7 @@ mod msg;
 mod once;
 mod once_scripts;
 mod waybar;
+mod waybar_loader;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

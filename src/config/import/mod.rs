@@ -48,7 +48,12 @@ const BAR_KEYS_LEFT_OUT: [(&str, &str); 10] = [
 
 /// Converts `config`, one bar or an array of bars (the first is converted).
 pub fn convert(config: &Json) -> Import {
-    let mut notes = Vec::new();
+    convert_noted(config, Vec::new())
+}
+
+/// [`convert`], after `notes` on what reading the config skipped: they come first.
+pub fn convert_noted(config: &Json, notes: Vec<String>) -> Import {
+    let mut notes = notes;
     let bar = match config {
         Json::Array(bars) => {
             for (index, extra) in bars.iter().enumerate().skip(1) {
