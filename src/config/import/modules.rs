@@ -246,9 +246,45 @@ fn left_out_reason(key: &str) -> &'static str {
     }
 }
 
-/// The table if ringbar's parser takes it; else a note, and the module's defaults (`None`
-/// for a script module, which cannot run without its `exec`).
+/// The table as far as ringbar's parser takes it: a key that does not read is dropped
+/// with a note naming it, never the whole table. `None` for a script module whose
+/// `exec` does not read: it has nothing to run.
 fn checked(ringbar: &str, table: Table, notes: &mut Vec<String>) -> Option<Table> {
+    if reads(ringbar, &table).is_ok() {
+        return Some(table);
+    }
+    let mut kept = Table::new();
+    for (key, value) in table {
+        let alone = Table::from_iter([(key.clone(), value.clone())]);
+        match reads(ringbar, &alone) {
+            Ok(()) => {
+                kept.insert(key, value);
+            }
+            Err(problem) if ringbar.starts_with("custom/") && key == "exec" => {
+                notes.push(format!("`{ringbar}`: {problem}; left out"));
+                return None;
+            }
+            Err(problem) => notes.push(format!(
+                "`{ringbar}` `{key}`: {problem}; not carried over (ringbar's defaults apply)"
+            )),
+        }
+    }
+    // Keys that read alone but not together.
+    match reads(ringbar, &kept) {
+        Ok(()) => Some(kept),
+        Err(problem) if ringbar.starts_with("custom/") => {
+            notes.push(format!("`{ringbar}`: {problem}; left out"));
+            None
+        }
+        Err(problem) => {
+            notes.push(format!("`{ringbar}`: {problem}; its defaults are used"));
+            Some(Table::new())
+        }
+    }
+}
+
+/// Whether ringbar's parser takes `table` as the module `ringbar`'s; else why not.
+fn reads(ringbar: &str, table: &Table) -> Result<(), String> {
     let mut root = Table::new();
     let list = Value::Array(vec![Value::String(ringbar.to_owned())]);
     root.insert("modules_right".into(), list);
@@ -263,17 +299,7 @@ fn checked(ringbar: &str, table: Table, notes: &mut Vec<String>) -> Option<Table
         None => root.extend(holder),
     }
     let text = toml::to_string(&root).unwrap_or_default();
-    match crate::config::parse(&text, Path::new(ringbar)) {
-        Ok(_) => Some(table),
-        Err(err) => {
-            let problem = &err.message;
-            if ringbar.starts_with("custom/") {
-                notes.push(format!("`{ringbar}`: {problem}; left out"));
-                None
-            } else {
-                notes.push(format!("`{ringbar}`: {problem}; its defaults are used"));
-                Some(Table::new())
-            }
-        }
-    }
+    crate::config::parse(&text, Path::new(ringbar))
+        .map(|_| ())
+        .map_err(|err| err.message)
 }

@@ -165,7 +165,7 @@ fn settings_ringbar_refuses_fall_back_to_defaults_with_a_note() {
     let waybar = json!({
         "modules-right": ["disk", "custom/broken", "position-odd"],
         "disk": {"format": "{free} of {total} ({specific_free})"},
-        "custom/broken": {"exec": "date", "interval": "twice"},
+        "custom/broken": {"exec": 5, "interval": "twice"},
         "position": "middle"
     });
     let import = convert(&waybar);
@@ -363,4 +363,37 @@ fn custom_modules_without_exec_come_over() {
         "{:?}",
         import.notes
     );
+}
+
+#[test]
+fn a_bad_value_loses_that_key_only() {
+    let waybar = json!({
+        "modules-left": ["sway/workspaces"],
+        "modules-right": ["disk"],
+        "sway/workspaces": {"all-outputs": true, "format-icons": {"1": "web", "urgent": true}},
+        "disk": {"path": "/home", "format": "{} used"}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert_eq!(config.modules.left.len() + config.modules.right.len(), 2);
+    assert!(
+        import.toml.contains("mounts = [\"/home\"]"),
+        "{}",
+        import.toml
+    );
+    assert!(
+        import.toml.contains("all_outputs = true"),
+        "{}",
+        import.toml
+    );
+    for (what, why) in [
+        ("`disk` `format`", "not carried over"),
+        ("`workspaces` `icons`", "not carried over"),
+    ] {
+        assert!(
+            notes_about(&import, what).iter().any(|n| n.contains(why)),
+            "{what}: {why} in {:?}",
+            import.notes
+        );
+    }
 }
