@@ -81,3 +81,24 @@ pub fn properties(dict: &Variant, max: usize) -> impl Iterator<Item = (String, V
         Some((name, entry.child_value(1).as_variant()?))
     })
 }
+
+/// Calls `tell` with the watch's state on the next turn of the main loop, once however
+/// often it is asked meanwhile: signals come in bursts. `queued` is the watch's flag for
+/// a call on its way.
+pub fn tell_next_turn<T: 'static>(
+    watch: &std::rc::Rc<std::cell::RefCell<T>>,
+    queued: fn(&T) -> &std::cell::Cell<bool>,
+    tell: fn(&T),
+) {
+    if queued(&watch.borrow()).replace(true) {
+        return;
+    }
+    let weak = std::rc::Rc::downgrade(watch);
+    gtk4::glib::idle_add_local_once(move || {
+        if let Some(watch) = weak.upgrade() {
+            let watch = watch.borrow();
+            queued(&watch).set(false);
+            tell(&watch);
+        }
+    });
+}

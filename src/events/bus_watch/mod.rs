@@ -13,7 +13,7 @@ pub mod session_bus;
 pub mod system_bus;
 mod watch;
 
-pub use calls::{call, properties, set_property, PROPERTIES};
+pub use calls::{call, properties, set_property, tell_next_turn, PROPERTIES};
 pub use connect::{connect, Bus};
 pub use watch::BusWatch;
 

@@ -6,7 +6,7 @@ use std::rc::{Rc, Weak};
 use gtk4::gio;
 use gtk4::glib::{self, Variant};
 
-use super::{call, connect, Bus, BusService, InUse};
+use super::{call, connect, tell_next_turn, Bus, BusService, InUse};
 use crate::events::source::{OnChange, Watch};
 use crate::events::EventState;
 
@@ -241,16 +241,11 @@ fn signalled<T: BusService>(
 
 /// One call of `on_change` per burst, on the next turn of the main loop.
 fn queue_change<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>) {
-    let inner = inner_rc.borrow();
-    if inner.queued.replace(true) {
-        return;
-    }
-    let weak = Rc::downgrade(inner_rc);
-    glib::idle_add_local_once(move || {
-        if let Some(inner) = weak.upgrade() {
-            let inner = inner.borrow();
-            inner.queued.set(false);
+    tell_next_turn(
+        inner_rc,
+        |inner| &inner.queued,
+        |inner| {
             (inner.on_change)(inner.state.as_ref());
-        }
-    });
+        },
+    );
 }

@@ -14,7 +14,7 @@ use gtk4::glib::{self, Variant};
 
 use super::properties::apply;
 use super::{MediaCommand, MediaState, PlayerAction, Roster, BUS_PREFIX};
-use crate::events::bus_watch::{call, PROPERTIES};
+use crate::events::bus_watch::{call, tell_next_turn, PROPERTIES};
 use crate::events::source::{OnChange, Watch};
 
 const PATH: &str = "/org/mpris/MediaPlayer2";
@@ -347,16 +347,14 @@ fn answered(inner_rc: &Rc<RefCell<Inner>>) {
 /// One call of `on_change` per burst, on the next turn of the main loop; none before
 /// the first reads are in.
 fn queue_change(inner_rc: &Rc<RefCell<Inner>>) {
-    let inner = inner_rc.borrow();
-    if inner.pending > 0 || inner.queued.replace(true) {
+    if inner_rc.borrow().pending > 0 {
         return;
     }
-    let weak = Rc::downgrade(inner_rc);
-    glib::idle_add_local_once(move || {
-        if let Some(inner) = weak.upgrade() {
-            let inner = inner.borrow();
-            inner.queued.set(false);
+    tell_next_turn(
+        inner_rc,
+        |inner| &inner.queued,
+        |inner| {
             (inner.on_change)(Some(&inner.state));
-        }
-    });
+        },
+    );
 }
