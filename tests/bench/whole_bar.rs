@@ -415,7 +415,10 @@ pub fn whole_bar(report: &mut Report) -> Bars {
 fn ocr_may_read_one_stray_glyph_inside_a_word() {
     assert!(ocr_contains("17:11V0OL 100%", "VOL"));
     assert!(ocr_contains("NET eth0", "NET"));
-    assert!(!ocr_contains("V0L 100%", "VOL"), "a changed glyph is not a stray one");
+    assert!(
+        !ocr_contains("V0L 100%", "VOL"),
+        "a changed glyph is not a stray one"
+    );
     assert!(!ocr_contains("XVOL", "VOLT"));
     assert!(!ocr_contains("VO L", "VOLT"));
 }
