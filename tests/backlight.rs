@@ -69,13 +69,7 @@ fn write_device(backlight: &Path, brightness: u32) {
 }
 
 fn scroll(session: &Session, bar: &RunningBar, direction: &str) {
-    let field = bar.field("backlight.bounds");
-    let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
-    assert_eq!(b.len(), 4, "bounds {field:?}");
-    let mut pointer = session.pointer();
-    pointer.move_to(b[0] + b[2] / 2, b[1] + b[3] / 2);
-    std::thread::sleep(Duration::from_millis(300));
-    pointer.scroll(direction);
+    bar.point_at(session, "backlight").scroll(direction);
 }
 
 #[test]

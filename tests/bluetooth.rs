@@ -101,12 +101,7 @@ fn power_devices_batteries_and_bluez_restarts() {
     wait_for("the odd name as text", WAIT, || label() == "BT <b>xy 35%");
 
     // A click on the module powers the adapter off, and BlueZ says so.
-    let field = bar.field("bluetooth.bounds");
-    let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
-    assert_eq!(b.len(), 4, "bounds {field:?}");
-    let mut pointer = session.pointer();
-    pointer.move_to(b[0] + b[2] / 2, b[1] + b[3] / 2);
-    std::thread::sleep(Duration::from_millis(300));
+    let mut pointer = bar.point_at(&session, "bluetooth");
     pointer.click("left");
     let mut line = String::new();
     said.read_line(&mut line).expect("the stand-in's answer");

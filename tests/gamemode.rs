@@ -57,16 +57,6 @@ fn start_bar(session: &Session) -> RunningBar {
     session.start_bar(&[])
 }
 
-fn click(session: &Session, bar: &RunningBar) {
-    let field = bar.field("gamemode.bounds");
-    let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
-    assert_eq!(b.len(), 4, "bounds {field:?}");
-    let mut pointer = session.pointer();
-    pointer.move_to(b[0] + b[2] / 2, b[1] + b[3] / 2);
-    std::thread::sleep(Duration::from_millis(300));
-    pointer.click("left");
-}
-
 #[test]
 fn the_module_follows_gamemoded_and_its_games() {
     let _serial = serial();
@@ -99,7 +89,7 @@ fn the_module_follows_gamemoded_and_its_games() {
     );
     register_game(&session, game.0.id());
     wait_for("the running class", WAIT, running);
-    click(&session, &bar);
+    bar.point_at(&session, "gamemode").click("left");
     wait_for("the count after a click", WAIT, || label() == "GAME 1");
 
     // The game ends: gamemoded reaps it (every 5 s by default), and the count follows.

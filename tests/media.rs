@@ -121,13 +121,7 @@ fn start_media_bar(session: &Session, media_table: &str) -> RunningBar {
 }
 
 fn click_module(session: &Session, bar: &RunningBar, button: &str) {
-    let field = bar.field("media.bounds");
-    let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
-    assert_eq!(b.len(), 4, "bounds {field:?}");
-    let mut pointer = session.pointer();
-    pointer.move_to(b[0] + b[2] / 2, b[1] + b[3] / 2);
-    std::thread::sleep(Duration::from_millis(300));
-    pointer.click(button);
+    bar.point_at(session, "media").click(button);
 }
 
 #[test]

@@ -83,13 +83,7 @@ fn the_profile_follows_the_daemon_and_a_click_switches_it() {
     wait_for("power-saver", WAIT, || label() == "PWR power-saver");
 
     // A click on the module switches the daemon to the next profile.
-    let field = bar.field("power_profile.bounds");
-    let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
-    assert_eq!(b.len(), 4, "bounds {field:?}");
-    let mut pointer = session.pointer();
-    pointer.move_to(b[0] + b[2] / 2, b[1] + b[3] / 2);
-    std::thread::sleep(Duration::from_millis(300));
-    pointer.click("left");
+    bar.point_at(&session, "power_profile").click("left");
     wait_for("the daemon on balanced", WAIT, || {
         ctl(&session, &bus, &["get"]).trim() == "balanced"
     });

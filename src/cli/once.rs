@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use super::{print, report_probe_error, Failure};
 use crate::app::startup;
 use crate::app::wallclock::LocalClock;
-use crate::events::{EventSource, Events};
-use crate::modules::{Input, Module, Update};
+use crate::events::Events;
+use crate::modules::{event_sources, Input, Module};
 use crate::sinks::json;
 use crate::sinks::shown;
 
@@ -66,14 +66,7 @@ fn events_now(modules: &[std::rc::Rc<dyn Module>]) -> Events {
     };
     let mut watches = Vec::new();
     let mut answers = Vec::new();
-    let mut sources: Vec<EventSource> = Vec::new();
-    for update in modules.iter().flat_map(|m| m.follows()) {
-        match update {
-            Update::Event(source) if !sources.contains(source) => sources.push(*source),
-            _ => {}
-        }
-    }
-    for source in sources {
+    for source in event_sources(modules.iter()) {
         let answered = Rc::new(Cell::new(false));
         let set = answered.clone();
         if let Some(watch) = source.start(&events, Rc::new(move || set.set(true))) {

@@ -54,10 +54,6 @@ impl EventSource {
             start: running::start::<S>,
         }
     }
-
-    pub fn key(&self) -> &'static str {
-        self.key
-    }
 }
 
 impl PartialEq for EventSource {
@@ -148,7 +144,8 @@ impl Events {
         }
     }
 
-    /// These events with `state` set (`None`: removed).
+    /// These events with `state` set (`None`: removed), for tests.
+    #[cfg(test)]
     pub fn with<S: EventState>(mut self, state: Option<S>) -> Events {
         self.set(state);
         self
@@ -348,7 +345,6 @@ mod tests {
         assert_eq!(up.clone(), up);
         assert_ne!(up, SourceCommand::to::<Volume>(VolumeCommand::Down));
         assert_eq!(format!("{up:?}"), "Up for Volume");
-        assert_eq!(EventSource::of::<Links>().key(), "Links");
         assert_eq!(format!("{:?}", EventSource::of::<Links>()), "Links");
     }
 }

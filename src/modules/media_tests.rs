@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::*;
 use crate::events::media::MediaState;
-use crate::modules::tests::input;
+use crate::modules::tests::{input, text_with as text};
 use crate::modules::Events;
 use crate::sample::Sample;
 use crate::text::{Markup, Plain};
@@ -31,17 +31,6 @@ fn player(bus_name: &str, playback: Playback, played_at: u64, artist: &str, titl
 
 fn events(players: Vec<Player>) -> Events {
     Events::default().with(Some(MediaState { players }))
-}
-
-fn text(module: &dyn Module, events: &Events) -> (String, Option<Status>) {
-    let sample = Sample::default();
-    let input = Input {
-        events,
-        ..input(&sample)
-    };
-    let mut out = String::new();
-    let status = module.text(&input, &mut out);
-    (out, status)
 }
 
 #[test]

@@ -42,8 +42,8 @@ pub use clicks::Clicks;
 pub use graph::{BarGraph, GraphSettings};
 pub use input::{Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS};
 pub use module::{
-    Action, Button, ButtonRow, Layout, Level, Module, Sampling, Status, Table, Update, Widget,
-    WorkspaceButton,
+    event_sources, Action, Button, ButtonRow, Layout, Level, Module, Sampling, Status, Table,
+    Update, Widget, WorkspaceButton,
 };
 pub use registry::{
     aliases, is_custom, is_module, make, make_listed, names, readers_of, ModuleKind,
@@ -148,11 +148,33 @@ pub(crate) mod tests {
         }
     }
 
+    /// The module's text and status with `events`, for an empty sample.
+    pub fn text_with(module: &dyn Module, events: &Events) -> (String, Option<Status>) {
+        let sample = Sample::default();
+        let input = Input {
+            events,
+            ..input(&sample)
+        };
+        let mut out = String::new();
+        let status = module.text(&input, &mut out);
+        (out, status)
+    }
+
     /// The module's text and status for `sample`.
     pub fn text_of(name: &str, sample: &Sample) -> (String, Option<Status>) {
         let mut out = String::new();
         let status = default_module(name).text(&input(sample), &mut out);
         (out, status)
+    }
+
+    #[test]
+    fn the_sources_to_start_are_those_the_modules_follow_each_once() {
+        let modules: Vec<_> = ["cpu", "privacy", "network", "audio", "pulseaudio", "clock"]
+            .iter()
+            .map(|name| default_module(name))
+            .collect();
+        let keys = format!("{:?}", event_sources(modules.iter()));
+        assert_eq!(keys, "[Capture, Audio, Network]");
     }
 
     #[test]

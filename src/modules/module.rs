@@ -18,6 +18,18 @@ use crate::text::Sink;
 /// A module's config table, if the file has one; spans point into the config text.
 pub type Table<'a> = Option<ValueDeserializer<'a>>;
 
+/// The event sources `modules` follow, each once, in the order they are first named.
+pub fn event_sources<'a>(modules: impl Iterator<Item = &'a Rc<dyn Module>>) -> Vec<EventSource> {
+    let mut sources: Vec<EventSource> = Vec::new();
+    for update in modules.flat_map(|m| m.follows()) {
+        match update {
+            Update::Event(source) if !sources.contains(source) => sources.push(*source),
+            _ => {}
+        }
+    }
+    sources
+}
+
 /// What the bar draws for a module.
 #[derive(Clone, Copy)]
 pub enum Widget<'a> {

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::*;
 use crate::events::power_profiles::Profile;
-use crate::modules::tests::input;
+use crate::modules::tests::{input, text_with as text};
 use crate::modules::Events;
 use crate::sample::Sample;
 use crate::text::{Markup, Plain};
@@ -29,17 +29,6 @@ fn state(active: &str, degraded: &str) -> Events {
         ],
         degraded: degraded.to_owned(),
     }))
-}
-
-fn text(module: &dyn Module, events: &Events) -> (String, Option<Status>) {
-    let sample = Sample::default();
-    let input = Input {
-        events,
-        ..input(&sample)
-    };
-    let mut out = String::new();
-    let status = module.text(&input, &mut out);
-    (out, status)
 }
 
 #[test]

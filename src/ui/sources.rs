@@ -66,10 +66,8 @@ impl Sources {
             let compositor = Compositor::connect_from_env(on_change);
             self.compositor.replace(compositor);
         }
-        for update in modules.all().flat_map(|m| m.follows()) {
-            if let Update::Event(source) = update {
-                self.follow_source(*source);
-            }
+        for source in crate::modules::event_sources(modules.all()) {
+            self.follow_source(source);
         }
         self.follow_scripts(modules);
     }

@@ -13,13 +13,7 @@ use crate::common::{ocr, require_root, serial, wait_for};
 use crate::*;
 
 fn click(session: &Session, bar: &crate::common::session::RunningBar) {
-    let field = bar.field("idle_inhibitor.bounds");
-    let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
-    assert_eq!(b.len(), 4, "bounds {field:?}");
-    let mut pointer = session.pointer();
-    pointer.move_to(b[0] + b[2] / 2, b[1] + b[3] / 2);
-    std::thread::sleep(Duration::from_millis(300));
-    pointer.click("left");
+    bar.point_at(session, "idle_inhibitor").click("left");
 }
 
 #[test]

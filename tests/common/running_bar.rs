@@ -140,6 +140,18 @@ pub struct RunningBar {
 }
 
 impl RunningBar {
+    /// A virtual pointer at the middle of `module`'s label, after a moment for the
+    /// compositor to see it there: then `.click(button)` or `.scroll(direction)`.
+    pub fn point_at(&self, session: &Session, module: &str) -> Pointer {
+        let field = self.field(&format!("{module}.bounds"));
+        let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
+        assert_eq!(b.len(), 4, "bounds {field:?}");
+        let mut pointer = session.pointer();
+        pointer.move_to(b[0] + b[2] / 2, b[1] + b[3] / 2);
+        std::thread::sleep(Duration::from_millis(300));
+        pointer
+    }
+
     /// Starts the bar by `command`, which sets RINGBAR_TEST_HOOK=`hook` (for a bar on
     /// another compositor than a [`Session`]'s); its output goes to `log`.
     pub fn spawn(mut command: Command, log: PathBuf, hook: PathBuf) -> RunningBar {

@@ -10,6 +10,7 @@ mod daemon;
 mod tests;
 
 use std::cell::Cell;
+use std::fmt::Write;
 use std::rc::Rc;
 
 use serde::de::Deserializer;
@@ -112,7 +113,9 @@ impl GameModeModule {
         format::fill(format, out, |key, out| {
             match key {
                 "glyph" => out.push_str(&self.settings.glyph),
-                "count" => out.push_str(&games.to_string()),
+                "count" => {
+                    let _ = write!(out, "{games}");
+                }
                 _ => return false,
             }
             true

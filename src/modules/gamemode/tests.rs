@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::*;
-use crate::modules::tests::input;
+use crate::modules::tests::{input, text_with as shown};
 use crate::modules::Events;
 use crate::sample::Sample;
 use crate::text::{Markup, Plain};
@@ -16,17 +16,6 @@ fn module(toml: &str) -> Rc<dyn Module> {
 
 fn games(games: u32) -> Events {
     Events::default().with(Some(GameMode { games }))
-}
-
-fn shown(module: &dyn Module, events: &Events) -> (String, Option<Status>) {
-    let sample = Sample::default();
-    let input = Input {
-        events,
-        ..input(&sample)
-    };
-    let mut out = String::new();
-    let status = module.text(&input, &mut out);
-    (out, status)
 }
 
 #[test]
