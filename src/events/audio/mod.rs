@@ -4,6 +4,8 @@
 //! is core and knows nothing of libpulse.
 
 #[cfg(feature = "app")]
+mod command;
+#[cfg(feature = "app")]
 pub mod pulse;
 #[cfg(feature = "app")]
 mod reading;

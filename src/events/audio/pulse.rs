@@ -19,12 +19,12 @@ use gtk4::{gio, glib};
 use libpulse_binding::callbacks::ListResult;
 use libpulse_binding::context::subscribe::InterestMaskSet;
 use libpulse_binding::context::{Context, FlagSet, State};
-use libpulse_binding::volume::{ChannelVolumes, Volume};
+use libpulse_binding::volume::ChannelVolumes;
 use libpulse_glib_binding::Mainloop;
 
 use super::reading::{recording_of, sink_of, source_of, Reading};
-use super::socket;
-use super::{stepped, AudioCommand, AudioState};
+use super::{command, socket};
+use super::{AudioCommand, AudioState};
 use crate::events::source::{OnChange, Watch};
 
 /// How long to wait before connecting again to a `PULSE_SERVER` that is not there.
@@ -35,6 +35,12 @@ const SOCKET_SETTLE: Duration = Duration::from_millis(200);
 /// 6.4 s, 12.6 s in all from the socket): a server slow to listen (a loaded machine)
 /// makes no new socket to wake the watch.
 const SETTLE_TRIES: u32 = 5;
+/// pipewire-pulse (0.3.65) can name no default sink (`@DEFAULT_SINK@`) after it starts,
+/// and its view for this client can stay so, with no event, while a new client sees the
+/// default: a read whose default sink is not among the sinks is made again, 0.1 s later,
+/// then twice as long each time, four times; then the bar connects again, once.
+const UNSETTLED_WAIT: Duration = Duration::from_millis(100);
+const UNSETTLED_READS: u32 = 4;
 
 struct Inner {
     // Before the main loop it runs on: fields drop in this order.
@@ -48,6 +54,10 @@ struct Inner {
     refresh_queued: bool,
     /// The state being read: server info, sinks and sources arrive in turn.
     reading: Option<Reading>,
+    /// Reads made again in a row because the default sink was not among the sinks.
+    unsettled_reads: u32,
+    /// Connected again for that, and not settled since.
+    reconnected: bool,
     /// "No sound server" was said, and not since a connection.
     absence_logged: bool,
     retry: Option<glib::SourceId>,
@@ -77,6 +87,8 @@ impl Watch<AudioState> for AudioWatch {
             sink_volumes: None,
             refresh_queued: false,
             reading: None,
+            unsettled_reads: 0,
+            reconnected: false,
             absence_logged: false,
             retry: None,
             settle_tries: 0,
@@ -88,52 +100,12 @@ impl Watch<AudioState> for AudioWatch {
         Some(watch)
     }
 
-    /// Carries out a click's or a scroll's command on the default sink or source. The
-    /// state takes the change at once, so that a second step before the server's event
-    /// builds on the first.
-    fn command(&self, &command: &AudioCommand) {
+    /// Carries out a click's or a scroll's command on the default sink or source.
+    fn command(&self, command: &AudioCommand) {
         let mut inner = self.inner.borrow_mut();
         let inner = &mut *inner;
-        let (Some(context), Some(state)) = (inner.context.as_mut(), inner.state.as_mut()) else {
-            return;
-        };
-        let mut introspect = context.introspect();
-        let default = state.default_sink.clone();
-        let sink = state
-            .sinks
-            .iter_mut()
-            .find(|s| Some(&s.name) == default.as_ref());
-        match (command, sink) {
-            (
-                AudioCommand::ChangeVolume {
-                    percent,
-                    max_percent,
-                },
-                Some(sink),
-            ) => {
-                let Some(volumes) = inner.sink_volumes.as_mut() else {
-                    return;
-                };
-                let target = stepped(sink.volume, percent, max_percent);
-                let raw = (target / 100.0 * f64::from(Volume::NORMAL.0)).round();
-                let raw = raw.clamp(0.0, f64::from(Volume::MAX.0)) as u32;
-                // The loudest channel to the target, the others in proportion.
-                if volumes.scale(Volume(raw)).is_some() {
-                    introspect.set_sink_volume_by_name(&sink.name, volumes, None);
-                    sink.volume = target;
-                }
-            }
-            (AudioCommand::ToggleMute, Some(sink)) => {
-                sink.muted = !sink.muted;
-                introspect.set_sink_mute_by_name(&sink.name, sink.muted, None);
-            }
-            (AudioCommand::ToggleSourceMute, _) => {
-                if let Some(source) = state.source.as_mut() {
-                    source.muted = !source.muted;
-                    introspect.set_source_mute_by_name(&source.name, source.muted, None);
-                }
-            }
-            _ => {}
+        if let (Some(context), Some(state)) = (inner.context.as_mut(), inner.state.as_mut()) {
+            command::carry_out(context, state, inner.sink_volumes.as_mut(), *command);
         }
     }
 }
@@ -144,11 +116,7 @@ impl Drop for AudioWatch {
         if let Some(retry) = inner.retry.take() {
             retry.remove();
         }
-        if let Some(mut context) = inner.context.take() {
-            context.set_state_callback(None);
-            context.set_subscribe_callback(None);
-            context.disconnect();
-        }
+        disconnect(&mut inner);
     }
 }
 
@@ -208,6 +176,7 @@ fn ready(inner_rc: &Rc<RefCell<Inner>>) {
     }
     inner.absence_logged = false;
     inner.settle_tries = 0;
+    inner.unsettled_reads = 0;
     let Some(context) = inner.context.as_mut() else {
         return;
     };
@@ -220,6 +189,18 @@ fn ready(inner_rc: &Rc<RefCell<Inner>>) {
     context.subscribe(interest, |_| {});
     drop(inner);
     queue_refresh(&Rc::downgrade(inner_rc));
+}
+
+/// The context closed, its callbacks gone, and nothing of its read left.
+fn disconnect(inner: &mut Inner) {
+    if let Some(mut context) = inner.context.take() {
+        context.set_state_callback(None);
+        context.set_subscribe_callback(None);
+        context.disconnect();
+    }
+    inner.reading = None;
+    inner.refresh_queued = false;
+    inner.sink_volumes = None;
 }
 
 /// The server is gone (or never came): no state, one log line, and its socket watched
@@ -236,14 +217,7 @@ fn lost(inner_rc: &Rc<RefCell<Inner>>, reason: &str) {
             );
             inner.absence_logged = true;
         }
-        if let Some(mut context) = inner.context.take() {
-            context.set_state_callback(None);
-            context.set_subscribe_callback(None);
-            context.disconnect();
-        }
-        inner.reading = None;
-        inner.refresh_queued = false;
-        inner.sink_volumes = None;
+        disconnect(&mut inner);
         let weak = Rc::downgrade(inner_rc);
         if inner.socket_monitor.is_none() {
             let weak = weak.clone();
@@ -379,6 +353,25 @@ fn refresh(weak: &Weak<RefCell<Inner>>) {
     });
 }
 
+/// The default sink is not among the sinks: read again soon, and after a few reads,
+/// connect again (once until it settles).
+fn unsettled(inner: &mut Inner, weak: &Weak<RefCell<Inner>>) {
+    let weak = weak.clone();
+    if inner.unsettled_reads < UNSETTLED_READS {
+        let wait = UNSETTLED_WAIT * 2u32.pow(inner.unsettled_reads);
+        inner.unsettled_reads += 1;
+        glib::timeout_add_local_once(wait, move || queue_refresh(&weak));
+    } else if !inner.reconnected {
+        inner.reconnected = true;
+        glib::idle_add_local_once(move || {
+            if let Some(inner_rc) = weak.upgrade() {
+                disconnect(&mut inner_rc.borrow_mut());
+                connect(&inner_rc);
+            }
+        });
+    }
+}
+
 /// Applies a reply to the read under way; `done` replies count down, and the last one
 /// makes the new state.
 fn with_reading(weak: &Weak<RefCell<Inner>>, reply: impl FnOnce(&mut Reading) -> bool) {
@@ -399,6 +392,10 @@ fn with_reading(weak: &Weak<RefCell<Inner>>, reply: impl FnOnce(&mut Reading) ->
         let reading = inner.reading.take().expect("a read under way");
         let (state, volumes) = reading.into_state();
         inner.sink_volumes = volumes;
+        match state.default_sink().is_some() || state.sinks.is_empty() {
+            true => (inner.unsettled_reads, inner.reconnected) = (0, false),
+            false => unsettled(&mut inner, weak),
+        }
         let changed = inner.state.as_ref() != Some(&state);
         inner.state = Some(state);
         changed
