@@ -2,7 +2,7 @@
 //! pipewire-pulse, run as the test user on a session bus, with a null sink. Volume and
 //! mute are changed with `wpctl` and `pactl` and read back from the bar, by its test hook
 //! and by OCR from a sway screenshot; the wheel and a click on the module change what
-//! `wpctl` reports; PipeWire killed and started again brings the module back.
+//! `wpctl` reports; PipeWire killed and started again, five times, brings the module back.
 
 mod common;
 

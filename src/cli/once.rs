@@ -66,10 +66,11 @@ fn events_now(modules: &[std::rc::Rc<dyn Module>]) -> Events {
     };
     let mut watches = Vec::new();
     let mut answers = Vec::new();
-    for source in event_sources(modules.iter()) {
+    for (source, settings) in event_sources(modules.iter()) {
         let answered = Rc::new(Cell::new(false));
         let set = answered.clone();
-        if let Some(watch) = source.start(&events, Rc::new(move || set.set(true))) {
+        let changed = Rc::new(move || set.set(true));
+        if let Some(watch) = source.start(settings.as_ref(), &events, changed) {
             watches.push(watch);
             answers.push(answered);
         }

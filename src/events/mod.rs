@@ -25,4 +25,4 @@ pub mod socket_watch;
 pub mod source;
 pub mod tray;
 
-pub use source::{EventSource, EventState, Events, SourceCommand, NO_EVENTS};
+pub use source::{EventSource, EventState, Events, SourceCommand, SourceSettings, NO_EVENTS};

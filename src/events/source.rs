@@ -1,6 +1,6 @@
 //! An event source as the modules see it: a state type that names its source, the
-//! commands the source takes and (with the `app` feature) the client that keeps the
-//! state. Nothing here lists the sources: a module names the state it follows
+//! commands the source takes, the settings the listed modules give it, and (with the
+//! `app` feature) the client that keeps the state. Nothing here lists the sources: a module names the state it follows
 //! ([`EventSource::of`]), the bar starts each source some module follows, and a module finds
 //! the state by its type in [`Events`].
 
@@ -15,6 +15,10 @@ pub trait EventState: Any + Send + Sync + Clone + fmt::Debug + PartialEq {
     /// What a click asks of the source ([`std::convert::Infallible`] for one that takes
     /// none).
     type Command: Any + Clone + fmt::Debug + PartialEq;
+    /// What a module's config tells the source (`()` for one that takes nothing): the
+    /// first listed module that gives settings for it ([`SourceSettings`]) sets them, and
+    /// the source starts again when they change.
+    type Settings: Any + Clone + fmt::Debug + PartialEq + Default;
     /// The client that keeps the state, on the main loop.
     #[cfg(feature = "app")]
     type Watch: Watch<Self>;
@@ -26,7 +30,7 @@ pub trait Watch<S: EventState>: Sized + 'static {
     /// Starts following the source; `on_change` hears each new state, and `None` while
     /// the service is absent (at least once, so that `--once` need not wait for it).
     /// `None` (after one log line) where the source cannot run at all.
-    fn start(on_change: OnChange<S>) -> Option<Self>;
+    fn start(settings: &S::Settings, on_change: OnChange<S>) -> Option<Self>;
 
     /// Carries out a click's command.
     fn command(&self, _command: &S::Command) {}
@@ -117,6 +121,52 @@ impl fmt::Debug for SourceCommand {
     }
 }
 
+/// A module's settings for an event source (the MPD server to ask), by the source's type.
+pub struct SourceSettings {
+    source: EventSource,
+    settings: Box<dyn AnyValue>,
+}
+
+impl SourceSettings {
+    pub fn of<S: EventState>(settings: S::Settings) -> SourceSettings {
+        SourceSettings {
+            source: EventSource::of::<S>(),
+            settings: Box::new(settings),
+        }
+    }
+
+    /// The source they are for.
+    pub fn source(&self) -> EventSource {
+        self.source
+    }
+
+    /// The settings, if they are for the source of `S`.
+    pub fn get<S: EventState>(&self) -> Option<&S::Settings> {
+        self.settings.as_any().downcast_ref()
+    }
+}
+
+impl Clone for SourceSettings {
+    fn clone(&self) -> SourceSettings {
+        SourceSettings {
+            source: self.source,
+            settings: self.settings.clone_box(),
+        }
+    }
+}
+
+impl PartialEq for SourceSettings {
+    fn eq(&self, other: &SourceSettings) -> bool {
+        self.source == other.source && self.settings.equals(other.settings.as_any())
+    }
+}
+
+impl fmt::Debug for SourceSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} for {}", self.settings, self.source.key)
+    }
+}
+
 /// What the event sources last said, by the type of their states; none while a source
 /// is not followed or its service is absent.
 #[derive(Clone, Debug, Default)]
@@ -142,6 +192,12 @@ impl Events {
         if let Some(state) = state {
             self.states.push((key, Arc::new(state)));
         }
+    }
+
+    /// Forgets what `source` said (it starts again).
+    pub fn clear(&mut self, source: EventSource) {
+        let key = (source.type_id)();
+        self.states.retain(|(k, _)| *k != key);
     }
 
     /// These events with `state` set (`None`: removed), for tests.
@@ -182,12 +238,13 @@ mod running {
     use std::cell::RefCell;
     use std::rc::Rc;
 
-    use super::{EventState, Events, SourceCommand, Watch};
+    use super::{EventState, Events, SourceCommand, SourceSettings, Watch};
 
     /// What a source calls after it wrote its state into [`Events`].
     pub type Changed = Rc<dyn Fn()>;
 
-    pub(super) type Start = fn(&Rc<RefCell<Events>>, Changed) -> Option<Box<dyn Running>>;
+    pub(super) type Start =
+        fn(Option<&SourceSettings>, &Rc<RefCell<Events>>, Changed) -> Option<Box<dyn Running>>;
 
     /// A started source, whatever its type; dropping it stops it.
     pub trait Running {
@@ -206,27 +263,31 @@ mod running {
     }
 
     pub(super) fn start<S: EventState>(
+        settings: Option<&SourceSettings>,
         events: &Rc<RefCell<Events>>,
         changed: Changed,
     ) -> Option<Box<dyn Running>> {
+        let settings = settings.and_then(SourceSettings::get::<S>);
         let events = events.clone();
         let on_change = Box::new(move |state: Option<&S>| {
             events.borrow_mut().set(state.cloned());
             changed();
         });
-        let watch = S::Watch::start(on_change)?;
+        let watch = S::Watch::start(settings.unwrap_or(&S::Settings::default()), on_change)?;
         Some(Box::new(Started::<S>(watch)))
     }
 
     impl super::EventSource {
-        /// Starts the source; its states go into `events`, and `changed` is called after
-        /// each. `None` (after one log line) when it cannot run at all.
+        /// Starts the source with `settings` (its defaults if `None`); its states go
+        /// into `events`, and `changed` is called after each. `None` (after one log
+        /// line) when it cannot run at all.
         pub fn start(
             &self,
+            settings: Option<&SourceSettings>,
             events: &Rc<RefCell<Events>>,
             changed: Changed,
         ) -> Option<Box<dyn Running>> {
-            (self.start)(events, changed)
+            (self.start)(settings, events, changed)
         }
     }
 }
@@ -250,6 +311,8 @@ mod tests {
     impl EventState for Volume {
         const KEY: &'static str = "Volume";
         type Command = VolumeCommand;
+        /// Where the knob starts.
+        type Settings = u32;
         #[cfg(feature = "app")]
         type Watch = Knob;
     }
@@ -257,6 +320,7 @@ mod tests {
     impl EventState for Links {
         const KEY: &'static str = "Links";
         type Command = std::convert::Infallible;
+        type Settings = ();
         #[cfg(feature = "app")]
         type Watch = Never;
     }
@@ -267,12 +331,12 @@ mod tests {
 
     #[cfg(feature = "app")]
     impl<S: EventState> Watch<S> for Never {
-        fn start(_: OnChange<S>) -> Option<Never> {
+        fn start(_: &S::Settings, _: OnChange<S>) -> Option<Never> {
             None
         }
     }
 
-    /// A volume knob: says 50 at its start, and moves by 5 a command.
+    /// A volume knob: says where it starts (50 unless set), and moves by 5 a command.
     #[cfg(feature = "app")]
     struct Knob {
         volume: std::cell::Cell<u32>,
@@ -281,9 +345,10 @@ mod tests {
 
     #[cfg(feature = "app")]
     impl Watch<Volume> for Knob {
-        fn start(on_change: OnChange<Volume>) -> Option<Knob> {
-            on_change(Some(&Volume(50)));
-            let volume = std::cell::Cell::new(50);
+        fn start(settings: &u32, on_change: OnChange<Volume>) -> Option<Knob> {
+            let at = if *settings == 0 { 50 } else { *settings };
+            on_change(Some(&Volume(at)));
+            let volume = std::cell::Cell::new(at);
             Some(Knob { volume, on_change })
         }
 
@@ -304,7 +369,7 @@ mod tests {
         let changes = Rc::new(Cell::new(0));
         let counted = changes.clone();
         let changed: Changed = Rc::new(move || counted.set(counted.get() + 1));
-        let knob = EventSource::of::<Volume>().start(&events, changed.clone());
+        let knob = EventSource::of::<Volume>().start(None, &events, changed.clone());
         let knob = knob.expect("the knob starts");
         assert_eq!(events.borrow().get::<Volume>(), Some(&Volume(50)));
         knob.command(&SourceCommand::to::<Volume>(VolumeCommand::Up));
@@ -312,7 +377,29 @@ mod tests {
         knob.command(&SourceCommand::to::<Volume>(VolumeCommand::Down));
         assert_eq!(events.borrow().get::<Volume>(), Some(&Volume(55)));
         assert_eq!(changes.get(), 4);
-        assert!(EventSource::of::<Links>().start(&events, changed).is_none());
+        assert!(EventSource::of::<Links>()
+            .start(None, &events, changed.clone())
+            .is_none());
+        // Settings given: the knob starts where they say.
+        drop(knob);
+        events.borrow_mut().clear(EventSource::of::<Volume>());
+        assert_eq!(events.borrow().get::<Volume>(), None);
+        let at_20 = SourceSettings::of::<Volume>(20);
+        let knob = EventSource::of::<Volume>().start(Some(&at_20), &events, changed);
+        assert!(knob.is_some());
+        assert_eq!(events.borrow().get::<Volume>(), Some(&Volume(20)));
+    }
+
+    #[test]
+    fn settings_are_told_apart_by_their_source_and_value() {
+        let at_20 = SourceSettings::of::<Volume>(20);
+        assert_eq!(at_20.source(), EventSource::of::<Volume>());
+        assert_eq!(at_20.get::<Volume>(), Some(&20));
+        assert_eq!(at_20.get::<Links>(), None);
+        assert_eq!(at_20.clone(), at_20);
+        assert_ne!(at_20, SourceSettings::of::<Volume>(30));
+        assert_ne!(SourceSettings::of::<Links>(()), at_20);
+        assert_eq!(format!("{at_20:?}"), "20 for Volume");
     }
 
     #[test]

@@ -174,7 +174,7 @@ pub(crate) mod tests {
             .map(|name| default_module(name))
             .collect();
         let keys = format!("{:?}", event_sources(modules.iter()));
-        assert_eq!(keys, "[Capture, Audio, Network]");
+        assert_eq!(keys, "[(Capture, None), (Audio, None), (Network, None)]");
     }
 
     #[test]

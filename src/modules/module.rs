@@ -10,7 +10,7 @@ use super::graph::BarGraph;
 use super::input::Input;
 use super::tray::TraySettings;
 use crate::events::script::ScriptConfig;
-use crate::events::{EventSource, SourceCommand};
+use crate::events::{EventSource, SourceCommand, SourceSettings};
 use crate::model::controls::Request;
 use crate::render::report;
 use crate::text::Sink;
@@ -18,13 +18,25 @@ use crate::text::Sink;
 /// A module's config table, if the file has one; spans point into the config text.
 pub type Table<'a> = Option<ValueDeserializer<'a>>;
 
+/// An event source the listed modules follow, with the settings the first of them that
+/// gives any gives it.
+pub type FollowedSource = (EventSource, Option<SourceSettings>);
+
 /// The event sources `modules` follow, each once, in the order they are first named.
-pub fn event_sources<'a>(modules: impl Iterator<Item = &'a Rc<dyn Module>>) -> Vec<EventSource> {
-    let mut sources: Vec<EventSource> = Vec::new();
-    for update in modules.flat_map(|m| m.follows()) {
-        match update {
-            Update::Event(source) if !sources.contains(source) => sources.push(*source),
-            _ => {}
+pub fn event_sources<'a>(modules: impl Iterator<Item = &'a Rc<dyn Module>>) -> Vec<FollowedSource> {
+    let mut sources: Vec<FollowedSource> = Vec::new();
+    for module in modules {
+        let settings = module.source_settings();
+        for update in module.follows() {
+            let Update::Event(source) = *update else {
+                continue;
+            };
+            let given = settings.as_ref().filter(|s| s.source() == source);
+            match sources.iter_mut().find(|(s, _)| *s == source) {
+                Some((_, known @ None)) => *known = given.cloned(),
+                Some(_) => {}
+                None => sources.push((source, given.cloned())),
+            }
         }
     }
     sources
@@ -207,6 +219,12 @@ pub trait Module {
     /// shows rates besides its events (`network`).
     fn follows(&self) -> &[Update] {
         &[Update::Sample]
+    }
+
+    /// What its config tells the event source it follows (the MPD server to ask); the
+    /// first listed module that says sets them.
+    fn source_settings(&self) -> Option<SourceSettings> {
+        None
     }
 
     /// The shell command a click runs (`on-click-right = "nm-connection-editor"`), for

@@ -19,11 +19,16 @@ use crate::events::compositor::{Compositor, CompositorState, Workspace};
 use crate::events::script::runner::{self, ScriptRunner};
 use crate::events::script::ScriptState;
 use crate::events::source::Running;
-use crate::events::{EventSource, Events, SourceCommand};
+use crate::events::{EventSource, Events, SourceCommand, SourceSettings};
 use crate::modules::{custom, Button, Layout, Scripts, TraySettings, Update, Widget};
 
-/// A source started, with its client (`None`: it could not start).
-type StartedSource = (EventSource, Option<Box<dyn Running>>);
+/// A source started, with the settings it started with and its client (`None`: it could
+/// not start).
+type StartedSource = (
+    EventSource,
+    Option<SourceSettings>,
+    Option<Box<dyn Running>>,
+);
 
 pub struct Sources {
     /// Redraws the modules of one kind.
@@ -66,35 +71,42 @@ impl Sources {
             let compositor = Compositor::connect_from_env(on_change);
             self.compositor.replace(compositor);
         }
-        for source in crate::modules::event_sources(modules.all()) {
-            self.follow_source(source);
+        for (source, settings) in crate::modules::event_sources(modules.all()) {
+            self.follow_source(source, settings);
         }
         self.follow_scripts(modules);
     }
 
-    /// Starts `source` unless it was started before.
-    fn follow_source(&self, source: EventSource) {
-        if self.watches.borrow().iter().any(|(s, _)| *s == source) {
-            return;
+    /// Starts `source` unless it runs with these settings; one that ran with others is
+    /// stopped first, and what it said forgotten.
+    fn follow_source(&self, source: EventSource, settings: Option<SourceSettings>) {
+        let mut watches = self.watches.borrow_mut();
+        if let Some(at) = watches.iter().position(|(s, _, _)| *s == source) {
+            if watches[at].1 == settings {
+                return;
+            }
+            drop(watches.remove(at));
+            self.events.borrow_mut().clear(source);
         }
+        drop(watches);
         let redraw = self.redraw.clone();
         let changed = Rc::new(move || redraw(Update::Event(source)));
-        let watch = source.start(&self.events, changed);
-        self.watches.borrow_mut().push((source, watch));
+        let watch = source.start(settings.as_ref(), &self.events, changed);
+        self.watches.borrow_mut().push((source, settings, watch));
     }
 
     /// A click's or a scroll's command, for the source that carries it out.
     pub fn command(&self, command: SourceCommand) {
         let watches = self.watches.borrow();
         let source = command.source();
-        if let Some((_, Some(watch))) = watches.iter().find(|(s, _)| *s == source) {
+        if let Some((_, _, Some(watch))) = watches.iter().find(|(s, _, _)| *s == source) {
             watch.command(&command);
         }
     }
 
     /// The event sources started.
     pub fn started(&self) -> Vec<EventSource> {
-        self.watches.borrow().iter().map(|(s, _)| *s).collect()
+        self.watches.borrow().iter().map(|(s, _, _)| *s).collect()
     }
 
     pub fn events(&self) -> Ref<'_, Events> {

@@ -125,6 +125,7 @@ pub fn stepped(current: f64, percent: f64, max_percent: f64) -> f64 {
 impl super::EventState for AudioState {
     const KEY: &'static str = "Audio";
     type Command = AudioCommand;
+    type Settings = ();
     #[cfg(feature = "app")]
     type Watch = pulse::AudioWatch;
 }

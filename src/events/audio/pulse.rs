@@ -75,7 +75,7 @@ pub struct AudioWatch {
 }
 
 impl Watch<AudioState> for AudioWatch {
-    fn start(on_change: OnChange<AudioState>) -> Option<AudioWatch> {
+    fn start(_: &(), on_change: OnChange<AudioState>) -> Option<AudioWatch> {
         let Some(mainloop) = Mainloop::new(None) else {
             tracing::warn!("audio: libpulse's glib main loop failed; not shown");
             return None;

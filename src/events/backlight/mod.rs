@@ -171,6 +171,7 @@ pub fn parse_uevent(message: &[u8]) -> Option<Uevent<'_>> {
 impl super::EventState for BacklightState {
     const KEY: &'static str = "Backlight";
     type Command = BacklightCommand;
+    type Settings = ();
     #[cfg(feature = "app")]
     type Watch = watch::BacklightWatch;
 }

@@ -50,7 +50,7 @@ pub struct BacklightWatch {
 }
 
 impl Watch<BacklightState> for BacklightWatch {
-    fn start(on_change: OnChange<BacklightState>) -> Option<BacklightWatch> {
+    fn start(_: &(), on_change: OnChange<BacklightState>) -> Option<BacklightWatch> {
         let class_dir = PathBuf::from("/sys").join(CLASS);
         let state = BacklightState::read(&class_dir);
         if state.devices.is_empty() {

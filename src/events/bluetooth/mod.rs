@@ -172,6 +172,7 @@ impl BluetoothState {
 impl super::EventState for BluetoothState {
     const KEY: &'static str = "Bluetooth";
     type Command = BluetoothCommand;
+    type Settings = ();
     #[cfg(feature = "app")]
     type Watch = bluez::BluetoothWatch;
 }

@@ -41,7 +41,10 @@ pub struct BusWatch<T: BusService> {
 }
 
 impl<T: BusService> Watch<T::State> for BusWatch<T> {
-    fn start(on_change: OnChange<T::State>) -> Option<BusWatch<T>> {
+    fn start(
+        _: &<T::State as EventState>::Settings,
+        on_change: OnChange<T::State>,
+    ) -> Option<BusWatch<T>> {
         let inner = Rc::new(RefCell::new(Inner::<T> {
             connection: None,
             present: vec![false; T::NAMES.len()],

@@ -174,6 +174,7 @@ impl Graph {
 impl super::EventState for CaptureState {
     const KEY: &'static str = "Capture";
     type Command = std::convert::Infallible;
+    type Settings = ();
     #[cfg(feature = "app")]
     type Watch = pipewire::CaptureWatch;
 }

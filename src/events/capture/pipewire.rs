@@ -73,7 +73,7 @@ pub struct CaptureWatch {
 
 impl Watch<CaptureState> for CaptureWatch {
     /// `None` (after one log line) when libpipewire cannot make its loop at all.
-    fn start(on_change: OnChange<CaptureState>) -> Option<CaptureWatch> {
+    fn start(_: &(), on_change: OnChange<CaptureState>) -> Option<CaptureWatch> {
         pipewire::init();
         let made = MainLoop::new(None).and_then(|mainloop| {
             let context = Context::new(&mainloop)?;

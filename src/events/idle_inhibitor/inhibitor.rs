@@ -76,7 +76,7 @@ pub struct IdleInhibitor {
 impl Watch<IdleInhibition> for IdleInhibitor {
     /// Off at first; `on_change` hears whether it is on, or `None` where there is no
     /// protocol (the first time on the next turn of the main loop, as the other sources).
-    fn start(on_change: OnChange<IdleInhibition>) -> Option<IdleInhibitor> {
+    fn start(_: &(), on_change: OnChange<IdleInhibition>) -> Option<IdleInhibitor> {
         let Some(wayland) = connect() else {
             glib::idle_add_local_once(move || on_change(None));
             return Some(IdleInhibitor { inner: None });

@@ -22,6 +22,7 @@ pub enum IdleCommand {
 impl EventState for IdleInhibition {
     const KEY: &'static str = "IdleInhibitor";
     type Command = IdleCommand;
+    type Settings = ();
     #[cfg(feature = "app")]
     type Watch = inhibitor::IdleInhibitor;
 }

@@ -225,6 +225,7 @@ pub fn clean(text: &str) -> String {
 impl super::EventState for MediaState {
     const KEY: &'static str = "Media";
     type Command = MediaCommand;
+    type Settings = ();
     #[cfg(feature = "app")]
     type Watch = mpris::MediaWatch;
 }

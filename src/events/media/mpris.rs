@@ -41,7 +41,7 @@ pub struct MediaWatch {
 }
 
 impl Watch<MediaState> for MediaWatch {
-    fn start(on_change: OnChange<MediaState>) -> Option<MediaWatch> {
+    fn start(_: &(), on_change: OnChange<MediaState>) -> Option<MediaWatch> {
         let inner = Rc::new(RefCell::new(Inner {
             connection: None,
             state: MediaState::default(),

@@ -219,6 +219,7 @@ fn same_route(a: &DefaultRoute, b: &DefaultRoute) -> bool {
 impl super::EventState for NetworkState {
     const KEY: &'static str = "Network";
     type Command = std::convert::Infallible;
+    type Settings = ();
     #[cfg(feature = "app")]
     type Watch = netlink::NetworkWatch;
 }

@@ -181,7 +181,7 @@ pub struct NetworkWatch {
 }
 
 impl Watch<NetworkState> for NetworkWatch {
-    fn start(on_change: OnChange<NetworkState>) -> Option<NetworkWatch> {
+    fn start(_: &(), on_change: OnChange<NetworkState>) -> Option<NetworkWatch> {
         match NetworkWatch::follow(on_change) {
             Ok(watch) => Some(watch),
             Err(err) => {

@@ -67,6 +67,7 @@ impl PowerProfiles {
 impl super::EventState for PowerProfiles {
     const KEY: &'static str = "PowerProfiles";
     type Command = PowerProfileCommand;
+    type Settings = ();
     #[cfg(feature = "app")]
     type Watch = dbus::PowerProfilesWatch;
 }

@@ -32,6 +32,7 @@ pub struct GameMode {
 impl EventState for GameMode {
     const KEY: &'static str = "GameMode";
     type Command = std::convert::Infallible;
+    type Settings = ();
     #[cfg(feature = "app")]
     type Watch = crate::events::bus_watch::BusWatch<daemon::Gamemoded>;
 }
