@@ -10,6 +10,7 @@ use std::rc::Rc;
 use super::clicks::Clicks;
 use super::{Action, Button, Input, Module, Status, Update};
 use super::{Sampling, Widget};
+use crate::events::SourceSettings;
 use crate::sample::readings::{Reader, Roots};
 use crate::text::Sink;
 
@@ -73,6 +74,10 @@ impl Module for Listed {
 
     fn follows(&self) -> &[Update] {
         self.inner.follows()
+    }
+
+    fn source_settings(&self) -> Option<SourceSettings> {
+        self.inner.source_settings()
     }
 
     fn command(&self, button: Button) -> Option<&str> {

@@ -17,7 +17,7 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         "modules-left": ["sway/workspaces", "sway/mode", "sway/language", "custom/media"],
         "modules-center": ["sway/window"],
         "modules-right": ["cpu", "memory", "temperature", "disk", "battery", "battery#bat2",
-                          "clock", "tray", "power-profiles-daemon", "mpd"],
+                          "clock", "tray", "power-profiles-daemon", "cffi/player"],
         "sway/workspaces": {"format": "{value}: {icon}", "all-outputs": true,
                             "format-icons": {"1": "web", "default": "•"}, "disable-scroll": true},
         "sway/window": {"format": "{}", "max-length": 50},
@@ -85,7 +85,7 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         assert!(toml.contains(expected), "{expected} in:\n{toml}");
     }
     for (what, why) in [
-        ("`mpd`", "no ringbar module yet"),
+        ("`cffi/player`", "no ringbar module yet"),
         ("`temperature`", "`cpu` label"),
         ("`cpu` `format`", "draws this module's text"),
         ("`battery#bat2` `bat`", "no ringbar counterpart"),
