@@ -42,6 +42,7 @@ apt_packages=(
     gstreamer1.0-tools gstreamer1.0-pipewire gstreamer1.0-plugins-base # privacy tests: video nodes
     power-profiles-daemon polkitd gamemode                        # power_profile, gamemode: the real daemons, polkit
     mpv mpv-mpris sox swayidle                                    # media: a real MPRIS player; idle inhibitor
+    mpd mpc flac                                                  # mpd: the real daemon, its client, metaflac
 )
 
 install_apt_packages() {

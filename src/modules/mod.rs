@@ -27,6 +27,7 @@ pub mod media;
 mod memory;
 pub mod mode;
 mod module;
+pub mod mpd;
 pub mod network;
 mod oom;
 pub mod power_profile;
@@ -76,6 +77,7 @@ const REGISTRY: &[ModuleKind] = &[
     backlight::KIND,
     privacy::KIND,
     gamemode::KIND,
+    mpd::KIND,
     tray::KIND,
     graph::CPU_KIND,
     graph::MEMORY_KIND,

@@ -1,0 +1,304 @@
+//! The mpd module against a real MPD (Debian's `mpd`), run as the test user with a music
+//! directory of tagged tones made by sox, found at its usual socket
+//! (`$XDG_RUNTIME_DIR/mpd/socket`) and asked with a password: hidden until MPD is up,
+//! then each state MPD reports (stopped, playing with its elapsed time moving on,
+//! paused), a title with markup and control bytes shown as text, no request while
+//! nothing changes (MPD's `idle`, no polling), clicks and the wheel that play, pause,
+//! skip and stop, MPD killed and started again, a reload to MPD's TCP port, and
+//! `--once --json`.
+
+mod common;
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::bus::Helper;
+use common::session::{Compositor, RunningBar, Session};
+use common::{require_root, serial, wait_for};
+
+const WAIT: Duration = Duration::from_secs(20);
+const PASSWORD: &str = "s3 cret";
+
+/// MPD's files under the test user's home, and a free TCP port for it.
+struct Mpd<'a> {
+    session: &'a Session,
+    port: u16,
+    daemon: Option<Helper>,
+}
+
+impl<'a> Mpd<'a> {
+    fn new(session: &'a Session) -> Mpd<'a> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let home = session.home();
+        let music = home.join("music");
+        let conf = format!(
+            "music_directory \"{music}\"\ndb_file \"{home}/mpd.db\"\n\
+             state_file \"{home}/mpd.state\"\nlog_file \"{home}/mpd.log\"\n\
+             log_level \"verbose\"\nbind_to_address \"{run}/mpd/socket\"\n\
+             bind_to_address \"127.0.0.1\"\nport \"{port}\"\n\
+             password \"{PASSWORD}@read,add,control,admin\"\ndefault_permissions \"\"\n\
+             audio_output {{\n type \"null\"\n name \"silence\"\n mixer_type \"software\"\n}}\n",
+            music = music.display(),
+            home = home.display(),
+            run = session.runtime_dir().display(),
+        );
+        session.write_home_file("mpd.conf", &conf);
+        session.write_home_file("music/.keep", "");
+        let mpd = Mpd {
+            session,
+            port,
+            daemon: None,
+        };
+        mpd.user(
+            "mkdir",
+            &["-p", &format!("{}/mpd", session.runtime_dir().display())],
+        );
+        // Three tagged tones of a minute; the second's title has markup and control bytes.
+        for (file, hz, artist, title) in [
+            ("a.flac", "440", "Alpha", "One"),
+            ("b.flac", "550", "Beta", "<b>Two</b> & \u{1}\u{7}x"),
+            ("c.flac", "660", "Gamma", "Three"),
+        ] {
+            let path = format!("{}/{file}", music.display());
+            mpd.user(
+                "sox",
+                &[
+                    "-n", "-r", "8000", "-c", "1", &path, "synth", "60", "sine", hz,
+                ],
+            );
+            let artist = format!("--set-tag=ARTIST={artist}");
+            let title = format!("--set-tag=TITLE={title}");
+            mpd.user(
+                "metaflac",
+                &[&artist, &title, "--set-tag=ALBUM=Tones", &path],
+            );
+        }
+        mpd
+    }
+
+    fn user(&self, program: &str, args: &[&str]) {
+        let status = self
+            .session
+            .as_user(program)
+            .args(args)
+            .stdout(Stdio::null())
+            .status();
+        assert!(status.is_ok_and(|s| s.success()), "{program} {args:?}");
+    }
+
+    fn start(&mut self) {
+        let conf = self.session.home().join("mpd.conf");
+        let child = self
+            .session
+            .as_user("mpd")
+            .arg("--no-daemon")
+            .arg(&conf)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start mpd (Debian's mpd)");
+        self.daemon = Some(Helper(child));
+        let socket = self.session.runtime_dir().join("mpd/socket");
+        wait_for("MPD's socket", WAIT, || socket.exists());
+    }
+
+    fn kill(&mut self) {
+        if let Some(mut daemon) = self.daemon.take() {
+            daemon.kill();
+        }
+        let _ = std::fs::remove_file(self.session.runtime_dir().join("mpd/socket"));
+    }
+
+    /// `mpc ARGS…` as the user, with the password; its output.
+    fn mpc(&self, args: &[&str]) -> String {
+        let host = format!(
+            "{PASSWORD}@{}/mpd/socket",
+            self.session.runtime_dir().display()
+        );
+        let out = self
+            .session
+            .as_user_with("mpc", &[("MPD_HOST", host.as_str())])
+            .args(args)
+            .output()
+            .expect("run mpc");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.session.home().join("mpd.log")).unwrap_or_default()
+    }
+}
+
+fn write_config(session: &Session, server: &str) {
+    session.write_config_file(
+        "config.toml",
+        &format!(
+            "modules_left = []\nmodules_center = []\nmodules_right = [\"mpd\"]\n[mpd]\n{server}\
+             password = {PASSWORD:?}\ninterval = 1\n\
+             format = \"{{stateIcon}}{{artist}} - {{title}} {{elapsedTime:%M:%S}}/{{totalTime:%M:%S}}\"\n\
+             state-icons = {{ playing = \"P \", paused = \"II \" }}\n"
+        ),
+    );
+}
+
+/// Waits until the label passes `check`; says what it was if it does not.
+fn wait_for_label(bar: &RunningBar, what: &str, check: impl Fn(&str) -> bool) {
+    let deadline = std::time::Instant::now() + WAIT;
+    while !check(&bar.field("mpd")) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what}: the label is {:?}, classes {:?}; the bar's log:\n{}",
+            bar.field("mpd"),
+            class(bar),
+            bar.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits until `mpc status` says each of `needles`; says what it did say if it does not.
+fn wait_for_status(bar: &RunningBar, mpd: &Mpd<'_>, what: &str, needles: &[&str]) {
+    let deadline = std::time::Instant::now() + WAIT;
+    while !needles.iter().all(|n| mpd.mpc(&["status"]).contains(n)) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what}: mpc says {:?}; the bar's log:\n{}",
+            mpd.mpc(&["status"]),
+            bar.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn class(bar: &RunningBar) -> String {
+    bar.field("mpd.classes")
+}
+
+#[test]
+fn the_module_follows_mpd_and_drives_it() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let mut mpd = Mpd::new(&session);
+    write_config(&session, "");
+    let mut bar = session.start_bar(&[]);
+    let label = || bar.field("mpd");
+
+    // No MPD yet: hidden, said once; it comes up: shown, stopped.
+    bar.wait_for_log("mpd: no MPD at");
+    assert_ne!(bar.field("mpd.visible"), "true");
+    mpd.start();
+    mpd.mpc(&["update", "--wait"]);
+    mpd.mpc(&["add", "/"]);
+    wait_for("stopped", WAIT, || {
+        label() == "stopped" && class(&bar).contains("stopped")
+    });
+    bar.wait_for_log("mpd: connected to MPD at");
+
+    // Playing: the song, and its elapsed time moving on by the clock.
+    mpd.mpc(&["play", "1"]);
+    wait_for("playing", WAIT, || {
+        label().starts_with("P Alpha - One 00:0") && class(&bar).contains("playing")
+    });
+    wait_for("two seconds in", WAIT, || {
+        label().ends_with("/01:00") && *label() >= *"P Alpha - One 00:02"
+    });
+
+    // Paused: its format, and nothing asked of MPD nor drawn while nothing changes.
+    mpd.mpc(&["pause"]);
+    wait_for("paused", WAIT, || {
+        label().starts_with("II Alpha - One") && class(&bar).contains("paused")
+    });
+    let status_reads = || mpd.log().matches("process command \"status\"").count();
+    let (reads, renders) = (status_reads(), bar.renders("Event(Mpd)"));
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(status_reads(), reads, "no polling while paused");
+    assert_eq!(
+        bar.renders("Event(Mpd)"),
+        renders,
+        "nothing drawn while paused"
+    );
+
+    // The hostile title is text: its markup as written, its control bytes gone. (MPD
+    // plays on after `next`.)
+    mpd.mpc(&["next"]);
+    wait_for_label(&bar, "the second song", |l| {
+        l.starts_with("P Beta - <b>Two</b> &")
+    });
+    let title = label();
+    assert!(!title.chars().any(char::is_control), "{title:?}");
+
+    // Clicks and the wheel: left plays and pauses, middle and the wheel down skip, the
+    // wheel up goes back, right stops.
+    bar.point_at(&session, "mpd").click("left");
+    wait_for_status(&bar, &mpd, "paused by a click", &["[paused]", "#2/3"]);
+    wait_for_label(&bar, "paused on the bar", |l| l.starts_with("II Beta"));
+    bar.point_at(&session, "mpd").click("left");
+    wait_for_status(&bar, &mpd, "playing by a click", &["[playing]", "#2/3"]);
+    bar.point_at(&session, "mpd").click("middle");
+    wait_for_status(&bar, &mpd, "the next song by a click", &["#3/3"]);
+    wait_for("its title", WAIT, || label().contains("Gamma - Three"));
+    bar.point_at(&session, "mpd").scroll("up");
+    wait_for_status(&bar, &mpd, "back by the wheel", &["#2/3"]);
+    bar.point_at(&session, "mpd").click("right");
+    wait_for("stopped by a click", WAIT, || {
+        !mpd.mpc(&["status"]).contains('[')
+    });
+    wait_for("stopped on the bar", WAIT, || label() == "stopped");
+
+    // MPD killed: hidden, and said once; started again: back.
+    mpd.kill();
+    wait_for("hidden without MPD", WAIT, || {
+        bar.field("mpd.visible") == "false"
+    });
+    bar.wait_for_log("mpd: no MPD at");
+    mpd.start();
+    bar.wait_for_log("mpd: connected to MPD at");
+    wait_for("back", WAIT, || {
+        label() == "stopped" && bar.field("mpd.visible") == "true"
+    });
+    // (A killed MPD saved no queue.)
+    mpd.mpc(&["clear"]);
+    mpd.mpc(&["add", "/"]);
+    mpd.mpc(&["play", "3"]);
+    wait_for_label(&bar, "playing again", |l| l.starts_with("P Gamma - Three"));
+
+    // A reload to MPD's TCP port: the source starts again with the new server.
+    let opened = |log: &str| log.matches("opened from 127.0.0.1").count();
+    let before = opened(&mpd.log());
+    write_config(
+        &session,
+        &format!("server = \"127.0.0.1\"\nport = {}\n", mpd.port),
+    );
+    wait_for("a connection over TCP", WAIT, || {
+        opened(&mpd.log()) > before
+    });
+    mpd.mpc(&["pause"]);
+    wait_for("paused, told over TCP", WAIT, || {
+        label().starts_with("II Gamma - Three")
+    });
+    assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
+    let log = bar.log_text();
+    assert_eq!(
+        log.matches("mpd: no MPD at").count(),
+        2,
+        "once an absence: {log}"
+    );
+    bar.stop();
+
+    // `--once --json` asks MPD once.
+    let out = session
+        .as_user(session.installed_bar())
+        .args(["--once", "--json", "--interval-ms", "100"])
+        .output()
+        .expect("run ringbar --once");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let module = &doc["modules"][0];
+    assert_eq!(module["name"], "mpd", "{module}");
+    assert_eq!(module["class"], "paused", "{module}");
+    let text = module["text"].as_str().expect("text");
+    assert!(text.starts_with("II Gamma - Three 00:"), "{text}");
+}
