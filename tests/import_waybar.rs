@@ -38,7 +38,7 @@ fn debians_waybar_config_converts_checks_and_runs() {
     let converted = text(&out.stdout);
     let report = text(&out.stderr);
     // Debian's modules ringbar does not have yet, each reported once with its reason.
-    for module in ["sway/scratchpad", "mpd", "keyboard-state"] {
+    for module in ["sway/scratchpad", "keyboard-state"] {
         let line = format!("ringbar import-waybar: `{module}`: no ringbar module yet; left out");
         assert_eq!(report.matches(&line).count(), 1, "{line} in:\n{report}");
         assert!(
@@ -46,6 +46,13 @@ fn debians_waybar_config_converts_checks_and_runs() {
             "{converted}"
         );
     }
+    // Its mpd module, with its formats, time specs and icons.
+    assert!(!report.contains("`mpd`: no ringbar module yet"), "{report}");
+    assert!(
+        converted.contains("[mpd]\nformat = \"{stateIcon} {consumeIcon}{randomIcon}{repeatIcon}{singleIcon}{artist} - {album} - {title} ({elapsedTime:%M:%S}/{totalTime:%M:%S})"),
+        "{converted}"
+    );
+    assert!(converted.contains("[mpd.state-icons]"), "{converted}");
     // Its network module, with the formats whose fields ringbar fills.
     assert!(
         converted.contains("format-ethernet = \"{ipaddr}/{cidr} "),
@@ -77,7 +84,7 @@ fn debians_waybar_config_converts_checks_and_runs() {
         "{report}"
     );
     assert!(
-        report.contains("#mpd: no such module in the converted config"),
+        report.contains("#scratchpad: no such module in the converted config"),
         "{report}"
     );
     assert!(
@@ -112,6 +119,7 @@ fn debians_waybar_config_converts_checks_and_runs() {
             "mode",
             "custom/media",
             "window",
+            "mpd",
             "idle_inhibitor",
             "pulseaudio",
             "network",
@@ -124,6 +132,21 @@ fn debians_waybar_config_converts_checks_and_runs() {
             "clock",
             "tray"
         ]
+    );
+    // No MPD here: its own `format-disconnected`, and its class.
+    let mpd = doc["modules"]
+        .as_array()
+        .expect("modules")
+        .iter()
+        .find(|m| m["name"] == "mpd")
+        .expect("mpd");
+    assert_eq!(mpd["class"], "disconnected", "{mpd}");
+    assert!(
+        mpd["text"]
+            .as_str()
+            .expect("text")
+            .starts_with("Disconnected"),
+        "{mpd}"
     );
     let cpu = doc["modules"]
         .as_array()
