@@ -5,7 +5,7 @@
 //! paused), a title with markup and control bytes shown as text, no request while
 //! nothing changes (MPD's `idle`, no polling), clicks and the wheel that play, pause,
 //! skip and stop, MPD killed and started again, a reload to MPD's TCP port, and
-//! `--once --json`.
+//! `--once --json`. The icons are markup, as in Waybar: the label shows their text.
 
 mod common;
 
@@ -139,7 +139,7 @@ fn write_config(session: &Session, server: &str) {
             "modules_left = []\nmodules_center = []\nmodules_right = [\"mpd\"]\n[mpd]\n{server}\
              password = {PASSWORD:?}\ninterval = 1\n\
              format = \"{{stateIcon}}{{artist}} - {{title}} {{elapsedTime:%M:%S}}/{{totalTime:%M:%S}}\"\n\
-             state-icons = {{ playing = \"P \", paused = \"II \" }}\n"
+             state-icons = {{ playing = \"<b>P</b> \", paused = \"II \" }}\n"
         ),
     );
 }

@@ -55,6 +55,8 @@ pub enum Carried {
     NotNeeded,
     /// A format with a field the module does not fill.
     UnknownField,
+    /// A value the module would refuse, and why (`not Pango markup: …`).
+    Refused(String),
     /// No counterpart, or ringbar draws or clicks it its own way.
     No,
 }

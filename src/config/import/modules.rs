@@ -205,6 +205,7 @@ impl Layout {
                          not carried over"
                     )
                 }
+                Carried::Refused(why) => format!("{why}; not carried over"),
                 Carried::No => left_out_reason(key).to_owned(),
             };
             notes.push(format!("`{name}` `{key}`: {why}"));

@@ -2,65 +2,20 @@
 //! `{title}`… or `unknown-tag` where the song has none), its times (`{elapsedTime}`,
 //! `{totalTime}`, `m:ss` by default or as a `strftime`-like spec:
 //! `{elapsedTime:%M:%S}`), its place in the queue, the volume, and the icons for the
-//! play state and the four options.
+//! play state and the four options. The formats and icons are Pango markup, as in
+//! Waybar; what comes from MPD (tags, paths) is escaped into them.
 
 use std::fmt::Write;
 
+use crate::text::push_escaped;
+
 use super::settings::{OnOff, Settings};
+use super::syntax::split;
 use super::{MpdState, Playback, Song};
 
-pub const KEYS: [&str; 17] = [
-    "artist",
-    "albumArtist",
-    "album",
-    "title",
-    "date",
-    "volume",
-    "elapsedTime",
-    "totalTime",
-    "songPosition",
-    "queueLength",
-    "uri",
-    "filename",
-    "stateIcon",
-    "consumeIcon",
-    "randomIcon",
-    "repeatIcon",
-    "singleIcon",
-];
-
-/// The fields that take a spec after a colon.
-const TIMES: [&str; 2] = ["elapsedTime", "totalTime"];
-
-/// Checks a format's fields: the error to show otherwise.
-pub fn check(format: &str) -> Result<(), String> {
-    let mut unknown = None;
-    crate::modules::format::fill(format, &mut String::new(), |key, _| {
-        let (name, spec) = split(key);
-        let known = KEYS.contains(&name) && (spec.is_none() || TIMES.contains(&name));
-        if !known && unknown.is_none() {
-            unknown = Some(key.to_owned());
-        }
-        true
-    });
-    match unknown {
-        None => Ok(()),
-        Some(key) => Err(format!(
-            "no {{{key}}} in an mpd format; it takes {}, and a time spec after elapsedTime or totalTime ({{elapsedTime:%M:%S}})",
-            KEYS.map(|k| format!("{{{k}}}")).join(", ")
-        )),
-    }
-}
-
-fn split(key: &str) -> (&str, Option<&str>) {
-    match key.split_once(':') {
-        Some((name, spec)) => (name, Some(spec)),
-        None => (key, None),
-    }
-}
-
-/// Appends `format` with its fields filled from `state`; the settings' lengths cap the
-/// tags (`title-len`…). A tag the song lacks is `unknown-tag`; without a song, none.
+/// Appends `format` (markup) with its fields filled from `state`, escaped; the settings'
+/// lengths cap the tags (`title-len`…). A tag the song lacks is `unknown-tag`; without a
+/// song, none.
 pub fn fill(format: &str, state: &MpdState, settings: &Settings, out: &mut String) {
     let song = state.song.as_ref();
     let tag = |out: &mut String, value: Option<&String>, cap: Option<usize>| {
@@ -100,10 +55,10 @@ pub fn fill(format: &str, state: &MpdState, settings: &Settings, out: &mut Strin
             "queueLength" => {
                 let _ = write!(out, "{}", state.queue_length);
             }
-            "uri" => out.push_str(song.map_or("", |s| s.uri.as_str())),
+            "uri" => push_escaped(out, song.map_or("", |s| s.uri.as_str())),
             "filename" => {
                 let uri = song.map_or("", |s| s.uri.as_str());
-                out.push_str(uri.rsplit('/').next().unwrap_or(uri));
+                push_escaped(out, uri.rsplit('/').next().unwrap_or(uri));
             }
             "stateIcon" => out.push_str(match state.playback {
                 Playback::Playing => &settings.state_icons.playing,
@@ -130,14 +85,14 @@ impl OnOff {
     }
 }
 
-/// `value`, cut to `cap` characters with `ellipsis` after a cut.
+/// `value`, escaped, cut to `cap` characters with `ellipsis` after a cut.
 fn push_capped(out: &mut String, value: &str, cap: Option<usize>, ellipsis: &str) {
     match cap.and_then(|cap| value.char_indices().nth(cap)) {
         Some((end, _)) => {
-            out.push_str(&value[..end]);
-            out.push_str(ellipsis);
+            push_escaped(out, &value[..end]);
+            push_escaped(out, ellipsis);
         }
-        None => out.push_str(value),
+        None => push_escaped(out, value),
     }
 }
 

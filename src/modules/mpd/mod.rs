@@ -1,7 +1,8 @@
 //! `mpd`, as Waybar has it: the song the Music Player Daemon plays, from MPD's own
 //! protocol over TCP or a unix socket, followed with its `idle` command (no polling).
 //! `{artist} - {title}` by default, `format-paused`, `format-stopped`, and
-//! `format-disconnected` (empty by default: hidden while MPD does not answer). Classes
+//! `format-disconnected` (empty by default: hidden while MPD does not answer); the
+//! formats and icons are Pango markup, as in Waybar, and the tags are escaped into them. Classes
 //! `playing`, `paused`, `stopped`, `disconnected`. A left click plays or pauses, a right
 //! click stops (as in Waybar), a middle click and the wheel down skip to the next song,
 //! the wheel up goes back; any `on-click*` key replaces its button's.
@@ -14,6 +15,7 @@ mod fields;
 mod protocol;
 mod server;
 mod settings;
+mod syntax;
 #[cfg(test)]
 mod tests;
 
@@ -26,7 +28,7 @@ use super::{Action, Button, EventSource, Input, Module, ModuleKind, SourceComman
 use super::{Table, Update};
 use crate::events::{EventState, SourceSettings};
 use crate::render::header;
-use crate::text::{untrusted, Sink};
+use crate::text::Sink;
 pub use settings::MpdServer;
 use settings::Settings;
 
@@ -136,23 +138,32 @@ pub const KIND: ModuleKind = ModuleKind {
             "repeat-icons",
             "single-icons",
         ],
-        fields: &fields::KEYS,
+        fields: &syntax::KEYS,
         convert: from_waybar,
         ..Waybar::named(&["mpd"])
     }),
 };
 
-/// A format carries over with its time specs (`{elapsedTime:%M:%S}`).
+/// A format carries over with its time specs (`{elapsedTime:%M:%S}`), and formats and
+/// icons where they are markup ringbar takes.
 fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
-    let is_format = key.starts_with("format") || key.starts_with("tooltip-format");
-    match value.as_str() {
-        Some(format) if is_format && !key.ends_with("disconnected") => {
-            match fields::check(format) {
-                Ok(()) => Carried::renamed(key, value),
-                Err(_) => Carried::UnknownField,
-            }
+    let multiline = key.starts_with("tooltip");
+    let checked = match value {
+        serde_json::Value::String(text) if key.ends_with("disconnected") => {
+            syntax::check_markup(text, multiline)
         }
-        _ => Carried::No,
+        serde_json::Value::String(text) if key.starts_with("format") || multiline => {
+            syntax::check(text, multiline)
+        }
+        serde_json::Value::Object(icons) if key.ends_with("-icons") => icons
+            .values()
+            .filter_map(serde_json::Value::as_str)
+            .try_for_each(|icon| syntax::check_markup(icon, false)),
+        _ => return Carried::No,
+    };
+    match checked {
+        Ok(()) => Carried::renamed(key, value),
+        Err(why) => Carried::Refused(why),
     }
 }
 
@@ -169,13 +180,13 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
 }
 
 impl Mpd {
-    /// Each line of `format`, filled, as text.
+    /// Each line of `format`, filled.
     fn tooltip_lines(&self, sink: &mut dyn Sink, format: &str, state: &MpdState) {
-        let mut text = String::new();
+        let mut markup = String::new();
         for line in format.lines() {
-            text.clear();
-            fields::fill(line, state, &self.settings, &mut text);
-            untrusted(sink, &text);
+            markup.clear();
+            fields::fill(line, state, &self.settings, &mut markup);
+            sink.checked_markup(&markup);
             sink.out().push('\n');
         }
     }
@@ -203,6 +214,7 @@ impl Module for Mpd {
             out.push_str(&s.format_disconnected);
             return Some(Status {
                 class: Some("disconnected"),
+                markup: true,
                 ..Status::default()
             });
         };
@@ -219,6 +231,7 @@ impl Module for Mpd {
         Some(Status {
             class: Some(playback.as_str()),
             percentage: state.volume.map(f64::from),
+            markup: true,
             ..Status::default()
         })
     }
@@ -230,7 +243,7 @@ impl Module for Mpd {
             return;
         }
         let Some(state) = input.events.get::<MpdState>() else {
-            untrusted(sink, &s.tooltip_format_disconnected);
+            sink.checked_markup(&s.tooltip_format_disconnected);
             return;
         };
         if let Some(format) = &s.tooltip_format {

@@ -5,7 +5,7 @@
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
-use super::fields;
+use super::syntax;
 
 /// What the module tells its event source: where MPD is and how to follow it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,19 +36,23 @@ impl Default for MpdServer {
     }
 }
 
-/// `{ "on": …, "off": … }`: an option's icons.
+/// `{ "on": …, "off": … }`: an option's icons (markup).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct OnOff {
+    #[serde(deserialize_with = "markup")]
     pub on: String,
+    #[serde(deserialize_with = "markup")]
     pub off: String,
 }
 
-/// `{ "playing": …, "paused": … }`.
+/// `{ "playing": …, "paused": … }` (markup).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct StateIcons {
+    #[serde(deserialize_with = "markup")]
     pub playing: String,
+    #[serde(deserialize_with = "markup")]
     pub paused: String,
 }
 
@@ -73,12 +77,15 @@ pub struct Settings {
     #[serde(rename = "format-stopped", deserialize_with = "format")]
     pub format_stopped: String,
     /// Empty: the module hides while MPD does not answer.
-    #[serde(rename = "format-disconnected")]
+    #[serde(rename = "format-disconnected", deserialize_with = "markup")]
     pub format_disconnected: String,
     pub tooltip: bool,
-    #[serde(rename = "tooltip-format", deserialize_with = "optional_format")]
+    #[serde(rename = "tooltip-format", deserialize_with = "tooltip_format")]
     pub tooltip_format: Option<String>,
-    #[serde(rename = "tooltip-format-disconnected")]
+    #[serde(
+        rename = "tooltip-format-disconnected",
+        deserialize_with = "tooltip_markup"
+    )]
     pub tooltip_format_disconnected: String,
     /// The longest each tag is shown, in characters.
     #[serde(rename = "artist-len")]
@@ -150,12 +157,30 @@ impl Settings {
 
 fn format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let text = String::deserialize(d)?;
-    fields::check(&text).map_err(de::Error::custom)?;
+    syntax::check(&text, false).map_err(de::Error::custom)?;
     Ok(text)
 }
 
 fn optional_format<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     format(d).map(Some)
+}
+
+fn tooltip_format<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = String::deserialize(d)?;
+    syntax::check(&text, true).map_err(de::Error::custom)?;
+    Ok(Some(text))
+}
+
+fn markup<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let text = String::deserialize(d)?;
+    syntax::check_markup(&text, false).map_err(de::Error::custom)?;
+    Ok(text)
+}
+
+fn tooltip_markup<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let text = String::deserialize(d)?;
+    syntax::check_markup(&text, true).map_err(de::Error::custom)?;
+    Ok(text)
 }
 
 fn seconds<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {

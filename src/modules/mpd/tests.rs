@@ -186,6 +186,14 @@ fn the_fields_and_the_time_specs_are_waybars() {
     let mut state = read(PLAYING);
     state.song.as_mut().expect("a song").title = Some("Twelve".to_owned());
     assert_eq!(shown(capped.as_ref(), &events(state)).0, "Twe~|Beta");
+    let amp = module("format = \"{title}\"\ntitle-len = 2\nellipsis = \"&\"");
+    let mut state = read(PLAYING);
+    state.song.as_mut().expect("a song").title = Some("<<<".to_owned());
+    assert_eq!(
+        shown(amp.as_ref(), &events(state)).0,
+        "&lt;&lt;&amp;",
+        "cut, then escaped"
+    );
 }
 
 #[test]
@@ -266,6 +274,10 @@ fn bad_settings_are_refused_with_what_is_wrong() {
     assert!(config_error("interval = 0").contains("not between 1 and 3600"));
     assert!(config_error("playing-interval = 5").contains("not between 100 and 60000"));
     assert!(config_error("port = 70000").contains("port"));
+    // Formats and icons are markup, as in Waybar.
+    assert!(config_error("format = \"{title} & more\"").contains("is not Pango markup"));
+    assert!(config_error("state-icons = { playing = \"<blink>\" }").contains("is not Pango markup"));
+    assert!(config_error("format-disconnected = \"<b>off\"").contains("is not Pango markup"));
 }
 
 #[test]
@@ -307,9 +319,9 @@ fn a_waybar_mpd_config_carries_over() {
             "format-stopped": "{consumeIcon}{randomIcon}{repeatIcon}{singleIcon}Stopped ",
             "interval": 2,
             "consume-icons": {"on": " "},
-            "random-icons": {"off": "r ", "on": "R "},
+            "random-icons": {"off": "<span color=\"#f53c3c\">r</span> ", "on": "R "},
             "repeat-icons": {"on": " "},
-            "single-icons": {"on": "1 "},
+            "single-icons": {"on": "<b>1 "},
             "state-icons": {"paused": "||", "playing": ">"},
             "tooltip-format": "MPD (connected)",
             "tooltip-format-disconnected": "MPD (disconnected)",
@@ -330,17 +342,21 @@ fn a_waybar_mpd_config_carries_over() {
     let settings = mpd.source_settings().expect("settings");
     assert_eq!(settings.get::<MpdState>().expect("MPD's").reconnect_s, 2);
     let (text, _) = shown(mpd.as_ref(), &events(read(PLAYING)));
-    assert_eq!(text, ">  r  Beta - Tones - Two (01:05/02:05) ");
+    assert_eq!(
+        text,
+        ">  <span color=\"#f53c3c\">r</span>  Beta - Tones - Two (01:05/02:05) "
+    );
     let (text, status) = shown(mpd.as_ref(), &Events::default());
     assert_eq!(
         (text.as_str(), status.expect("shown").class),
         ("Disconnected ", Some("disconnected"))
     );
-    let carried: Vec<_> = import.notes.iter().filter(|n| n.contains("mpd")).collect();
+    let left: Vec<_> = import.notes.iter().filter(|n| n.contains("mpd")).collect();
+    assert_eq!(left.len(), 2, "{left:?}");
     assert!(
-        carried
-            .iter()
-            .all(|n| n.contains("smooth-scrolling-threshold")),
-        "{carried:?}"
+        left[0].contains("`single-icons`: \"<b>1 \" is not Pango markup"),
+        "{left:?}"
     );
+    assert!(left[0].ends_with("not carried over"), "{left:?}");
+    assert!(left[1].contains("`smooth-scrolling-threshold`"), "{left:?}");
 }
