@@ -36,6 +36,7 @@ pub mod privacy;
 pub mod registry;
 mod thresholds;
 mod tray;
+pub mod user;
 mod window;
 mod workspaces;
 
@@ -78,6 +79,7 @@ const REGISTRY: &[ModuleKind] = &[
     privacy::KIND,
     gamemode::KIND,
     mpd::KIND,
+    user::KIND,
     tray::KIND,
     graph::CPU_KIND,
     graph::MEMORY_KIND,
