@@ -158,14 +158,7 @@ fn power_devices_batteries_and_bluez_restarts() {
     bar.stop();
 
     // `--once --json` asks BlueZ once; without a bus, the module is hidden.
-    let once = |bus: &str| -> serde_json::Value {
-        let out = session
-            .as_user_with(session.installed_bar(), &[("DBUS_SYSTEM_BUS_ADDRESS", bus)])
-            .args(["--once", "--json", "--interval-ms", "100"])
-            .output()
-            .expect("run ringbar --once");
-        serde_json::from_slice(&out.stdout).expect("JSON")
-    };
+    let once = |bus: &str| session.once_json(&[("DBUS_SYSTEM_BUS_ADDRESS", bus)]);
     let doc = once(&bus_address(&session));
     assert_eq!(
         doc["modules"][0]["text"], "BT Buds 80%",

@@ -109,15 +109,8 @@ fn the_module_follows_gamemoded_and_its_games() {
     bar.stop();
 
     // `--once --json` asks gamemoded once.
-    let out = session
-        .as_user_with(
-            session.installed_bar(),
-            &[("DBUS_SESSION_BUS_ADDRESS", bus_address(&session).as_str())],
-        )
-        .args(["--once", "--json", "--interval-ms", "100"])
-        .output()
-        .expect("run ringbar --once");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let bus = bus_address(&session);
+    let doc = session.once_json(&[("DBUS_SESSION_BUS_ADDRESS", bus.as_str())]);
     assert_eq!(doc["modules"][0]["name"], "gamemode", "{}", doc["modules"]);
     assert_eq!(doc["modules"][0]["text"], "GAME", "{}", doc["modules"]);
 }

@@ -217,15 +217,7 @@ fn the_media_module_follows_mpv_and_controls_it() {
 
     // `--once --json` asks the players once.
     let bus = bus_address(&session);
-    let out = session
-        .as_user_with(
-            session.installed_bar(),
-            &[("DBUS_SESSION_BUS_ADDRESS", bus.as_str())],
-        )
-        .args(["--once", "--json", "--interval-ms", "100"])
-        .output()
-        .expect("run ringbar --once");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let doc = session.once_json(&[("DBUS_SESSION_BUS_ADDRESS", bus.as_str())]);
     let media = &doc["modules"][0];
     assert_eq!(media["name"], "media", "{}", doc["modules"]);
     assert_eq!(media["text"], "▶ Sine Wave - Ring <b>Tone</b>", "{media}");

@@ -290,12 +290,7 @@ fn the_module_follows_mpd_and_drives_it() {
     bar.stop();
 
     // `--once --json` asks MPD once.
-    let out = session
-        .as_user(session.installed_bar())
-        .args(["--once", "--json", "--interval-ms", "100"])
-        .output()
-        .expect("run ringbar --once");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let doc = session.once_json(&[]);
     let module = &doc["modules"][0];
     assert_eq!(module["name"], "mpd", "{module}");
     assert_eq!(module["class"], "paused", "{module}");

@@ -58,12 +58,7 @@ fn the_name_and_uptime_are_the_systems() {
         ),
     );
     let once = || {
-        let out = session
-            .as_user(session.installed_bar())
-            .args(["--once", "--json", "--interval-ms", "100"])
-            .output()
-            .expect("run ringbar --once");
-        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let doc = session.once_json(&[]);
         let module = &doc["modules"][0];
         assert_eq!(module["name"], "user", "{module}");
         module["text"].as_str().expect("text").to_owned()

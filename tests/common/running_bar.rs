@@ -75,6 +75,18 @@ impl Session {
         self.launch_bar("ringbar-nocaps", false, true, &[])
     }
 
+    /// `ringbar --once --json` run by the test user, with the session's environment and
+    /// `env`: what the installed bar prints, parsed.
+    pub fn once_json(&self, env: &[(&str, &str)]) -> serde_json::Value {
+        let out = self
+            .as_user_with(self.installed_bar(), env)
+            .args(["--once", "--json", "--interval-ms", "100"])
+            .output()
+            .expect("run ringbar --once");
+        let text = String::from_utf8_lossy(&out.stdout);
+        serde_json::from_str(&text).unwrap_or_else(|err| panic!("not JSON ({err}): {text}"))
+    }
+
     /// The session's copy of ringbar with CAP_BPF + CAP_PERFMON, as a user would install
     /// it (made on first use): for running it other than as the bar, e.g. from Waybar.
     pub fn installed_bar(&self) -> PathBuf {
