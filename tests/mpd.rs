@@ -1,5 +1,5 @@
 //! The mpd module against a real MPD (Debian's `mpd`), run as the test user with a music
-//! directory of tagged tones made by sox, found at its usual socket
+//! directory of tagged tones made by sox, found at its socket by `MPD_HOST`
 //! (`$XDG_RUNTIME_DIR/mpd/socket`) and asked with a password: hidden until MPD is up,
 //! then each state MPD reports (stopped, playing with its elapsed time moving on,
 //! paused), a title with markup and control bytes shown as text, no request while
@@ -184,7 +184,11 @@ fn the_module_follows_mpd_and_drives_it() {
     let session = Session::start(Compositor::Sway);
     let mut mpd = Mpd::new(&session);
     write_config(&session, "");
-    let mut bar = session.start_bar(&[]);
+    // MPD_HOST names its socket, as a user's shell does: a system MPD (Debian's package
+    // starts one where services may start) is not what the bar should find.
+    let socket = session.runtime_dir().join("mpd/socket");
+    let mpd_host = socket.to_str().expect("a path");
+    let mut bar = session.start_bar(&[("MPD_HOST", mpd_host)]);
     let label = || bar.field("mpd");
 
     // No MPD yet: hidden, said once; it comes up: shown, stopped.
@@ -290,7 +294,7 @@ fn the_module_follows_mpd_and_drives_it() {
     bar.stop();
 
     // `--once --json` asks MPD once.
-    let doc = session.once_json(&[]);
+    let doc = session.once_json(&[("MPD_HOST", mpd_host)]);
     let module = &doc["modules"][0];
     assert_eq!(module["name"], "mpd", "{module}");
     assert_eq!(module["class"], "paused", "{module}");
