@@ -152,6 +152,13 @@ pub(crate) mod tests {
         }
     }
 
+    /// The module `name` as the config file makes it from `toml`, its table's lines.
+    pub fn configured(name: &str, toml: &str) -> Rc<dyn Module> {
+        let text = format!("modules_right = [\"{name}\"]\n[\"{name}\"]\n{toml}");
+        let config = crate::config::parse(&text, std::path::Path::new("c.toml")).expect(&text);
+        config.modules.right[0].clone()
+    }
+
     /// The module's text and status with `events`, for an empty sample.
     pub fn text_with(module: &dyn Module, events: &Events) -> (String, Option<Status>) {
         let sample = Sample::default();

@@ -9,9 +9,7 @@ use crate::sample::Sample;
 use crate::text::{Markup, Plain};
 
 fn module(toml: &str) -> Rc<dyn Module> {
-    let text = format!("modules_right = [\"gamemode\"]\n[gamemode]\n{toml}");
-    let config = crate::config::parse(&text, Path::new("c.toml")).expect("valid");
-    config.modules.right[0].clone()
+    crate::modules::tests::configured("gamemode", toml)
 }
 
 fn games(games: u32) -> Events {

@@ -12,9 +12,7 @@ use crate::sample::Sample;
 use crate::text::{Markup, Plain};
 
 fn module(toml: &str) -> Rc<dyn Module> {
-    let text = format!("modules_right = [\"mpd\"]\n[mpd]\n{toml}");
-    let config = crate::config::parse(&text, Path::new("c.toml")).expect("valid");
-    config.modules.right[0].clone()
+    crate::modules::tests::configured("mpd", toml)
 }
 
 fn config_error(toml: &str) -> String {

@@ -9,9 +9,7 @@ use crate::sample::Sample;
 use crate::text::Plain;
 
 fn module(toml: &str) -> Rc<dyn Module> {
-    let text = format!("modules_right = [\"user\"]\n[user]\n{toml}");
-    let config = crate::config::parse(&text, Path::new("c.toml")).expect("valid");
-    config.modules.right[0].clone()
+    crate::modules::tests::configured("user", toml)
 }
 
 /// Booted at 2026-11-20 08:05:00 UTC (local time as the source found it).
