@@ -78,9 +78,9 @@ fn debians_waybar_config_converts_checks_and_runs() {
             && converted.contains("[idle_inhibitor.format-icons]"),
         "{converted}"
     );
-    // The style beside it: what will not match.
+    // The style beside it: what is renamed, and what will not match.
     assert!(
-        report.contains("window#waybar: ringbar's window is window#ringbar"),
+        report.contains("window#waybar: renamed window#ringbar"),
         "{report}"
     );
     assert!(
@@ -247,4 +247,79 @@ fn what_waybar_skips_is_a_note_not_a_failure() {
         text(&out.stdout),
         text(&out.stderr)
     );
+}
+
+/// `-o DIR/` writes the config and the converted style whole, and never replaces the
+/// user's files without `--force`: a redirect would have emptied them first.
+#[test]
+fn output_files_are_written_whole_and_kept_without_force() {
+    let home = tempfile::tempdir().expect("home");
+    let dir = home.path().join("ringbar");
+    let dir_arg = format!("{}/", dir.display());
+    let import = |extra: &[&str]| {
+        let mut args = vec!["import-waybar", DEBIAN_CONFIG, "-o", &dir_arg];
+        args.extend_from_slice(extra);
+        ringbar(&args, home.path())
+    };
+    let out = import(&[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    let config = dir.join("config.toml");
+    let style = dir.join("style.css");
+    let converted = std::fs::read_to_string(&config).expect("config.toml");
+    assert!(converted.starts_with("# Converted from a Waybar config"));
+    assert!(std::fs::read_to_string(&style)
+        .expect("style.css")
+        .contains("window#ringbar"));
+    let check = ringbar(&["check", config.to_str().expect("path")], home.path());
+    assert!(check.status.success(), "{}", text(&check.stdout));
+
+    // The user's own files stay as they are, and nothing is written beside them.
+    std::fs::write(&config, "# mine\n").expect("edit");
+    std::fs::remove_file(&style).expect("rm style");
+    let out = import(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = text(&out.stderr);
+    assert!(
+        report.contains(&format!(
+            "{} exists; nothing written (--force replaces it)",
+            config.display()
+        )),
+        "{report}"
+    );
+    assert_eq!(std::fs::read_to_string(&config).expect("kept"), "# mine\n");
+    assert!(!style.exists());
+
+    let out = import(&["--force"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&config).expect("replaced"),
+        converted
+    );
+    assert!(style.exists());
+
+    // A file name: that file alone.
+    let single = home.path().join("single.toml");
+    let out = ringbar(
+        &[
+            "import-waybar",
+            DEBIAN_CONFIG,
+            "-o",
+            single.to_str().expect("path"),
+        ],
+        home.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&single).expect("single"), converted);
+    // No temporary file is left anywhere.
+    for place in [home.path(), dir.as_path()] {
+        let names: Vec<String> = std::fs::read_dir(place)
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            !names.iter().any(|n| n.starts_with(".ringbar-import")),
+            "{names:?}"
+        );
+    }
 }

@@ -5,13 +5,17 @@ _ringbar() {
         msg)
             mapfile -t COMPREPLY < <(compgen -W "cycle-interval toggle-kernel-threads toggle-group-by reload" -- "$cur")
             return ;;
-        check)
+        check | import-waybar | -o)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return ;;
         --interval-ms | --bench)
             return ;;
     esac
     [ "$COMP_CWORD" -gt 1 ] && [ "${COMP_WORDS[1]}" = msg ] && return
-    mapfile -t COMPREPLY < <(compgen -W "--once --json --interval-ms --kernel-threads --waybar --bench msg check --help --version" -- "$cur")
+    if [ "$COMP_CWORD" -gt 1 ] && [ "${COMP_WORDS[1]}" = import-waybar ]; then
+        mapfile -t COMPREPLY < <(compgen -W "-o --force" -- "$cur")
+        return
+    fi
+    mapfile -t COMPREPLY < <(compgen -W "--once --json --interval-ms --kernel-threads --waybar --bench msg check import-waybar --force --help --version" -- "$cur")
 }
 complete -F _ringbar ringbar

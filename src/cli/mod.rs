@@ -25,7 +25,7 @@ usage: ringbar                  run the bar (Wayland; layer-shell compositors)
        ringbar --bench N [--kernel-threads]
        ringbar msg cycle-interval | toggle-kernel-threads | toggle-group-by | reload
        ringbar check [FILE]
-       ringbar import-waybar [FILE]
+       ringbar import-waybar [FILE] [-o PATH [--force]]
 
   --once            take two samples N ms apart (default 500) and print every configured
                     module's text, then what its tooltip shows
@@ -41,6 +41,9 @@ usage: ringbar                  run the bar (Wayland; layer-shell compositors)
                     problem in it; exits 1 when there is one
   import-waybar [FILE]  print the ringbar config for a Waybar config (default:
                     ~/.config/waybar/config); what does not carry over goes to stderr
+  -o PATH           with import-waybar: write the config to PATH instead, or into the
+                    directory PATH (config.toml, and style.css from Waybar's), each file
+                    whole or not at all; an existing file is kept unless --force
   -h, --help        show this help
   -V, --version     show the version
 
@@ -65,7 +68,7 @@ enum Command {
     },
     Msg(Message),
     Check(Option<std::path::PathBuf>),
-    ImportWaybar(Option<std::path::PathBuf>),
+    ImportWaybar(import_waybar::Args),
     Help,
     Version,
 }
@@ -104,7 +107,7 @@ fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, 
                 return optional_file(&mut parser).map(Command::Check);
             }
             Value(word) if word == "import-waybar" && !(once || waybar || bench.is_some()) => {
-                return optional_file(&mut parser).map(Command::ImportWaybar);
+                return import_waybar::Args::parse(&mut parser).map(Command::ImportWaybar);
             }
             Value(word) if word == "msg" && !(once || waybar || bench.is_some()) => {
                 let what = parser.value()?.string()?;
@@ -188,7 +191,7 @@ pub fn main() -> ExitCode {
         Command::Waybar { interval_ms } => return waybar::run(interval_ms),
         Command::Msg(message) => return msg::send(message),
         Command::Check(file) => return check::run(file),
-        Command::ImportWaybar(file) => return import_waybar::run(file),
+        Command::ImportWaybar(args) => return import_waybar::run(args),
         Command::Help => print(&format!("{USAGE}\n")),
         Command::Version => print(&format!("ringbar {}\n", env!("CARGO_PKG_VERSION"))),
         Command::Once {
@@ -308,7 +311,19 @@ mod tests {
         assert_eq!(args("check"), Ok(Command::Check(None)));
         assert_eq!(
             args("import-waybar /etc/xdg/waybar/config"),
-            Ok(Command::ImportWaybar(Some("/etc/xdg/waybar/config".into())))
+            Ok(Command::ImportWaybar(import_waybar::Args {
+                file: Some("/etc/xdg/waybar/config".into()),
+                output: None,
+                force: false,
+            }))
+        );
+        assert_eq!(
+            args("import-waybar -o /tmp/rb/ --force"),
+            Ok(Command::ImportWaybar(import_waybar::Args {
+                file: None,
+                output: Some("/tmp/rb/".into()),
+                force: true,
+            }))
         );
         assert_eq!(
             args("check /etc/ringbar.toml"),
@@ -339,6 +354,10 @@ mod tests {
             "msg reload now",
             "check a b",
             "--once check",
+            "import-waybar a b",
+            "import-waybar --force",
+            "import-waybar -o",
+            "import-waybar -o a -o b",
         ] {
             assert!(args(line).is_err(), "{line}");
         }

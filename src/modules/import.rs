@@ -110,6 +110,15 @@ pub fn checked_format(key: &str, value: &Json, fields: &[&str]) -> Option<(Strin
     to_toml(value).map(|v| (key.to_owned(), v))
 }
 
+/// A format whose `{}` is Waybar's positional field, the one the module names `field`
+/// (the disk's `{}` is `{percentage_free}`).
+pub fn positional(format: &Json, field: &str) -> Json {
+    match format.as_str() {
+        Some(text) => Json::String(text.replace("{}", &format!("{{{field}}}"))),
+        None => format.clone(),
+    }
+}
+
 /// A JSON value as TOML; `None` for what TOML cannot hold (`null`, anywhere in it).
 pub fn to_toml(value: &Json) -> Option<Value> {
     Value::try_from(value).ok()

@@ -12,6 +12,7 @@ mod hidden_readings;
 mod history;
 mod hotplug_storm;
 mod idle_inhibitor;
+mod imported_style;
 mod keyboard;
 mod lifecycle;
 mod monitor;

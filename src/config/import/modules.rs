@@ -168,6 +168,10 @@ impl Layout {
                         .filter(|degrees| [0, 90, 180, 270].contains(degrees))
                         .map(|degrees| ("rotate".into(), Value::Integer(degrees))),
                 ),
+                // Waybar ignores a `tooltip` that is not true or false (the tooltip stays).
+                (_, "tooltip") if !value.is_boolean() => Carried::Refused(
+                    "Waybar reads only true or false here and ignores anything else".to_owned(),
+                ),
                 // Without `exec` Waybar ignores what is about running one; ringbar refuses it.
                 (Kind::Script, key)
                     if !settings.contains_key("exec") && NEED_EXEC.contains(&key) =>
@@ -214,19 +218,30 @@ impl Layout {
     }
 
     /// The module tables into the config: `[cpu]`, `["battery#bat2"]`, `[custom.NAME]`.
-    pub fn tables_into(self, root: &mut Table) {
+    /// ringbar's module tables serve every bar: where bar number `bar` configures a
+    /// module unlike an earlier bar, the earlier bar's table is kept, with a note.
+    pub fn tables_into(self, root: &mut Table, bar: usize, notes: &mut Vec<String>) {
         for (name, table) in self.tables {
-            match name.strip_prefix("custom/") {
+            let (holder, key) = match name.strip_prefix("custom/") {
                 Some(script) => {
                     let custom = root
                         .entry("custom")
                         .or_insert_with(|| Value::Table(Table::new()));
-                    if let Value::Table(custom) = custom {
-                        custom.insert(script.to_owned(), Value::Table(table));
-                    }
+                    let Value::Table(custom) = custom else {
+                        continue;
+                    };
+                    (custom, script.to_owned())
                 }
+                None => (&mut *root, name.clone()),
+            };
+            match holder.get(&key) {
+                Some(Value::Table(earlier)) if *earlier != table => notes.push(format!(
+                    "`{name}` of bar {bar}: its settings differ from an earlier bar's, and \
+                     ringbar's module settings serve every bar; the earlier bar's are kept"
+                )),
+                Some(_) => {}
                 None => {
-                    root.insert(name, Value::Table(table));
+                    holder.insert(key, Value::Table(table));
                 }
             }
         }

@@ -1,10 +1,116 @@
-//! Which selectors of a Waybar style.css match nothing in ringbar. ringbar names its
-//! widgets as Waybar does (`#clock`, `#workspaces button.focused`, `#battery.charging`,
-//! `#custom-NAME`), so most of a Waybar style applies; these are the ones that do not.
+//! A Waybar style.css for ringbar. ringbar names its widgets as Waybar does (`#clock`,
+//! `#workspaces button.focused`, `#battery.charging`, `#custom-NAME`), so most of a
+//! Waybar style applies as it is. The conversion renames what ringbar names otherwise
+//! (`window#waybar`, the active workspace), drops what GTK 4 no longer reads (GTK 3's
+//! properties), and names the selectors that match nothing.
+
+/// GTK 3's properties that GTK 4's parser refuses ("No property named …"), or their
+/// beginnings; `-GtkWidget-…` style properties are GTK 3's too.
+const GTK3_ONLY: [&str; 5] = [
+    "-gtk-icon-effect",
+    "-gtk-icon-theme",
+    "-gtk-key-bindings",
+    "-gtk-outline-",
+    "-Gtk",
+];
+
+/// `css` for ringbar, and what was changed or will not apply.
+pub fn convert_style(css: &str, modules: &[String]) -> (String, Vec<String>) {
+    let mut notes = Vec::new();
+    let mut out = String::with_capacity(css.len());
+    let mut segment = String::new();
+    let mut rest = css;
+    while let Some(at) = rest.find(['{', '}', ';', '/']) {
+        segment.push_str(&rest[..at]);
+        let mark = rest[at..].chars().next().unwrap_or(';');
+        rest = &rest[at + 1..];
+        match mark {
+            '/' if rest.starts_with('*') => {
+                // A comment stays where it is; what it holds is not CSS.
+                let end = rest.find("*/").map_or(rest.len(), |end| end + 2);
+                segment.push('/');
+                segment.push_str(&rest[..end]);
+                rest = &rest[end..];
+            }
+            '/' => segment.push('/'),
+            '{' => {
+                out.push_str(&renamed_selector(&segment, &mut notes));
+                out.push('{');
+                segment.clear();
+            }
+            _ => {
+                match refused_by_gtk4(&segment, mark, &mut notes) {
+                    Some(commented) => out.push_str(&commented),
+                    None => {
+                        out.push_str(&segment);
+                        out.push(mark);
+                    }
+                }
+                segment.clear();
+            }
+        }
+    }
+    out.push_str(&segment);
+    out.push_str(rest);
+    notes.extend(style_notes(&out, modules));
+    (out, notes)
+}
+
+/// A selector with ringbar's names: `window#waybar` is `window#ringbar`, and the active
+/// workspace (Hyprland's `.active` in Waybar) is `.focused`.
+fn renamed_selector(selector: &str, notes: &mut Vec<String>) -> String {
+    let mut renamed = selector.replace("#waybar", "#ringbar");
+    if renamed != selector {
+        note_once(notes, "window#waybar: renamed window#ringbar");
+    }
+    if renamed.contains("#workspaces") && renamed.contains(".active") {
+        renamed = renamed.replace(".active", ".focused");
+        note_once(
+            notes,
+            "#workspaces button.active: renamed .focused, ringbar's class for the active \
+             workspace",
+        );
+    }
+    renamed
+}
+
+/// A declaration (`color: red`) GTK 4 refuses, commented out with its `;` (a `}` stays
+/// outside the comment); `None` for one it reads.
+fn refused_by_gtk4(written: &str, mark: char, notes: &mut Vec<String>) -> Option<String> {
+    let declaration = &without_comments(written);
+    let property = declaration.split(':').next().unwrap_or_default().trim();
+    let gtk3_property =
+        declaration.contains(':') && GTK3_ONLY.iter().any(|old| property.starts_with(old));
+    let gtk3_value = declaration.contains("-gtk-gradient(");
+    if !(gtk3_property || gtk3_value) {
+        return None;
+    }
+    let what = if gtk3_property {
+        format!("`{property}`")
+    } else {
+        "-gtk-gradient()".to_owned()
+    };
+    note_once(
+        notes,
+        &format!("{what}: GTK 3's, which GTK 4 refuses; commented out"),
+    );
+    let indent = &written[..written.len() - written.trim_start().len()];
+    let text = declaration.trim();
+    Some(match mark {
+        ';' => format!("{indent}/* {text}; (GTK 3 only) */"),
+        _ => format!("{indent}/* {text} (GTK 3 only) */{mark}"),
+    })
+}
+
+fn note_once(notes: &mut Vec<String>, note: &str) {
+    if !notes.iter().any(|n| n == note) {
+        notes.push(note.to_owned());
+    }
+}
 
 /// One note per selector part that will not match, given the converted modules'
 /// ringbar names.
-pub fn style_notes(css: &str, modules: &[String]) -> Vec<String> {
+fn style_notes(css: &str, modules: &[String]) -> Vec<String> {
     let mut known: Vec<String> = modules
         .iter()
         .map(|name| {
@@ -16,28 +122,18 @@ pub fn style_notes(css: &str, modules: &[String]) -> Vec<String> {
     let mut notes = Vec::new();
     for selector in selectors(css) {
         for id in ids(&selector) {
-            let note = match id {
-                "waybar" => "window#waybar: ringbar's window is window#ringbar".to_owned(),
-                id if known.iter().any(|k| k == id) => continue,
-                id => format!("#{id}: no such module in the converted config; matches nothing"),
-            };
-            if !notes.contains(&note) {
-                notes.push(note);
-            }
-        }
-        if selector.contains("#workspaces") && selector.contains(".active") {
-            let note = "#workspaces button.active: ringbar marks the focused workspace .focused"
-                .to_owned();
-            if !notes.contains(&note) {
-                notes.push(note);
+            if !known.iter().any(|k| k == id) {
+                let note =
+                    format!("#{id}: no such module in the converted config; matches nothing");
+                note_once(&mut notes, &note);
             }
         }
     }
     notes
 }
 
-/// The selectors of `css`: the text before each `{` outside any block, comments removed.
-fn selectors(css: &str) -> Vec<String> {
+/// `css` without its comments.
+fn without_comments(css: &str) -> String {
     let mut text = String::new();
     let mut rest = css;
     while let Some(start) = rest.find("/*") {
@@ -47,6 +143,12 @@ fn selectors(css: &str) -> Vec<String> {
             .map_or("", |end| &rest[start + 2 + end + 2..]);
     }
     text.push_str(rest);
+    text
+}
+
+/// The selectors of `css`: the text before each `{` outside any block, comments removed.
+fn selectors(css: &str) -> Vec<String> {
+    let text = without_comments(css);
     let mut selectors = Vec::new();
     let mut depth = 0usize;
     let mut current = String::new();

@@ -124,14 +124,15 @@ pub const KIND: ModuleKind = ModuleKind {
     }),
 };
 
-/// Waybar's `path` is the one mount shown; its format's fields are the module's own.
+/// Waybar's `path` is the one mount shown; its format's fields are the module's own, and
+/// its `{}` the share free.
 fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
     match key {
         "path" => Carried::one(value.as_str().map(|path| {
             let mounts = vec![toml::Value::String(path.into())];
             ("mounts".into(), toml::Value::Array(mounts))
         })),
-        "format" => Carried::renamed("format", value),
+        "format" => Carried::renamed("format", &import::positional(value, "percentage_free")),
         _ => import::sampled(key, value),
     }
 }

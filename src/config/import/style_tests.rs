@@ -1,0 +1,52 @@
+//! A Waybar style.css converted for ringbar.
+
+use super::convert_style;
+
+#[test]
+fn a_waybar_style_is_renamed_for_ringbar_and_gtk3_properties_are_commented_out() {
+    let css = "/* a comment with #mpd { } and -gtk-icon-effect: dim; */\n\
+               @define-color bg #333333;\n\
+               window#waybar { background: #000; }\n\
+               window#waybar.empty #window { background: none; }\n\
+               #workspaces button.focused, #clock, #battery.charging { color: #fff; }\n\
+               #workspaces button.active { border: 1px solid #ffffff; }\n\
+               #mpd, #custom-media, #pulseaudio.muted { padding: 0 4px; }\n\
+               #tray menu { -gtk-icon-effect: dim; color: @bg; -GtkWidget-focus-line-width: 0 }\n\
+               label:hover { background-image: url(\"a/b.png\"); -gtk-outline-radius: 3px; }\n";
+    let modules = ["workspaces", "window", "clock", "battery", "custom/media"].map(str::to_owned);
+    let (converted, notes) = convert_style(css, &modules);
+    let expected = "/* a comment with #mpd { } and -gtk-icon-effect: dim; */\n\
+               @define-color bg #333333;\n\
+               window#ringbar { background: #000; }\n\
+               window#ringbar.empty #window { background: none; }\n\
+               #workspaces button.focused, #clock, #battery.charging { color: #fff; }\n\
+               #workspaces button.focused { border: 1px solid #ffffff; }\n\
+               #mpd, #custom-media, #pulseaudio.muted { padding: 0 4px; }\n\
+               #tray menu { /* -gtk-icon-effect: dim; (GTK 3 only) */ color: @bg; \
+               /* -GtkWidget-focus-line-width: 0 (GTK 3 only) */}\n\
+               label:hover { background-image: url(\"a/b.png\"); \
+               /* -gtk-outline-radius: 3px; (GTK 3 only) */ }\n";
+    assert_eq!(converted, expected);
+    assert_eq!(
+        notes,
+        [
+            "window#waybar: renamed window#ringbar",
+            "#workspaces button.active: renamed .focused, ringbar's class for the active \
+             workspace",
+            "`-gtk-icon-effect`: GTK 3's, which GTK 4 refuses; commented out",
+            "`-GtkWidget-focus-line-width`: GTK 3's, which GTK 4 refuses; commented out",
+            "`-gtk-outline-radius`: GTK 3's, which GTK 4 refuses; commented out",
+            "#mpd: no such module in the converted config; matches nothing",
+            "#pulseaudio: no such module in the converted config; matches nothing",
+        ]
+    );
+}
+
+#[test]
+fn a_style_without_anything_to_convert_is_kept_byte_for_byte() {
+    let css = "* { font-family: \"Font Awesome 6 Free\", monospace; font-size: 13px; }\n\
+               #clock { padding: 0 10px; /* spacing */ }\n@import url(\"colors.css\");\n";
+    let (converted, notes) = convert_style(css, &["clock".to_owned()]);
+    assert_eq!(converted, css);
+    assert!(notes.is_empty(), "{notes:?}");
+}
