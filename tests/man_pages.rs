@@ -17,6 +17,9 @@ const TOP_LEVEL: &str = "Top-level keys";
 /// The script table probed, and how the man page names it.
 const SCRIPT_TABLE: &str = "custom.x";
 const SCRIPT_HEADING: &str = "custom.NAME";
+/// The group table probed, and how the man page names it.
+const GROUP_TABLE: &str = "group.x";
+const GROUP_HEADING: &str = "group.NAME";
 
 fn man_page() -> (PathBuf, String) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/man/ringbar.5.scd");
@@ -26,12 +29,17 @@ fn man_page() -> (PathBuf, String) {
 }
 
 /// Config text that sets `key = value` in `table` ("" is the top level); a script table
-/// gets the `exec` it needs.
+/// gets the `exec` it needs, a group table its `modules`.
 fn config_text(table: &str, line: &str) -> String {
     match table {
         "" => format!("{line}\n"),
         _ if table.starts_with(SCRIPT_TABLE) && !line.starts_with("exec ") => {
             format!("[{table}]\nexec = \"true\"\n{line}\n")
+        }
+        GROUP_TABLE if line.starts_with("modules ") => format!("[{table}]\n{line}\n"),
+        GROUP_TABLE => format!("[{table}]\nmodules = []\n{line}\n"),
+        _ if table.starts_with(GROUP_TABLE) => {
+            format!("[{GROUP_TABLE}]\nmodules = []\n[{table}]\n{line}\n")
         }
         _ => format!("[{table}]\n{line}\n"),
     }
@@ -79,15 +87,18 @@ fn ask(table: &str) -> Answer {
     }
 }
 
-/// The man page's name of a table path: `custom.x` is `custom.NAME`.
+/// The man page's name of a table path: `custom.x` is `custom.NAME`, `group.x` is
+/// `group.NAME`.
 fn heading_of(table: &str) -> String {
     if table.is_empty() {
         return TOP_LEVEL.to_owned();
     }
-    match table.strip_prefix(SCRIPT_TABLE) {
-        Some(rest) => format!("{SCRIPT_HEADING}{rest}"),
-        None => table.to_owned(),
+    for (probed, heading) in [(SCRIPT_TABLE, SCRIPT_HEADING), (GROUP_TABLE, GROUP_HEADING)] {
+        if let Some(rest) = table.strip_prefix(probed) {
+            return format!("{heading}{rest}");
+        }
     }
+    table.to_owned()
 }
 
 /// A table the code reads.
@@ -107,7 +118,11 @@ fn code_tables() -> (BTreeMap<String, CodeTable>, Vec<String>) {
         ringbar::modules::is_custom("custom/x"),
         "custom/NAME is no longer a script module: update this test"
     );
-    let mut queue: Vec<String> = vec![String::new(), SCRIPT_TABLE.to_owned()];
+    let mut queue: Vec<String> = vec![
+        String::new(),
+        SCRIPT_TABLE.to_owned(),
+        GROUP_TABLE.to_owned(),
+    ];
     let modules: Vec<&str> = ringbar::modules::names().collect();
     assert!(!modules.is_empty(), "no module registered");
     queue.extend(modules.iter().map(|name| (*name).to_owned()));
@@ -303,7 +318,9 @@ fn ringbar_5_defaults_are_accepted_and_the_bars_keys_are_the_real_ones() {
     for (heading, definitions) in &man {
         let table = match heading.as_str() {
             TOP_LEVEL => String::new(),
-            other => other.replace(SCRIPT_HEADING, SCRIPT_TABLE),
+            other => other
+                .replace(SCRIPT_HEADING, SCRIPT_TABLE)
+                .replace(GROUP_HEADING, GROUP_TABLE),
         };
         for d in definitions.iter().filter(|d| d.default != "unset") {
             let config_line = format!("{} = {}", d.key, d.default);

@@ -12,6 +12,9 @@ mod bars_tests;
 mod clicks;
 mod error;
 pub mod import;
+mod lists;
+#[cfg(test)]
+mod lists_tests;
 mod parse;
 mod rotate;
 #[cfg(test)]

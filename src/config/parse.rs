@@ -11,23 +11,26 @@ use toml::Spanned;
 
 use super::bars::{BarSpec, BarTable, OutputMatch, MAX_BARS};
 use super::clicks;
+use super::lists::{self, GroupTable, Part};
 use super::rotate::{self, Rotate};
-use super::{Config, ConfigError, Settings, MAX_MODULES_PER_GROUP, REPLACED};
+use super::{Config, ConfigError, Settings, REPLACED};
 use crate::modules::{self, Layout, Module};
 
 /// What a parse found so far.
-struct Parse<'a> {
+pub(super) struct Parse<'a> {
     text: &'a str,
     path: &'a Path,
     errors: Vec<ConfigError>,
     /// The modules made, by name, so that a module listed twice is one module.
-    made: Vec<(String, Rc<dyn Module>)>,
+    pub(super) made: Vec<(String, Rc<dyn Module>)>,
     /// The modules whose table has `rotate`, by the module's name.
     rotated: Vec<(String, Rotate)>,
+    /// The groups' tables, `[group.NAME]`, by the group's name (`group/NAME`).
+    pub(super) groups: Vec<(String, GroupTable)>,
 }
 
 impl Parse<'_> {
-    fn located(&mut self, err: toml::de::Error) {
+    pub(super) fn located(&mut self, err: toml::de::Error) {
         let err = ConfigError::located(self.path, self.text, err);
         self.errors.push(err);
     }
@@ -41,7 +44,7 @@ impl Parse<'_> {
         }
     }
 
-    fn at(&mut self, span: std::ops::Range<usize>, message: String) {
+    pub(super) fn at(&mut self, span: std::ops::Range<usize>, message: String) {
         let err = ConfigError::at(self.path, self.text, span, message);
         self.errors.push(err);
     }
@@ -60,6 +63,7 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
         errors: Vec::new(),
         made: Vec::new(),
         rotated: Vec::new(),
+        groups: Vec::new(),
     };
     for (old, instead) in REPLACED {
         if let Some((key, _)) = table.get_key_value(old) {
@@ -71,27 +75,34 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
     }
     let bar_tables = bar_tables(&mut parse, &mut table);
     custom_tables(&mut parse, &mut table);
+    parse.groups = lists::group_tables(&mut parse, &mut table);
     module_tables(&mut parse, &mut table);
     let mut settings = settings(&mut parse, span, table);
-    let top = Layout {
-        left: module_list(&mut parse, std::mem::take(&mut settings.modules_left)),
-        center: module_list(&mut parse, std::mem::take(&mut settings.modules_center)),
-        right: module_list(&mut parse, std::mem::take(&mut settings.modules_right)),
-    };
+    let top = [
+        std::mem::take(&mut settings.modules_left),
+        std::mem::take(&mut settings.modules_center),
+        std::mem::take(&mut settings.modules_right),
+    ]
+    .map(|list| lists::module_list(&mut parse, list));
     let rotated = std::mem::take(&mut parse.rotated);
     let bars = match bar_tables.is_empty() {
-        true => vec![bar_spec(&settings, BarTable::default(), top, &rotated)],
+        true => vec![bar_spec(
+            &settings,
+            BarTable::default(),
+            Part::layout(top),
+            &rotated,
+        )],
         false => bar_tables
             .into_iter()
             .map(|bar| {
-                let mut list = |own: Option<Vec<Spanned<String>>>, top: &[Rc<dyn Module>]| {
-                    own.map_or_else(|| top.to_vec(), |own| module_list(&mut parse, own))
+                let mut list = |own: Option<Vec<Spanned<String>>>, top: &Part| {
+                    own.map_or_else(|| top.clone(), |own| lists::module_list(&mut parse, own))
                 };
-                let layout = Layout {
-                    left: list(bar.modules_left.clone(), &top.left),
-                    center: list(bar.modules_center.clone(), &top.center),
-                    right: list(bar.modules_right.clone(), &top.right),
-                };
+                let layout = Part::layout([
+                    list(bar.modules_left.clone(), &top[0]),
+                    list(bar.modules_center.clone(), &top[1]),
+                    list(bar.modules_right.clone(), &top[2]),
+                ]);
                 bar_spec(&settings, bar, layout, &rotated)
             })
             .collect(),
@@ -169,6 +180,8 @@ fn bar_spec(
 /// there yet, in its group.
 fn every_module(bars: &[BarSpec]) -> Layout {
     let mut every = bars.first().map(|b| b.modules.clone()).unwrap_or_default();
+    // Not drawn: its parts are lists of modules, without groups.
+    every.arranged = Default::default();
     for bar in bars.iter().skip(1) {
         for (group, from) in [
             (0, &bar.modules.left),
@@ -296,53 +309,4 @@ fn settings_error(parse: &mut Parse<'_>, err: toml::de::Error) {
         );
     }
     parse.errors.push(err);
-}
-
-/// One of `modules_left`, `modules_center` and `modules_right`, made into modules.
-fn module_list(parse: &mut Parse<'_>, list: Vec<Spanned<String>>) -> Vec<Rc<dyn Module>> {
-    if let Some(extra) = list.get(MAX_MODULES_PER_GROUP) {
-        let message = format!(
-            "more than {MAX_MODULES_PER_GROUP} modules in one group ({} here)",
-            list.len()
-        );
-        parse.at(extra.span(), message);
-        return Vec::new();
-    }
-    let mut part = Vec::new();
-    for entry in list {
-        let name = entry.get_ref();
-        if let Some((_, module)) = parse.made.iter().find(|(n, _)| n == name) {
-            part.push(Rc::clone(module));
-            continue;
-        }
-        if modules::is_custom(name) {
-            let message = format!(
-                "{name} has no table: add [custom.{}] with its `exec` (a script) or its \
-                 `format` (a fixed label)",
-                &name["custom/".len()..]
-            );
-            parse.at(entry.span(), message);
-            continue;
-        }
-        let Some(made) = modules::make(name, None) else {
-            let known: Vec<&str> = modules::names().collect();
-            let aliases: Vec<&str> = modules::aliases().map(|(alias, _)| alias).collect();
-            let message = format!(
-                "no module is called {name:?}; modules: {}, Waybar's {}, and custom/NAME for \
-                 a script",
-                known.join(", "),
-                aliases.join(", ")
-            );
-            parse.at(entry.span(), message);
-            continue;
-        };
-        match made {
-            Ok(module) => {
-                parse.made.push((name.clone(), Rc::clone(&module)));
-                part.push(module);
-            }
-            Err(err) => parse.located(err),
-        }
-    }
-    part
 }

@@ -18,6 +18,7 @@ pub mod format;
 pub mod gamemode;
 mod gpu;
 mod graph;
+pub mod group;
 pub mod idle_inhibitor;
 pub mod import;
 mod input;

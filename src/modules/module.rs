@@ -290,12 +290,16 @@ impl fmt::Debug for dyn Module {
     }
 }
 
-/// The modules of a bar, in the config's order, left to right in each part.
+/// The modules of a bar, in the config's order, left to right in each part (the
+/// members of groups in their place), and how each part arranges them in groups.
 #[derive(Clone, Debug, Default)]
 pub struct Layout {
     pub left: Vec<Rc<dyn Module>>,
     pub center: Vec<Rc<dyn Module>>,
     pub right: Vec<Rc<dyn Module>>,
+    /// Left, centre and right as entries: a module (its index in its part) or a group.
+    /// Empty for a part without groups: its modules side by side.
+    pub arranged: [Vec<super::group::Node>; 3],
 }
 
 impl Layout {

@@ -6,9 +6,14 @@ use gtk4::prelude::*;
 use gtk4::{gdk, glib};
 use gtk4_layer_shell::{Edge, LayerShell};
 
+use std::rc::Rc;
+
+use super::group_box::GroupBox;
 use super::slot::Slot;
 use super::workspace_row::WorkspaceRow;
 use crate::config::{BarSpec, Layer, Position};
+use crate::modules::group::Node;
+use crate::modules::Module;
 
 pub struct Bar {
     pub window: gtk::Window,
@@ -79,24 +84,29 @@ fn content(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Content {
     let layout = &spec.modules;
     let vertical = spec.vertical();
     let mut slots = Vec::new();
-    for (part, group) in [
+    for (index, (part, side)) in [
         (&layout.left, "left"),
         (&layout.center, "center"),
         (&layout.right, "right"),
-    ] {
-        let group: gtk::Box = object(&builder, group);
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let side: gtk::Box = object(&builder, side);
         if vertical {
-            group.set_orientation(gtk::Orientation::Vertical);
+            side.set_orientation(gtk::Orientation::Vertical);
         }
-        for module in part {
-            let mut slot = Slot::new(module.clone(), row);
-            slot.turn(spec.rotate_of(module.name()));
-            if vertical {
-                slot.set_vertical();
-            }
-            group.append(&slot.widget());
-            slots.push(slot);
-        }
+        let nodes = match &layout.arranged[index] {
+            nodes if nodes.is_empty() => (0..part.len()).map(Node::Module).collect(),
+            nodes => nodes.clone(),
+        };
+        let mut builder = PartBuilder {
+            spec,
+            row,
+            part,
+            slots: &mut slots,
+        };
+        builder.entries(&nodes, vertical, &mut |widget| side.append(widget));
     }
     if vertical {
         root.set_orientation(gtk::Orientation::Vertical);
@@ -115,6 +125,42 @@ fn content(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Content {
         slots,
         notice,
         notice_tooltip,
+    }
+}
+
+/// What a part of the bar's entries are made with, and the slots made so far.
+struct PartBuilder<'a> {
+    spec: &'a BarSpec,
+    row: &'a dyn Fn() -> WorkspaceRow,
+    part: &'a [Rc<dyn Module>],
+    slots: &'a mut Vec<Slot>,
+}
+
+impl PartBuilder<'_> {
+    /// Each entry's widget, to `place`: a module's slot, or a group's box with its
+    /// entries; `vertical` is how the box they go in is laid out.
+    fn entries(&mut self, nodes: &[Node], vertical: bool, place: &mut dyn FnMut(&gtk::Widget)) {
+        for node in nodes {
+            match node {
+                Node::Module(index) => {
+                    let Some(module) = self.part.get(*index) else {
+                        continue;
+                    };
+                    let mut slot = Slot::new(module.clone(), self.row);
+                    slot.turn(self.spec.rotate_of(module.name()));
+                    if self.spec.vertical() {
+                        slot.set_vertical();
+                    }
+                    place(&slot.widget());
+                    self.slots.push(slot);
+                }
+                Node::Group(group, members) => {
+                    let mut boxed = GroupBox::new(group, vertical);
+                    self.entries(members, boxed.vertical(), &mut |w| boxed.append(w));
+                    place(&boxed.widget());
+                }
+            }
+        }
     }
 }
 

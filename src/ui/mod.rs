@@ -8,6 +8,7 @@ mod bar;
 mod bar_graph;
 mod clip_bin;
 mod config_watch;
+mod group_box;
 mod history_graph;
 mod inputs;
 mod outputs;

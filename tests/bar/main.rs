@@ -8,6 +8,7 @@ mod common;
 mod bars_per_output;
 mod clock;
 mod drawing;
+mod groups;
 mod hidden_readings;
 mod history;
 mod hotplug_storm;

@@ -5,6 +5,9 @@
 
 #[cfg(test)]
 mod bar_tests;
+#[cfg(test)]
+mod group_tests;
+mod groups;
 mod modules;
 mod style;
 #[cfg(test)]

@@ -67,9 +67,13 @@ pub struct Layout {
     pub listed: Vec<String>,
     /// The ringbar names they became, each once.
     pub ringbar_names: Vec<String>,
-    tables: Vec<(String, Table)>,
+    /// Waybar's names converted so far, with what each became: listed again, the same.
+    pub(super) converted: Vec<(String, String)>,
+    pub(super) tables: Vec<(String, Table)>,
     /// The shortest `interval` of the sampled modules, in ms.
     pub interval_ms: Option<u32>,
+    /// The groups being converted, outermost first (a group may not list itself).
+    pub(super) within: Vec<String>,
 }
 
 impl Layout {
@@ -83,9 +87,16 @@ impl Layout {
         let mut list = Vec::new();
         for name in names.iter().filter_map(Json::as_str) {
             self.listed.push(name.to_owned());
-            let Some(ringbar) = self.convert(name, bar, notes) else {
+            let again = self.converted.iter().find(|(waybar, _)| waybar == name);
+            let ringbar = match again {
+                Some((_, ringbar)) => Some(ringbar.clone()),
+                None if name.starts_with("group/") => self.convert_group(name, bar, notes),
+                None => self.convert(name, bar, notes),
+            };
+            let Some(ringbar) = ringbar else {
                 continue;
             };
+            self.converted.push((name.to_owned(), ringbar.clone()));
             list.push(Value::String(ringbar));
         }
         list
@@ -222,15 +233,19 @@ impl Layout {
     /// module unlike an earlier bar, the earlier bar's table is kept, with a note.
     pub fn tables_into(self, root: &mut Table, bar: usize, notes: &mut Vec<String>) {
         for (name, table) in self.tables {
-            let (holder, key) = match name.strip_prefix("custom/") {
-                Some(script) => {
-                    let custom = root
-                        .entry("custom")
+            // `custom/NAME` in [custom.NAME], `group/NAME` in [group.NAME].
+            let nested = ["custom", "group"]
+                .into_iter()
+                .find_map(|kind| Some((kind, name.strip_prefix(kind)?.strip_prefix('/')?)));
+            let (holder, key) = match nested {
+                Some((kind, own)) => {
+                    let tables = root
+                        .entry(kind)
                         .or_insert_with(|| Value::Table(Table::new()));
-                    let Value::Table(custom) = custom else {
+                    let Value::Table(tables) = tables else {
                         continue;
                     };
-                    (custom, script.to_owned())
+                    (tables, own.to_owned())
                 }
                 None => (&mut *root, name.clone()),
             };
