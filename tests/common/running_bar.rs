@@ -154,7 +154,11 @@ pub struct RunningBar {
 impl RunningBar {
     /// A virtual pointer at the middle of `module`'s label, after a moment for the
     /// compositor to see it there: then `.click(button)` or `.scroll(direction)`.
-    pub fn point_at(&self, session: &Session, module: &str) -> Pointer {
+    pub fn point_at<'s>(
+        &self,
+        session: &'s Session,
+        module: &str,
+    ) -> std::cell::RefMut<'s, Pointer> {
         let field = self.field(&format!("{module}.bounds"));
         let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
         assert_eq!(b.len(), 4, "bounds {field:?}");

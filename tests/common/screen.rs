@@ -36,7 +36,15 @@ impl Session {
         fs::copy(&tmp, to).expect("copy screenshot");
     }
 
-    pub fn pointer(&self) -> Pointer {
+    /// The session's one virtual pointer (sway's): made with the session, kept for its
+    /// life. One at a time: a second borrow while one is held panics.
+    pub fn pointer(&self) -> std::cell::RefMut<'_, Pointer> {
+        std::cell::RefMut::map(self.pointer.borrow_mut(), |pointer| {
+            pointer.get_or_insert_with(|| self.spawn_pointer())
+        })
+    }
+
+    fn spawn_pointer(&self) -> Pointer {
         let helper = std::env::current_exe()
             .expect("test binary path")
             .parent()

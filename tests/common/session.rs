@@ -66,6 +66,11 @@ pub struct Session {
     compositor: Child,
     /// The inner sway of [`Compositor::NestedSway`], which the bar connects to.
     nested: Option<Child>,
+    /// Sway's one virtual pointer, made with the session: a bar that starts after it
+    /// has its seat's pointer from the start. (A pointer made later races GTK, which
+    /// binds it when the seat gains one: under load, GDK met the first events without
+    /// a seat and dropped them.)
+    pub(super) pointer: std::cell::RefCell<Option<Pointer>>,
 }
 
 impl Session {
@@ -105,6 +110,7 @@ impl Session {
         let mut session = Session {
             compositor: Command::new("true").spawn().expect("placeholder"),
             nested: None,
+            pointer: std::cell::RefCell::new(None),
             dir,
             uid,
             gid,
@@ -176,6 +182,9 @@ impl Session {
             wait_for("the nested sway", Duration::from_secs(15), || {
                 socket.exists() && session.sway_socket(session.client_compositor()).is_some()
             });
+        }
+        if kind != Compositor::Weston {
+            drop(session.pointer());
         }
         session
     }
