@@ -125,6 +125,7 @@ fn debians_waybar_config_converts_checks_and_runs() {
             "network",
             "cpu",
             "memory",
+            "temperature",
             "backlight",
             "language",
             "battery",

@@ -29,7 +29,6 @@ enum Machine {
 }
 
 fn build(machine: Machine, sys: &Path) {
-    std::fs::create_dir_all(sys.join("kernel")).expect("mkdir");
     match machine {
         Machine::AmdDesktop => {
             fixtures::amd_desktop(sys);
@@ -58,29 +57,7 @@ fn build(machine: Machine, sys: &Path) {
 
 /// `ringbar ARGS` on `machine`: its tree over /sys, with the real /sys/kernel (BTF) in it.
 fn on(machine: Machine, args: &[&str]) -> (Command, tempfile::TempDir) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let sys = dir.path().join("sys");
-    build(machine, &sys);
-    let script = format!(
-        "mount --rbind /sys/kernel {sys}/kernel && mount --rbind {sys} /sys && exec {RINGBAR} \"$@\"",
-        sys = sys.display()
-    );
-    let mut command = Command::new("unshare");
-    command
-        .args([
-            "--mount",
-            "--propagation",
-            "private",
-            "--",
-            "sh",
-            "-c",
-            &script,
-            "ringbar",
-        ])
-        .args(args)
-        .env_remove("XDG_RUNTIME_DIR")
-        .env("HOME", dir.path());
-    (command, dir)
+    fake_sys::ringbar_on(|sys| build(machine, sys), args)
 }
 
 fn run_on(machine: Machine, args: &[&str]) -> Output {

@@ -7,9 +7,10 @@ use serde::Deserialize;
 use toml::de::{DeTable, DeValue, ValueDeserializer};
 use toml::Spanned;
 
-use super::parse::Parse;
+use super::group_table::GroupTable;
+use super::parse_state::Parse;
 use super::MAX_MODULES_PER_GROUP;
-use crate::modules::group::{is_group, Drawer, Group, Node, Orientation};
+use crate::modules::group::{is_group, Group, Node};
 use crate::modules::{self, Layout, Module};
 
 /// How deep groups may nest.
@@ -17,16 +18,6 @@ const MAX_GROUP_DEPTH: usize = 8;
 /// The most modules one part of a bar holds, its groups' members counted: groups that
 /// each list the next many times would otherwise multiply.
 const MAX_MODULES_PER_PART: usize = 4 * MAX_MODULES_PER_GROUP;
-
-/// `[group.NAME]`, as written.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct GroupTable {
-    modules: Vec<Spanned<String>>,
-    #[serde(default)]
-    orientation: Orientation,
-    drawer: Option<Drawer>,
-}
 
 /// One part of a bar (left, centre or right): its modules, and how they are arranged.
 #[derive(Clone, Default)]

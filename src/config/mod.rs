@@ -11,11 +11,13 @@ mod bars;
 mod bars_tests;
 mod clicks;
 mod error;
+mod group_table;
 pub mod import;
 mod lists;
 #[cfg(test)]
 mod lists_tests;
 mod parse;
+mod parse_state;
 mod rotate;
 #[cfg(test)]
 mod tests;

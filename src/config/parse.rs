@@ -11,44 +11,11 @@ use toml::Spanned;
 
 use super::bars::{BarSpec, BarTable, OutputMatch, MAX_BARS};
 use super::clicks;
-use super::lists::{self, GroupTable, Part};
+use super::lists::{self, Part};
+use super::parse_state::Parse;
 use super::rotate::{self, Rotate};
 use super::{Config, ConfigError, Settings, REPLACED};
-use crate::modules::{self, Layout, Module};
-
-/// What a parse found so far.
-pub(super) struct Parse<'a> {
-    text: &'a str,
-    path: &'a Path,
-    errors: Vec<ConfigError>,
-    /// The modules made, by name, so that a module listed twice is one module.
-    pub(super) made: Vec<(String, Rc<dyn Module>)>,
-    /// The modules whose table has `rotate`, by the module's name.
-    rotated: Vec<(String, Rotate)>,
-    /// The groups' tables, `[group.NAME]`, by the group's name (`group/NAME`).
-    pub(super) groups: Vec<(String, GroupTable)>,
-}
-
-impl Parse<'_> {
-    pub(super) fn located(&mut self, err: toml::de::Error) {
-        let err = ConfigError::located(self.path, self.text, err);
-        self.errors.push(err);
-    }
-
-    /// A module table's `rotate`, kept when it reads.
-    fn rotation(&mut self, module: &str, rotation: Option<Result<Rotate, rotate::Located>>) {
-        match rotation {
-            Some(Ok(rotation)) => self.rotated.push((module.to_owned(), rotation)),
-            Some(Err((span, message))) => self.at(span, message),
-            None => {}
-        }
-    }
-
-    pub(super) fn at(&mut self, span: std::ops::Range<usize>, message: String) {
-        let err = ConfigError::at(self.path, self.text, span, message);
-        self.errors.push(err);
-    }
-}
+use crate::modules::{self, Layout};
 
 /// Parses config text; `path` is only used in messages. Every problem found, in the
 /// order of the file's parts (syntax, module tables, bar keys, module lists).

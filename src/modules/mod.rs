@@ -35,6 +35,7 @@ pub mod power_profile;
 pub mod pressure;
 pub mod privacy;
 pub mod registry;
+pub mod temperature;
 mod thresholds;
 mod tray;
 pub mod user;
@@ -65,6 +66,7 @@ const REGISTRY: &[ModuleKind] = &[
     oom::KIND,
     battery::KIND,
     disk::KIND,
+    temperature::KIND,
     network::KIND,
     audio::KIND,
     bluetooth::KIND,

@@ -141,7 +141,7 @@ mod tests {
                 assert_eq!(made.name(), instance);
             }
         }
-        assert!(make("temperature", None).is_none(), "not read as cpu");
+        assert!(make("cffi/player", None).is_none(), "no such module");
         assert!(make("sway/cpu", None).is_none());
     }
 

@@ -24,6 +24,13 @@ impl FormatIcons {
     /// Waybar's choice: the set for `alt` (else `default`), then the entry for the
     /// percentage, in steps of `100 / n` (the last one from there up); "" if none.
     pub fn icon(&self, percentage: Option<f64>, alt: Option<&str>) -> &str {
+        let percent = percent_integer(percentage).clamp(0, i64::from(u32::MAX)) as u32;
+        self.icon_scaled(percent, 100, alt)
+    }
+
+    /// [`FormatIcons::icon`] for `value` on a scale from 0 to `top` (the temperature's
+    /// up to its critical threshold), in steps of `top / n`.
+    pub fn icon_scaled(&self, value: u32, top: u32, alt: Option<&str>) -> &str {
         let icons = match self {
             FormatIcons::Icons(icons) => Some(icons),
             FormatIcons::ByAlt(by_alt) => alt
@@ -36,8 +43,8 @@ impl FormatIcons {
             Some(Icons::One(icon)) => icon,
             Some(Icons::Ladder(ladder)) if ladder.is_empty() => "",
             Some(Icons::Ladder(ladder)) => {
-                let step = (100 / ladder.len()).max(1);
-                let index = percent_integer(percentage).max(0) as usize / step;
+                let step = (top as usize / ladder.len()).max(1);
+                let index = value as usize / step;
                 &ladder[index.min(ladder.len() - 1)]
             }
         }

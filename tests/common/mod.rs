@@ -11,6 +11,7 @@ compile_error!(
 pub mod alloc;
 pub mod bus;
 pub mod crowd;
+pub mod fake_sys;
 pub mod hyprland;
 pub mod ipc;
 pub mod netns;

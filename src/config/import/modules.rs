@@ -40,7 +40,7 @@ const NEED_EXEC: [&str; 6] = [
 ];
 
 /// The ringbar module a Waybar module becomes (`battery#bat2` → `battery`): a script
-/// module, or one of the registry's; Waybar's `temperature` is in ringbar's `cpu` label.
+/// module, or one of the registry's.
 enum Kind {
     Script,
     Module(&'static ModuleKind),
@@ -51,8 +51,7 @@ fn kind_of(name: &str) -> Option<Kind> {
     if base.starts_with("custom/") {
         return Some(Kind::Script);
     }
-    let waybar_name = if base == "temperature" { "cpu" } else { base };
-    registry::by_waybar_name(waybar_name).map(Kind::Module)
+    registry::by_waybar_name(base).map(Kind::Module)
 }
 
 /// Whether Waybar's module `name` becomes one of ringbar's.
@@ -134,18 +133,10 @@ impl Layout {
             }
         };
         if self.ringbar_names.contains(&ringbar) {
-            let why = if name.starts_with("temperature") {
-                "the CPU temperature is in ringbar's `cpu` label"
-            } else {
-                "another Waybar module already became it"
-            };
-            notes.push(format!("`{name}`: {why}; left out"));
-            return None;
-        }
-        if name.starts_with("temperature") {
             notes.push(format!(
-                "`{name}`: shown in ringbar's `cpu` label, which it becomes"
+                "`{name}`: another Waybar module already became it; left out"
             ));
+            return None;
         }
         let empty = Map::new();
         let settings = bar.get(name).and_then(Json::as_object).unwrap_or(&empty);

@@ -54,6 +54,7 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         [
             "cpu",
             "memory",
+            "temperature",
             "disk",
             "battery",
             "battery#bat2",
@@ -86,7 +87,6 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
     }
     for (what, why) in [
         ("`cffi/player`", "no ringbar module yet"),
-        ("`temperature`", "`cpu` label"),
         ("`cpu` `format`", "draws this module's text"),
         ("`battery#bat2` `bat`", "no ringbar counterpart"),
         ("`clock` `tooltip-format`", "draws this module's text"),
