@@ -67,6 +67,17 @@ fn debians_waybar_config_converts_checks_and_runs() {
         converted.contains("[mode]\nformat = \"{mode}\""),
         "{converted}"
     );
+    // Its memory format, whose {} is the used share; its temperature, with its icons.
+    assert!(
+        converted.contains("[memory]\nformat = \"{percentage}% "),
+        "{converted}"
+    );
+    assert!(
+        converted.contains(
+            "[temperature]\ncritical-threshold = 80\nformat = \"{temperatureC}°C {icon}\""
+        ),
+        "{converted}"
+    );
     // Its backlight, with its icons from dark to bright.
     assert!(
         converted.contains("[backlight]\nformat = \"{percent}% {icon}\"\nformat-icons = ["),
@@ -149,6 +160,29 @@ fn debians_waybar_config_converts_checks_and_runs() {
             .starts_with("Disconnected"),
         "{mpd}"
     );
+    let memory = doc["modules"]
+        .as_array()
+        .expect("modules")
+        .iter()
+        .find(|m| m["name"] == "memory")
+        .expect("memory");
+    // Waybar's share, 100 × (MemTotal − MemAvailable) / MemTotal truncated, against
+    // /proc/meminfo read now (within a percent: the two reads are apart).
+    let shown = memory["text"].as_str().expect("memory's text");
+    let (percent, _) = shown
+        .split_once("% ")
+        .unwrap_or_else(|| panic!("{shown:?}"));
+    let percent: i64 = percent.parse().unwrap_or_else(|_| panic!("{shown:?}"));
+    let meminfo = std::fs::read_to_string("/proc/meminfo").expect("meminfo");
+    let kib = |key: &str| -> i64 {
+        let line = meminfo.lines().find(|l| l.starts_with(key)).expect(key);
+        line.split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .expect(key)
+    };
+    let truth = 100 * (kib("MemTotal:") - kib("MemAvailable:")) / kib("MemTotal:");
+    assert!((percent - truth).abs() <= 1, "{shown:?} against {truth}%");
     let cpu = doc["modules"]
         .as_array()
         .expect("modules")

@@ -2,6 +2,8 @@
 //! {percentage_used}%`). Keys are checked when the config is read, so a typo is a config
 //! error, not a silent `{typo}` on the bar.
 
+use super::number_spec::{self, NumberSpec};
+
 /// Appends `format` to `out` with each `{key}` replaced by what `value` writes for it;
 /// `value` returns `false` for a key it does not know, which is then kept as written.
 /// Allocates nothing.
@@ -52,6 +54,44 @@ pub fn check(format: &str, known: &[&str]) -> Result<(), String> {
             Err(format!(
                 "no {{{key}}} in a format here; it takes {}",
                 known.join(", ")
+            ))
+        }
+    }
+}
+
+/// [`fill`] where a field may carry fmt's number spec (`{used:.1f}`): `value` gets the
+/// field's name and its spec.
+pub fn fill_numbers(
+    format: &str,
+    out: &mut String,
+    mut value: impl FnMut(&str, Option<NumberSpec>, &mut String) -> bool,
+) {
+    fill(format, out, |key, out| match number_spec::split(key) {
+        Some((name, spec)) => value(name, spec, out),
+        None => false,
+    });
+}
+
+/// [`check`] for a format filled by [`fill_numbers`]: each field one of `known`, with
+/// a number's spec or none.
+pub fn check_numbers(format: &str, known: &[&str]) -> Result<(), String> {
+    let mut wrong = None;
+    fill(format, &mut String::new(), |key, _| {
+        let fits = number_spec::split(key).is_some_and(|(name, _)| known.contains(&name));
+        if wrong.is_none() && !fits {
+            wrong = Some(key.to_owned());
+        }
+        true
+    });
+    match wrong {
+        None => Ok(()),
+        Some(key) => {
+            let known: Vec<String> = known.iter().map(|k| format!("{{{k}}}")).collect();
+            Err(format!(
+                "no {{{key}}} in a format here; it takes {} (with a number's spec such as \
+                 {{{}:.1f}} where fmt takes one)",
+                known.join(", "),
+                known.first().map_or("x", |k| k.trim_matches(['{', '}']))
             ))
         }
     }

@@ -102,10 +102,11 @@ pub fn sampled(key: &str, value: &Json) -> Carried {
 }
 
 /// A setting whose value ringbar reads as Waybar does: a format only if every field in
-/// it is one of `fields`.
+/// it is one of `fields` (with a number's spec, such as `{used:.1f}`, or none; the
+/// module's own parser judges whether it takes specs).
 pub fn checked_format(key: &str, value: &Json, fields: &[&str]) -> Option<(String, Value)> {
-    if key.starts_with("format") && key != "format-icons" {
-        super::format::check(value.as_str()?, fields).ok()?;
+    if (key.starts_with("format") && key != "format-icons") || key == "tooltip-format" {
+        super::format::check_numbers(value.as_str()?, fields).ok()?;
     }
     to_toml(value).map(|v| (key.to_owned(), v))
 }

@@ -30,6 +30,7 @@ pub mod mode;
 mod module;
 pub mod mpd;
 pub mod network;
+mod number_spec;
 mod oom;
 pub mod power_profile;
 pub mod pressure;
