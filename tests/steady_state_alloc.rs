@@ -361,10 +361,13 @@ fn handing_samples_over_to_the_main_loop_allocates_nothing_once_warm() {
         Gpu::new("card0", GpuDriver::I915, "0000:00:02.0"),
         Gpu::new("card1", GpuDriver::Amdgpu, "0000:03:00.0"),
     ];
-    let batteries = Batteries(vec![Battery {
-        name: "BAT0".into(),
-        ..Battery::default()
-    }]);
+    let batteries = Batteries(
+        vec![Battery {
+            name: "BAT0".into(),
+            ..Battery::default()
+        }],
+        Some(true),
+    );
     sample.readings.insert("battery", Box::new(batteries));
     sample.hardware.power_profile = "balanced".into();
     sample.hardware.power_profile_choices = "low-power balanced performance".into();

@@ -24,18 +24,25 @@ impl FormatIcons {
     /// Waybar's choice: the set for `alt` (else `default`), then the entry for the
     /// percentage, in steps of `100 / n` (the last one from there up); "" if none.
     pub fn icon(&self, percentage: Option<f64>, alt: Option<&str>) -> &str {
-        let percent = percent_integer(percentage).clamp(0, i64::from(u32::MAX)) as u32;
-        self.icon_scaled(percent, 100, alt)
+        let alt = alt.filter(|alt| !alt.is_empty());
+        self.icon_among(percentage, alt.as_slice())
     }
 
-    /// [`FormatIcons::icon`] for `value` on a scale from 0 to `top` (the temperature's
-    /// up to its critical threshold), in steps of `top / n`.
-    pub fn icon_scaled(&self, value: u32, top: u32, alt: Option<&str>) -> &str {
+    /// [`FormatIcons::icon`] with the set of the first of `alts` there is one for (the
+    /// battery's `discharging-warning`, then `discharging`, then `warning`).
+    pub fn icon_among(&self, percentage: Option<f64>, alts: &[&str]) -> &str {
+        let percent = percent_integer(percentage).clamp(0, i64::from(u32::MAX)) as u32;
+        self.icon_scaled(percent, 100, alts)
+    }
+
+    /// [`FormatIcons::icon_among`] for `value` on a scale from 0 to `top` (the
+    /// temperature's up to its critical threshold), in steps of `top / n`.
+    pub fn icon_scaled(&self, value: u32, top: u32, alts: &[&str]) -> &str {
         let icons = match self {
             FormatIcons::Icons(icons) => Some(icons),
-            FormatIcons::ByAlt(by_alt) => alt
-                .filter(|alt| !alt.is_empty())
-                .and_then(|alt| by_alt.get(alt))
+            FormatIcons::ByAlt(by_alt) => alts
+                .iter()
+                .find_map(|alt| by_alt.get(*alt))
                 .or_else(|| by_alt.get("default")),
         };
         match icons {

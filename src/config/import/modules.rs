@@ -212,7 +212,22 @@ impl Layout {
                     )
                 }
                 Carried::Refused(why) => format!("{why}; not carried over"),
-                Carried::No => left_out_reason(key).to_owned(),
+                Carried::No => match kind {
+                    // A module with Waybar's formats lacks this one only.
+                    Kind::Module(kind)
+                        if (key.starts_with("format") || key.starts_with("tooltip-format"))
+                            && kind
+                                .waybar
+                                .as_ref()
+                                .is_some_and(|w| w.settings.contains(&"format")) =>
+                    {
+                        format!(
+                            "ringbar's {} module has no `{key}` (see man 5 ringbar); not carried over",
+                            kind.name
+                        )
+                    }
+                    _ => left_out_reason(key).to_owned(),
+                },
             };
             notes.push(format!("`{name}` `{key}`: {why}"));
         }

@@ -194,7 +194,10 @@ fn network_settings_carry_over_where_ringbar_fills_their_fields() {
     }
     for (what, why) in [
         ("`network` `format-linked`", "does not fill"),
-        ("`network` `tooltip-format`", "draws this module's text"),
+        (
+            "`network` `tooltip-format`",
+            "module has no `tooltip-format`",
+        ),
     ] {
         let found = notes_about(&import, what);
         assert!(
@@ -236,8 +239,14 @@ fn audio_and_bluetooth_settings_carry_over_under_waybar_names() {
     }
     for (what, why) in [
         ("`pulseaudio` `ignored-sinks`", "no ringbar counterpart"),
-        ("`bluetooth` `format-disabled`", "draws this module's text"),
-        ("`bluetooth` `tooltip-format`", "draws this module's text"),
+        (
+            "`bluetooth` `format-disabled`",
+            "module has no `format-disabled`",
+        ),
+        (
+            "`bluetooth` `tooltip-format`",
+            "module has no `tooltip-format`",
+        ),
     ] {
         let found = notes_about(&import, what);
         assert!(

@@ -4,6 +4,9 @@
 //! discharging, `.critical` at or below `critical`; `.charging` while charging. Its
 //! tooltip, and its section of the monitor's report, has the batteries one by one.
 
+mod formats;
+#[cfg(test)]
+mod formats_tests;
 // The reader: the edge, with the application.
 #[cfg(feature = "app")]
 mod reader;
@@ -16,24 +19,22 @@ mod tests;
 
 use std::rc::Rc;
 
+use serde::Deserialize;
+
 use super::import::{self, Waybar};
-use super::thresholds::Thresholds;
 use super::ModuleKind;
 use super::{Input, Level, Module, Status, Table};
+use crate::model::Value;
 use crate::sample::readings::{Reader, Reading, Roots};
 use crate::text::Sink;
+use formats::{status_name, Settings};
 pub use reading::{combine, Batteries, Battery, BatteryStatus, BatteryTotal};
 use report::write_duration;
-
-const DEFAULTS: Thresholds = Thresholds {
-    warning: 30.0,
-    critical: 15.0,
-};
 
 struct BatteryModule {
     /// As listed (`battery`, `battery#bat2`): the key of its reading.
     key: String,
-    thresholds: Thresholds,
+    settings: Settings,
 }
 
 /// The `battery` module.
@@ -41,23 +42,78 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "battery",
     make,
     waybar: Some(Waybar {
-        convert: import::sampled,
+        settings: &[
+            "format",
+            "format-charging",
+            "format-discharging",
+            "format-plugged",
+            "format-full",
+            "format-not-charging",
+            "format-warning",
+            "format-critical",
+            "format-discharging-warning",
+            "format-discharging-critical",
+            "format-time",
+            "format-icons",
+            "tooltip",
+            "tooltip-format",
+        ],
+        fields: &formats::TOOLTIP_KEYS,
+        convert: from_waybar,
         ..Waybar::named(&["battery"])
     }),
 };
 
+/// `format-time`'s fields are `{H}`, `{M}` and `{m}`; `states` and `interval` are the
+/// monitor's.
+fn from_waybar(key: &str, value: &serde_json::Value) -> import::Carried {
+    match key {
+        "format-time" => import::Carried::renamed(key, value),
+        _ => import::sampled(key, value),
+    }
+}
+
 pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
-    let thresholds = Thresholds::from_table(table, DEFAULTS)?;
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        None => Settings::default(),
+    };
     Ok(Rc::new(BatteryModule {
         key: name.to_owned(),
-        thresholds,
+        settings,
     }))
 }
 
 impl BatteryModule {
-    fn batteries<'a>(&self, input: &Input<'a>) -> &'a [Battery] {
-        let reading = input.sample.readings.get::<Batteries>(&self.key);
-        reading.map_or(&[], |batteries| &batteries.0)
+    fn reading<'a>(&self, input: &Input<'a>) -> Option<&'a Batteries> {
+        input.sample.readings.get::<Batteries>(&self.key)
+    }
+
+    /// The batteries' full charge as a share of their design's, in percent.
+    fn health(&self, batteries: &[Battery]) -> Option<f64> {
+        let (mut full, mut design) = (0.0, 0.0);
+        for battery in batteries {
+            match (battery.energy_full_wh, battery.energy_full_design_wh) {
+                (Value::Known(f), Value::Known(d)) => (full, design) = (full + f, design + d),
+                _ => return None,
+            }
+        }
+        (design > 0.0).then(|| full / design * 100.0)
+    }
+
+    /// Waybar's label: its format for the status and state, filled in.
+    fn waybar_text(&self, total: &BatteryTotal, reading: &Batteries, out: &mut String) -> Level {
+        let settings = &self.settings;
+        let status = status_name(total, reading.1);
+        let state = settings.state(total.capacity.round());
+        let format = settings.format_for(status, state);
+        let health = self.health(&reading.0);
+        settings.fill(format, total, health, status, state, out);
+        match state {
+            Some("critical") => Level::Critical,
+            Some("warning") => Level::Warning,
+            _ => Level::Normal,
+        }
     }
 }
 
@@ -81,7 +137,21 @@ impl Module for BatteryModule {
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        let total = combine(self.batteries(input))?;
+        let reading = self.reading(input)?;
+        let total = combine(&reading.0)?;
+        let class = Some(status_name(&total, reading.1)).filter(|s| *s != "unknown");
+        if self.settings.waybar_label() {
+            let level = self.waybar_text(&total, reading, out);
+            if out.is_empty() {
+                return None;
+            }
+            return Some(Status {
+                level,
+                percentage: Some(total.capacity),
+                class,
+                ..Status::default()
+            });
+        }
         let _ = std::fmt::Write::write_fmt(out, format_args!("BAT {:.0}%", total.capacity));
         match (total.status, total.seconds_left) {
             (BatteryStatus::Discharging, Some(seconds)) => {
@@ -97,24 +167,40 @@ impl Module for BatteryModule {
             (BatteryStatus::NotCharging, _) => out.push_str(" not charging"),
             _ => {}
         }
-        let t = self.thresholds;
+        let (warning, critical) = (self.settings.warning, self.settings.critical);
+        let below = |threshold: Option<f64>| threshold.is_some_and(|t| total.capacity <= t);
         let level = match total.status {
-            BatteryStatus::Discharging if total.capacity <= t.critical => Level::Critical,
-            BatteryStatus::Discharging if total.capacity <= t.warning => Level::Warning,
+            BatteryStatus::Discharging if below(critical) => Level::Critical,
+            BatteryStatus::Discharging if below(warning) => Level::Warning,
             _ => Level::Normal,
         };
         Some(Status {
             level,
             percentage: Some(total.capacity),
-            class: (total.status == BatteryStatus::Charging).then_some("charging"),
+            class,
             ..Status::default()
         })
     }
 
+    /// The battery section, or the user's `tooltip-format`.
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        if let Some(reading) = input.sample.readings.get::<Batteries>(&self.key) {
+        let Some(reading) = self.reading(input).filter(|_| self.settings.tooltip) else {
+            return;
+        };
+        let Some(format) = &self.settings.tooltip_format else {
             reading.write_report(sink);
-        }
+            return;
+        };
+        let Some(total) = combine(&reading.0) else {
+            return;
+        };
+        let status = status_name(&total, reading.1);
+        let state = self.settings.state(total.capacity.round());
+        let mut text = String::new();
+        let health = self.health(&reading.0);
+        self.settings
+            .fill(format, &total, health, status, state, &mut text);
+        crate::text::untrusted(sink, &text);
     }
 
     /// Its tooltip is the battery alone.

@@ -3,6 +3,8 @@
 //! (`energy_now`, `energy_full`, `energy_full_design`, `power_now`), or charge in µAh and
 //! current in µA with `voltage_now` in µV, whichever the driver offers; `capacity` in %.
 //!
+//! The mains adapter's `online` (type `Mains`) says whether the machine is plugged in.
+//!
 //! The batteries are looked for again every minute (one may be inserted or removed), and
 //! every 5 s while one fails to read; a tick only preads the files already open.
 
@@ -25,6 +27,8 @@ pub struct BatteryReader {
     sys: PathBuf,
     /// Parallel to the reading's batteries.
     files: Vec<BatteryFiles>,
+    /// The mains adapter's `online`, if there is one.
+    adapter: Option<SensorFile>,
     /// When the batteries were last looked for; `None` before the first read.
     discovered_ns: Option<u64>,
 }
@@ -35,6 +39,7 @@ impl BatteryReader {
             key: key.to_owned(),
             sys: sys.to_owned(),
             files: Vec::new(),
+            adapter: None,
             discovered_ns: None,
         }
     }
@@ -49,6 +54,10 @@ impl BatteryReader {
         }
         *out = batteries;
         self.files = files;
+        self.adapter = sorted_entries(&self.sys.join("class/power_supply"))
+            .into_iter()
+            .find(|dir| read_text(&dir.join("type")).as_deref() == Some("Mains"))
+            .and_then(|dir| SensorFile::existing(dir.join("online")));
     }
 }
 
@@ -67,7 +76,7 @@ impl Reader for BatteryReader {
     }
 
     fn read(&mut self, now_ns: u64, out: &mut dyn Reading) {
-        let Some(Batteries(batteries)) = value_mut::<Batteries>(out) else {
+        let Some(Batteries(batteries, adapter_online)) = value_mut::<Batteries>(out) else {
             return;
         };
         let wait = match batteries.iter().any(failed) {
@@ -83,6 +92,11 @@ impl Reader for BatteryReader {
         for (battery, files) in batteries.iter_mut().zip(&mut self.files) {
             files.read(battery);
         }
+        *adapter_online = self
+            .adapter
+            .as_mut()
+            .and_then(SensorFile::read_u64)
+            .map(|online| online == 1);
     }
 }
 

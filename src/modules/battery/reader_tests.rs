@@ -159,3 +159,29 @@ fn a_desktop_has_none() {
     assert!(discover(dir.path()).is_empty());
     assert!(discover(Path::new("/nonexistent")).is_empty());
 }
+
+#[test]
+fn the_mains_adapter_says_whether_the_machine_is_plugged_in() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    fixtures::battery(
+        dir.path(),
+        "BAT0",
+        "Not charging",
+        30_000_000,
+        60_000_000,
+        0,
+    );
+    let online = |sys: &Path| {
+        let mut reader = BatteryReader::new("battery", sys);
+        let mut reading = reader.empty();
+        reader.read(1, reading.as_mut());
+        crate::sample::readings::value_mut::<Batteries>(reading.as_mut())
+            .expect("its own reading")
+            .1
+    };
+    assert_eq!(online(dir.path()), None, "no adapter");
+    fixtures::charger_and_mouse(dir.path(), true);
+    assert_eq!(online(dir.path()), Some(true));
+    fixtures::charger_and_mouse(dir.path(), false);
+    assert_eq!(online(dir.path()), Some(false));
+}

@@ -159,17 +159,19 @@ impl Clone for Battery {
     }
 }
 
-/// The system batteries (not a mouse's or a phone's) at one tick; empty on a desktop.
+/// The system batteries (not a mouse's or a phone's) at one tick, empty on a desktop;
+/// and whether the mains adapter is online (`None` without one).
 #[derive(Debug, Default, PartialEq)]
-pub struct Batteries(pub Vec<Battery>);
+pub struct Batteries(pub Vec<Battery>, pub Option<bool>);
 
 impl Clone for Batteries {
     fn clone(&self) -> Self {
-        Batteries(self.0.clone())
+        Batteries(self.0.clone(), self.1)
     }
 
     /// Vec::clone_from calls the elements' clone_from on the ones both have.
     fn clone_from(&mut self, source: &Self) {
         self.0.clone_from(&source.0);
+        self.1 = source.1;
     }
 }

@@ -71,15 +71,18 @@ fn missing_energies_fall_back_to_capacity_and_no_time() {
 
 fn sample(status: BatteryStatus, now: f64, power: f64) -> Sample {
     let mut sample = Sample::default();
-    let batteries = Batteries(vec![Battery {
-        name: "BAT0".to_owned(),
-        status,
-        capacity: Value::Known(now / 50.0 * 100.0),
-        energy_now_wh: Value::Known(now),
-        energy_full_wh: Value::Known(50.0),
-        energy_full_design_wh: Value::Known(62.5),
-        power_w: Value::Known(power),
-    }]);
+    let batteries = Batteries(
+        vec![Battery {
+            name: "BAT0".to_owned(),
+            status,
+            capacity: Value::Known(now / 50.0 * 100.0),
+            energy_now_wh: Value::Known(now),
+            energy_full_wh: Value::Known(50.0),
+            energy_full_design_wh: Value::Known(62.5),
+            power_w: Value::Known(power),
+        }],
+        None,
+    );
     sample.readings.insert("battery", Box::new(batteries));
     sample
 }
@@ -93,7 +96,10 @@ fn text_levels_and_classes() {
     let (text, status) = text_of("battery", &sample(BatteryStatus::Discharging, 40.0, 10.0));
     assert_eq!(text, "BAT 80% 4:00");
     let status = status.expect("shown");
-    assert_eq!((status.level, status.class), (Level::Normal, None));
+    assert_eq!(
+        (status.level, status.class),
+        (Level::Normal, Some("discharging"))
+    );
     let (text, status) = text_of("battery", &sample(BatteryStatus::Discharging, 12.5, 10.0));
     assert_eq!(text, "BAT 25% 1:15");
     assert_eq!(status.map(|s| s.level), Some(Level::Warning));

@@ -189,7 +189,7 @@ impl Temperature {
                         let top = self.settings.critical_threshold.filter(|t| *t > 0);
                         let scale = top.unwrap_or(100) as u32;
                         let value = celsius.round().max(0.0) as u32;
-                        out.push_str(icons.icon_scaled(value, scale, None));
+                        out.push_str(icons.icon_scaled(value, scale, &[]));
                     }
                 }
                 _ => return false,

@@ -1,0 +1,283 @@
+//! The battery module's settings, and Waybar's formats for it: with any `format…` key
+//! set, the label is Waybar's battery module's. Its status names (`charging`,
+//! `discharging`, `plugged` on mains below full, `full`, `not-charging`) choose the format
+//! (`format-<status>-<state>`, `format-<status>`, `format-<state>`, `format`) and are the
+//! label's class; its state is `warning` or `critical` by the charge alone.
+
+use std::fmt::Write;
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+
+use super::reading::{BatteryStatus, BatteryTotal};
+use crate::modules::format;
+use crate::modules::number_spec::write_number;
+use crate::modules::thresholds::percent;
+use crate::text::icons::FormatIcons;
+
+/// The fields of its formats.
+pub const KEYS: [&str; 5] = ["capacity", "power", "icon", "time", "health"];
+/// The fields of its tooltip: the formats' and `{timeTo}`.
+pub const TOOLTIP_KEYS: [&str; 6] = ["capacity", "power", "icon", "time", "health", "timeTo"];
+/// The fields of `format-time`.
+const TIME_KEYS: [&str; 3] = ["H", "M", "m"];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
+pub struct Settings {
+    #[serde(deserialize_with = "percent")]
+    pub warning: Option<f64>,
+    #[serde(deserialize_with = "percent")]
+    pub critical: Option<f64>,
+    #[serde(deserialize_with = "label")]
+    pub format: Option<String>,
+    #[serde(deserialize_with = "label")]
+    pub format_charging: Option<String>,
+    #[serde(deserialize_with = "label")]
+    pub format_discharging: Option<String>,
+    #[serde(deserialize_with = "label")]
+    pub format_plugged: Option<String>,
+    #[serde(deserialize_with = "label")]
+    pub format_full: Option<String>,
+    #[serde(deserialize_with = "label")]
+    pub format_not_charging: Option<String>,
+    #[serde(deserialize_with = "label")]
+    pub format_warning: Option<String>,
+    #[serde(deserialize_with = "label")]
+    pub format_critical: Option<String>,
+    #[serde(deserialize_with = "label")]
+    pub format_discharging_warning: Option<String>,
+    #[serde(deserialize_with = "label")]
+    pub format_discharging_critical: Option<String>,
+    #[serde(deserialize_with = "time")]
+    pub format_time: String,
+    pub format_icons: Option<FormatIcons>,
+    pub tooltip: bool,
+    #[serde(deserialize_with = "tooltip")]
+    pub tooltip_format: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            warning: Some(30.0),
+            critical: Some(15.0),
+            format: None,
+            format_charging: None,
+            format_discharging: None,
+            format_plugged: None,
+            format_full: None,
+            format_not_charging: None,
+            format_warning: None,
+            format_critical: None,
+            format_discharging_warning: None,
+            format_discharging_critical: None,
+            format_time: "{H} h {M} min".to_owned(),
+            format_icons: None,
+            tooltip: true,
+            tooltip_format: None,
+        }
+    }
+}
+
+fn checked<'de, D: Deserializer<'de>>(d: D, keys: &[&str]) -> Result<String, D::Error> {
+    let text = String::deserialize(d)?;
+    format::check_numbers(&text, keys).map_err(de::Error::custom)?;
+    Ok(text)
+}
+
+fn label<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    checked(d, &KEYS).map(Some)
+}
+
+fn tooltip<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    checked(d, &TOOLTIP_KEYS).map(Some)
+}
+
+fn time<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    format::deserialize_checked(d, &TIME_KEYS)
+}
+
+/// Waybar's status name: the kernel's, but `plugged` on mains while not charging (or
+/// discharging at a charge threshold), and `full` at 100 % while still charging.
+pub fn status_name(total: &BatteryTotal, adapter_online: Option<bool>) -> &'static str {
+    let online = adapter_online == Some(true);
+    let full = total.capacity.round() >= 100.0;
+    match total.status {
+        BatteryStatus::Unknown if full => "full",
+        BatteryStatus::Unknown if online => "plugged",
+        BatteryStatus::Unknown if adapter_online.is_some() => "discharging",
+        BatteryStatus::Unknown => "unknown",
+        BatteryStatus::Discharging | BatteryStatus::NotCharging if online => "plugged",
+        BatteryStatus::Charging if full => "full",
+        BatteryStatus::Charging => "charging",
+        BatteryStatus::Discharging => "discharging",
+        BatteryStatus::Full => "full",
+        BatteryStatus::NotCharging => "not-charging",
+    }
+}
+
+/// `<status>-<state>`, for the icons' sets.
+fn status_state(status: &str, state: &str) -> Option<&'static str> {
+    Some(match (status, state) {
+        ("charging", "warning") => "charging-warning",
+        ("charging", "critical") => "charging-critical",
+        ("discharging", "warning") => "discharging-warning",
+        ("discharging", "critical") => "discharging-critical",
+        ("plugged", "warning") => "plugged-warning",
+        ("plugged", "critical") => "plugged-critical",
+        ("not-charging", "warning") => "not-charging-warning",
+        ("not-charging", "critical") => "not-charging-critical",
+        _ => return None,
+    })
+}
+
+impl Settings {
+    /// Whether the label is Waybar's: any of its formats is set.
+    pub fn waybar_label(&self) -> bool {
+        [
+            &self.format,
+            &self.format_charging,
+            &self.format_discharging,
+            &self.format_plugged,
+            &self.format_full,
+            &self.format_not_charging,
+            &self.format_warning,
+            &self.format_critical,
+            &self.format_discharging_warning,
+            &self.format_discharging_critical,
+        ]
+        .iter()
+        .any(|format| format.is_some())
+    }
+
+    /// Waybar's state: `critical` or `warning` when the charge is at or below it.
+    pub fn state(&self, capacity: f64) -> Option<&'static str> {
+        let at_or_below = |threshold: Option<f64>| threshold.is_some_and(|t| capacity <= t);
+        match (at_or_below(self.critical), at_or_below(self.warning)) {
+            (true, _) => Some("critical"),
+            (false, true) => Some("warning"),
+            _ => None,
+        }
+    }
+
+    /// The format for `status` and `state`, in Waybar's order; its `{capacity}%` default.
+    pub fn format_for(&self, status: &str, state: Option<&str>) -> &str {
+        let with_state = match (status, state) {
+            ("discharging", Some("warning")) => self.format_discharging_warning.as_ref(),
+            ("discharging", Some("critical")) => self.format_discharging_critical.as_ref(),
+            _ => None,
+        };
+        let by_status = match status {
+            "charging" => self.format_charging.as_ref(),
+            "discharging" => self.format_discharging.as_ref(),
+            "plugged" => self.format_plugged.as_ref(),
+            "full" => self.format_full.as_ref(),
+            "not-charging" => self.format_not_charging.as_ref(),
+            _ => None,
+        };
+        let by_state = match state {
+            Some("warning") => self.format_warning.as_ref(),
+            Some("critical") => self.format_critical.as_ref(),
+            _ => None,
+        };
+        let chosen = with_state
+            .or(by_status)
+            .or(by_state)
+            .or(self.format.as_ref());
+        chosen.map_or("{capacity}%", String::as_str)
+    }
+
+    /// `format` with the fields filled in (`{timeTo}` too, for the tooltip).
+    pub fn fill(
+        &self,
+        format: &str,
+        total: &BatteryTotal,
+        health: Option<f64>,
+        status: &str,
+        state: Option<&str>,
+        out: &mut String,
+    ) {
+        format::fill_numbers(format, out, |name, spec, out| {
+            match name {
+                "capacity" => write_number(out, total.capacity.round(), spec),
+                "power" => write_number(out, total.power_w.unwrap_or(0.0), spec),
+                "health" => write_significant(out, health.unwrap_or(0.0), 3),
+                "time" => self.write_time(total, out),
+                "timeTo" => match (total.seconds_left, total.status) {
+                    (Some(_), BatteryStatus::Charging) => {
+                        out.push_str("Full in ");
+                        self.write_time(total, out);
+                    }
+                    (Some(_), _) => {
+                        out.push_str("Empty in ");
+                        self.write_time(total, out);
+                    }
+                    (None, _) => out.push_str(pretty(status)),
+                },
+                "icon" => {
+                    if let Some(icons) = &self.format_icons {
+                        let both = state.and_then(|state| status_state(status, state));
+                        let alts = [both, Some(status), state];
+                        let mut chosen = [""; 3];
+                        let mut count = 0;
+                        for alt in alts.into_iter().flatten() {
+                            chosen[count] = alt;
+                            count += 1;
+                        }
+                        out.push_str(icons.icon_among(Some(total.capacity), &chosen[..count]));
+                    }
+                }
+                _ => return false,
+            }
+            true
+        });
+    }
+
+    /// `format-time` with the hours and minutes left; nothing without an estimate.
+    fn write_time(&self, total: &BatteryTotal, out: &mut String) {
+        let Some(seconds) = total.seconds_left else {
+            return;
+        };
+        let minutes = (seconds + 30) / 60;
+        let (hours, minutes) = (minutes / 60, minutes % 60);
+        format::fill(&self.format_time, out, |key, out| {
+            let _ = match key {
+                "H" => write!(out, "{hours}"),
+                "M" => write!(out, "{minutes}"),
+                "m" => write!(out, "{minutes:02}"),
+                _ => return false,
+            };
+            true
+        });
+    }
+}
+
+/// The status as Waybar's tooltip names it without an estimate.
+fn pretty(status: &str) -> &'static str {
+    match status {
+        "charging" => "Charging",
+        "discharging" => "Discharging",
+        "plugged" => "Plugged",
+        "full" => "Full",
+        "not-charging" => "Not charging",
+        _ => "Unknown",
+    }
+}
+
+/// `value` to `digits` significant digits without trailing zeros, as fmt's `{:.3}`
+/// writes a float (`95.2`, `100`, `87.5`).
+fn write_significant(out: &mut String, value: f64, digits: i32) {
+    let magnitude = if value == 0.0 {
+        0
+    } else {
+        value.abs().log10().floor() as i32
+    };
+    let decimals = (digits - 1 - magnitude).max(0) as usize;
+    let start = out.len();
+    let _ = write!(out, "{value:.decimals$}");
+    if out[start..].contains('.') {
+        let kept = out.trim_end_matches('0').trim_end_matches('.').len();
+        out.truncate(kept);
+    }
+}

@@ -1,0 +1,118 @@
+//! Waybar's battery formats: the status and state choose the format and the icons.
+
+use super::*;
+use crate::model::Value;
+use crate::modules::tests::{configured, input};
+use crate::sample::Sample;
+use crate::text::Plain;
+
+/// A sample with one battery at `now` of 50 Wh (design 62.5 Wh), its status, its power,
+/// and the mains adapter `online`.
+fn sample(status: BatteryStatus, now: f64, power: f64, online: Option<bool>) -> Sample {
+    let mut sample = Sample::default();
+    let battery = Battery {
+        name: "BAT0".to_owned(),
+        status,
+        capacity: Value::Known(now / 50.0 * 100.0),
+        energy_now_wh: Value::Known(now),
+        energy_full_wh: Value::Known(50.0),
+        energy_full_design_wh: Value::Known(62.5),
+        power_w: Value::Known(power),
+    };
+    sample
+        .readings
+        .insert("battery", Box::new(Batteries(vec![battery], online)));
+    sample
+}
+
+const CONFIG: &str = "format = \"{capacity}% {icon}\"\n\
+    format-charging = \"{capacity}% C {time}\"\n\
+    format-plugged = \"{capacity}% P\"\n\
+    format-discharging-critical = \"LOW {capacity}%\"\n\
+    format-time = \"{H}:{m}\"\n\
+    format-icons = [\"e\", \"q\", \"h\", \"t\", \"f\"]\n\
+    tooltip-format = \"{timeTo}, {power:.1f} W, health {health}%\"\n";
+
+fn shown(sample: &Sample) -> (String, Option<Status>) {
+    let module = configured("battery", CONFIG);
+    let mut out = String::new();
+    let status = module.text(&input(sample), &mut out);
+    (out, status)
+}
+
+#[test]
+fn the_status_chooses_the_format_and_is_the_class() {
+    // 40 of 50 Wh at 10 W: 80 %, four hours left.
+    let (text, status) = shown(&sample(BatteryStatus::Discharging, 40.0, 10.0, Some(false)));
+    assert_eq!(text, "80% f");
+    let status = status.expect("shown");
+    assert_eq!(
+        (status.level, status.class),
+        (Level::Normal, Some("discharging"))
+    );
+    // Charging, 10 Wh to go at 20 W: half an hour, in format-time.
+    let (text, status) = shown(&sample(BatteryStatus::Charging, 40.0, 20.0, Some(true)));
+    assert_eq!(text, "80% C 0:30");
+    assert_eq!(status.expect("shown").class, Some("charging"));
+    // On mains without charging (a charge threshold): plugged, as Waybar names it.
+    let (text, status) = shown(&sample(BatteryStatus::NotCharging, 40.0, 0.0, Some(true)));
+    assert_eq!(text, "80% P");
+    assert_eq!(status.expect("shown").class, Some("plugged"));
+    let (text, _) = shown(&sample(BatteryStatus::NotCharging, 40.0, 0.0, None));
+    assert_eq!(text, "80% f", "no adapter: not plugged");
+    // At or below `critical` while discharging: its own format, and the level.
+    let (text, status) = shown(&sample(BatteryStatus::Discharging, 5.0, 10.0, Some(false)));
+    assert_eq!(text, "LOW 10%");
+    assert_eq!(status.expect("shown").level, Level::Critical);
+    // Full at 100 % though the kernel still says charging.
+    let (_, status) = shown(&sample(BatteryStatus::Charging, 50.0, 1.0, Some(true)));
+    assert_eq!(status.expect("shown").class, Some("full"));
+}
+
+#[test]
+fn the_tooltip_format_has_time_to_power_and_health() {
+    let module = configured("battery", CONFIG);
+    let tooltip = |sample: &Sample| {
+        let mut text = String::new();
+        module.tooltip(&mut Plain(&mut text), &input(sample));
+        text
+    };
+    assert_eq!(
+        tooltip(&sample(
+            BatteryStatus::Discharging,
+            40.0,
+            12.34,
+            Some(false)
+        )),
+        "Empty in 3:14, 12.3 W, health 80%"
+    );
+    assert_eq!(
+        tooltip(&sample(BatteryStatus::NotCharging, 40.0, 0.0, Some(true))),
+        "Plugged, 0.0 W, health 80%"
+    );
+}
+
+#[test]
+fn without_a_format_the_label_is_ringbars_and_keys_are_checked() {
+    let plain = configured("battery", "warning = 40\n");
+    let mut out = String::new();
+    let sample = sample(BatteryStatus::Discharging, 17.5, 10.0, Some(false));
+    let status = plain.text(&input(&sample), &mut out).expect("shown");
+    assert_eq!(out, "BAT 35% 1:45");
+    assert_eq!(
+        (status.level, status.class),
+        (Level::Warning, Some("discharging"))
+    );
+    for (table, problem) in [
+        ("format = \"{cycles}\"\n", "no {cycles} in a format here"),
+        ("format-time = \"{h}\"\n", "no {h} in a format here"),
+        (
+            "format-charging-warning = \"x\"\n",
+            "unknown field `format-charging-warning`",
+        ),
+    ] {
+        let text = format!("modules_right = [\"battery\"]\n[battery]\n{table}");
+        let err = crate::config::parse(&text, std::path::Path::new("c.toml")).expect_err(table);
+        assert!(err.message.contains(problem), "{table}: {}", err.message);
+    }
+}

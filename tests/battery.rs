@@ -1,0 +1,56 @@
+//! The battery module's Waybar formats from the real binary on fake laptops (this machine
+//! has no battery): a battery and a mains adapter in the kernel's power_supply layout,
+//! mounted over /sys. Discharging on battery, and held at a charge threshold on mains,
+//! which Waybar calls plugged.
+
+mod common;
+
+use common::fake_sys::ringbar_on;
+use common::require_root;
+use ringbar::sensors::fixtures;
+use serde_json::Value as Json;
+
+const CONFIG: &str = "modules_left = []\nmodules_center = []\nmodules_right = [\"battery\"]\n\
+    [battery]\nformat = \"{capacity}% {icon} {time}\"\n\
+    format-plugged = \"{capacity}% plugged\"\nformat-time = \"{H}h{m}\"\n\
+    format-icons = [\"empty\", \"half\", \"full\"]\n\
+    tooltip-format = \"{timeTo} at {power:.1f} W\"\n";
+
+/// `--once --json`'s battery entry on a laptop whose BAT0 says `status`, at 30 of 60 Wh
+/// and 12 W, with its mains adapter `online` or not.
+fn battery_on(status: &'static str, online: bool) -> Json {
+    let build = move |sys: &std::path::Path| {
+        fixtures::battery(sys, "BAT0", status, 30_000_000, 60_000_000, 12_000_000);
+        fixtures::charger_and_mouse(sys, online);
+    };
+    let (mut command, home) = ringbar_on(build, &["--once", "--json", "--interval-ms", "200"]);
+    let config = home.path().join(".config/ringbar/config.toml");
+    std::fs::create_dir_all(config.parent().expect("dir")).expect("mkdir");
+    std::fs::write(&config, CONFIG).expect("config");
+    let out = command.output().expect("run ringbar");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Json = serde_json::from_slice(&out.stdout).expect("JSON");
+    let modules = doc["modules"].as_array().expect("modules");
+    modules
+        .iter()
+        .find(|m| m["name"] == "battery")
+        .cloned()
+        .unwrap_or_else(|| panic!("{doc}"))
+}
+
+#[test]
+fn discharging_and_plugged_take_their_formats_and_classes() {
+    require_root();
+    // 30 of 60 Wh at 12 W: 50 %, 2.5 h left; the middle icon of three.
+    let discharging = battery_on("Discharging", false);
+    assert_eq!(discharging["text"], "50% half 2h30", "{discharging}");
+    assert_eq!(discharging["class"], "discharging");
+    // Held at a threshold on mains: the kernel says "Not charging", Waybar "plugged".
+    let plugged = battery_on("Not charging", true);
+    assert_eq!(plugged["text"], "50% plugged", "{plugged}");
+    assert_eq!(plugged["class"], "plugged");
+}
