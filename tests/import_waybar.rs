@@ -183,15 +183,23 @@ fn debians_waybar_config_converts_checks_and_runs() {
     };
     let truth = 100 * (kib("MemTotal:") - kib("MemAvailable:")) / kib("MemTotal:");
     assert!((percent - truth).abs() <= 1, "{shown:?} against {truth}%");
+    // Its cpu format, `{usage}% `: the busy share the sample measured, truncated.
     let cpu = doc["modules"]
         .as_array()
         .expect("modules")
         .iter()
-        .find(|m| m["name"] == "cpu");
-    assert!(cpu.expect("cpu")["text"]
-        .as_str()
-        .expect("shown")
-        .starts_with("CPU "));
+        .find(|m| m["name"] == "cpu")
+        .expect("cpu");
+    let shown = cpu["text"].as_str().expect("shown");
+    let (usage, _) = shown
+        .split_once("% ")
+        .unwrap_or_else(|| panic!("{shown:?}"));
+    let busy = cpu["percentage"].as_f64().expect("measured");
+    assert_eq!(
+        usage.parse::<f64>().ok(),
+        Some(busy.floor()),
+        "{shown:?} at {busy}"
+    );
 }
 
 #[test]

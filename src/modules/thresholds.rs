@@ -38,7 +38,7 @@ struct GivenWithDecimals {
     decimals: Option<u8>,
 }
 
-fn decimals<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+pub(super) fn decimals<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
     let value = i64::deserialize(d)?;
     match u8::try_from(value) {
         Ok(n) if n <= MAX_DECIMALS => Ok(Some(n)),

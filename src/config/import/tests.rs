@@ -74,6 +74,7 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         "[power_profile]\nformat = \"{icon}\"",
         "on-click = \"swaymsg input type:keyboard xkb_switch_layout prev\"",
         "warning = 60.0",
+        "[cpu]\ncritical = 85.0\nformat = \"{usage}% \"",
         "critical = 85.0",
         "mounts = [\"/home\"]",
         "format = \"%H:%M \"",
@@ -87,7 +88,6 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
     }
     for (what, why) in [
         ("`cffi/player`", "no ringbar module yet"),
-        ("`cpu` `format`", "draws this module's text"),
         ("`battery#bat2` `bat`", "no ringbar counterpart"),
         ("`clock` `tooltip-format`", "draws this module's text"),
         (

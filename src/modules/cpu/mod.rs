@@ -1,0 +1,230 @@
+//! `cpu`: `CPU 12% 54°C 2.1GHz`, the busy share of all CPUs (in whole percents unless
+//! `decimals` says), then temperature and average frequency where the machine has the
+//! sensors (`–` when one fails). With a `format`, Waybar's cpu module: `{usage}` (whole
+//! percents, truncated as Waybar's), `{load}` `{load1}` `{load5}` `{load15}`,
+//! `{avg_frequency}` and `{max_frequency}` (GHz) and `{icon}`, fmt's number specs taken,
+//! `format-warning` and `format-critical` past the thresholds, and `tooltip-format` in
+//! place of the monitor's report.
+
+#[cfg(test)]
+mod tests;
+
+use std::rc::Rc;
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+
+use super::format;
+use super::import::{self, Waybar};
+use super::number_spec::{write_number, NumberSpec};
+use super::thresholds::{decimals, percent, DEFAULT_DECIMALS};
+use super::ModuleKind;
+use super::{Input, Level, Module, Status, Table};
+use crate::render::{number, write_percent_to, write_value};
+use crate::sample::Sample;
+use crate::text::icons::FormatIcons;
+use crate::text::{untrusted, Sink};
+
+/// Waybar's fields of the cpu module that ringbar fills.
+pub const KEYS: [&str; 8] = [
+    "usage",
+    "load",
+    "load1",
+    "load5",
+    "load15",
+    "avg_frequency",
+    "max_frequency",
+    "icon",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
+struct Settings {
+    #[serde(deserialize_with = "percent")]
+    warning: Option<f64>,
+    #[serde(deserialize_with = "percent")]
+    critical: Option<f64>,
+    #[serde(deserialize_with = "decimals")]
+    decimals: Option<u8>,
+    #[serde(deserialize_with = "checked")]
+    format: Option<String>,
+    #[serde(deserialize_with = "checked")]
+    format_warning: Option<String>,
+    #[serde(deserialize_with = "checked")]
+    format_critical: Option<String>,
+    format_icons: Option<FormatIcons>,
+    tooltip: bool,
+    #[serde(deserialize_with = "checked")]
+    tooltip_format: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            warning: Some(70.0),
+            critical: Some(90.0),
+            decimals: None,
+            format: None,
+            format_warning: None,
+            format_critical: None,
+            format_icons: None,
+            tooltip: true,
+            tooltip_format: None,
+        }
+    }
+}
+
+fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = String::deserialize(d)?;
+    format::check_numbers(&text, &KEYS).map_err(de::Error::custom)?;
+    Ok(Some(text))
+}
+
+struct Cpu {
+    settings: Settings,
+    decimals: usize,
+}
+
+/// The `cpu` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "cpu",
+    make,
+    waybar: Some(Waybar {
+        settings: &[
+            "format",
+            "format-warning",
+            "format-critical",
+            "format-icons",
+            "tooltip",
+            "tooltip-format",
+        ],
+        fields: &KEYS,
+        convert: import::sampled,
+        ..Waybar::named(&["cpu"])
+    }),
+};
+
+pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        None => Settings::default(),
+    };
+    let decimals = settings.decimals.map_or(DEFAULT_DECIMALS, usize::from);
+    Ok(Rc::new(Cpu { settings, decimals }))
+}
+
+impl Cpu {
+    fn level(&self, percent: Option<f64>) -> Level {
+        let (warning, critical) = (self.settings.warning, self.settings.critical);
+        percent.map_or(Level::Normal, |p| {
+            Level::of(p, warning.unwrap_or(f64::MAX), critical.unwrap_or(f64::MAX))
+        })
+    }
+
+    /// A Waybar format with its fields filled in from `sample`.
+    fn fill(&self, format: &str, sample: &Sample, level: Level, out: &mut String) {
+        let usage = sample.processes.cpu_percent().unwrap_or(0.0).floor();
+        let load = sample
+            .processes
+            .load
+            .map_or([0.0; 3], |l| l.0.map(f64::from));
+        let cpu = &sample.hardware.cpu;
+        // GHz with two decimals, as Waybar rounds them (the highest one up).
+        let average = cpu
+            .average_mhz
+            .known()
+            .map_or(0.0, |mhz| (mhz / 10.0).round() / 100.0);
+        let highest = cpu
+            .highest_mhz
+            .known()
+            .map_or(0.0, |mhz| (mhz / 10.0).ceil() / 100.0);
+        format::fill_numbers(format, out, |name, spec: Option<NumberSpec>, out| {
+            let value = match name {
+                "usage" => usage,
+                "load" | "load1" => load[0],
+                "load5" => load[1],
+                "load15" => load[2],
+                "avg_frequency" => average,
+                "max_frequency" => highest,
+                "icon" => {
+                    if let Some(icons) = &self.settings.format_icons {
+                        out.push_str(icons.icon(Some(usage), level.css_class()));
+                    }
+                    return true;
+                }
+                _ => return false,
+            };
+            // Loads print as fmt prints a float: two decimals as /proc/loadavg has.
+            let value = if name.starts_with("load") {
+                (value * 100.0).round() / 100.0
+            } else {
+                value
+            };
+            write_number(out, value, spec);
+            true
+        });
+    }
+}
+
+impl Module for Cpu {
+    fn name(&self) -> &str {
+        "cpu"
+    }
+
+    /// `CPU –` until there is an interval to measure.
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let sample = input.sample;
+        let percent = sample.processes.cpu_percent();
+        let level = self.level(percent);
+        let status = Status {
+            level,
+            percentage: percent,
+            ..Status::default()
+        };
+        let settings = &self.settings;
+        if let Some(format) = &settings.format {
+            let by_level = match level {
+                Level::Critical => settings.format_critical.as_ref(),
+                Level::Warning => settings.format_warning.as_ref(),
+                Level::Normal => None,
+            };
+            let format = by_level.unwrap_or(format);
+            if format.is_empty() {
+                return None;
+            }
+            self.fill(format, sample, level, out);
+            return Some(status);
+        }
+        out.push_str("CPU ");
+        match percent {
+            Some(p) => write_percent_to(out, p, self.decimals),
+            None => out.push('–'),
+        }
+        let sensors = &sample.hardware.cpu;
+        write_value(out, " ", sensors.celsius, "°C", number(0));
+        write_value(out, " ", sensors.average_mhz, "GHz", |o, mhz| {
+            number(1)(o, mhz / 1000.0);
+        });
+        Some(status)
+    }
+
+    /// The monitor's report, or the user's `tooltip-format`.
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        if !self.settings.tooltip {
+            return;
+        }
+        let Some(format) = &self.settings.tooltip_format else {
+            crate::render::report::write(sink, input.sample);
+            return;
+        };
+        let level = self.level(input.sample.processes.cpu_percent());
+        let mut text = String::new();
+        self.fill(format, input.sample, level, &mut text);
+        untrusted(sink, &text);
+    }
+
+    /// Under the monitor's report only.
+    fn history_graphs(&self) -> bool {
+        self.settings.tooltip && self.settings.tooltip_format.is_none()
+    }
+}
