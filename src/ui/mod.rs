@@ -117,15 +117,8 @@ pub fn run() -> ExitCode {
     if is_wayland(&display) {
         watchdog::watch(&display);
     }
-    if is_wayland(&display) && gtk4_layer_shell::is_supported() {
-        app.follow_monitors(&display);
-    } else {
-        tracing::warn!(
-            "this display has no wlr-layer-shell (X11, or a compositor without it): \
-             showing a plain window instead of a bar"
-        );
-        app.add_fallback();
-    }
+    // Before any bar shows: a `ringbar msg` sent once a bar is on screen must find this
+    // bar's socket (commands are carried out once the main loop runs).
     let _config_watch = paths::config_file().and_then(|path| {
         config_watch::watch(
             &path,
@@ -153,6 +146,15 @@ pub fn run() -> ExitCode {
             .map_err(|err| tracing::warn!("`ringbar msg` cannot reach this bar: {err}"))
             .ok()
     });
+    if is_wayland(&display) && gtk4_layer_shell::is_supported() {
+        app.follow_monitors(&display);
+    } else {
+        tracing::warn!(
+            "this display has no wlr-layer-shell (X11, or a compositor without it): \
+             showing a plain window instead of a bar"
+        );
+        app.add_fallback();
+    }
     // Only now can a second start's request be taken: publish the pid.
     if let Some(lock) = &mut lock {
         if let Err(err) = lock.publish_pid() {
