@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::fake_sys::ringbar_on;
+use common::fake_sys::once_json_with;
 use common::require_root;
 use ringbar::sensors::fixtures;
 use serde_json::Value as Json;
@@ -23,17 +23,7 @@ fn battery_on(status: &'static str, online: bool) -> Json {
         fixtures::battery(sys, "BAT0", status, 30_000_000, 60_000_000, 12_000_000);
         fixtures::charger_and_mouse(sys, online);
     };
-    let (mut command, home) = ringbar_on(build, &["--once", "--json", "--interval-ms", "200"]);
-    let config = home.path().join(".config/ringbar/config.toml");
-    std::fs::create_dir_all(config.parent().expect("dir")).expect("mkdir");
-    std::fs::write(&config, CONFIG).expect("config");
-    let out = command.output().expect("run ringbar");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Json = serde_json::from_slice(&out.stdout).expect("JSON");
+    let doc = once_json_with(build, CONFIG);
     let modules = doc["modules"].as_array().expect("modules");
     modules
         .iter()

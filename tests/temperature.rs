@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::fake_sys::ringbar_on;
+use common::fake_sys::once_json_with;
 use common::require_root;
 use ringbar::sensors::fixtures::write;
 use serde_json::Value as Json;
@@ -39,17 +39,7 @@ const CONFIG: &str = "modules_left = []\nmodules_center = []\n\
 #[test]
 fn each_way_to_name_a_sensor_reads_it_and_a_missing_one_hides() {
     require_root();
-    let (mut command, home) = ringbar_on(sensors, &["--once", "--json", "--interval-ms", "200"]);
-    let config = home.path().join(".config/ringbar/config.toml");
-    std::fs::create_dir_all(config.parent().expect("dir")).expect("mkdir");
-    std::fs::write(&config, CONFIG).expect("config");
-    let out = command.output().expect("run ringbar");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Json = serde_json::from_slice(&out.stdout).expect("JSON");
+    let doc = once_json_with(sensors, CONFIG);
     let modules = doc["modules"].as_array().expect("modules");
     let shown = |name: &str| modules.iter().find(|m| m["name"] == name).cloned();
     let text = |name: &str| shown(name).map(|m| m["text"].as_str().unwrap_or("").to_owned());

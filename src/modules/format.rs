@@ -97,6 +97,22 @@ pub fn check_numbers(format: &str, known: &[&str]) -> Result<(), String> {
     }
 }
 
+/// The format for `level`: its own where the config sets one, else `normal` (Waybar's
+/// `format-warning` and `format-critical`).
+pub fn for_level<'a>(
+    level: super::Level,
+    normal: &'a str,
+    warning: Option<&'a String>,
+    critical: Option<&'a String>,
+) -> &'a str {
+    let own = match level {
+        super::Level::Critical => critical,
+        super::Level::Warning => warning,
+        super::Level::Normal => None,
+    };
+    own.map_or(normal, String::as_str)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,3 +35,19 @@ pub fn ringbar_on(build: impl FnOnce(&Path), args: &[&str]) -> (Command, tempfil
         .env("HOME", dir.path());
     (command, dir)
 }
+
+/// `ringbar --once --json` with the config `config` on the machine `build` makes: its
+/// JSON document, after it exited 0.
+pub fn once_json_with(build: impl FnOnce(&Path), config: &str) -> serde_json::Value {
+    let (mut command, home) = ringbar_on(build, &["--once", "--json", "--interval-ms", "200"]);
+    let file = home.path().join(".config/ringbar/config.toml");
+    std::fs::create_dir_all(file.parent().expect("dir")).expect("mkdir");
+    std::fs::write(&file, config).expect("config");
+    let out = command.output().expect("run ringbar");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}

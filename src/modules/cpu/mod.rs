@@ -183,12 +183,12 @@ impl Module for Cpu {
         };
         let settings = &self.settings;
         if let Some(format) = &settings.format {
-            let by_level = match level {
-                Level::Critical => settings.format_critical.as_ref(),
-                Level::Warning => settings.format_warning.as_ref(),
-                Level::Normal => None,
-            };
-            let format = by_level.unwrap_or(format);
+            let format = format::for_level(
+                level,
+                format,
+                settings.format_warning.as_ref(),
+                settings.format_critical.as_ref(),
+            );
             if format.is_empty() {
                 return None;
             }

@@ -228,12 +228,12 @@ impl Module for MemoryModule {
             }
             return Some(status);
         };
-        let by_level = match level {
-            Level::Critical => settings.format_critical.as_ref(),
-            Level::Warning => settings.format_warning.as_ref(),
-            Level::Normal => None,
-        };
-        let format = by_level.unwrap_or(format);
+        let format = format::for_level(
+            level,
+            format,
+            settings.format_warning.as_ref(),
+            settings.format_critical.as_ref(),
+        );
         let memory = memory.filter(|_| !format.is_empty())?;
         self.fill(format, &memory, level, out);
         Some(status)

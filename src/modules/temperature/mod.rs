@@ -226,12 +226,12 @@ impl Module for Temperature {
         let celsius = self.celsius(input)?;
         let level = self.level(celsius.round() as i64);
         let settings = &self.settings;
-        let format = match level {
-            Level::Critical => settings.format_critical.as_ref(),
-            Level::Warning => settings.format_warning.as_ref(),
-            Level::Normal => None,
-        };
-        let format = format.unwrap_or(&settings.format);
+        let format = format::for_level(
+            level,
+            &settings.format,
+            settings.format_warning.as_ref(),
+            settings.format_critical.as_ref(),
+        );
         if format.is_empty() {
             return None;
         }
