@@ -1,7 +1,7 @@
-//! `language` (Waybar's `sway/language`, `hyprland/language`): the active keyboard
+//! `language` (Waybar's `sway/language`, `hyprland/language`, `niri/language`): the active keyboard
 //! layout, `{short}` (XKB's layout name, "us") by default, `{long}` its description
 //! ("English (US)"), `{variant}` and `{shortDescription}` ("en"). The layout comes from
-//! the compositor's events (Sway's `input`, Hyprland's `activelayout`); its tooltip
+//! the compositor's events (Sway's `input`, Hyprland's `activelayout`, niri's layout events); its tooltip
 //! names the active layout and lists the others. A left click switches every keyboard
 //! to its next layout. Hidden until the compositor has named a layout.
 
@@ -51,7 +51,7 @@ pub const KIND: ModuleKind = ModuleKind {
     waybar: Some(Waybar {
         settings: &["format"],
         fields: &KEYS,
-        ..Waybar::named(&["sway/language", "hyprland/language"])
+        ..Waybar::named(&["sway/language", "hyprland/language", "niri/language"])
     }),
 };
 

@@ -154,6 +154,9 @@ mod tests {
             ("mpris", "media"),
             ("sway/workspaces", "workspaces"),
             ("hyprland/window", "window"),
+            ("niri/workspaces", "workspaces"),
+            ("niri/window", "window"),
+            ("niri/language", "language"),
             ("hyprland/submap", "mode"),
             ("power-profiles-daemon", "power_profile"),
         ] {

@@ -38,7 +38,7 @@ pub const KIND: ModuleKind = ModuleKind {
     make,
     waybar: Some(Waybar {
         convert: from_waybar,
-        ..Waybar::named(&["sway/window", "hyprland/window"])
+        ..Waybar::named(&["sway/window", "hyprland/window", "niri/window"])
     }),
 };
 

@@ -47,7 +47,12 @@ pub const KIND: ModuleKind = ModuleKind {
     make,
     waybar: Some(Waybar {
         convert: from_waybar,
-        ..Waybar::named(&["sway/workspaces", "hyprland/workspaces", "wlr/workspaces"])
+        ..Waybar::named(&[
+            "sway/workspaces",
+            "hyprland/workspaces",
+            "niri/workspaces",
+            "wlr/workspaces",
+        ])
     }),
 };
 

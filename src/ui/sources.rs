@@ -68,7 +68,7 @@ impl Sources {
         if needs(Update::Compositor) && self.compositor.borrow().is_none() {
             let redraw = self.redraw.clone();
             let on_change = move |_: &CompositorState| redraw(Update::Compositor);
-            let compositor = Compositor::connect_from_env(on_change);
+            let compositor = Compositor::connect_from_env(None, on_change);
             self.compositor.replace(compositor);
         }
         for (source, settings) in crate::modules::event_sources(modules.all()) {

@@ -17,6 +17,7 @@ mod imported_style;
 mod keyboard;
 mod lifecycle;
 mod monitor;
+mod niri;
 mod reloads;
 mod responsive;
 mod workspace_modules;

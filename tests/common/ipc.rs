@@ -34,8 +34,9 @@ pub fn connect(env: &[(&str, &str)]) -> (Rc<Compositor>, Rc<Cell<usize>>) {
     let changes = Rc::new(Cell::new(0));
     let counter = changes.clone();
     let lookup = move |name: &str| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
-    let compositor = Compositor::connect_with_env(lookup, move |_| counter.set(counter.get() + 1))
-        .expect("the environment names a compositor");
+    let compositor =
+        Compositor::connect_with_env(lookup, None, move |_| counter.set(counter.get() + 1))
+            .expect("the environment names a compositor");
     (compositor, changes)
 }
 

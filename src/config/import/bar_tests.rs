@@ -138,3 +138,31 @@ fn a_positional_field_and_a_text_tooltip_are_read_as_waybar_reads_them() {
         import.notes
     );
 }
+
+#[test]
+fn a_niri_bar_keeps_its_workspaces_window_and_layout() {
+    let waybar = json!({
+        "modules-left": ["niri/workspaces", "niri/window"],
+        "modules-right": ["niri/language", "clock"],
+        "niri/workspaces": {"format": "{value}", "all-outputs": false},
+        "niri/window": {"format": "{title}", "max-length": 40},
+        "niri/language": {"format": "{short}"}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    let names = |list: &[std::rc::Rc<dyn crate::modules::Module>]| {
+        list.iter().map(|m| m.name().to_owned()).collect::<Vec<_>>()
+    };
+    assert_eq!(names(&config.modules.left), ["workspaces", "window"]);
+    assert_eq!(names(&config.modules.right), ["language", "clock"]);
+    assert!(
+        !import.notes.iter().any(|n| n.contains("niri")),
+        "{:?}",
+        import.notes
+    );
+    assert!(
+        import.toml.contains("format = \"{name}\""),
+        "{}",
+        import.toml
+    );
+}

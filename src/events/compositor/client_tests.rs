@@ -124,7 +124,7 @@ impl FakeHyprland {
             "XDG_RUNTIME_DIR" => Some(runtime.clone()),
             _ => None,
         };
-        Compositor::connect_with_env(var, |_| {}).expect("a Hyprland client")
+        Compositor::connect_with_env(var, None, |_| {}).expect("a Hyprland client")
     }
 }
 
@@ -261,7 +261,7 @@ fn garbage_sway(reply: &'static [u8]) {
     on_own_context(|context| {
         let path = path.display().to_string();
         let var = move |name: &str| (name == "SWAYSOCK").then(|| path.clone());
-        let compositor = Compositor::connect_with_env(var, |_| {}).expect("a sway client");
+        let compositor = Compositor::connect_with_env(var, None, |_| {}).expect("a sway client");
         pump(context, Duration::from_secs(3));
         assert!(compositor.state().workspaces.is_empty());
         // Two sockets per attempt, after 0, 0.5, 1.5 s (the next one is at 3.5 s).

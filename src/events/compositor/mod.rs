@@ -1,10 +1,11 @@
 //! What the compositor says about workspaces and the focused window, for the `workspaces`
 //! and `window` modules.
 //!
-//! The core half (this file, [`sway`] and [`hyprland`]) is pure: the i3-ipc framing, the
-//! JSON and event parsers and the requests that switch workspaces, all from bytes and
+//! Each compositor is a folder ([`sway`], [`hyprland`]) whose core half is pure: the IPC
+//! framing, the parsers and the requests that switch workspaces, all from bytes and
 //! strings to [`CompositorState`]. With the `app` feature, `Compositor` talks to the
-//! running compositor on the glib main loop (`client.rs` and the backends beside it).
+//! running compositor on the glib main loop through the backend of its folder's
+//! `client.rs`; `registry.rs` lists the backends.
 //!
 //! Names and titles come from other programs: they stay data here (never markup, never
 //! escaped), are cut at [`MAX_TEXT`] characters where they are shown, and odd bytes are
@@ -12,24 +13,34 @@
 
 pub mod hyprland;
 pub mod keyboard;
+pub mod niri;
 pub mod sway;
-pub mod sway_input;
 
+#[cfg(feature = "app")]
+mod backend;
 #[cfg(feature = "app")]
 mod client;
 #[cfg(feature = "app")]
-mod hyprland_client;
-#[cfg(feature = "app")]
 mod io;
+#[cfg(feature = "app")]
+mod lines;
 #[cfg(feature = "app")]
 mod oneshot;
 #[cfg(feature = "app")]
-mod shared;
+mod registry;
 #[cfg(feature = "app")]
-mod sway_client;
+mod shared;
 
 #[cfg(feature = "app")]
 pub use client::Compositor;
+
+/// Reads one environment variable (the process's, or a test's).
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// Where a compositor is reached, as a backend's `locate` finds it in the environment:
+/// `None` when the environment does not name that compositor, `Err` when it names it
+/// wrongly.
+pub type Located = Option<Result<std::path::PathBuf, &'static str>>;
 
 /// The longest window title or app id kept, in characters.
 pub const MAX_TEXT: usize = 1024;

@@ -1,6 +1,7 @@
 //! One request per connection, as Hyprland's `.socket.sock` takes them: connect, write
 //! the request, read the reply until the compositor closes, all without blocking, with
-//! a time limit and a cap on the reply's size.
+//! a time limit and a cap on the reply's size. A compositor that keeps a connection for
+//! more requests (niri) is told there are none by closing the writing half.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -27,6 +28,8 @@ pub struct OneShots {
     me: Weak<OneShots>,
     pending: RefCell<HashMap<u64, Pending>>,
     next: Cell<u64>,
+    /// Shut the socket for writing once the request is out.
+    half_close: bool,
 }
 
 struct Pending {
@@ -50,6 +53,16 @@ impl OneShots {
     pub fn new() -> Rc<OneShots> {
         Rc::new_cyclic(|me| OneShots {
             me: me.clone(),
+            ..OneShots::default()
+        })
+    }
+
+    /// For a compositor that answers each line and closes when the client has no more
+    /// to say.
+    pub fn half_closing() -> Rc<OneShots> {
+        Rc::new_cyclic(|me| OneShots {
+            me: me.clone(),
+            half_close: true,
             ..OneShots::default()
         })
     }
@@ -116,6 +129,10 @@ impl OneShots {
                     Ok(()) if shot.out.is_empty() => {
                         // All written: now wait for the answer.
                         shot.writing = false;
+                        if self.half_close {
+                            // A peer that is gone shows when the answer is read.
+                            let _ = shot.socket.shutdown(std::net::Shutdown::Write);
+                        }
                         let old = std::mem::replace(
                             &mut shot.watch,
                             self.watch(&shot.socket, id, IOCondition::IN),

@@ -9,6 +9,9 @@
 
 use crate::events::compositor::cap_text;
 
+/// The longest event line kept: Hyprland cuts an event's data at 1024 bytes.
+pub const MAX_LINE: usize = 8 << 10;
+
 /// One event line, parsed. Workspace ids are `None` in the formats that carry only names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {

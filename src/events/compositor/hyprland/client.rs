@@ -13,11 +13,13 @@ use std::time::Duration;
 
 use gtk4::glib::{self, ControlFlow, IOCondition};
 
-use super::hyprland::{self, Action, Dialect, Event, LineReader};
-use super::io::{self, Backoff};
-use super::oneshot::OneShots;
-use super::shared::Shared;
-use super::Workspace;
+use super::super::backend::{Backend, Kind};
+use super::super::io::{self, Backoff};
+use super::super::lines::LineReader;
+use super::super::oneshot::OneShots;
+use super::super::shared::Shared;
+use super::super::Workspace;
+use super::{self as hyprland, Action, Dialect, Event};
 
 const WHAT: &str = "Hyprland IPC";
 const READ_BUDGET: usize = 1 << 20;
@@ -65,8 +67,14 @@ struct Round {
     wanted: usize,
 }
 
+pub(in super::super) const BACKEND: Kind = Kind {
+    name: "hyprland",
+    locate: super::locate,
+    start: |dir, shared| Hyprland::start(dir, shared),
+};
+
 impl Hyprland {
-    pub(super) fn start(dir: PathBuf, shared: Rc<Shared>) -> Rc<Hyprland> {
+    fn start(dir: PathBuf, shared: Rc<Shared>) -> Rc<Hyprland> {
         let hyprland = Rc::new_cyclic(|me| Hyprland {
             dir,
             shared,
@@ -84,14 +92,6 @@ impl Hyprland {
         hyprland
     }
 
-    pub(super) fn stop(&self) {
-        if let Some(retry) = self.retry.take() {
-            retry.destroy();
-        }
-        self.events.take();
-        self.requests.cancel_all();
-    }
-
     fn connect(&self) {
         self.retry.take();
         let path = self.dir.join(".socket2.sock");
@@ -106,7 +106,7 @@ impl Hyprland {
         });
         self.events.replace(Some(Events {
             socket,
-            lines: LineReader::new(),
+            lines: LineReader::new(hyprland::MAX_LINE),
             watch,
         }));
         self.dialect.set(None);
@@ -136,19 +136,6 @@ impl Hyprland {
                 Ok(Ok(keyboard)) => hyprland.shared.update(|state| state.keyboard = keyboard),
                 Ok(Err(why)) | Err(why) => tracing::debug!("{WHAT}: j/devices: {why}"),
             }
-        });
-    }
-
-    /// Switches every keyboard to its next layout (a command of hyprctl's, the same in
-    /// both dialects).
-    pub(super) fn next_layout(&self) {
-        self.request("switchxkblayout all next", |reply| match reply {
-            Ok(answer) if answer.trim_ascii() == b"ok" => {}
-            Ok(answer) => tracing::warn!(
-                "{WHAT}: switchxkblayout: {}",
-                String::from_utf8_lossy(&answer).trim()
-            ),
-            Err(why) => tracing::warn!("{WHAT}: switchxkblayout: {why}"),
         });
     }
 
@@ -378,16 +365,6 @@ impl Hyprland {
         });
     }
 
-    pub(super) fn focus(&self, workspace: &Workspace) {
-        let me = self.me.clone();
-        let workspace = workspace.clone();
-        self.detect_dialect(move |dialect| {
-            if let Some(hyprland) = me.upgrade() {
-                hyprland.dispatch(workspace, dialect, true);
-            }
-        });
-    }
-
     /// Sends the request that shows `workspace`; if Hyprland says it speaks the other
     /// dialect (0.55 and 0.56 go by the config file), switches and tries once more.
     fn dispatch(&self, workspace: Workspace, dialect: Dialect, retry: bool) {
@@ -412,9 +389,42 @@ impl Hyprland {
                 hyprland.dialect.set(Some(dialect.other()));
                 hyprland.dispatch(workspace, dialect.other(), false);
             } else if reply.trim() != "ok" {
-                let reply = super::cap_text(reply.trim());
+                let reply = super::super::cap_text(reply.trim());
                 tracing::warn!("{WHAT}: switching workspaces failed: {reply}");
             }
+        });
+    }
+}
+
+impl Backend for Hyprland {
+    fn stop(&self) {
+        if let Some(retry) = self.retry.take() {
+            retry.destroy();
+        }
+        self.events.take();
+        self.requests.cancel_all();
+    }
+
+    fn focus(&self, workspace: &Workspace) {
+        let me = self.me.clone();
+        let workspace = workspace.clone();
+        self.detect_dialect(move |dialect| {
+            if let Some(hyprland) = me.upgrade() {
+                hyprland.dispatch(workspace, dialect, true);
+            }
+        });
+    }
+
+    /// Switches every keyboard to its next layout (a command of hyprctl's, the same in
+    /// both dialects).
+    fn next_layout(&self) {
+        self.request("switchxkblayout all next", |reply| match reply {
+            Ok(answer) if answer.trim_ascii() == b"ok" => {}
+            Ok(answer) => tracing::warn!(
+                "{WHAT}: switchxkblayout: {}",
+                String::from_utf8_lossy(&answer).trim()
+            ),
+            Err(why) => tracing::warn!("{WHAT}: switchxkblayout: {why}"),
         });
     }
 }

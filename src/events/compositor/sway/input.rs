@@ -3,8 +3,8 @@
 
 use serde::Deserialize;
 
-use super::keyboard::{mode_of, Keyboard};
-use super::{cap_text, text};
+use super::super::keyboard::{mode_of, Keyboard};
+use super::super::{cap_text, text};
 
 pub const GET_BINDING_STATE: u32 = 12;
 pub const GET_INPUTS: u32 = 100;

@@ -11,11 +11,11 @@ use std::rc::{Rc, Weak};
 
 use gtk4::glib::{self, ControlFlow, IOCondition};
 
-use super::io::{self, Backoff};
-use super::shared::Shared;
-use super::sway::{self, Decoder, EventAction};
-use super::sway_input;
-use super::{CompositorState, Workspace};
+use super::super::backend::{Backend, Kind};
+use super::super::io::{self, Backoff};
+use super::super::shared::Shared;
+use super::super::{CompositorState, Workspace};
+use super::{self as sway, input as sway_input, Decoder, EventAction};
 
 /// Requests and commands waiting for a socket that does not take them: past this the
 /// connection is dropped as stuck.
@@ -71,8 +71,14 @@ impl Drop for Stream {
     }
 }
 
+pub(in super::super) const BACKEND: Kind = Kind {
+    name: "sway",
+    locate: super::locate,
+    start: |path, shared| Sway::start(path, shared),
+};
+
 impl Sway {
-    pub(super) fn start(path: PathBuf, shared: Rc<Shared>) -> Rc<Sway> {
+    fn start(path: PathBuf, shared: Rc<Shared>) -> Rc<Sway> {
         let sway = Rc::new_cyclic(|me| Sway {
             path,
             shared,
@@ -84,13 +90,6 @@ impl Sway {
         });
         sway.connect();
         sway
-    }
-
-    pub(super) fn stop(&self) {
-        if let Some(retry) = self.retry.take() {
-            retry.destroy();
-        }
-        self.conn.take();
     }
 
     fn stream(&self, which: Which) -> std::io::Result<Stream> {
@@ -370,14 +369,23 @@ impl Sway {
             _ => {}
         }
     }
+}
+
+impl Backend for Sway {
+    fn stop(&self) {
+        if let Some(retry) = self.retry.take() {
+            retry.destroy();
+        }
+        self.conn.take();
+    }
 
     /// Switches every keyboard to its next layout.
-    pub(super) fn next_layout(&self) {
+    fn next_layout(&self) {
         let command = sway_input::NEXT_LAYOUT.as_bytes();
         self.send(Which::Queries, &sway::encode(sway::RUN_COMMAND, command));
     }
 
-    pub(super) fn focus(&self, workspace: &Workspace) {
+    fn focus(&self, workspace: &Workspace) {
         let Some(command) = sway::workspace_command(workspace) else {
             tracing::warn!(
                 "{WHAT}: cannot write a command for workspace {:?}",

@@ -10,7 +10,21 @@ use std::collections::HashMap;
 use serde::Deserialize;
 
 use super::keyboard::Keyboard;
-use super::{cap_text, sort_workspaces, sway_input, text, CompositorState, Workspace};
+use super::{cap_text, sort_workspaces, text, CompositorState, Env, Located, Workspace};
+
+pub mod input;
+
+#[cfg(feature = "app")]
+mod client;
+#[cfg(feature = "app")]
+pub(super) use client::BACKEND;
+
+/// Sway's socket, from `SWAYSOCK`; `None` when it is not set.
+pub fn locate(var: Env) -> Located {
+    var("SWAYSOCK")
+        .filter(|p| !p.is_empty())
+        .map(|path| Ok(path.into()))
+}
 
 pub const MAGIC: &[u8; 6] = b"i3-ipc";
 /// Magic, length and type.
@@ -307,11 +321,11 @@ pub fn event_action(kind: u32, payload: &[u8]) -> EventAction {
                 _ => EventAction::Requery,
             }
         }
-        EVENT_MODE => match sway_input::parse_mode(payload) {
+        EVENT_MODE => match input::parse_mode(payload) {
             Ok(mode) => EventAction::Mode(mode),
             Err(_) => EventAction::Ignore,
         },
-        sway_input::EVENT_INPUT => match sway_input::input_event(payload) {
+        input::EVENT_INPUT => match input::input_event(payload) {
             Some(keyboard) => EventAction::Keyboard(keyboard),
             None => EventAction::Ignore,
         },
@@ -380,5 +394,4 @@ pub fn check_reply(payload: &[u8]) -> Result<(), String> {
 }
 
 #[cfg(test)]
-#[path = "sway_tests.rs"]
 mod tests;

@@ -1,0 +1,10 @@
+//! The compositors ringbar speaks to, in the order the environment is asked about them:
+//! a backend is its folder and one line here.
+
+use super::backend::Kind;
+
+pub(super) const BACKENDS: [Kind; 3] = [
+    super::sway::BACKEND,
+    super::hyprland::BACKEND,
+    super::niri::BACKEND,
+];
