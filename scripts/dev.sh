@@ -5,6 +5,7 @@
 #   scripts/dev.sh test   install what is missing, build, run every test
 #   scripts/dev.sh check  the fast inner loop: fmt, clippy, the core's unit tests
 #   scripts/dev.sh hyprland  only the real-Hyprland stage of `test` (a VM, minutes)
+#   scripts/dev.sh labwc  only the real-labwc stage of `test` (in the same sid root)
 #   scripts/dev.sh deb    build the Debian package (target/deb/ringbar_*.deb, lintian-clean)
 #   scripts/dev.sh package  only the package stage of `test`: build it, install it into a
 #                         clean Debian 12 root, use it, purge it
@@ -116,6 +117,17 @@ hyprland_stage() {
     return "$status"
 }
 
+# The workspaces and window modules on labwc (tests/labwc.rs): headless, in the sid root
+# the Hyprland stage builds (built here if missing). Skips with a loud warning when the
+# root cannot be set up; a failing check fails the stage.
+labwc_stage() {
+    local started=$SECONDS status=0
+    log "real-labwc stage: labwc 0.20 headless in the sid root"
+    cargo_test_as_root --test labwc -- --ignored --nocapture || status=$?
+    log "real-labwc stage took $((SECONDS - started))s"
+    return "$status"
+}
+
 # The Debian package, built and installed into a clean Debian 12 root (scripts/deb-test.sh).
 package_stage() {
     local started=$SECONDS deb
@@ -131,6 +143,7 @@ run_tests() {
     cargo clippy --all-targets --locked --features test-support -- -D warnings
     cargo_test_as_root
     hyprland_stage
+    labwc_stage
     package_stage
     fuzz "${RINGBAR_FUZZ_SECONDS:-10}"
 }
@@ -197,6 +210,10 @@ case "${1:-}" in
         setup
         hyprland_stage
         ;;
+    labwc)
+        setup
+        labwc_stage
+        ;;
     deb)
         setup
         bash scripts/deb.sh
@@ -227,5 +244,5 @@ case "${1:-}" in
             !skip' docs/performance.md >docs/performance.md.new && mv docs/performance.md.new docs/performance.md
         log "docs/performance.md updated from target/bench/report.md"
         ;;
-    *) die "usage: scripts/dev.sh run|test|check|hyprland|deb|package|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]|bench" ;;
+    *) die "usage: scripts/dev.sh run|test|check|hyprland|labwc|deb|package|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]|bench" ;;
 esac

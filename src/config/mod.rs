@@ -112,6 +112,9 @@ pub struct Config {
     /// itself (loopback, its own address).
     pub net_include_local: bool,
     pub sensors: Sensors,
+    /// `compositor`: the backend the workspace modules speak to ("sway", "hyprland",
+    /// "niri"); `None`: the first the environment names.
+    pub compositor: Option<String>,
 }
 
 impl Default for Config {
@@ -144,6 +147,7 @@ struct Settings {
     kernel_threads: bool,
     group_by: Option<GroupBy>,
     sensors: Sensors,
+    compositor: Option<String>,
 }
 
 impl Default for Settings {
@@ -166,6 +170,7 @@ impl Default for Settings {
             kernel_threads: false,
             group_by: None,
             sensors: Sensors::default(),
+            compositor: None,
         }
     }
 }

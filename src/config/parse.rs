@@ -89,6 +89,7 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
         group_by: settings.group_by,
         net_include_local: net_include_local.unwrap_or(false),
         sensors: settings.sensors,
+        compositor: settings.compositor,
     })
 }
 

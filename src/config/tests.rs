@@ -138,6 +138,14 @@ fn module_tables_set_the_thresholds() {
 }
 
 #[test]
+fn the_compositor_can_be_named() {
+    let config = parse("compositor = \"niri\"\n", Path::new("c.toml")).expect("valid");
+    assert_eq!(config.compositor.as_deref(), Some("niri"));
+    assert_eq!(Config::default().compositor, None);
+    assert!(parse("compositor = 3\n", Path::new("c.toml")).is_err());
+}
+
+#[test]
 fn errors_name_file_line_and_key() {
     let typo = parse_str("height = 30\nheigth = 30\n").expect_err("typo");
     assert!(
@@ -145,8 +153,8 @@ fn errors_name_file_line_and_key() {
             "/home/u/.config/ringbar/config.toml:2: `heigth = 30`: unknown field `heigth`, \
              expected one of `output`, `position`, `layer`, `height`, `width`, `margin_top`, \
              `margin_bottom`, `margin_left`, `margin_right`, `rotate`, `modules_left`, \
-             `modules_center`, `modules_right`, `interval_ms`, `kernel_threads`, `group_by`, `sensors`, or a \
-             module table: `[cpu]`, `[memory]`"
+             `modules_center`, `modules_right`, `interval_ms`, `kernel_threads`, `group_by`, `sensors`, \
+             `compositor`, or a module table: `[cpu]`, `[memory]`"
         ) && typo.ends_with(
             "`[tray]`, `[cpu_graph]`, `[memory_graph]`; or a bar of its own in a [[bar]] \
              table (using the defaults)"

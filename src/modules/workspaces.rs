@@ -13,7 +13,7 @@ use super::import::{Carried, Waybar};
 use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table, Update, WorkspaceButton};
 use super::{ButtonRow, Widget};
-use crate::events::compositor::Workspace;
+use crate::events::compositor::{Workspace, WINDOWS_UNKNOWN};
 use crate::text::Sink;
 
 #[derive(Deserialize)]
@@ -51,6 +51,7 @@ pub const KIND: ModuleKind = ModuleKind {
             "sway/workspaces",
             "hyprland/workspaces",
             "niri/workspaces",
+            "ext/workspaces",
             "wlr/workspaces",
         ])
     }),
@@ -185,7 +186,11 @@ impl ButtonRow for Workspaces {
                     classes.push(class);
                 }
             }
-            classes.push(if w.windows == 0 { "empty" } else { "occupied" });
+            match w.windows {
+                0 => classes.push("empty"),
+                WINDOWS_UNKNOWN => {}
+                _ => classes.push("occupied"),
+            }
             out.push(WorkspaceButton {
                 label,
                 classes,

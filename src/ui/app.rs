@@ -88,7 +88,10 @@ impl App {
 
     /// Shows the modules and renders each sample as it comes.
     pub fn start(self: &Rc<Self>) {
-        self.sources.follow(&self.config.borrow().modules);
+        let config = self.config.borrow();
+        self.sources
+            .follow(&config.modules, config.compositor.as_deref());
+        drop(config);
         self.want_shown_readings();
         self.render_all();
         let handover = self.monitor.borrow().handover();
@@ -157,7 +160,10 @@ impl App {
             .borrow_mut()
             .reload_config(self.config_file.as_deref());
         self.config.replace(config);
-        self.sources.follow(&self.config.borrow().modules);
+        let config = self.config.borrow();
+        self.sources
+            .follow(&config.modules, config.compositor.as_deref());
+        drop(config);
         self.want_shown_readings();
 
         // A window that still fits is kept, with new content: destroying one leaks the

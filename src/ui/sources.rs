@@ -35,6 +35,8 @@ pub struct Sources {
     redraw: Rc<dyn Fn(Update)>,
     wall_timer: RefCell<Option<WallTimer>>,
     compositor: RefCell<Option<Rc<Compositor>>>,
+    /// The config's `compositor` when the connection was made.
+    compositor_choice: RefCell<Option<String>>,
     runners: RefCell<Vec<Rc<ScriptRunner>>>,
     /// What each script module's script last said, by module name.
     script_states: Rc<RefCell<Scripts>>,
@@ -52,6 +54,7 @@ impl Sources {
             redraw: super::paced::paced(redraw),
             wall_timer: RefCell::new(None),
             compositor: RefCell::new(None),
+            compositor_choice: RefCell::new(None),
             runners: RefCell::new(Vec::new()),
             script_states: Rc::new(RefCell::new(Scripts::new())),
             tray: RefCell::new(None),
@@ -61,14 +64,20 @@ impl Sources {
     }
 
     /// Starts the sources `modules` follow that are not running yet, and stops the
-    /// scripts they no longer list.
-    pub fn follow(&self, modules: &Layout) {
+    /// scripts they no longer list. `compositor`: the config's choice of backend; a
+    /// new choice drops the connection made for the old one.
+    pub fn follow(&self, modules: &Layout, compositor: Option<&str>) {
         self.start_wall_timer();
+        if self.compositor_choice.borrow().as_deref() != compositor {
+            self.compositor.take();
+            self.compositor_choice
+                .replace(compositor.map(str::to_owned));
+        }
         let needs = |kind: Update| modules.all().any(|m| m.follows().contains(&kind));
         if needs(Update::Compositor) && self.compositor.borrow().is_none() {
             let redraw = self.redraw.clone();
             let on_change = move |_: &CompositorState| redraw(Update::Compositor);
-            let compositor = Compositor::connect_from_env(None, on_change);
+            let compositor = Compositor::connect_from_env(compositor, on_change);
             self.compositor.replace(compositor);
         }
         for (source, settings) in crate::modules::event_sources(modules.all()) {

@@ -14,6 +14,7 @@ pub mod crowd;
 pub mod fake_sys;
 pub mod hyprland;
 pub mod ipc;
+pub mod labwc;
 pub mod netns;
 pub mod niri;
 pub mod ocr;

@@ -51,7 +51,7 @@ fn endpoint(
     }
     Err(
         "the environment names no compositor ringbar knows (SWAYSOCK, \
-         HYPRLAND_INSTANCE_SIGNATURE)"
+         HYPRLAND_INSTANCE_SIGNATURE, NIRI_SOCKET, WAYLAND_DISPLAY)"
             .into(),
     )
 }
@@ -80,6 +80,11 @@ impl Compositor {
         static LOGGED: AtomicBool = AtomicBool::new(false);
         let (kind, path) = match endpoint(&var, forced) {
             Ok(found) => found,
+            // The config's choice that cannot be followed is a mistake to point out.
+            Err(why) if forced.is_some() => {
+                tracing::warn!("config: compositor: {why}; no workspaces or window title");
+                return None;
+            }
             Err(why) => {
                 if !LOGGED.swap(true, Ordering::Relaxed) {
                     tracing::info!("no workspaces or window title: {why}");

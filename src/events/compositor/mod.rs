@@ -15,6 +15,7 @@ pub mod hyprland;
 pub mod keyboard;
 pub mod niri;
 pub mod sway;
+pub mod wayland;
 
 #[cfg(feature = "app")]
 mod backend;
@@ -42,6 +43,10 @@ pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// wrongly.
 pub type Located = Option<Result<std::path::PathBuf, &'static str>>;
 
+/// [`Workspace::windows`] where the compositor does not say which windows a workspace
+/// holds (the standard protocols do not): neither empty nor occupied.
+pub const WINDOWS_UNKNOWN: u32 = u32::MAX;
+
 /// The longest window title or app id kept, in characters.
 pub const MAX_TEXT: usize = 1024;
 
@@ -57,7 +62,8 @@ pub struct Workspace {
     pub focused: bool,
     pub visible: bool,
     pub urgent: bool,
-    /// How many windows it holds (floating ones too); 0 = empty.
+    /// How many windows it holds (floating ones too); 0 = empty, [`WINDOWS_UNKNOWN`] when
+    /// the compositor does not say.
     pub windows: u32,
     /// A Hyprland special workspace (named "special:…").
     pub special: bool,

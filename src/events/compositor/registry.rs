@@ -3,8 +3,10 @@
 
 use super::backend::Kind;
 
-pub(super) const BACKENDS: [Kind; 3] = [
+pub(super) const BACKENDS: [Kind; 4] = [
     super::sway::BACKEND,
     super::hyprland::BACKEND,
     super::niri::BACKEND,
+    // The standard protocols of any compositor: the fallback, as it always locates.
+    super::wayland::BACKEND,
 ];

@@ -1,0 +1,108 @@
+//! The bar on labwc 0.20 (Debian sid's), a compositor without an IPC of its own: the
+//! workspaces from ext-workspace-v1 and the focused window from wlr-foreign-toplevel,
+//! read by the test hook and by OCR, and a click that makes labwc switch desktops (read
+//! back from labwc's own workspace events). labwc runs headless in the sid root the
+//! Hyprland harness builds; `scripts/dev.sh labwc` runs this stage alone.
+
+mod common;
+
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use common::labwc::Labwc;
+use common::running_bar::RunningBar;
+use common::{require_root, wait_for};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+/// Kills a client when the test ends, passed or not.
+struct Client(Child);
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+#[ignore = "needs the sid root (minutes to build): scripts/dev.sh labwc"]
+fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
+    require_root();
+    let Some(labwc) = Labwc::start(&["FIRST", "SECOND"]) else {
+        return;
+    };
+    let started = Instant::now();
+    let bar_binary = labwc.install(std::path::Path::new(env!("CARGO_BIN_EXE_ringbar")));
+    let config = labwc.host_path("/root/.config/ringbar");
+    std::fs::create_dir_all(&config).expect("config folder");
+    std::fs::write(
+        config.join("config.toml"),
+        "modules_left = [\"ext/workspaces\", \"window\"]\nmodules_right = [\"clock\"]\n",
+    )
+    .expect("config");
+    let hook = labwc.host_path("/run/ringbar-hook");
+    let _ = std::fs::remove_dir_all(&hook);
+    std::fs::create_dir_all(&hook).expect("hook folder");
+    let bar = RunningBar::spawn(
+        labwc.client(&bar_binary, &[("RINGBAR_TEST_HOOK", "/run/ringbar-hook")]),
+        labwc.host_path("/run/ringbar-labwc/ringbar.log"),
+        hook,
+    );
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let field = |key: &str| bar.field(key);
+    wait_for("labwc's desktops on the bar", WAIT, || {
+        field("workspaces") == "FIRST:focused+visible|SECOND:"
+    });
+    let _foot = Client(
+        labwc
+            .client("foot", &[])
+            .args(["-T", "START", "--", "sleep", "600"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start foot"),
+    );
+    wait_for("the window's title", WAIT, || field("window") == "START");
+    let left_text = || common::ocr::read_text(&labwc.screenshot("0,0 400x26"));
+    wait_for("`FIRST SECOND START` on screen", WAIT, || {
+        let text = left_text();
+        eprintln!("OCR: {text:?}");
+        text.contains("FIRST") && text.contains("SECOND") && text.contains("START")
+    });
+
+    // A click on SECOND: labwc switches and says so; its window is not shown there.
+    let screen = labwc.screenshot("");
+    let layout = (screen.width as u32, screen.height as u32);
+    let mut pointer = labwc.pointer(&common::hyprland::example("virtual_pointer"), layout);
+    let on_second = || field("workspaces") == "FIRST:|SECOND:focused+visible";
+    // The buttons' rectangles, "x,y,w,h;…", from the test hook.
+    let buttons = field("workspaces.buttons");
+    let second: Vec<u32> = buttons
+        .split(';')
+        .nth(1)
+        .expect("a second button")
+        .split(',')
+        .map(|n| n.parse().expect("a number"))
+        .collect();
+    let (x, y) = (second[0] + second[2] / 2, second[1] + second[3] / 2);
+    for attempt in 1..=3 {
+        pointer.move_to(x, y);
+        pointer.click("left");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !on_second() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        if on_second() {
+            break;
+        }
+        eprintln!("click {attempt} at {x},{y} did not switch to SECOND; clicking again");
+    }
+    wait_for("labwc on SECOND", WAIT, on_second);
+    wait_for("no focused window on SECOND", WAIT, || {
+        field("window.visible") == "false"
+    });
+    let log = bar.log_text();
+    assert!(!log.contains("ERROR"), "{log}");
+    eprintln!("labwc stage checks took {:?}", started.elapsed());
+}
