@@ -15,6 +15,18 @@ use common::{require_root, wait_for};
 
 const WAIT: Duration = Duration::from_secs(30);
 
+/// foot on labwc, running `args`.
+fn foot(labwc: &Labwc, args: &[&str]) -> Client {
+    let child = labwc
+        .client("foot", &[])
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start foot");
+    Client(child)
+}
+
 /// Kills a client when the test ends, passed or not.
 struct Client(Child);
 
@@ -54,15 +66,7 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
     wait_for("labwc's desktops on the bar", WAIT, || {
         field("workspaces") == "FIRST:focused+visible|SECOND:"
     });
-    let _foot = Client(
-        labwc
-            .client("foot", &[])
-            .args(["-T", "START", "--", "sleep", "600"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start foot"),
-    );
+    let _start = foot(&labwc, &["-T", "START", "--", "sleep", "600"]);
     wait_for("the window's title", WAIT, || field("window") == "START");
     let left_text = || common::ocr::read_text(&labwc.screenshot("0,0 400x26"));
     wait_for("`FIRST SECOND START` on screen", WAIT, || {
@@ -75,33 +79,64 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
     let screen = labwc.screenshot("");
     let layout = (screen.width as u32, screen.height as u32);
     let mut pointer = labwc.pointer(&common::hyprland::example("virtual_pointer"), layout);
-    let on_second = || field("workspaces") == "FIRST:|SECOND:focused+visible";
-    // The buttons' rectangles, "x,y,w,h;…", from the test hook.
-    let buttons = field("workspaces.buttons");
-    let second: Vec<u32> = buttons
-        .split(';')
-        .nth(1)
-        .expect("a second button")
-        .split(',')
-        .map(|n| n.parse().expect("a number"))
-        .collect();
-    let (x, y) = (second[0] + second[2] / 2, second[1] + second[3] / 2);
-    for attempt in 1..=3 {
-        pointer.move_to(x, y);
-        pointer.click("left");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !on_second() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(50));
+    let mut click_button = |index: usize, what: &str, done: &dyn Fn() -> bool| {
+        // The buttons' rectangles, "x,y,w,h;…", from the test hook.
+        let buttons = field("workspaces.buttons");
+        let rect: Vec<u32> = buttons
+            .split(';')
+            .nth(index)
+            .expect("the button")
+            .split(',')
+            .map(|n| n.parse().expect("a number"))
+            .collect();
+        let (x, y) = (rect[0] + rect[2] / 2, rect[1] + rect[3] / 2);
+        for attempt in 1..=3 {
+            pointer.move_to(x, y);
+            pointer.click("left");
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while !done() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            if done() {
+                break;
+            }
+            eprintln!("click {attempt} at {x},{y} did not switch to {what}; clicking again");
         }
-        if on_second() {
-            break;
-        }
-        eprintln!("click {attempt} at {x},{y} did not switch to SECOND; clicking again");
-    }
-    wait_for("labwc on SECOND", WAIT, on_second);
+        wait_for(&format!("labwc on {what}"), WAIT, done);
+    };
+    click_button(1, "SECOND", &|| {
+        field("workspaces") == "FIRST:|SECOND:focused+visible"
+    });
     wait_for("no focused window on SECOND", WAIT, || {
         field("window.visible") == "false"
     });
+    // A second window, on SECOND; then back to FIRST and its window.
+    let _beta = foot(&labwc, &["-T", "BETA", "--", "sleep", "600"]);
+    wait_for("BETA's title", WAIT, || field("window") == "BETA");
+    click_button(0, "FIRST", &|| {
+        field("workspaces") == "FIRST:focused+visible|SECOND:"
+    });
+    wait_for("START focused again", WAIT, || field("window") == "START");
+
+    // Hostile titles: markup and 10 kB of text stay text, cut to 1024 characters; then a
+    // flood of 10,000 title changes ends on the last, redrawn far fewer times.
+    let hostile = format!("<b>&amp;{}", "x".repeat(10_000));
+    let script = format!(
+        "printf '\\033]2;%s\\007' '{hostile}'; sleep 1; i=0; while [ $i -lt 10000 ]; do \
+         printf '\\033]2;t%d\\007' $i; i=$((i+1)); done; sleep 600"
+    );
+    let renders_before = bar.renders("Compositor");
+    let _hostile = foot(&labwc, &["-T", "HOSTILE", "--", "sh", "-c", &script]);
+    wait_for("the hostile title, cut", WAIT, || {
+        let title = field("window");
+        title.starts_with("<b>&amp;xxx") && title.chars().count() <= 1025
+    });
+    wait_for("the flood's last title", WAIT, || {
+        field("window") == "t9999"
+    });
+    let renders = bar.renders("Compositor") - renders_before;
+    eprintln!("10,000 title changes: {renders} renders");
+    assert!(renders < 2000, "{renders} renders for 10,000 title changes");
     let log = bar.log_text();
     assert!(!log.contains("ERROR"), "{log}");
     eprintln!("labwc stage checks took {:?}", started.elapsed());

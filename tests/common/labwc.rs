@@ -53,8 +53,8 @@ fn apt(root: &Path, args: &[&str]) -> std::process::Output {
         .expect("run apt-get in the sid root")
 }
 
-/// The sid root with [`PACKAGES`]; `None` (after a loud warning) where it cannot be
-/// had: Debian sid moves, and that is outside ringbar.
+/// The sid root the Hyprland harness builds; `None` (after a loud warning) where it
+/// cannot be had: Debian sid moves, and that is outside ringbar.
 fn root() -> Option<PathBuf> {
     let script =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/hyprland/headless-hyprland.sh");
@@ -70,22 +70,28 @@ fn root() -> Option<PathBuf> {
         warn_skip("the sid root's setup failed", &setup.stderr);
         return None;
     }
-    let root = PathBuf::from(std::env::var("HYPR_ROOT").unwrap_or("/tmp/hypr/root".into()));
-    if !root.join("usr/bin/labwc").exists() {
-        let update = apt(&root, &["update"]);
-        let mut install = vec!["install", "-y", "--no-install-recommends"];
-        install.extend(PACKAGES);
-        let out = if update.status.success() {
-            apt(&root, &install)
-        } else {
-            update
-        };
-        if !out.status.success() {
-            warn_skip("apt in the sid root failed", &out.stderr);
-            return None;
-        }
+    Some(PathBuf::from(
+        std::env::var("HYPR_ROOT").unwrap_or("/tmp/hypr/root".into()),
+    ))
+}
+
+/// [`PACKAGES`] in the root (its /proc and /dev mounted, for their scripts).
+fn install_packages(root: &Path) -> bool {
+    if root.join("usr/bin/labwc").exists() {
+        return true;
     }
-    Some(root)
+    let update = apt(root, &["update"]);
+    let mut install = vec!["install", "-y", "--no-install-recommends"];
+    install.extend(PACKAGES);
+    let out = if update.status.success() {
+        apt(root, &install)
+    } else {
+        update
+    };
+    if !out.status.success() {
+        warn_skip("apt in the sid root failed", &out.stderr);
+    }
+    out.status.success()
 }
 
 impl Labwc {
@@ -103,6 +109,12 @@ impl Labwc {
                 .expect("mount");
             assert!(status.success(), "bind-mount /{dir} into the root");
             mounted.push(target);
+        }
+        if !install_packages(&root) {
+            for target in mounted.iter().rev() {
+                let _ = Command::new("umount").arg("-l").arg(target).status();
+            }
+            return None;
         }
         let xdg = root.join(XDG.trim_start_matches('/'));
         let _ = fs::remove_dir_all(&xdg);

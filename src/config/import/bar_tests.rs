@@ -160,6 +160,15 @@ fn a_niri_bar_keeps_its_workspaces_window_and_layout() {
         "{:?}",
         import.notes
     );
+    let river = convert(&json!({"modules-left": ["river/tags", "dwl/tags", "river/window"]}));
+    assert_eq!(
+        river.notes,
+        [
+            "`river/tags`: ringbar does not speak River's protocols yet; left out",
+            "`dwl/tags`: ringbar does not speak dwl's protocol yet; left out",
+            "`river/window`: ringbar does not speak River's protocols yet; left out",
+        ]
+    );
     assert!(
         import.toml.contains("format = \"{name}\""),
         "{}",

@@ -108,7 +108,12 @@ impl Layout {
         notes: &mut Vec<String>,
     ) -> Option<String> {
         let Some(kind) = kind_of(name) else {
-            notes.push(format!("`{name}`: no ringbar module yet; left out"));
+            let why = match name.split_once('/').map(|(prefix, _)| prefix) {
+                Some("river") => "ringbar does not speak River's protocols yet",
+                Some("dwl") => "ringbar does not speak dwl's protocol yet",
+                _ => "no ringbar module yet",
+            };
+            notes.push(format!("`{name}`: {why}; left out"));
             return None;
         };
         let (base, id) = name
