@@ -41,6 +41,7 @@ mod thresholds;
 mod tray;
 pub mod user;
 mod window;
+mod windowcount;
 mod workspaces;
 
 pub use clicks::Clicks;
@@ -76,6 +77,7 @@ const REGISTRY: &[ModuleKind] = &[
     window::KIND,
     language::KIND,
     mode::KIND,
+    windowcount::KIND,
     power_profile::KIND,
     media::KIND,
     idle_inhibitor::KIND,

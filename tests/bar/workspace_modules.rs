@@ -14,7 +14,7 @@ fn workspaces_and_the_window_title_follow_sway_events() {
     let session = Session::start(Compositor::Sway);
     session.write_config_file(
         "config.toml",
-        "modules_left = [\"workspaces\", \"window\"]\nmodules_right = [\"cpu\"]\n",
+        "modules_left = [\"workspaces\", \"window\"]\nmodules_right = [\"windowcount\", \"cpu\"]\n",
     );
     // As sway's `exec` starts it.
     let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
@@ -36,6 +36,7 @@ fn workspaces_and_the_window_title_follow_sway_events() {
         field("window") == "Flower"
             && field("window.visible") == "true"
             && field("workspaces") == "alpha:focused+visible+occupied"
+            && field("windowcount") == "1"
     });
     // What a user sees: the left of the bar, read by OCR.
     let left_text = || crate::common::ocr::read_text(&session.screenshot(0, 0, 400, 26));
@@ -48,6 +49,7 @@ fn workspaces_and_the_window_title_follow_sway_events() {
     wait_for("beta focused, alpha occupied, no title", WAIT, || {
         field("workspaces") == "alpha:occupied|beta:focused+visible+empty"
             && field("window.visible") == "false"
+            && field("windowcount") == "0"
     });
     wait_for("`alpha beta` and no title on screen", WAIT, || {
         let text = left_text();
