@@ -150,14 +150,31 @@ fn msg_drives_a_running_waybar_stream_and_fails_cleanly_without_one() {
         .expect("chmod");
     let exe = exe_dir.path().join("ringbar");
     std::fs::copy(RINGBAR, &exe).expect("copy");
-    let other = Command::new("setpriv")
-        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-        .arg(&exe)
-        .args(["msg", "cycle-interval"])
-        .env("XDG_RUNTIME_DIR", home.path().join("run"))
-        .output()
-        .expect("run msg as nobody");
-    assert_eq!(other.status.code(), Some(1));
+    let as_nobody = || {
+        Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(&exe)
+            .args(["msg", "cycle-interval"])
+            .env("XDG_RUNTIME_DIR", home.path().join("run"))
+            .output()
+            .expect("run msg as nobody")
+    };
+    // The copy may be "Text file busy" for a moment: a process another test thread forked
+    // while the copy was open for writing holds it until that process execs.
+    let mut other = as_nobody();
+    for _ in 0..50 {
+        if !String::from_utf8_lossy(&other.stderr).contains("Text file busy") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        other = as_nobody();
+    }
+    assert_eq!(
+        other.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&other.stderr)
+    );
     stream.wait_for("every 1000 ms");
 
     // Killed: its socket is left behind, found stale, and removed.
