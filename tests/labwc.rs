@@ -45,6 +45,10 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
         return;
     };
     let started = Instant::now();
+    // The pointer comes before the bar: GDK drops the first events of one made later.
+    let screen = labwc.screenshot("");
+    let layout = (screen.width as u32, screen.height as u32);
+    let mut pointer = labwc.pointer(&common::hyprland::example("virtual_pointer"), layout);
     let bar_binary = labwc.install(std::path::Path::new(env!("CARGO_BIN_EXE_ringbar")));
     let config = labwc.host_path("/root/.config/ringbar");
     std::fs::create_dir_all(&config).expect("config folder");
@@ -76,32 +80,10 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
     });
 
     // A click on SECOND: labwc switches and says so; its window is not shown there.
-    let screen = labwc.screenshot("");
-    let layout = (screen.width as u32, screen.height as u32);
-    let mut pointer = labwc.pointer(&common::hyprland::example("virtual_pointer"), layout);
     let mut click_button = |index: usize, what: &str, done: &dyn Fn() -> bool| {
-        // The buttons' rectangles, "x,y,w,h;…", from the test hook.
-        let buttons = field("workspaces.buttons");
-        let rect: Vec<u32> = buttons
-            .split(';')
-            .nth(index)
-            .expect("the button")
-            .split(',')
-            .map(|n| n.parse().expect("a number"))
-            .collect();
-        let (x, y) = (rect[0] + rect[2] / 2, rect[1] + rect[3] / 2);
-        for attempt in 1..=3 {
-            pointer.move_to(x, y);
-            pointer.click("left");
-            let deadline = Instant::now() + Duration::from_secs(5);
-            while !done() && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            if done() {
-                break;
-            }
-            eprintln!("click {attempt} at {x},{y} did not switch to {what}; clicking again");
-        }
+        let (x, y) = bar.button_center("workspaces", index);
+        pointer.move_to(x, y);
+        pointer.click("left");
         wait_for(&format!("labwc on {what}"), WAIT, done);
     };
     click_button(1, "SECOND", &|| {

@@ -7,67 +7,30 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use niri_ipc::{
-    Action, Event, KeyboardLayouts, LayoutSwitchTarget, Window, WindowLayout, Workspace,
-    WorkspaceReferenceArg,
-};
+use niri_ipc::{Action, Event, KeyboardLayouts, LayoutSwitchTarget, WorkspaceReferenceArg};
 
 use common::ipc::{connect, focused, on_own_context, pump, wait_state, workspace};
-use common::niri::StandIn;
+use common::niri::{window_of, workspace_of, StandIn};
 
 const WAIT: Duration = Duration::from_secs(10);
-
-fn niri_workspace(id: u64, idx: u8, output: &str, active: bool, focused: bool) -> Workspace {
-    Workspace {
-        id,
-        idx,
-        name: None,
-        output: Some(output.into()),
-        is_urgent: false,
-        is_active: active,
-        is_focused: focused,
-        active_window_id: None,
-    }
-}
-
-fn niri_window(id: u64, workspace: u64, title: &str, focused: bool) -> Window {
-    Window {
-        id,
-        title: Some(title.into()),
-        app_id: Some("org.example.App".into()),
-        pid: None,
-        workspace_id: Some(workspace),
-        is_focused: focused,
-        is_floating: false,
-        is_urgent: false,
-        layout: WindowLayout {
-            pos_in_scrolling_layout: None,
-            tile_size: (1.0, 1.0),
-            window_size: (1, 1),
-            tile_pos_in_workspace_view: None,
-            window_offset_in_tile: (0.0, 0.0),
-        },
-        focus_timestamp: None,
-    }
-}
 
 /// Two outputs: DP-1 with workspaces 1 (focused, "notes" focused on it) and 2 ("mail"),
 /// HDMI-A-1 with its workspace 1; two layouts.
 fn desktop() -> Vec<Event> {
-    let mut mail = niri_workspace(11, 2, "DP-1", false, false);
+    let mut mail = workspace_of(11, 2, "DP-1", false, false);
     mail.name = Some("mail".into());
     vec![
         Event::WorkspacesChanged {
             workspaces: vec![
-                niri_workspace(10, 1, "DP-1", true, true),
+                workspace_of(10, 1, "DP-1", true, true),
                 mail,
-                niri_workspace(20, 1, "HDMI-A-1", true, false),
+                workspace_of(20, 1, "HDMI-A-1", true, false),
             ],
         },
         Event::WindowsChanged {
             windows: vec![
-                niri_window(1, 10, "notes", true),
-                niri_window(2, 20, "video", false),
+                window_of(1, 10, "notes", true),
+                window_of(2, 20, "video", false),
             ],
         },
         Event::KeyboardLayoutsChanged {
@@ -143,7 +106,7 @@ fn workspaces_windows_and_layouts_follow_the_stream_and_clicks_are_niri_actions(
         // Windows come, change, turn urgent and go; the overview opens.
         niri.send(&[
             Event::WindowOpenedOrChanged {
-                window: niri_window(3, 11, "<b>inbox</b> & more", true),
+                window: window_of(3, 11, "<b>inbox</b> & more", true),
             },
             Event::WindowUrgencyChanged {
                 id: 2,
@@ -178,7 +141,7 @@ fn a_flood_of_events_is_read_in_batches_and_garbage_is_skipped() {
         });
         let flood: Vec<Event> = (0..10_000)
             .map(|n| Event::WindowOpenedOrChanged {
-                window: niri_window(1, 10, &format!("title {n}"), true),
+                window: window_of(1, 10, &format!("title {n}"), true),
             })
             .collect();
         let before = changes.get();

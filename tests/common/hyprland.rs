@@ -334,23 +334,7 @@ fn install_guest_packages(root: &Path) -> bool {
         return true;
     }
     let started = Instant::now();
-    let apt = |args: &[&str]| {
-        Command::new("chroot")
-            .arg(root)
-            .args(["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-q"])
-            .args(["-o", "Acquire::Check-Valid-Until=false"])
-            .args(args)
-            .output()
-            .expect("run apt-get in the guest's root")
-    };
-    let update = apt(&["update"]);
-    let mut install = vec!["install", "-y", "--no-install-recommends"];
-    install.extend(GUEST_PACKAGES);
-    let out = if update.status.success() {
-        apt(&install)
-    } else {
-        update
-    };
+    let out = apt_install(root, &GUEST_PACKAGES);
     if !out.status.success() {
         warn_skip(
             "the Wi-Fi and Bluetooth parts: apt in the guest's root failed (Debian sid moves)",
@@ -360,6 +344,27 @@ fn install_guest_packages(root: &Path) -> bool {
     }
     eprintln!("guest packages installed in {:?}", started.elapsed());
     true
+}
+
+/// `apt-get update` and `install` of `packages` in the sid `root`: the output of the step
+/// that failed, or of the install.
+pub fn apt_install(root: &Path, packages: &[&str]) -> Output {
+    let apt = |args: &[&str]| {
+        Command::new("chroot")
+            .arg(root)
+            .args(["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-q"])
+            .args(["-o", "Acquire::Check-Valid-Until=false"])
+            .args(args)
+            .output()
+            .expect("run apt-get in the sid root")
+    };
+    let update = apt(&["update"]);
+    if !update.status.success() {
+        return update;
+    }
+    let mut install = vec!["install", "-y", "--no-install-recommends"];
+    install.extend(packages);
+    apt(&install)
 }
 
 impl Drop for HyprlandVm {

@@ -43,16 +43,6 @@ fn warn_skip(why: &str, detail: &[u8]) {
     );
 }
 
-fn apt(root: &Path, args: &[&str]) -> std::process::Output {
-    Command::new("chroot")
-        .arg(root)
-        .args(["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-q"])
-        .args(["-o", "Acquire::Check-Valid-Until=false"])
-        .args(args)
-        .output()
-        .expect("run apt-get in the sid root")
-}
-
 /// The sid root the Hyprland harness builds; `None` (after a loud warning) where it
 /// cannot be had: Debian sid moves, and that is outside ringbar.
 fn root() -> Option<PathBuf> {
@@ -80,14 +70,7 @@ fn install_packages(root: &Path) -> bool {
     if root.join("usr/bin/labwc").exists() {
         return true;
     }
-    let update = apt(root, &["update"]);
-    let mut install = vec!["install", "-y", "--no-install-recommends"];
-    install.extend(PACKAGES);
-    let out = if update.status.success() {
-        apt(root, &install)
-    } else {
-        update
-    };
+    let out = super::hyprland::apt_install(root, &PACKAGES);
     if !out.status.success() {
         warn_skip("apt in the sid root failed", &out.stderr);
     }

@@ -12,7 +12,7 @@ use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use niri_ipc::{Action, Event, Reply, Request, Response};
+use niri_ipc::{Action, Event, Reply, Request, Response, Window, WindowLayout, Workspace};
 
 /// What the stand-in does with an action: the events it then sends to every stream.
 pub type OnAction = dyn Fn(&Action) -> Vec<Event> + Send + Sync;
@@ -183,5 +183,41 @@ fn serve(
         if answered.is_err() {
             return;
         }
+    }
+}
+
+/// A workspace as niri describes it (no name).
+pub fn workspace_of(id: u64, idx: u8, output: &str, active: bool, focused: bool) -> Workspace {
+    Workspace {
+        id,
+        idx,
+        name: None,
+        output: Some(output.into()),
+        is_urgent: false,
+        is_active: active,
+        is_focused: focused,
+        active_window_id: None,
+    }
+}
+
+/// A tiled window as niri describes it.
+pub fn window_of(id: u64, workspace: u64, title: &str, focused: bool) -> Window {
+    Window {
+        id,
+        title: Some(title.into()),
+        app_id: Some("org.example.App".into()),
+        pid: None,
+        workspace_id: Some(workspace),
+        is_focused: focused,
+        is_floating: false,
+        is_urgent: false,
+        layout: WindowLayout {
+            pos_in_scrolling_layout: None,
+            tile_size: (1.0, 1.0),
+            window_size: (1, 1),
+            tile_pos_in_workspace_view: None,
+            window_offset_in_tile: (0.0, 0.0),
+        },
+        focus_timestamp: None,
     }
 }

@@ -225,6 +225,34 @@ impl RunningBar {
             .collect()
     }
 
+    /// The middle of button `index` of `module` on the first bar, from its
+    /// `MODULE.buttons` field ("x,y,w,h;…"), once the bar has laid it out (GTK's first
+    /// allocation of a new button is 1×1 at its corner: a click there hits its neighbour).
+    pub fn button_center(&self, module: &str, index: usize) -> (u32, u32) {
+        let rect = || -> Option<Vec<u32>> {
+            let buttons = self.field(&format!("{module}.buttons"));
+            let rect: Vec<u32> = buttons
+                .split(';')
+                .nth(index)?
+                .split(',')
+                .map(|n| n.parse().ok())
+                .collect::<Option<_>>()?;
+            (rect.len() == 4 && rect[2] > 1 && rect[3] > 1).then_some(rect)
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(r) = rect() {
+                return (r[0] + r[2] / 2, r[1] + r[3] / 2);
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no button {index} of {module}: {:?}",
+                self.field(&format!("{module}.buttons"))
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// One field of the first bar's state (empty while there is none).
     pub fn field(&self, key: &str) -> String {
         self.bars()
