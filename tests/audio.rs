@@ -100,13 +100,13 @@ fn volume_and_mute_follow_the_server_and_the_wheel() {
     // A server that stops answering (SIGSTOP) never holds the bar up: the wheel and a
     // click on the module while it is stopped, and the main loop stays on time.
     let server = sound.pulse_server_pid().to_string();
-    let before = common::stalls::worst_per_sample(&session.hook_dir()).len();
+    let window = common::stalls::Window::open(&session.hook_dir());
     sound.run_as_root("kill", &["-STOP", &server]);
     pointer.scroll("up");
     pointer.click("left");
     pointer.scroll("up");
     std::thread::sleep(Duration::from_secs(3));
-    common::stalls::assert_on_time(&session.hook_dir(), before, "the stopped server");
+    window.assert_on_time("the stopped server");
     sound.run_as_root("kill", &["-CONT", &server]);
     // Answered once it runs again: the click muted, the wheel stepped 40 → 50.
     wait_for("the commands carried out", WAIT, || {

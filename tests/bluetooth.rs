@@ -112,7 +112,7 @@ fn power_devices_batteries_and_bluez_restarts() {
 
     // A bluetoothd that stops answering (SIGSTOP): the click's call times out, and the
     // main loop never waits for it.
-    let before = common::stalls::worst_per_sample(&session.hook_dir()).len();
+    let window = common::stalls::Window::open(&session.hook_dir());
     let stopped = bluez.0.id().to_string();
     assert!(Command::new("kill")
         .args(["-STOP", &stopped])
@@ -121,7 +121,7 @@ fn power_devices_batteries_and_bluez_restarts() {
         .success());
     pointer.click("left");
     std::thread::sleep(Duration::from_secs(4));
-    common::stalls::assert_on_time(&session.hook_dir(), before, "the stopped BlueZ");
+    window.assert_on_time("the stopped BlueZ");
     assert!(Command::new("kill")
         .args(["-CONT", &stopped])
         .status()
