@@ -2,7 +2,7 @@
 //! async IO: the compositor's IPC ([`compositor`]), the tray's D-Bus ([`tray`]), script
 //! modules ([`script`]), rtnetlink ([`network`]), the sound server ([`audio`]), BlueZ
 //! ([`bluetooth`]), power-profiles-daemon ([`power_profiles`]), media players
-//! ([`media`]), PipeWire's video graph ([`capture`]) and `ringbar msg`
+//! ([`media`]), PipeWire's video graph ([`capture`]), the open windows ([`tasks`]) and `ringbar msg`
 //! ([`control`]). The parsers and states are core; the clients come with the `app`
 //! feature.
 
@@ -23,6 +23,9 @@ pub mod script;
 #[cfg(feature = "app")]
 pub mod socket_watch;
 pub mod source;
+pub mod tasks;
 pub mod tray;
+#[cfg(feature = "app")]
+pub mod wayland_link;
 
 pub use source::{EventSource, EventState, Events, SourceCommand, SourceSettings, NO_EVENTS};

@@ -36,6 +36,8 @@ pub mod power_profile;
 pub mod pressure;
 pub mod privacy;
 pub mod registry;
+mod row;
+mod taskbar;
 pub mod temperature;
 mod thresholds;
 mod tray;
@@ -48,12 +50,12 @@ pub use clicks::Clicks;
 pub use graph::{BarGraph, GraphSettings};
 pub use input::{Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS};
 pub use module::{
-    event_sources, Action, Button, ButtonRow, Layout, Level, Module, Sampling, Status, Table,
-    Update, Widget, WorkspaceButton,
+    event_sources, Action, Button, Layout, Level, Module, Sampling, Status, Table, Update, Widget,
 };
 pub use registry::{
     aliases, is_custom, is_module, make, make_listed, names, readers_of, ModuleKind,
 };
+pub use row::{ButtonRow, IconStyle, RowButton, Target};
 pub use tray::TraySettings;
 
 pub use crate::events::{EventSource, Events, SourceCommand, NO_EVENTS};
@@ -78,6 +80,7 @@ const REGISTRY: &[ModuleKind] = &[
     language::KIND,
     mode::KIND,
     windowcount::KIND,
+    taskbar::KIND,
     power_profile::KIND,
     media::KIND,
     idle_inhibitor::KIND,

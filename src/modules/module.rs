@@ -8,6 +8,7 @@ use toml::de::ValueDeserializer;
 
 use super::graph::BarGraph;
 use super::input::Input;
+use super::row::ButtonRow;
 use super::tray::TraySettings;
 use crate::events::script::ScriptConfig;
 use crate::events::{EventSource, SourceCommand, SourceSettings};
@@ -49,18 +50,12 @@ pub enum Widget<'a> {
     Label,
     /// A label fed by a script, cut to its `max-length` (`custom/NAME`).
     Script(&'a ScriptConfig),
-    /// A row of buttons (`workspaces`).
+    /// A row of buttons (`workspaces`, `taskbar`).
     Buttons(&'a dyn ButtonRow),
     /// A graph of the monitor's history in place of the text (`cpu_graph`).
     Graph(&'a BarGraph),
     /// The tray's items.
     Tray(&'a TraySettings),
-}
-
-/// A module drawn as a row of buttons.
-pub trait ButtonRow {
-    /// Its buttons for `input`, into `out` (emptied first).
-    fn buttons(&self, input: &Input<'_>, out: &mut Vec<WorkspaceButton>);
 }
 
 /// What a module asks of the monitor's sampling.
@@ -87,16 +82,6 @@ pub enum Update {
     Bus,
     /// An event source's changes ([`EventSource`]: rtnetlink, the sound server, BlueZ…).
     Event(EventSource),
-}
-
-/// One workspace button of the `workspaces` module.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkspaceButton {
-    pub label: String,
-    /// `focused`, `visible`, `urgent`, `empty` or `occupied`, `special`.
-    pub classes: Vec<&'static str>,
-    /// What a click switches to.
-    pub workspace: crate::events::compositor::Workspace,
 }
 
 /// How alarming a value is; becomes the `.warning` or `.critical` CSS class.
@@ -194,6 +179,10 @@ pub enum Action {
     Command(SourceCommand),
     /// Switch the keyboard to its next layout, through the compositor.
     NextLayout,
+    /// Show this workspace, through the compositor.
+    FocusWorkspace(crate::events::compositor::Workspace),
+    /// Show the next workspace of the focused output (`true`) or the previous one.
+    StepWorkspace(bool),
 }
 
 pub trait Module {

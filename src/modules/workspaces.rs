@@ -11,8 +11,8 @@ use serde::Deserialize;
 
 use super::import::{Carried, Waybar};
 use super::ModuleKind;
-use super::{Action, Button, Input, Module, Status, Table, Update, WorkspaceButton};
-use super::{ButtonRow, Widget};
+use super::{Action, Button, Input, Module, Status, Table, Update};
+use super::{ButtonRow, RowButton, Target, Widget};
 use crate::events::compositor::{Workspace, WINDOWS_UNKNOWN};
 use crate::text::Sink;
 
@@ -162,15 +162,18 @@ impl Module for Workspaces {
         Widget::Buttons(self)
     }
 
-    /// Clicks go to the buttons (switch) and scrolling to the module (step); the module
-    /// as a whole does nothing else.
-    fn action(&self, _button: Button) -> Option<Action> {
-        None
+    /// Clicks go to the buttons (switch) and scrolling to the module (step).
+    fn action(&self, button: Button) -> Option<Action> {
+        match button {
+            Button::ScrollUp => Some(Action::StepWorkspace(false)),
+            Button::ScrollDown => Some(Action::StepWorkspace(true)),
+            _ => None,
+        }
     }
 }
 
 impl ButtonRow for Workspaces {
-    fn buttons(&self, input: &Input<'_>, out: &mut Vec<WorkspaceButton>) {
+    fn buttons(&self, input: &Input<'_>, out: &mut Vec<RowButton>) {
         out.clear();
         for w in self.shown(input) {
             let mut label = String::new();
@@ -191,11 +194,24 @@ impl ButtonRow for Workspaces {
                 WINDOWS_UNKNOWN => {}
                 _ => classes.push("occupied"),
             }
-            out.push(WorkspaceButton {
+            out.push(RowButton {
                 label,
                 classes,
-                workspace: w.clone(),
+                icon: None,
+                icon_last: false,
+                tooltip: None,
+                target: Target::Workspace(w.clone()),
             });
+        }
+    }
+
+    /// A left click shows the button's workspace.
+    fn press(&self, target: &Target, which: Button, _configured: Option<&str>) -> Option<Action> {
+        match (target, which) {
+            (Target::Workspace(workspace), Button::Left) => {
+                Some(Action::FocusWorkspace(workspace.clone()))
+            }
+            _ => None,
         }
     }
 }

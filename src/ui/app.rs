@@ -148,6 +148,8 @@ impl App {
             // Routed by the module: see `clicked`.
             Action::Command(command) => self.sources.command(command),
             Action::NextLayout => self.sources.next_layout(),
+            Action::FocusWorkspace(workspace) => self.sources.focus_workspace(&workspace),
+            Action::StepWorkspace(forward) => self.sources.step_workspace(forward),
             Action::Script(_) | Action::Run(_) => {}
         }
     }
@@ -178,7 +180,7 @@ impl App {
             });
             match spec {
                 Some(spec) => {
-                    bar.refill(spec, &|| self.workspace_row());
+                    bar.refill(spec, &|module| self.button_row(module));
                     kept.push(bar);
                 }
                 None => bar.retire(),

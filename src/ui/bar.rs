@@ -9,8 +9,8 @@ use gtk4_layer_shell::{Edge, LayerShell};
 use std::rc::Rc;
 
 use super::group_box::GroupBox;
+use super::row_view::RowView;
 use super::slot::Slot;
-use super::workspace_row::WorkspaceRow;
 use crate::config::{BarSpec, Layer, Position};
 use crate::modules::group::Node;
 use crate::modules::Module;
@@ -77,7 +77,7 @@ fn object<T: IsA<glib::Object>>(builder: &gtk::Builder, id: &str) -> T {
 }
 
 /// `row` makes the button row of a workspaces module.
-fn content(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Content {
+fn content(spec: &BarSpec, row: &dyn Fn(&Rc<dyn Module>) -> RowView) -> Content {
     let builder = gtk::Builder::from_resource("/dev/ringbar/bar.ui");
     let root: gtk::CenterBox = object(&builder, "bar");
     let notice: gtk::Label = object(&builder, "notice");
@@ -131,7 +131,7 @@ fn content(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Content {
 /// What a part of the bar's entries are made with, and the slots made so far.
 struct PartBuilder<'a> {
     spec: &'a BarSpec,
-    row: &'a dyn Fn() -> WorkspaceRow,
+    row: &'a dyn Fn(&Rc<dyn Module>) -> RowView,
     part: &'a [Rc<dyn Module>],
     slots: &'a mut Vec<Slot>,
 }
@@ -174,7 +174,7 @@ pub(super) fn wants(spec: &BarSpec, monitor: &gdk::Monitor) -> bool {
 }
 
 impl Bar {
-    fn build(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Bar {
+    fn build(spec: &BarSpec, row: &dyn Fn(&Rc<dyn Module>) -> RowView) -> Bar {
         let content = content(spec, row);
         let window = gtk::Window::new();
         window.add_css_class("ringbar-window");
@@ -201,7 +201,7 @@ impl Bar {
     /// (GDK keeps each destroyed window's last buffer that the compositor still held).
     /// The window is hidden meanwhile (shown again by `present`): that ends what the old
     /// content had under way (a pressed button, an open menu) as GTK expects.
-    pub fn refill(&mut self, spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) {
+    pub fn refill(&mut self, spec: &BarSpec, row: &dyn Fn(&Rc<dyn Module>) -> RowView) {
         let content = content(spec, row);
         self.window.set_visible(false);
         self.window.set_child(Some(&content.root));
@@ -215,7 +215,7 @@ impl Bar {
         spec: &BarSpec,
         index: usize,
         monitor: &gdk::Monitor,
-        row: &dyn Fn() -> WorkspaceRow,
+        row: &dyn Fn(&Rc<dyn Module>) -> RowView,
     ) -> Bar {
         let mut bar = Bar::build(spec, row);
         bar.spec = index;
@@ -256,7 +256,7 @@ impl Bar {
     }
 
     /// A plain undecorated window, for compositors without layer-shell and for X11.
-    pub fn fallback(spec: &BarSpec, row: &dyn Fn() -> WorkspaceRow) -> Bar {
+    pub fn fallback(spec: &BarSpec, row: &dyn Fn(&Rc<dyn Module>) -> RowView) -> Bar {
         let bar = Bar::build(spec, row);
         bar.window.set_title(Some("ringbar"));
         match spec.vertical() {

@@ -14,6 +14,7 @@ mod inputs;
 mod outputs;
 mod paced;
 mod rotate_bin;
+mod row_view;
 mod shown_readings;
 mod slot;
 mod sources;
@@ -24,7 +25,6 @@ mod style;
 mod test_hook;
 mod tray;
 mod watchdog;
-mod workspace_row;
 
 use std::cell::Cell;
 use std::process::ExitCode;

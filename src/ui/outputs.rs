@@ -10,9 +10,8 @@ use gtk4::{gdk, gio, glib};
 
 use super::app::App;
 use super::bar::{self, Bar};
-use super::workspace_row::WorkspaceRow;
-use crate::events::compositor::Workspace;
-use crate::modules::{Action, Button, Update, Widget};
+use super::row_view::RowView;
+use crate::modules::{Action, Button, Module, Target, Update, Widget};
 
 /// Calls `then` once, when `monitor` learns its name (GDK may learn a new output's name
 /// a moment after the output).
@@ -72,7 +71,7 @@ impl App {
                         if let Some(name) = &connector {
                             tracing::info!("bar on output {name}");
                         }
-                        let row = || self.workspace_row();
+                        let row = |module: &Rc<dyn Module>| self.button_row(module);
                         added.push(Bar::layer(spec, index, monitor, &row));
                     }
                 }
@@ -115,7 +114,7 @@ impl App {
 
     /// The plain-window fallback: one bar, not tied to a monitor. Closing it quits.
     pub fn add_fallback(self: &Rc<Self>) {
-        let row = || self.workspace_row();
+        let row = |module: &Rc<dyn Module>| self.button_row(module);
         let Some(spec) = self.config.borrow().bars.first().cloned() else {
             return;
         };
@@ -143,19 +142,50 @@ impl App {
         }
     }
 
-    /// A button row whose clicks and scrolls go to the compositor.
-    pub(super) fn workspace_row(self: &Rc<Self>) -> WorkspaceRow {
-        let on_click = glib::clone!(
+    /// The button row of `module`: a press asks the module what its button means, and
+    /// scrolling on the row is a scroll on the module.
+    pub(super) fn button_row(self: &Rc<Self>, module: &Rc<dyn Module>) -> RowView {
+        let Widget::Buttons(row) = module.widget() else {
+            unreachable!("a row is made for a module of buttons");
+        };
+        let pressed = module.clone();
+        let on_press = glib::clone!(
             #[weak(rename_to = app)]
             self,
-            move |workspace: &Workspace| app.sources.focus_workspace(workspace)
+            move |target: &Target, which: Button| {
+                let Widget::Buttons(row) = pressed.widget() else {
+                    return;
+                };
+                match row.press(target, which, pressed.command(which)) {
+                    Some(Action::Run(button)) => {
+                        if let Some(command) = pressed.command(button) {
+                            crate::events::script::runner::run_detached(pressed.name(), command);
+                        }
+                    }
+                    Some(action) => app.perform(action),
+                    None => {}
+                }
+            }
         );
+        let scrolled = module.clone();
         let on_scroll = glib::clone!(
             #[weak(rename_to = app)]
             self,
-            move |forward: bool| app.sources.step_workspace(forward)
+            move |forward: bool| {
+                let button = if forward {
+                    Button::ScrollDown
+                } else {
+                    Button::ScrollUp
+                };
+                app.clicked(scrolled.as_ref(), button);
+            }
         );
-        WorkspaceRow::new(Rc::new(on_click), Rc::new(on_scroll))
+        RowView::new(
+            module.css_class(),
+            row.icons(),
+            Rc::new(on_press),
+            Rc::new(on_scroll),
+        )
     }
 
     /// The ⚠ marker of `bar`, with the titles of the latest sample's notices.

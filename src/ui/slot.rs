@@ -10,9 +10,9 @@ use super::bar_graph::BarGraphView;
 use super::clip_bin::ClipBin;
 use super::history_graph::HistoryGraphs;
 use super::rotate_bin::RotateBin;
-use super::workspace_row::WorkspaceRow;
+use super::row_view::RowView;
 use crate::config::Rotate;
-use crate::modules::{Input, Module, Widget, WorkspaceButton};
+use crate::modules::{Input, Module, RowButton, Widget};
 use crate::render::history::GraphedMarkup;
 use crate::text::Markup;
 
@@ -20,7 +20,7 @@ pub struct Slot {
     pub module: Rc<dyn Module>,
     pub label: gtk::Label,
     /// Instead of the label, for a module of workspace buttons.
-    pub row: Option<WorkspaceRow>,
+    pub row: Option<RowView>,
     /// Instead of the label, for the tray: its icons, drawn by the tray host.
     pub tray: Option<gtk::Box>,
     /// Around the label, for a graph module: the graph drawn over it.
@@ -30,7 +30,7 @@ pub struct Slot {
     /// Around all of the above, where `rotate` turns the module's text.
     rotated: Option<RotateBin>,
     /// Reused for the row's buttons.
-    buttons: Vec<WorkspaceButton>,
+    buttons: Vec<RowButton>,
     /// The tooltip's content; mapped exactly while the tooltip is on screen.
     pub tooltip: gtk::Label,
     /// The history's graphs under the tooltip's text, for the monitor modules.
@@ -43,8 +43,8 @@ pub struct Slot {
 }
 
 impl Slot {
-    /// The slot of `module`; `row` makes a button row for a module of workspace buttons.
-    pub fn new(module: Rc<dyn Module>, row: impl FnOnce() -> WorkspaceRow) -> Slot {
+    /// The slot of `module`; `row` makes the row of a module of buttons.
+    pub fn new(module: Rc<dyn Module>, row: &dyn Fn(&Rc<dyn Module>) -> RowView) -> Slot {
         let label = gtk::Label::new(None);
         label.add_css_class("module");
         label.add_css_class(module.css_class());
@@ -72,7 +72,7 @@ impl Slot {
         let (mut row_made, mut tray, mut bar_graph, mut clip) = (None, None, None, None);
         match module.widget() {
             Widget::Label => {}
-            Widget::Buttons(_) => row_made = Some(row()),
+            Widget::Buttons(_) => row_made = Some(row(&module)),
             Widget::Tray(_) => {
                 let tray_box = gtk::Box::new(gtk::Orientation::Horizontal, 0);
                 tray_box.add_css_class("module");

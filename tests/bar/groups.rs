@@ -33,6 +33,9 @@ fn a_drawer_opens_on_hover_or_click_and_closes_again() {
     require_root();
     let session = Session::start(Compositor::Sway);
     session.write_config_file("config.toml", CONFIG);
+    // The virtual pointer before the bar: sway has it when the bar's surface maps (one
+    // full run's hover over a pointer made afterwards opened no drawer).
+    drop(session.pointer());
     let bar = session.start_bar(&[]);
     bar.wait_for_log("bar on output HEADLESS-1");
     let on_screen = || ocr::read_text(&session.screenshot(0, 0, WIDTH, 26));

@@ -20,6 +20,7 @@ mod monitor;
 mod niri;
 mod reloads;
 mod responsive;
+mod taskbar;
 mod workspace_modules;
 
 use std::process::Command;

@@ -22,7 +22,7 @@ mod backend;
 #[cfg(feature = "app")]
 mod client;
 #[cfg(feature = "app")]
-mod io;
+pub(crate) mod io;
 #[cfg(feature = "app")]
 mod lines;
 #[cfg(feature = "app")]

@@ -5,20 +5,16 @@
 //! the main loop; what was read is dispatched at once and published once per wake-up.
 
 use std::cell::RefCell;
-use std::io::ErrorKind;
-use std::os::fd::AsRawFd;
 use std::path::PathBuf;
 use std::rc::{Rc, Weak};
 
-use gtk4::glib::{self, ControlFlow, IOCondition};
-use wayland_client::backend::WaylandError;
-use wayland_client::{Connection, EventQueue};
+use gtk4::glib::ControlFlow;
 
 use super::super::backend::{Backend, Kind};
-use super::super::io;
 use super::super::shared::Shared;
 use super::super::Workspace;
 use super::protocols::Protocols;
+use crate::events::wayland_link::Link;
 
 const WHAT: &str = "Wayland workspaces";
 
@@ -35,16 +31,8 @@ struct WaylandClient {
 }
 
 struct Live {
-    connection: Connection,
-    queue: EventQueue<Protocols>,
+    link: Link<Protocols>,
     protocols: Protocols,
-    watch: glib::Source,
-}
-
-impl Drop for Live {
-    fn drop(&mut self) {
-        self.watch.destroy();
-    }
 }
 
 impl WaylandClient {
@@ -54,34 +42,19 @@ impl WaylandClient {
             me: me.clone(),
             live: RefCell::new(None),
         });
-        match client.connect(&path) {
-            Ok(live) => {
-                client.live.replace(Some(live));
+        let me = client.me.clone();
+        let link = Link::open(&path, move || match me.upgrade() {
+            Some(client) => client.on_readable(),
+            None => ControlFlow::Break,
+        });
+        match link {
+            Ok(link) => {
+                let protocols = Protocols::default();
+                client.live.replace(Some(Live { link, protocols }));
             }
             Err(why) => tracing::info!("{WHAT}: {}: {why}", path.display()),
         }
         client
-    }
-
-    fn connect(&self, path: &std::path::Path) -> Result<Live, String> {
-        let socket = io::connect(path).map_err(|err| err.to_string())?;
-        let connection = Connection::from_socket(socket).map_err(|err| err.to_string())?;
-        let queue = connection.new_event_queue();
-        connection.display().get_registry(&queue.handle(), ());
-        connection.display().sync(&queue.handle(), ());
-        connection.flush().map_err(|err| err.to_string())?;
-        let me = self.me.clone();
-        let fd = connection.backend().poll_fd().as_raw_fd();
-        let watch = io::watch(&fd, IOCondition::IN, move || match me.upgrade() {
-            Some(client) => client.on_readable(),
-            None => ControlFlow::Break,
-        });
-        Ok(Live {
-            connection,
-            queue,
-            protocols: Protocols::default(),
-            watch,
-        })
     }
 
     fn on_readable(&self) -> ControlFlow {
@@ -90,7 +63,8 @@ impl WaylandClient {
             let Some(live) = live.as_mut() else {
                 return ControlFlow::Break;
             };
-            read_and_dispatch(live)
+            let Live { link, protocols } = live;
+            link.pump(protocols).map(|()| protocols.take_change())
         };
         match outcome {
             Ok(Some(state)) => {
@@ -109,31 +83,6 @@ impl WaylandClient {
     }
 }
 
-/// Reads what the socket holds and dispatches it; the new state if anything changed.
-fn read_and_dispatch(live: &mut Live) -> Result<Option<super::super::CompositorState>, String> {
-    let dispatch = |live: &mut Live| {
-        live.queue
-            .dispatch_pending(&mut live.protocols)
-            .map_err(|err| err.to_string())
-    };
-    dispatch(live)?;
-    if let Some(guard) = live.queue.prepare_read() {
-        match guard.read() {
-            Ok(_) => {}
-            Err(WaylandError::Io(err)) if err.kind() == ErrorKind::WouldBlock => {}
-            Err(err) => return Err(err.to_string()),
-        }
-    }
-    dispatch(live)?;
-    // Bindings and requests made while dispatching go out now.
-    match live.connection.flush() {
-        Ok(()) => {}
-        Err(WaylandError::Io(err)) if err.kind() == ErrorKind::WouldBlock => {}
-        Err(err) => return Err(err.to_string()),
-    }
-    Ok(live.protocols.take_change())
-}
-
 impl Backend for WaylandClient {
     fn focus(&self, workspace: &Workspace) {
         let mut live = self.live.borrow_mut();
@@ -144,7 +93,7 @@ impl Backend for WaylandClient {
             tracing::warn!("{WHAT}: no workspace {:?} to show", workspace.name);
             return;
         }
-        if let Err(err) = live.connection.flush() {
+        if let Err(err) = live.link.flush() {
             tracing::warn!("{WHAT}: showing a workspace: {err}");
         }
     }
