@@ -2,7 +2,8 @@
 //! workspaces from ext-workspace-v1 and the focused window from wlr-foreign-toplevel,
 //! read by the test hook and by OCR, and a click that makes labwc switch desktops (read
 //! back from labwc's own workspace events). labwc runs headless in the sid root the
-//! Hyprland harness builds; `scripts/dev.sh labwc` runs this stage alone.
+//! Hyprland harness builds; `scripts/dev.sh labwc` runs this stage alone. The taskbar is
+//! tested here too: labwc minimizes, which sway does not.
 
 mod common;
 
@@ -37,26 +38,16 @@ impl Drop for Client {
     }
 }
 
-#[test]
-#[ignore = "needs the sid root (minutes to build): scripts/dev.sh labwc"]
-fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
-    require_root();
-    let Some(labwc) = Labwc::start(&["FIRST", "SECOND"]) else {
-        return;
-    };
-    let started = Instant::now();
-    // The pointer comes before the bar: GDK drops the first events of one made later.
+/// A virtual pointer (made before the bar: GDK drops the first events of one made
+/// later), then the bar with `config` on labwc's output.
+fn pointer_and_bar(labwc: &Labwc, config: &str) -> (common::screen::Pointer, RunningBar) {
     let screen = labwc.screenshot("");
     let layout = (screen.width as u32, screen.height as u32);
-    let mut pointer = labwc.pointer(&common::hyprland::example("virtual_pointer"), layout);
+    let pointer = labwc.pointer(&common::hyprland::example("virtual_pointer"), layout);
     let bar_binary = labwc.install(std::path::Path::new(env!("CARGO_BIN_EXE_ringbar")));
-    let config = labwc.host_path("/root/.config/ringbar");
-    std::fs::create_dir_all(&config).expect("config folder");
-    std::fs::write(
-        config.join("config.toml"),
-        "modules_left = [\"ext/workspaces\", \"window\"]\nmodules_right = [\"clock\"]\n",
-    )
-    .expect("config");
+    let folder = labwc.host_path("/root/.config/ringbar");
+    std::fs::create_dir_all(&folder).expect("config folder");
+    std::fs::write(folder.join("config.toml"), config).expect("config");
     let hook = labwc.host_path("/run/ringbar-hook");
     let _ = std::fs::remove_dir_all(&hook);
     std::fs::create_dir_all(&hook).expect("hook folder");
@@ -66,6 +57,22 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
         hook,
     );
     bar.wait_for_log("bar on output HEADLESS-1");
+    (pointer, bar)
+}
+
+#[test]
+#[ignore = "needs the sid root (minutes to build): scripts/dev.sh labwc"]
+fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
+    let _serial = common::serial();
+    require_root();
+    let Some(labwc) = Labwc::start(&["FIRST", "SECOND"]) else {
+        return;
+    };
+    let started = Instant::now();
+    let (mut pointer, bar) = pointer_and_bar(
+        &labwc,
+        "modules_left = [\"ext/workspaces\", \"window\"]\nmodules_right = [\"clock\"]\n",
+    );
     let field = |key: &str| bar.field(key);
     wait_for("labwc's desktops on the bar", WAIT, || {
         field("workspaces") == "FIRST:focused+visible|SECOND:"
@@ -122,4 +129,61 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
     let log = bar.log_text();
     assert!(!log.contains("ERROR"), "{log}");
     eprintln!("labwc stage checks took {:?}", started.elapsed());
+}
+
+/// The taskbar on labwc, which minimizes: foot's desktop entry names the icon, a right
+/// click minimizes the active window, a left click brings it back, a middle click
+/// closes one.
+#[test]
+#[ignore = "needs the sid root (minutes to build): scripts/dev.sh labwc"]
+fn labwc_taskbar_activates_minimizes_and_closes() {
+    let _serial = common::serial();
+    require_root();
+    let Some(labwc) = Labwc::start(&["FIRST"]) else {
+        return;
+    };
+    let (mut pointer, bar) = pointer_and_bar(
+        &labwc,
+        "modules_left = [\"wlr/taskbar\"]\nmodules_right = [\"clock\"]\n\
+         [\"wlr/taskbar\"]\nformat = \"{icon} {title}\"\n",
+    );
+    let field = |key: &str| bar.field(key);
+    let _start = foot(&labwc, &["-T", "START", "--", "sleep", "600"]);
+    wait_for("START's button", WAIT, || {
+        field("taskbar") == "START:active@foot"
+    });
+    let mut beta = foot(&labwc, &["-T", "BETA", "--", "sleep", "600"]);
+    wait_for("two buttons with foot's icon, BETA active", WAIT, || {
+        let taskbar = field("taskbar");
+        eprintln!("taskbar: {taskbar}");
+        taskbar == "START:@foot|BETA:active@foot"
+    });
+    let mut press = |index: usize, button: &str| {
+        let (x, y) = bar.button_center("taskbar", index);
+        pointer.move_to(x, y);
+        pointer.click(button);
+    };
+    press(1, "right");
+    wait_for("BETA minimized by a right click", WAIT, || {
+        field("taskbar").contains("BETA:minimized@foot")
+    });
+    press(1, "left");
+    wait_for(
+        "BETA shown and active again after a left click",
+        WAIT,
+        || field("taskbar").ends_with("BETA:active@foot"),
+    );
+    press(0, "left");
+    wait_for("START active after a left click", WAIT, || {
+        field("taskbar") == "START:active@foot|BETA:@foot"
+    });
+    press(1, "middle");
+    wait_for("BETA closed by a middle click", WAIT, || {
+        matches!(beta.0.try_wait(), Ok(Some(_)))
+    });
+    wait_for("one button left", WAIT, || {
+        field("taskbar") == "START:active@foot"
+    });
+    let log = bar.log_text();
+    assert!(!log.contains("ERROR"), "{log}");
 }
