@@ -201,7 +201,7 @@ fn the_bar_follows_hyprland(vm: &HyprlandVm) {
         home.join(".config/ringbar/config.toml"),
         format!(
             "height = {BAR_HEIGHT}\nmodules_left = [\"workspaces\", \"window\"]\n\
-             modules_center = [\"clock\"]\nmodules_right = []\n"
+             modules_center = [\"clock\"]\nmodules_right = [\"taskbar\"]\n"
         ),
     )
     .expect("write config");
@@ -304,6 +304,19 @@ fn the_bar_follows_hyprland(vm: &HyprlandVm) {
         field("workspaces") == "2:focused+visible+occupied" && field("window") == "Flower"
     });
 
+    // The taskbar, from Hyprland's wlr-foreign-toplevel: the flower's button, active; a
+    // middle click on it closes the flower.
+    wait("the flower's taskbar button", &|| {
+        field("taskbar") == ":active@org.freedesktop.weston.flower"
+    });
+    let (x, y) = bar.button_center("taskbar", 0);
+    pointer.move_to(x, y);
+    pointer.click("middle");
+    wait_for("the flower closed by the taskbar", SLOW, || {
+        matches!(window.0.try_wait(), Ok(Some(_)))
+    });
+    pointer.move_to(layout.0 - 4, 4);
+    wait("no taskbar button", &|| field("taskbar.visible") == "false");
     window.stop();
     wait("the window gone", &|| {
         field("window.visible") == "false" && field("workspaces") == "2:focused+visible+empty"
