@@ -38,7 +38,7 @@ fn debians_waybar_config_converts_checks_and_runs() {
     let converted = text(&out.stdout);
     let report = text(&out.stderr);
     // Debian's modules ringbar does not have yet, each reported once with its reason.
-    for module in ["sway/scratchpad", "keyboard-state"] {
+    for module in ["keyboard-state"] {
         let line = format!("ringbar import-waybar: `{module}`: no ringbar module yet; left out");
         assert_eq!(report.matches(&line).count(), 1, "{line} in:\n{report}");
         assert!(
@@ -46,6 +46,12 @@ fn debians_waybar_config_converts_checks_and_runs() {
             "{converted}"
         );
     }
+    // Its scratchpad, with its icons and tooltip.
+    assert!(!report.contains("`sway/scratchpad`"), "{report}");
+    assert!(
+        converted.contains("[scratchpad]\nformat = \"{icon} {count}\"\nformat-icons = [\""),
+        "{converted}"
+    );
     // Its mpd module, with its formats, time specs and icons.
     assert!(!report.contains("`mpd`: no ringbar module yet"), "{report}");
     assert!(
@@ -95,11 +101,13 @@ fn debians_waybar_config_converts_checks_and_runs() {
         "{report}"
     );
     assert!(
-        report.contains("#scratchpad: no such module in the converted config"),
+        report.contains("#disk: no such module in the converted config"),
         "{report}"
     );
     assert!(
-        !report.contains("#clock:") && !report.contains("#battery:"),
+        !report.contains("#clock:")
+            && !report.contains("#battery:")
+            && !report.contains("#scratchpad:"),
         "{report}"
     );
 
@@ -128,6 +136,7 @@ fn debians_waybar_config_converts_checks_and_runs() {
         [
             "workspaces",
             "mode",
+            "scratchpad",
             "custom/media",
             "window",
             "mpd",

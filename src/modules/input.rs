@@ -51,6 +51,7 @@ pub static NO_COMPOSITOR: CompositorState = CompositorState {
     window_app_id: None,
     keyboard: None,
     mode: None,
+    scratchpad: None,
 };
 
 /// A clock stopped at one instant, in UTC, for tests and for outputs that have no

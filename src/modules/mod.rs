@@ -37,6 +37,7 @@ pub mod pressure;
 pub mod privacy;
 pub mod registry;
 mod row;
+mod scratchpad;
 mod taskbar;
 pub mod temperature;
 mod thresholds;
@@ -80,6 +81,7 @@ const REGISTRY: &[ModuleKind] = &[
     language::KIND,
     mode::KIND,
     windowcount::KIND,
+    scratchpad::KIND,
     taskbar::KIND,
     power_profile::KIND,
     media::KIND,

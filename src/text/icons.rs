@@ -35,6 +35,17 @@ impl FormatIcons {
         self.icon_scaled(percent, 100, alts)
     }
 
+    /// The entry for the count `count` itself (the first for none, the last from the
+    /// end of the list up): Waybar's choice for the scratchpad's windows.
+    pub fn icon_by_count(&self, count: usize) -> &str {
+        match self {
+            FormatIcons::Icons(Icons::Ladder(ladder)) if !ladder.is_empty() => {
+                &ladder[count.min(ladder.len() - 1)]
+            }
+            other => other.icon_scaled(0, 100, &[]),
+        }
+    }
+
     /// [`FormatIcons::icon_among`] for `value` on a scale from 0 to `top` (the
     /// temperature's up to its critical threshold), in steps of `top / n`.
     pub fn icon_scaled(&self, value: u32, top: u32, alts: &[&str]) -> &str {

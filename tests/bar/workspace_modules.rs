@@ -93,6 +93,56 @@ fn workspaces_and_the_window_title_follow_sway_events() {
     assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
 }
 
+/// Sway's scratchpad, by Waybar's name: a window moved there is counted, with its line
+/// in the tooltip; shown again, the module hides.
+#[test]
+fn the_scratchpad_counts_sways_stashed_windows() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = [\"sway/scratchpad\"]\nmodules_right = [\"clock\"]\n\
+         [\"sway/scratchpad\"]\nformat = \"{icon} {count}\"\nformat-icons = [\"none\", \"STASH\"]\n",
+    );
+    let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let field = |key: &str| bar.field(key);
+    let mut flower = session
+        .as_user("weston-flower")
+        .spawn()
+        .expect("start weston-flower");
+    wait_for(
+        "the flower mapped, the scratchpad empty and hidden",
+        WAIT,
+        || {
+            session
+                .swaymsg(&["-t", "get_tree"])
+                .contains("org.freedesktop.weston.flower")
+                && field("scratchpad.visible") == "false"
+        },
+    );
+    session.swaymsg(&[
+        "[app_id=\"org.freedesktop.weston.flower\"]",
+        "move",
+        "scratchpad",
+    ]);
+    wait_for("the flower in the scratchpad", WAIT, || {
+        field("scratchpad") == "STASH 1"
+    });
+    assert_eq!(field("scratchpad.visible"), "true");
+    let text = crate::common::ocr::read_text(&session.screenshot(0, 0, 200, 26));
+    assert!(text.contains("STASH"), "OCR: {text:?}");
+    session.swaymsg(&["scratchpad", "show"]);
+    wait_for("hidden again once it is shown", WAIT, || {
+        field("scratchpad.visible") == "false"
+    });
+    let _ = flower.kill();
+    let _ = flower.wait();
+    let log = bar.log_text();
+    assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
+}
+
 #[test]
 fn custom_modules_run_waybar_scripts_and_their_clicks() {
     let _serial = serial();

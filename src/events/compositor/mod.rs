@@ -80,6 +80,16 @@ pub struct CompositorState {
     pub keyboard: Option<keyboard::Keyboard>,
     /// The binding mode (Sway) or submap (Hyprland); `None` for the default one.
     pub mode: Option<String>,
+    /// The windows in Sway's scratchpad; `None` where the compositor has none.
+    pub scratchpad: Option<Vec<Stashed>>,
+}
+
+/// A window in the scratchpad.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stashed {
+    /// Its app id (or X11 class).
+    pub app: String,
+    pub title: String,
 }
 
 impl CompositorState {

@@ -133,6 +133,7 @@ pub fn parse_state(
         // From `j/devices` and the events: kept by the client.
         keyboard: None,
         mode: None,
+        scratchpad: None,
     })
 }
 

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 
 use super::keyboard::Keyboard;
-use super::{cap_text, sort_workspaces, text, CompositorState, Env, Located, Workspace};
+use super::{cap_text, sort_workspaces, text, CompositorState, Env, Located, Stashed, Workspace};
 
 pub mod input;
 
@@ -238,6 +238,20 @@ impl Node {
         self.children().map(Node::windows).sum()
     }
 
+    /// The windows inside, depth first, at most `room` more of them.
+    fn windows_into<'a>(&'a self, out: &mut Vec<&'a Node>, room: usize) {
+        if out.len() >= room {
+            return;
+        }
+        if self.is_window() {
+            out.push(self);
+            return;
+        }
+        for child in self.children() {
+            child.windows_into(out, room);
+        }
+    }
+
     fn focused_window(&self) -> Option<&Node> {
         if self.focused {
             return self.is_window().then_some(self);
@@ -254,10 +268,35 @@ impl Node {
     }
 }
 
-/// Takes the window counts of `state`'s workspaces and the focused window's title and
-/// app id (or X11 class) from a GET_TREE reply. The scratchpad does not count.
+/// The most scratchpad windows kept.
+const MAX_STASHED: usize = 1024;
+
+/// Takes the window counts of `state`'s workspaces, the focused window's title and app id
+/// (or X11 class), and the scratchpad's windows from a GET_TREE reply. The scratchpad
+/// (the workspace `__i3_scratch` of the output `__i3`) counts for no workspace.
 pub fn apply_tree(json: &[u8], state: &mut CompositorState) -> Result<(), String> {
     let root: Node = serde_json::from_str(&text(json)).map_err(|e| format!("GET_TREE: {e}"))?;
+    let mut stashed = Vec::new();
+    let scratch = root
+        .nodes
+        .iter()
+        .filter(|o| o.name.as_deref() == Some("__i3"))
+        .flat_map(|o| &o.nodes)
+        .filter(|w| w.name.as_deref() == Some("__i3_scratch"));
+    for workspace in scratch {
+        for child in workspace.children() {
+            child.windows_into(&mut stashed, MAX_STASHED);
+        }
+    }
+    state.scratchpad = Some(
+        stashed
+            .into_iter()
+            .map(|w| Stashed {
+                app: w.app_id().unwrap_or_default(),
+                title: w.name.as_deref().map(cap_text).unwrap_or_default(),
+            })
+            .collect(),
+    );
     let mut counts = HashMap::new();
     for output in root
         .nodes

@@ -70,6 +70,15 @@ fn the_tree_gives_window_counts_and_the_focused_window() {
     assert_eq!(counts, [("1:web", 1), ("2", 0), ("alpha", 3)]);
     assert_eq!(state.window_title.as_deref(), Some("Flower"));
     assert_eq!(state.window_app_id.as_deref(), Some("weston-flower"));
+    // The scratchpad's window, counted for no workspace.
+    let stashed = state.scratchpad.expect("sway has a scratchpad");
+    assert_eq!(
+        stashed,
+        [crate::events::compositor::Stashed {
+            app: "x".into(),
+            title: "hidden".into()
+        }]
+    );
 }
 
 #[test]

@@ -257,6 +257,7 @@ impl Desktop {
             window_app_id: focused.map(|t| t.app_id.clone()).filter(|a| !a.is_empty()),
             keyboard: None,
             mode: None,
+            scratchpad: None,
         }
     }
 }
