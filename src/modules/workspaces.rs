@@ -1,8 +1,10 @@
 //! `workspaces`: one button per workspace of the bar's own output, with the classes
 //! `focused`, `visible`, `urgent`, `empty` or `occupied`, and `special` (Hyprland's special
 //! workspaces, hidden unless `show_special`). A click switches to the workspace, scrolling
-//! steps through them. `format` takes `{name}`, `{id}` and `{icon}` (from `icons`, by
-//! workspace name, then `urgent`, `focused` and `default`).
+//! steps through them. `format` takes `{name}` (Waybar's `{value}` too), `{id}` (its
+//! `{index}` too), `{output}`, `{total}` and `{icon}` (from `icons`, by workspace name,
+//! then `urgent`, `focused`, `active`, `empty` and `default`). Waybar's hyphenated keys
+//! (`all-outputs`, `format-icons`…) are read as well.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -10,7 +12,7 @@ use std::rc::Rc;
 use serde::Deserialize;
 
 use super::import::{Carried, Waybar};
-use super::ModuleKind;
+use super::{format, ModuleKind};
 use super::{Action, Button, Input, Module, Status, Table, Update};
 use super::{ButtonRow, RowButton, Target, Widget};
 use crate::events::compositor::{Workspace, WINDOWS_UNKNOWN};
@@ -20,10 +22,22 @@ use crate::text::Sink;
 #[serde(deny_unknown_fields, default)]
 struct Settings {
     format: String,
+    #[serde(alias = "format-icons")]
     icons: BTreeMap<String, String>,
+    #[serde(alias = "show-special")]
     show_special: bool,
     /// Every output's workspaces on every bar, not just the bar's own.
+    #[serde(alias = "all-outputs")]
     all_outputs: bool,
+    /// Workspaces without windows get no button (where the compositor says).
+    #[serde(rename = "hide-empty")]
+    hide_empty: bool,
+    /// Only the workspaces shown on an output.
+    #[serde(rename = "current-only")]
+    current_only: bool,
+    /// Clicks switch nothing.
+    #[serde(rename = "disable-click")]
+    disable_click: bool,
 }
 
 impl Default for Settings {
@@ -33,6 +47,9 @@ impl Default for Settings {
             icons: BTreeMap::new(),
             show_special: false,
             all_outputs: false,
+            hide_empty: false,
+            current_only: false,
+            disable_click: false,
         }
     }
 }
@@ -57,18 +74,16 @@ pub const KIND: ModuleKind = ModuleKind {
     }),
 };
 
-/// Sway's `{value}` is the workspace's name and `{index}` its number.
+/// Waybar's `{value}` and `{index}` are read as they are.
 fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
     match key {
-        "format" => Carried::one(value.as_str().map(|format| {
-            let format = format
-                .replace("{value}", "{name}")
-                .replace("{index}", "{id}");
-            ("format".to_owned(), toml::Value::String(format))
-        })),
+        "format" => Carried::renamed("format", value),
         "format-icons" => Carried::renamed("icons", value),
         "all-outputs" => Carried::renamed("all_outputs", value),
         "show-special" => Carried::renamed("show_special", value),
+        "hide-empty" => Carried::renamed("hide-empty", value),
+        "current-only" => Carried::renamed("current-only", value),
+        "disable-click" => Carried::renamed("disable-click", value),
         _ => Carried::No,
     }
 }
@@ -83,11 +98,12 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
 
 impl Workspaces {
     fn shown<'a>(&'a self, input: &'a Input<'_>) -> impl Iterator<Item = &'a Workspace> {
+        let settings = &self.settings;
         input.compositor.workspaces.iter().filter(move |w| {
-            (self.settings.show_special || !w.special)
-                && (self.settings.all_outputs
-                    || input.output.is_empty()
-                    || w.output == input.output)
+            (settings.show_special || !w.special)
+                && (settings.all_outputs || input.output.is_empty() || w.output == input.output)
+                && !(settings.hide_empty && w.windows == 0)
+                && !(settings.current_only && !w.visible && !w.focused)
         })
     }
 
@@ -98,34 +114,38 @@ impl Workspaces {
             .get(&w.name)
             .or_else(|| by_state("urgent", w.urgent))
             .or_else(|| by_state("focused", w.focused))
+            .or_else(|| by_state("active", w.visible))
+            .or_else(|| by_state("empty", w.windows == 0))
             .or_else(|| icons.get("default"))
             .map_or(w.name.as_str(), String::as_str)
     }
 
-    fn label(&self, w: &Workspace, out: &mut String) {
+    /// `total` is how many workspaces the compositor has (special ones aside).
+    fn label(&self, w: &Workspace, total: usize, out: &mut String) {
         let name = w.name.strip_prefix("special:").unwrap_or(&w.name);
-        let format = &self.settings.format;
-        let mut rest = format.as_str();
-        while let Some(at) = rest.find('{') {
-            out.push_str(&rest[..at]);
-            let after = &rest[at..];
-            let (field, len) = if after.starts_with("{name}") {
-                (Some(name.to_owned()), 6)
-            } else if after.starts_with("{id}") {
-                (Some(w.id.to_string()), 4)
-            } else if after.starts_with("{icon}") {
-                (Some(self.icon(w).to_owned()), 6)
-            } else {
-                (None, 1)
+        format::fill(&self.settings.format, out, |key, out| {
+            let text = match key {
+                "name" | "value" => name.to_owned(),
+                "id" | "index" => w.id.to_string(),
+                "output" => w.output.clone(),
+                "total" => total.to_string(),
+                "icon" => self.icon(w).to_owned(),
+                _ => return false,
             };
-            match field {
-                Some(text) => out.extend(crate::text::shown(&text, ' ')),
-                None => out.push('{'),
-            }
-            rest = &after[len..];
-        }
-        out.push_str(rest);
+            out.extend(crate::text::shown(&text, ' '));
+            true
+        });
     }
+}
+
+/// Waybar's `{total}`: the compositor's workspaces, special ones aside.
+fn total(input: &Input<'_>) -> usize {
+    input
+        .compositor
+        .workspaces
+        .iter()
+        .filter(|w| !w.special)
+        .count()
 }
 
 impl Module for Workspaces {
@@ -140,6 +160,7 @@ impl Module for Workspaces {
     /// For text outputs: the labels, the focused one in brackets; hidden without any.
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let mut any = false;
+        let total = total(input);
         for w in self.shown(input) {
             if any {
                 out.push(' ');
@@ -148,7 +169,7 @@ impl Module for Workspaces {
             if w.focused {
                 out.push('[');
             }
-            self.label(w, out);
+            self.label(w, total, out);
             if w.focused {
                 out.push(']');
             }
@@ -175,9 +196,10 @@ impl Module for Workspaces {
 impl ButtonRow for Workspaces {
     fn buttons(&self, input: &Input<'_>, out: &mut Vec<RowButton>) {
         out.clear();
+        let total = total(input);
         for w in self.shown(input) {
             let mut label = String::new();
-            self.label(w, &mut label);
+            self.label(w, total, &mut label);
             let mut classes = Vec::new();
             for (class, on) in [
                 ("focused", w.focused),
@@ -205,8 +227,11 @@ impl ButtonRow for Workspaces {
         }
     }
 
-    /// A left click shows the button's workspace.
+    /// A left click shows the button's workspace, unless `disable-click`.
     fn press(&self, target: &Target, which: Button, _configured: Option<&str>) -> Option<Action> {
+        if self.settings.disable_click {
+            return None;
+        }
         match (target, which) {
             (Target::Workspace(workspace), Button::Left) => {
                 Some(Action::FocusWorkspace(workspace.clone()))
@@ -314,5 +339,42 @@ mod tests {
         assert_eq!(out, "[1] mail 2", "every output's in a text output");
         let typo = config::parse("[workspaces]\nshow_specail = true\n", "c.toml".as_ref());
         assert!(typo.is_err());
+    }
+
+    #[test]
+    fn waybars_fields_icons_and_filters() {
+        let labels = |toml: &str| -> Vec<String> {
+            let text = format!("modules_left = [\"workspaces\"]\n[workspaces]\n{toml}");
+            buttons(&text, "DP-1").into_iter().map(|(l, _)| l).collect()
+        };
+        assert_eq!(
+            labels("format = \"{value}/{index}@{output} of {total}\"\nall-outputs = true\n"),
+            ["1/1@DP-1 of 3", "mail/-1@DP-1 of 3", "2/2@HDMI-A-1 of 3"]
+        );
+        assert_eq!(
+            labels(
+                "format = \"{icon}\"\nall-outputs = true\n\
+                 format-icons = { active = \"A\", empty = \"E\", default = \"D\" }\n"
+            ),
+            ["A", "D", "A"]
+        );
+        assert_eq!(
+            labels("all-outputs = true\nhide-empty = true\n"),
+            ["1", "mail"]
+        );
+        assert_eq!(
+            labels("all-outputs = true\ncurrent-only = true\n"),
+            ["1", "2"]
+        );
+        let config = config::parse(
+            "modules_left = [\"workspaces\"]\n[workspaces]\ndisable-click = true\n",
+            "c.toml".as_ref(),
+        )
+        .expect("valid");
+        let Widget::Buttons(row) = config.modules.left[0].widget() else {
+            panic!("a row of workspace buttons");
+        };
+        let target = Target::Workspace(workspace(1, "1", "DP-1"));
+        assert_eq!(row.press(&target, Button::Left, None), None);
     }
 }

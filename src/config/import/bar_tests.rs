@@ -170,7 +170,7 @@ fn a_niri_bar_keeps_its_workspaces_window_and_layout() {
         ]
     );
     assert!(
-        import.toml.contains("format = \"{name}\""),
+        import.toml.contains("format = \"{value}\""),
         "{}",
         import.toml
     );

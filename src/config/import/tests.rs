@@ -65,7 +65,7 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
     );
     let toml = &import.toml;
     for expected in [
-        "format = \"{name}: {icon}\"",
+        "format = \"{value}: {icon}\"",
         "all_outputs = true",
         "format = \"{title}\"",
         "max_length = 50",
