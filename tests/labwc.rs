@@ -71,7 +71,8 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
     let started = Instant::now();
     let (mut pointer, bar) = pointer_and_bar(
         &labwc,
-        "modules_left = [\"ext/workspaces\", \"window\"]\nmodules_right = [\"clock\"]\n",
+        "interval_ms = 500\nmodules_left = [\"ext/workspaces\", \"window\"]\n\
+         modules_right = [\"clock\"]\n",
     );
     let field = |key: &str| bar.field(key);
     wait_for("labwc's desktops on the bar", WAIT, || {
@@ -126,6 +127,25 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
     let renders = bar.renders("Compositor") - renders_before;
     eprintln!("10,000 title changes: {renders} renders");
     assert!(renders < 2000, "{renders} renders for 10,000 title changes");
+
+    // labwc stopped (SIGSTOP) for 3 s: neither the bar's own Wayland connection nor
+    // GTK's holds the main loop up; then the bar follows labwc again.
+    let window = common::stalls::Window::open(&labwc.host_path("/run/ringbar-hook"));
+    let signal = |which: &str| {
+        let sent = std::process::Command::new("kill")
+            .args([which, &labwc.pid().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill {which}");
+    };
+    signal("-STOP");
+    std::thread::sleep(Duration::from_secs(3));
+    signal("-CONT");
+    window.assert_on_time("the stopped labwc");
+    let _after = foot(&labwc, &["-T", "AFTER", "--", "sleep", "600"]);
+    wait_for("a window opened after labwc went on", WAIT, || {
+        field("window") == "AFTER"
+    });
     let log = bar.log_text();
     assert!(!log.contains("ERROR"), "{log}");
     eprintln!("labwc stage checks took {:?}", started.elapsed());

@@ -146,6 +146,11 @@ impl Labwc {
         Some(labwc)
     }
 
+    /// labwc's process id (`chroot` and `env` exec it in place).
+    pub fn pid(&self) -> u32 {
+        self.labwc.id()
+    }
+
     pub fn log(&self) -> String {
         fs::read_to_string(self.host_path(&format!("{XDG}/labwc.log"))).unwrap_or_default()
     }
