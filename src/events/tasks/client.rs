@@ -300,24 +300,46 @@ impl Dispatch<Handle, ()> for Protocols {
         _: &QueueHandle<Self>,
     ) {
         let task = id(handle);
-        let list = &mut state.list;
-        match event {
-            toplevel::Event::Title { title } => list.title(task, &title),
-            toplevel::Event::AppId { app_id } => list.app_id(task, &app_id),
-            toplevel::Event::State { state: states } => list.state(task, &states),
-            toplevel::Event::OutputEnter { output } => list.output(task, id(&output), true),
-            toplevel::Event::OutputLeave { output } => list.output(task, id(&output), false),
-            toplevel::Event::Done => {
-                list.done(task);
-                state.changed = true;
-            }
-            toplevel::Event::Closed => {
-                list.closed(task);
+        match apply(&mut state.list, task, event) {
+            Applied::Nothing => {}
+            Applied::Done => state.changed = true,
+            Applied::Closed => {
                 state.handles.remove(&task);
                 handle.destroy();
                 state.changed = true;
             }
-            _ => {}
         }
     }
+}
+
+/// What a toplevel handle's event did to the list.
+pub(crate) enum Applied {
+    /// A change to come: the compositor sends `done` after it.
+    Nothing,
+    /// `done`: the window's changes are all in.
+    Done,
+    /// The window is gone: its handle is to be destroyed.
+    Closed,
+}
+
+/// Applies a toplevel handle's event to `list` (also the Wayland workspace backend's,
+/// for the focused window).
+pub(crate) fn apply(list: &mut TaskList, task: u32, event: toplevel::Event) -> Applied {
+    match event {
+        toplevel::Event::Title { title } => list.title(task, &title),
+        toplevel::Event::AppId { app_id } => list.app_id(task, &app_id),
+        toplevel::Event::State { state: states } => list.state(task, &states),
+        toplevel::Event::OutputEnter { output } => list.output(task, id(&output), true),
+        toplevel::Event::OutputLeave { output } => list.output(task, id(&output), false),
+        toplevel::Event::Done => {
+            list.done(task);
+            return Applied::Done;
+        }
+        toplevel::Event::Closed => {
+            list.closed(task);
+            return Applied::Closed;
+        }
+        _ => {}
+    }
+    Applied::Nothing
 }

@@ -8,7 +8,7 @@
 #[cfg(feature = "app")]
 mod apps;
 #[cfg(feature = "app")]
-mod client;
+pub(crate) mod client;
 mod list;
 
 use std::collections::BTreeMap;

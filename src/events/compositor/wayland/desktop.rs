@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::super::{cap_text, CompositorState, Workspace, WINDOWS_UNKNOWN};
+use crate::events::tasks::TaskList;
 
 /// Bounds on what a compositor can make the bar hold.
 pub const MAX_OBJECTS: usize = 65_536;
@@ -26,7 +27,8 @@ pub struct Desktop {
     workspaces: HashMap<u32, Space>,
     /// Announced order of the workspaces, the fallback order within a group.
     announced: Vec<u32>,
-    toplevels: HashMap<u32, Toplevel>,
+    /// The toplevel windows, as the taskbar follows them.
+    pub windows: TaskList,
 }
 
 #[derive(Debug, Default)]
@@ -41,13 +43,6 @@ struct Space {
     name: String,
     coordinates: Vec<u32>,
     state: u32,
-}
-
-#[derive(Debug, Default)]
-struct Toplevel {
-    title: String,
-    app_id: String,
-    activated: bool,
 }
 
 fn remove(list: &mut Vec<u32>, id: u32) {
@@ -144,37 +139,6 @@ impl Desktop {
         }
     }
 
-    pub fn toplevel_added(&mut self, toplevel: u32) {
-        if self.toplevels.len() < MAX_OBJECTS {
-            self.toplevels.insert(toplevel, Toplevel::default());
-        }
-    }
-
-    pub fn toplevel_closed(&mut self, toplevel: u32) {
-        self.toplevels.remove(&toplevel);
-    }
-
-    pub fn toplevel_title(&mut self, toplevel: u32, title: &str) {
-        if let Some(t) = self.toplevels.get_mut(&toplevel) {
-            t.title = cap_text(title);
-        }
-    }
-
-    pub fn toplevel_app_id(&mut self, toplevel: u32, app_id: &str) {
-        if let Some(t) = self.toplevels.get_mut(&toplevel) {
-            t.app_id = cap_text(app_id);
-        }
-    }
-
-    /// `states`: the protocol's array of native-endian u32 entries.
-    pub fn toplevel_state(&mut self, toplevel: u32, states: &[u8]) {
-        if let Some(t) = self.toplevels.get_mut(&toplevel) {
-            t.activated = states
-                .chunks_exact(4)
-                .any(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]) == TOPLEVEL_ACTIVATED);
-        }
-    }
-
     /// A group's workspaces that are not hidden, in display order: by coordinates where
     /// the compositor gives them, else as announced.
     fn shown_in(&self, group: &Group) -> Vec<u32> {
@@ -250,7 +214,8 @@ impl Desktop {
                 }
             }
         }
-        let focused = self.toplevels.values().find(|t| t.activated);
+        let windows = self.windows.tasks(&|_| (None, None));
+        let focused = windows.list.iter().find(|t| t.active);
         CompositorState {
             workspaces,
             window_title: focused.map(|t| t.title.clone()),

@@ -27,6 +27,7 @@ use wayland_protocols_wlr::foreign_toplevel::v1::client::zwlr_foreign_toplevel_m
 
 use super::super::{CompositorState, Workspace};
 use super::desktop::Desktop;
+use crate::events::tasks::{self, client::Applied};
 
 /// The protocols' state: the model, and the objects requests go to.
 #[derive(Default)]
@@ -250,7 +251,9 @@ impl Dispatch<ZwlrForeignToplevelManagerV1, ()> for Protocols {
         _: &QueueHandle<Self>,
     ) {
         if let toplevels::Event::Toplevel { toplevel } = event {
-            state.desktop.toplevel_added(id(&toplevel));
+            if !state.desktop.windows.added(id(&toplevel)) {
+                toplevel.destroy();
+            }
         }
     }
 
@@ -268,19 +271,13 @@ impl Dispatch<ZwlrForeignToplevelHandleV1, ()> for Protocols {
         _: &Connection,
         _: &QueueHandle<Self>,
     ) {
-        let toplevel = id(handle);
-        let desktop = &mut state.desktop;
-        match event {
-            toplevel::Event::Title { title } => desktop.toplevel_title(toplevel, &title),
-            toplevel::Event::AppId { app_id } => desktop.toplevel_app_id(toplevel, &app_id),
-            toplevel::Event::State { state: states } => desktop.toplevel_state(toplevel, &states),
-            toplevel::Event::Done => state.changed = true,
-            toplevel::Event::Closed => {
-                desktop.toplevel_closed(toplevel);
+        match tasks::client::apply(&mut state.desktop.windows, id(handle), event) {
+            Applied::Nothing => {}
+            Applied::Done => state.changed = true,
+            Applied::Closed => {
                 handle.destroy();
                 state.changed = true;
             }
-            _ => {}
         }
     }
 }

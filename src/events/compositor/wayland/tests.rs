@@ -22,12 +22,13 @@ fn labwc_like() -> Desktop {
         desktop.group_workspace(10, workspace, true);
     }
     desktop.workspace_state(22, ACTIVE);
-    desktop.toplevel_added(30);
-    desktop.toplevel_title(30, "foot <b>");
-    desktop.toplevel_app_id(30, "foot");
-    desktop.toplevel_state(30, &words(&[0, TOPLEVEL_ACTIVATED]));
-    desktop.toplevel_added(31);
-    desktop.toplevel_title(31, "other");
+    desktop.windows.added(30);
+    desktop.windows.title(30, "foot <b>");
+    desktop.windows.app_id(30, "foot");
+    desktop.windows.state(30, &words(&[0, TOPLEVEL_ACTIVATED]));
+    desktop.windows.done(30);
+    desktop.windows.added(31);
+    desktop.windows.title(31, "other");
     desktop
 }
 
@@ -76,7 +77,8 @@ fn states_removals_and_hidden_workspaces_follow() {
     desktop.workspace_state(21, ACTIVE | URGENT);
     desktop.workspace_state(20, HIDDEN);
     desktop.output_gone(4);
-    desktop.toplevel_state(30, &words(&[]));
+    desktop.windows.state(30, &words(&[]));
+    desktop.windows.done(30);
     let state = desktop.state();
     let shown: Vec<(&str, bool, bool)> = state
         .workspaces
@@ -86,7 +88,7 @@ fn states_removals_and_hidden_workspaces_follow() {
     assert_eq!(shown, [("2", false, false), ("mail", true, true)]);
     assert_eq!(state.window_title, None, "no window is activated");
     desktop.workspace_removed(22);
-    desktop.toplevel_closed(30);
+    desktop.windows.closed(30);
     let state = desktop.state();
     assert_eq!(state.workspaces.len(), 1);
     assert_eq!(state.workspaces[0].id, 1, "places close up");
@@ -113,9 +115,10 @@ fn hostile_names_and_floods_stay_bounded() {
     desktop.workspace_named(100, &"x".repeat(100_000));
     desktop.workspace_coordinates(100, &[1, 2, 3]);
     desktop.group_workspace(1, 100, true);
-    desktop.toplevel_added(5);
-    desktop.toplevel_title(5, &"\u{7}<i>".repeat(10_000));
-    desktop.toplevel_state(5, &words(&[TOPLEVEL_ACTIVATED]));
+    desktop.windows.added(5);
+    desktop.windows.title(5, &"\u{7}<i>".repeat(10_000));
+    desktop.windows.state(5, &words(&[TOPLEVEL_ACTIVATED]));
+    desktop.windows.done(5);
     let state = desktop.state();
     assert_eq!(state.workspaces.len(), 1);
     assert_eq!(
@@ -127,7 +130,7 @@ fn hostile_names_and_floods_stay_bounded() {
     // Events for objects never announced are ignored.
     desktop.workspace_state(9, ACTIVE);
     desktop.group_output(9, 1, true);
-    desktop.toplevel_title(9, "ghost");
+    desktop.windows.title(9, "ghost");
     assert_eq!(desktop.state().workspaces.len(), 1);
 }
 
