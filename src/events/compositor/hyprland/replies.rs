@@ -130,10 +130,8 @@ pub fn parse_state(
             .and_then(|w| w.title.as_deref())
             .map(cap_text),
         window_app_id: window.and_then(|w| w.class).map(|c| cap_text(&c)),
-        // From `j/devices` and the events: kept by the client.
-        keyboard: None,
-        mode: None,
-        scratchpad: None,
+        // The keyboard comes from `j/devices` and the events: kept by the client.
+        ..CompositorState::default()
     })
 }
 

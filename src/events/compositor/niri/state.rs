@@ -159,7 +159,7 @@ impl Niri {
                 layouts: k.names.iter().map(|name| cap_text(name)).collect(),
             }),
             mode: self.overview.then(|| OVERVIEW_MODE.to_owned()),
-            scratchpad: None,
+            ..CompositorState::default()
         }
     }
 }

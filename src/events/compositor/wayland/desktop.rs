@@ -220,9 +220,7 @@ impl Desktop {
             workspaces,
             window_title: focused.map(|t| t.title.clone()),
             window_app_id: focused.map(|t| t.app_id.clone()).filter(|a| !a.is_empty()),
-            keyboard: None,
-            mode: None,
-            scratchpad: None,
+            ..CompositorState::default()
         }
     }
 }
