@@ -44,6 +44,7 @@ apt_packages=(
     power-profiles-daemon polkitd gamemode                        # power_profile, gamemode: the real daemons, polkit
     mpv mpv-mpris sox swayidle                                    # media: a real MPRIS player; idle inhibitor
     mpd mpc flac                                                  # mpd: the real daemon, its client, metaflac
+    upower umockdev gir1.2-umockdev-1.0                          # upower: the real daemon over umockdev's fake sysfs
 )
 
 install_apt_packages() {

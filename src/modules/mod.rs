@@ -42,6 +42,7 @@ mod taskbar;
 pub mod temperature;
 mod thresholds;
 mod tray;
+pub mod upower;
 pub mod user;
 mod window;
 mod windowcount;
@@ -91,6 +92,7 @@ const REGISTRY: &[ModuleKind] = &[
     gamemode::KIND,
     mpd::KIND,
     user::KIND,
+    upower::KIND,
     tray::KIND,
     graph::CPU_KIND,
     graph::MEMORY_KIND,

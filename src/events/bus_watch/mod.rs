@@ -49,6 +49,23 @@ pub trait BusService: 'static {
     /// it changed it.
     fn on_signal(state: &mut Self::State, member: &str, path: &str, args: &Variant) -> bool;
 
+    /// Objects the state names whose properties it has not read yet (UPower's devices,
+    /// as `EnumerateDevices` or `DeviceAdded` names them): each is read with `GetAll`
+    /// of [`BusService::OBJECT_INTERFACE`] and given to [`BusService::read_object`].
+    /// The state is told once no such read is on its way.
+    fn unread(_state: &Self::State) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The interface whose properties [`BusService::unread`]'s objects are read for.
+    const OBJECT_INTERFACE: &'static str = "";
+
+    /// An object's properties (`a{sv}`) onto the state, or `None` when it could not be
+    /// read (it went meanwhile); whether that changed the state.
+    fn read_object(_state: &mut Self::State, _path: &str, _properties: Option<&Variant>) -> bool {
+        false
+    }
+
     /// Carries out a click's command on the service in use.
     fn command(
         _service: &InUse<'_>,

@@ -1,12 +1,14 @@
 //! The watch of one [`BusService`]: its names' owners, its signals, its state.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 use std::rc::{Rc, Weak};
 
 use gtk4::gio;
+use gtk4::glib::prelude::*;
 use gtk4::glib::{self, Variant};
 
-use super::{call, connect, tell_next_turn, Bus, BusService, InUse};
+use super::{call, connect, tell_next_turn, Bus, BusService, InUse, PROPERTIES};
 use crate::events::source::{OnChange, Watch};
 use crate::events::EventState;
 
@@ -19,10 +21,14 @@ struct Inner<T: BusService> {
     /// `None` while the service is not there.
     state: Option<T::State>,
     signals: Vec<gio::SignalSubscription>,
+    /// The objects whose properties are being read ([`BusService::unread`]).
+    reading: HashSet<String>,
     /// Stops watching the names' owners (gio's watcher id has no public name).
     unwatch: Vec<Box<dyn FnOnce()>>,
     /// "Not there" was said, and not since it came.
     absence_logged: bool,
+    /// "Did not answer" was said, and the service has not answered since.
+    unanswered: bool,
     /// A change is queued for the next turn of the main loop (signals come in bursts).
     queued: Cell<bool>,
     on_change: OnChange<T::State>,
@@ -51,8 +57,10 @@ impl<T: BusService> Watch<T::State> for BusWatch<T> {
             known: vec![false; T::NAMES.len()],
             state: None,
             signals: Vec::new(),
+            reading: HashSet::new(),
             unwatch: Vec::new(),
             absence_logged: false,
+            unanswered: false,
             queued: Cell::new(false),
             on_change,
         }));
@@ -160,6 +168,7 @@ fn owner_changed<T: BusService>(weak: &Weak<RefCell<Inner<T>>>, index: usize, pr
                     inner.absence_logged = true;
                 }
                 inner.state = None;
+                inner.reading.clear();
             }
             queue_change(&inner_rc);
         }
@@ -181,11 +190,18 @@ fn read_all<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
         let reply = match result {
             Ok(reply) => reply,
             Err(err) => {
-                let (log, service) = (T::LOG, T::SERVICE);
-                tracing::warn!(
-                    "{log}: {service} did not answer {method}: {}",
-                    err.message()
-                );
+                let mut inner = inner_rc.borrow_mut();
+                if !inner.unanswered {
+                    let (log, service) = (T::LOG, T::SERVICE);
+                    tracing::warn!(
+                        "{log}: {service} did not answer {method}: {}; asking again every {} s",
+                        err.message(),
+                        RETRY.as_secs()
+                    );
+                    inner.unanswered = true;
+                }
+                drop(inner);
+                retry_read(&inner_rc, index);
                 return;
             }
         };
@@ -200,8 +216,10 @@ fn read_all<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
                 tracing::info!("{}: {} is back", T::LOG, T::SERVICE);
             }
             inner.absence_logged = false;
+            inner.unanswered = false;
             inner.state = Some(state);
         }
+        read_objects(&inner_rc, index);
         queue_change(&inner_rc);
     };
     let name = T::NAMES[index];
@@ -216,6 +234,24 @@ fn read_all<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
         Some(read.reply),
         done,
     );
+}
+
+/// A service that did not answer the read (stopped, or too busy) is asked again after
+/// this long, while it keeps its name: else its state would stay unknown until it
+/// restarted.
+const RETRY: std::time::Duration = std::time::Duration::from_secs(5);
+
+fn retry_read<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
+    let weak = Rc::downgrade(inner_rc);
+    glib::timeout_add_local_once(RETRY, move || {
+        let Some(inner_rc) = weak.upgrade() else {
+            return;
+        };
+        let in_use = inner_rc.borrow().in_use();
+        if in_use == Some(index) {
+            read_all(&inner_rc, index);
+        }
+    });
 }
 
 /// A signal from the service at `NAMES[index]`, onto the state if that one is in use.
@@ -238,17 +274,83 @@ fn signalled<T: BusService>(
         T::on_signal(state, member, path, args)
     };
     if changed {
+        read_objects(&inner_rc, index);
         queue_change(&inner_rc);
     }
 }
 
-/// One call of `on_change` per burst, on the next turn of the main loop.
+/// Reads the properties of the objects the state names but has not read, each once.
+fn read_objects<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
+    let (connection, paths) = {
+        let mut inner = inner_rc.borrow_mut();
+        let (Some(connection), Some(state)) = (inner.connection.clone(), inner.state.as_ref())
+        else {
+            return;
+        };
+        let mut paths = T::unread(state);
+        paths.retain(|path| inner.reading.insert(path.clone()));
+        (connection, paths)
+    };
+    let args = (T::OBJECT_INTERFACE,).to_variant();
+    for path in paths {
+        let weak = Rc::downgrade(inner_rc);
+        let at = path.clone();
+        let done = move |result: Result<Variant, glib::Error>| {
+            let Some(inner_rc) = weak.upgrade() else {
+                return;
+            };
+            {
+                let mut inner = inner_rc.borrow_mut();
+                if !inner.reading.remove(&path) || inner.in_use() != Some(index) {
+                    return;
+                }
+                let properties = match &result {
+                    Ok(reply) => Some(reply.child_value(0)),
+                    Err(err) => {
+                        let (log, service) = (T::LOG, T::SERVICE);
+                        tracing::debug!("{log}: {service} did not give {path}: {}", err.message());
+                        None
+                    }
+                };
+                let Some(state) = inner.state.as_mut() else {
+                    return;
+                };
+                T::read_object(state, &path, properties.as_ref());
+            }
+            // An object that went is gone from the state; one the service was too slow
+            // to give comes back with the whole state, read again.
+            if result.is_err_and(|err| err.matches(gio::IOErrorEnum::TimedOut)) {
+                retry_read(&inner_rc, index);
+            }
+            read_objects(&inner_rc, index);
+            queue_change(&inner_rc);
+        };
+        call(
+            &connection,
+            T::NAMES[index],
+            &at,
+            PROPERTIES,
+            "GetAll",
+            Some(&args),
+            Some("(a{sv})"),
+            done,
+        );
+    }
+}
+
+/// One call of `on_change` per burst, on the next turn of the main loop, once no
+/// object's read is on its way (a state half read is not told).
 fn queue_change<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>) {
+    if !inner_rc.borrow().reading.is_empty() {
+        return;
+    }
     tell_next_turn(
         inner_rc,
         |inner| &inner.queued,
         |inner| {
-            (inner.on_change)(inner.state.as_ref());
+            if inner.reading.is_empty() {
+                (inner.on_change)(inner.state.as_ref());
+            }
         },
     );
 }

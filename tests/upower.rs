@@ -1,0 +1,226 @@
+//! The upower module against the real upowerd (Debian's `upower`) on a private system
+//! bus, over a fake sysfs: umockdev's testbed (`tests/upower/testbed.py`) gives upowerd
+//! the kernel's power_supply devices and their uevents through umockdev's preload
+//! library, as upower's own tests do. A laptop battery with markup in its model, a
+//! mouse's battery, a headset plugged in later: hidden before upowerd starts, the
+//! display device's percentage and state, the tooltip's other batteries, a click to the
+//! alternative format, upowerd stopped (the main loop never waits; the state comes once
+//! it answers again), killed and started again, and `--once --json`.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Duration;
+
+use common::bus::Helper;
+use common::session::{Compositor, RunningBar, Session};
+use common::system_bus::{self, SystemBus};
+use common::{require_root, serial, wait_for};
+
+const WAIT: Duration = Duration::from_secs(20);
+const PRELOAD: &str = "libumockdev-preload.so.0";
+
+/// umockdev's testbed, driven by the helper script.
+struct Testbed {
+    child: Child,
+    commands: Option<ChildStdin>,
+    answers: BufReader<ChildStdout>,
+    root: String,
+}
+
+impl Testbed {
+    fn start() -> Testbed {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/upower/testbed.py");
+        let mut child = Command::new("/usr/bin/python3")
+            .arg(script)
+            .env("LD_PRELOAD", PRELOAD)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start the testbed (python3-gi, gir1.2-umockdev-1.0)");
+        let commands = child.stdin.take();
+        let mut answers = BufReader::new(child.stdout.take().expect("its stdout"));
+        let mut root = String::new();
+        answers.read_line(&mut root).expect("the testbed's root");
+        assert!(root.starts_with('/'), "the testbed's root: {root:?}");
+        Testbed {
+            child,
+            commands,
+            answers,
+            root: root.trim().to_owned(),
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let commands = self.commands.as_mut().expect("the testbed's stdin");
+        writeln!(commands, "{line}").expect("to the testbed");
+        let mut answer = String::new();
+        self.answers
+            .read_line(&mut answer)
+            .expect("from the testbed");
+        assert_eq!(answer.trim(), "ok", "{line}");
+    }
+}
+
+impl Drop for Testbed {
+    fn drop(&mut self) {
+        // End of input: the script ends and umockdev removes the testbed's folder.
+        self.commands.take();
+        for _ in 0..50 {
+            if self.child.try_wait().ok().flatten().is_some() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_upowerd(session: &Session, bus: &SystemBus, testbed: &Testbed) -> Helper {
+    // Its history of charge and rate stays in the session, not the machine's.
+    let history = session.path().join("upower-history");
+    std::fs::create_dir_all(&history).expect("mkdir the history");
+    let child = Command::new("/usr/libexec/upowerd")
+        .env("UPOWER_HISTORY_DIR", &history)
+        .env("LD_PRELOAD", PRELOAD)
+        .env("UMOCKDEV_DIR", &testbed.root)
+        .env("DBUS_SYSTEM_BUS_ADDRESS", &bus.address)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start upowerd (Debian's upower)");
+    Helper(child)
+}
+
+fn signal(process: &Helper, name: &str) {
+    let pid = process.0.id().to_string();
+    let status = Command::new("kill").args([name, &pid]).status();
+    assert!(status.expect("kill").success(), "kill {name} {pid}");
+}
+
+fn start_bar(session: &Session, bus: &SystemBus) -> RunningBar {
+    session.write_config_file(
+        "config.toml",
+        "interval_ms = 500\nmodules_left = []\nmodules_center = []\nmodules_right = [\"memory\", \"upower\"]\n\
+         [upower]\nformat-alt = \"{percentage} ({time})\"\n",
+    );
+    session.start_bar(&[("DBUS_SYSTEM_BUS_ADDRESS", bus.address.as_str())])
+}
+
+fn has_class(bar: &RunningBar, class: &str) -> bool {
+    let classes = bar.field("upower.classes");
+    classes.split(',').any(|c| c == class)
+}
+
+#[test]
+fn the_module_follows_upowerd_and_its_devices() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let bus = system_bus::start(&session);
+    let mut testbed = Testbed::start();
+    // A laptop battery at 48 of 60 Wh, drawing 12 W; its AC adapter unplugged; a
+    // mouse's battery (scope Device: it powers the mouse, not the machine).
+    testbed.send("add AC type=Mains online=0");
+    testbed.send(
+        "add BAT0 type=Battery present=1 status=Discharging energy_full=60000000 \
+         energy_full_design=60000000 energy_now=48000000 power_now=12000000 \
+         voltage_now=12000000 model_name=Lap<b>top</b>\\s&\\sco serial_number=1",
+    );
+    testbed.send(
+        "add hidpp_battery_0 type=Battery scope=Device present=1 online=1 \
+         status=Discharging capacity=42 model_name=MX\\sMaster",
+    );
+
+    // The virtual pointer, made before the bar so that the bar's seat has it.
+    drop(session.pointer());
+    let mut bar = start_bar(&session, &bus);
+    bar.wait_for_log("upower: UPower (org.freedesktop.UPower) is not on the system bus");
+    assert_ne!(
+        bar.field("upower.visible"),
+        "true",
+        "hidden without upowerd"
+    );
+
+    let mut upowerd = start_upowerd(&session, &bus, &testbed);
+    let label = || bar.field("upower");
+    wait_for("the display device", WAIT, || label() == "80%");
+    assert!(
+        has_class(&bar, "discharging"),
+        "{}",
+        bar.field("upower.classes")
+    );
+
+    // The tooltip: the laptop's battery and the mouse's, the model's markup as text.
+    wait_for("the module laid out", WAIT, || {
+        let bounds = bar.field("upower.bounds");
+        bounds.split(',').nth(2).is_some_and(|width| width != "0")
+    });
+    bar.point_at(&session, "upower");
+    wait_for("the tooltip", WAIT, || {
+        let tooltip = bar.tooltip_markup();
+        tooltip.contains("Lap&lt;b&gt;top&lt;/b&gt; &amp; co: 80% 4h 0min")
+            && tooltip.contains("MX Master: 42%")
+    });
+
+    // The kernel says: plugged in and charging; the mouse runs low; a headset comes.
+    testbed.send("set AC online 1");
+    testbed.send("set BAT0 status Charging");
+    wait_for("charging", WAIT, || has_class(&bar, "charging"));
+    testbed.send("set hidpp_battery_0 capacity 9");
+    testbed.send(
+        "add headset type=Battery scope=Device present=1 online=1 status=Discharging \
+         capacity=55 model_name=Head\\sset",
+    );
+    testbed.send("remove hidpp_battery_0");
+    // Away and back: the tooltip is asked for again.
+    bar.point_at(&session, "memory");
+    let mut pointer = bar.point_at(&session, "upower");
+    wait_for("the headset in, the mouse out", WAIT, || {
+        let tooltip = bar.tooltip_markup();
+        tooltip.contains("Head set: 55%") && !tooltip.contains("MX Master")
+    });
+
+    // A left click: the alternative format, with the time to full.
+    pointer.click("left");
+    wait_for("the alternative format", WAIT, || {
+        let text = label();
+        text.starts_with("80% (") && text.ends_with("min)")
+    });
+
+    // upowerd stopped (SIGSTOP) while a bar starts: its first read times out, the main
+    // loop never waits, and the state comes once upowerd answers again.
+    drop(pointer);
+    bar.stop();
+    signal(&upowerd, "-STOP");
+    // The stalls the first bar wrote are not the second's.
+    let _ = std::fs::remove_file(session.hook_dir().join("stalls"));
+    let mut bar = start_bar(&session, &bus);
+    let window = common::stalls::Window::open(&session.hook_dir());
+    bar.wait_for_log("upower: UPower did not answer EnumerateDevices");
+    window.assert_on_time("the stopped upowerd");
+    assert_ne!(bar.field("upower.visible"), "true", "nothing known yet");
+    signal(&upowerd, "-CONT");
+    wait_for("read again", WAIT, || bar.field("upower") == "80%");
+
+    // upowerd goes: hidden; it comes back: read afresh.
+    upowerd.kill();
+    wait_for("hidden without upowerd", WAIT, || {
+        bar.field("upower.visible") == "false"
+    });
+    let _upowerd = start_upowerd(&session, &bus, &testbed);
+    bar.wait_for_log("upower: UPower is back");
+    wait_for("back", WAIT, || bar.field("upower") == "80%");
+    assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
+    bar.stop();
+
+    // `--once --json` asks upowerd once.
+    let doc = session.once_json(&[("DBUS_SYSTEM_BUS_ADDRESS", bus.address.as_str())]);
+    let module = &doc["modules"][1];
+    assert_eq!(module["name"], "upower", "{}", doc["modules"]);
+    assert_eq!(module["text"], "80%", "{module}");
+    assert_eq!(module["class"], "charging", "{module}");
+}
