@@ -45,6 +45,7 @@ apt_packages=(
     mpv mpv-mpris sox swayidle                                    # media: a real MPRIS player; idle inhibitor
     mpd mpc flac                                                  # mpd: the real daemon, its client, metaflac
     upower umockdev gir1.2-umockdev-1.0                          # upower: the real daemon over umockdev's fake sysfs
+    systemd dbus-user-session                                     # systemd-failed-units: real managers (systemd --user)
 )
 
 install_apt_packages() {

@@ -38,6 +38,7 @@ pub mod privacy;
 pub mod registry;
 mod row;
 mod scratchpad;
+pub mod systemd_failed_units;
 mod taskbar;
 pub mod temperature;
 mod thresholds;
@@ -93,6 +94,7 @@ const REGISTRY: &[ModuleKind] = &[
     mpd::KIND,
     user::KIND,
     upower::KIND,
+    systemd_failed_units::KIND,
     tray::KIND,
     graph::CPU_KIND,
     graph::MEMORY_KIND,

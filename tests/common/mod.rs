@@ -26,6 +26,7 @@ pub mod session;
 pub mod sound;
 pub mod stalls;
 pub mod system_bus;
+pub mod systemd;
 pub mod waybar;
 
 use std::fs;

@@ -20,7 +20,7 @@ const USER: &str = "ringbar-test";
 pub const WIDTH: u32 = 1280;
 pub const HEIGHT: u32 = 720;
 
-fn user_ids() -> (u32, u32) {
+pub fn user_ids() -> (u32, u32) {
     let lookup = || {
         let out = Command::new("id").args(["-u", USER]).output().ok()?;
         let uid = String::from_utf8(out.stdout).ok()?.trim().parse().ok()?;

@@ -49,6 +49,18 @@ pub trait BusService: 'static {
     /// it changed it.
     fn on_signal(state: &mut Self::State, member: &str, path: &str, args: &Variant) -> bool;
 
+    /// A call made each time `NAMES[index]` gets its owner, before the state is read:
+    /// systemd sends its signals only to the clients that asked with `Subscribe`.
+    fn on_appear(_index: usize) -> Option<Call> {
+        None
+    }
+
+    /// Whether a signal left the state in need of a whole new read: systemd says how
+    /// many units failed, not which.
+    fn stale(_state: &Self::State) -> bool {
+        false
+    }
+
     /// Objects the state names whose properties it has not read yet (UPower's devices,
     /// as `EnumerateDevices` or `DeviceAdded` names them): each is read with `GetAll`
     /// of [`BusService::OBJECT_INTERFACE`] and given to [`BusService::read_object`].

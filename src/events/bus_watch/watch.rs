@@ -1,14 +1,17 @@
 //! The watch of one [`BusService`]: its names' owners, its signals, its state.
 
+mod objects;
+
+use objects::read_objects;
+
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use std::rc::{Rc, Weak};
 
 use gtk4::gio;
-use gtk4::glib::prelude::*;
 use gtk4::glib::{self, Variant};
 
-use super::{call, connect, tell_next_turn, Bus, BusService, InUse, PROPERTIES};
+use super::{call, connect, tell_next_turn, Bus, BusService, InUse};
 use crate::events::source::{OnChange, Watch};
 use crate::events::EventState;
 
@@ -21,6 +24,10 @@ struct Inner<T: BusService> {
     /// `None` while the service is not there.
     state: Option<T::State>,
     signals: Vec<gio::SignalSubscription>,
+    /// A read of the whole state after a stale one is on its way…
+    rereading: bool,
+    /// …and another is due after it.
+    reread_queued: bool,
     /// The objects whose properties are being read ([`BusService::unread`]).
     reading: HashSet<String>,
     /// Stops watching the names' owners (gio's watcher id has no public name).
@@ -57,6 +64,8 @@ impl<T: BusService> Watch<T::State> for BusWatch<T> {
             known: vec![false; T::NAMES.len()],
             state: None,
             signals: Vec::new(),
+            rereading: false,
+            reread_queued: false,
             reading: HashSet::new(),
             unwatch: Vec::new(),
             absence_logged: false,
@@ -151,6 +160,9 @@ fn owner_changed<T: BusService>(weak: &Weak<RefCell<Inner<T>>>, index: usize, pr
         inner.known[index] = true;
         (inner.in_use(), inner.known.iter().all(|&k| k))
     };
+    if present {
+        appeared(&inner_rc, index);
+    }
     match in_use {
         Some(index) => read_all(&inner_rc, index),
         // Another name may still have an owner: wait for the bus's word on it.
@@ -176,6 +188,50 @@ fn owner_changed<T: BusService>(weak: &Weak<RefCell<Inner<T>>>, index: usize, pr
 }
 
 /// The whole state, from the service at `NAMES[index]`.
+/// `NAMES[index]` got its owner: the service's [`BusService::on_appear`] call, if any.
+fn appeared<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
+    let (Some(connection), Some(ask)) = (inner_rc.borrow().connection.clone(), T::on_appear(index))
+    else {
+        return;
+    };
+    let (interface, method) = (ask.interface, ask.method);
+    let done = move |result: Result<Variant, glib::Error>| {
+        if let Err(err) = result {
+            let (log, service) = (T::LOG, T::SERVICE);
+            tracing::warn!(
+                "{log}: {service} refused {interface}.{method}: {}",
+                err.message()
+            );
+        }
+    };
+    let args = ask.args.as_ref();
+    let name = T::NAMES[index];
+    call(
+        &connection,
+        name,
+        ask.path,
+        interface,
+        method,
+        args,
+        Some(ask.reply),
+        done,
+    );
+}
+
+/// The whole state again, after a signal that left it stale; once at a time, and once
+/// more after that for signals that came meanwhile.
+fn read_again<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
+    {
+        let mut inner = inner_rc.borrow_mut();
+        if inner.rereading {
+            inner.reread_queued = true;
+            return;
+        }
+        inner.rereading = true;
+    }
+    read_all(inner_rc, index);
+}
+
 fn read_all<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
     let Some(connection) = inner_rc.borrow().connection.clone() else {
         return;
@@ -187,6 +243,14 @@ fn read_all<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
         let Some(inner_rc) = weak.upgrade() else {
             return;
         };
+        let again = {
+            let mut inner = inner_rc.borrow_mut();
+            inner.rereading = false;
+            std::mem::take(&mut inner.reread_queued)
+        };
+        if again {
+            read_again(&inner_rc, index);
+        }
         let reply = match result {
             Ok(reply) => reply,
             Err(err) => {
@@ -271,70 +335,20 @@ fn signalled<T: BusService>(
         let Some(state) = inner.state.as_mut().filter(|_| in_use) else {
             return;
         };
-        T::on_signal(state, member, path, args)
+        let changed = T::on_signal(state, member, path, args);
+        if T::stale(state) {
+            None
+        } else {
+            Some(changed)
+        }
+    };
+    let Some(changed) = changed else {
+        read_again(&inner_rc, index);
+        return;
     };
     if changed {
         read_objects(&inner_rc, index);
         queue_change(&inner_rc);
-    }
-}
-
-/// Reads the properties of the objects the state names but has not read, each once.
-fn read_objects<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
-    let (connection, paths) = {
-        let mut inner = inner_rc.borrow_mut();
-        let (Some(connection), Some(state)) = (inner.connection.clone(), inner.state.as_ref())
-        else {
-            return;
-        };
-        let mut paths = T::unread(state);
-        paths.retain(|path| inner.reading.insert(path.clone()));
-        (connection, paths)
-    };
-    let args = (T::OBJECT_INTERFACE,).to_variant();
-    for path in paths {
-        let weak = Rc::downgrade(inner_rc);
-        let at = path.clone();
-        let done = move |result: Result<Variant, glib::Error>| {
-            let Some(inner_rc) = weak.upgrade() else {
-                return;
-            };
-            {
-                let mut inner = inner_rc.borrow_mut();
-                if !inner.reading.remove(&path) || inner.in_use() != Some(index) {
-                    return;
-                }
-                let properties = match &result {
-                    Ok(reply) => Some(reply.child_value(0)),
-                    Err(err) => {
-                        let (log, service) = (T::LOG, T::SERVICE);
-                        tracing::debug!("{log}: {service} did not give {path}: {}", err.message());
-                        None
-                    }
-                };
-                let Some(state) = inner.state.as_mut() else {
-                    return;
-                };
-                T::read_object(state, &path, properties.as_ref());
-            }
-            // An object that went is gone from the state; one the service was too slow
-            // to give comes back with the whole state, read again.
-            if result.is_err_and(|err| err.matches(gio::IOErrorEnum::TimedOut)) {
-                retry_read(&inner_rc, index);
-            }
-            read_objects(&inner_rc, index);
-            queue_change(&inner_rc);
-        };
-        call(
-            &connection,
-            T::NAMES[index],
-            &at,
-            PROPERTIES,
-            "GetAll",
-            Some(&args),
-            Some("(a{sv})"),
-            done,
-        );
     }
 }
 
