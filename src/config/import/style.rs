@@ -1,7 +1,7 @@
 //! A Waybar style.css for ringbar. ringbar names its widgets as Waybar does (`#clock`,
 //! `#workspaces button.focused`, `#battery.charging`, `#custom-NAME`), so most of a
 //! Waybar style applies as it is. The conversion renames what ringbar names otherwise
-//! (`window#waybar`, the active workspace), drops what GTK 4 no longer reads (GTK 3's
+//! (`window#waybar`, `#pulseaudio`, the active workspace), drops what GTK 4 no longer reads (GTK 3's
 //! properties), and names the selectors that match nothing.
 
 /// GTK 3's properties that GTK 4's parser refuses ("No property named …"), or their
@@ -56,12 +56,22 @@ pub fn convert_style(css: &str, modules: &[String]) -> (String, Vec<String>) {
     (out, notes)
 }
 
-/// A selector with ringbar's names: `window#waybar` is `window#ringbar`, and the active
+/// A selector with ringbar's names: `window#waybar` is `window#ringbar`, a module that
+/// ringbar names otherwise has ringbar's name (`#pulseaudio` is `#audio`), and the active
 /// workspace (Hyprland's `.active` in Waybar) is `.focused`.
 fn renamed_selector(selector: &str, notes: &mut Vec<String>) -> String {
     let mut renamed = selector.replace("#waybar", "#ringbar");
     if renamed != selector {
         note_once(notes, "window#waybar: renamed window#ringbar");
+    }
+    for id in ids(selector) {
+        if let Some(ours) = ringbar_id(id) {
+            renamed = renamed_id(&renamed, id, ours);
+            note_once(
+                notes,
+                &format!("#{id}: renamed #{ours}, ringbar's name of the module"),
+            );
+        }
     }
     if renamed.contains("#workspaces") && renamed.contains(".active") {
         renamed = renamed.replace(".active", ".focused");
@@ -72,6 +82,37 @@ fn renamed_selector(selector: &str, notes: &mut Vec<String>) -> String {
         );
     }
     renamed
+}
+
+/// ringbar's name for Waybar's `#id` of a module it names otherwise: Waybar's id is its
+/// module's name after any `compositor/` (`#pulseaudio`, `#submap` of `hyprland/submap`).
+fn ringbar_id(id: &str) -> Option<&'static str> {
+    crate::modules::registry::aliases().find_map(|(waybar, ours)| {
+        let waybar_id = waybar.rsplit('/').next().unwrap_or(waybar);
+        (waybar_id == id && id != ours).then_some(ours)
+    })
+}
+
+/// `selector` with each `#from` (a whole id, not the start of a longer one) as `#to`.
+fn renamed_id(selector: &str, from: &str, to: &str) -> String {
+    let is_id_char = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let mut out = String::with_capacity(selector.len());
+    let mut rest = selector;
+    let pattern = format!("#{from}");
+    while let Some(at) = rest.find(&pattern) {
+        let after = &rest[at + pattern.len()..];
+        out.push_str(&rest[..at]);
+        match after.starts_with(is_id_char) {
+            true => out.push_str(&pattern),
+            false => {
+                out.push('#');
+                out.push_str(to);
+            }
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A declaration (`color: red`) GTK 4 refuses, commented out with its `;` (a `}` stays

@@ -13,7 +13,15 @@ fn a_waybar_style_is_renamed_for_ringbar_and_gtk3_properties_are_commented_out()
                #mpd, #custom-media, #pulseaudio.muted { padding: 0 4px; }\n\
                #tray menu { -gtk-icon-effect: dim; color: @bg; -GtkWidget-focus-line-width: 0 }\n\
                label:hover { background-image: url(\"a/b.png\"); -gtk-outline-radius: 3px; }\n";
-    let modules = ["workspaces", "window", "clock", "battery", "custom/media"].map(str::to_owned);
+    let modules = [
+        "workspaces",
+        "window",
+        "clock",
+        "battery",
+        "custom/media",
+        "audio",
+    ]
+    .map(str::to_owned);
     let (converted, notes) = convert_style(css, &modules);
     let expected = "/* a comment with #mpd { } and -gtk-icon-effect: dim; */\n\
                @define-color bg #333333;\n\
@@ -21,7 +29,7 @@ fn a_waybar_style_is_renamed_for_ringbar_and_gtk3_properties_are_commented_out()
                window#ringbar.empty #window { background: none; }\n\
                #workspaces button.focused, #clock, #battery.charging { color: #fff; }\n\
                #workspaces button.focused { border: 1px solid #ffffff; }\n\
-               #mpd, #custom-media, #pulseaudio.muted { padding: 0 4px; }\n\
+               #mpd, #custom-media, #audio.muted { padding: 0 4px; }\n\
                #tray menu { /* -gtk-icon-effect: dim; (GTK 3 only) */ color: @bg; \
                /* -GtkWidget-focus-line-width: 0 (GTK 3 only) */}\n\
                label:hover { background-image: url(\"a/b.png\"); \
@@ -33,11 +41,11 @@ fn a_waybar_style_is_renamed_for_ringbar_and_gtk3_properties_are_commented_out()
             "window#waybar: renamed window#ringbar",
             "#workspaces button.active: renamed .focused, ringbar's class for the active \
              workspace",
+            "#pulseaudio: renamed #audio, ringbar's name of the module",
             "`-gtk-icon-effect`: GTK 3's, which GTK 4 refuses; commented out",
             "`-GtkWidget-focus-line-width`: GTK 3's, which GTK 4 refuses; commented out",
             "`-gtk-outline-radius`: GTK 3's, which GTK 4 refuses; commented out",
             "#mpd: no such module in the converted config; matches nothing",
-            "#pulseaudio: no such module in the converted config; matches nothing",
         ]
     );
 }
@@ -49,4 +57,26 @@ fn a_style_without_anything_to_convert_is_kept_byte_for_byte() {
     let (converted, notes) = convert_style(css, &["clock".to_owned()]);
     assert_eq!(converted, css);
     assert!(notes.is_empty(), "{notes:?}");
+}
+
+#[test]
+fn waybar_ids_of_modules_ringbar_names_otherwise_are_renamed_whole() {
+    let css = "#pulseaudio, #pulseaudio-x, #mpris.paused, #power-profiles-daemon, \
+               #submap { color: red; }\n";
+    let modules = ["audio", "media", "power_profile", "mode"].map(str::to_owned);
+    let (converted, notes) = convert_style(css, &modules);
+    assert_eq!(
+        converted,
+        "#audio, #pulseaudio-x, #media.paused, #power_profile, #mode { color: red; }\n"
+    );
+    assert!(
+        notes.contains(&"#mpris: renamed #media, ringbar's name of the module".to_owned()),
+        "{notes:?}"
+    );
+    assert!(
+        notes.contains(
+            &"#pulseaudio-x: no such module in the converted config; matches nothing".to_owned()
+        ),
+        "{notes:?}"
+    );
 }
