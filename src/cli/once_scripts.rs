@@ -10,7 +10,6 @@ use gtk4::glib;
 
 use crate::events::script::runner::ScriptRunner;
 use crate::events::script::ScriptState;
-use crate::modules::Widget;
 use crate::modules::{Module, Scripts};
 
 /// How long `--once` waits for its scripts, together.
@@ -20,7 +19,7 @@ pub const DEADLINE: Duration = Duration::from_secs(5);
 pub fn first_states(modules: &[Rc<dyn Module>]) -> Scripts {
     let mut scripted: Vec<(&str, _)> = Vec::new();
     for module in modules {
-        if let Widget::Script(config) = module.widget() {
+        if let Some(config) = module.widget().script() {
             if !scripted.iter().any(|(name, _)| *name == module.name()) {
                 scripted.push((module.name(), config.clone()));
             }

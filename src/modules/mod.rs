@@ -20,6 +20,7 @@ mod gpu;
 mod graph;
 pub mod group;
 pub mod idle_inhibitor;
+mod image;
 pub mod import;
 mod input;
 pub mod language;
@@ -93,6 +94,7 @@ const REGISTRY: &[ModuleKind] = &[
     gamemode::KIND,
     mpd::KIND,
     user::KIND,
+    image::KIND,
     upower::KIND,
     systemd_failed_units::KIND,
     tray::KIND,

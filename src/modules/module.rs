@@ -56,6 +56,23 @@ pub enum Widget<'a> {
     Graph(&'a BarGraph),
     /// The tray's items.
     Tray(&'a TraySettings),
+    /// A picture, `size` pixels high and wide at most, from the file the text names
+    /// (`image`); the file's name comes from `script` where it has one.
+    Image {
+        size: i32,
+        script: Option<&'a ScriptConfig>,
+    },
+}
+
+impl<'a> Widget<'a> {
+    /// The script that feeds the widget, if one does (`custom/NAME`, an `image`'s `exec`).
+    pub fn script(self) -> Option<&'a ScriptConfig> {
+        match self {
+            Widget::Script(script) => Some(script),
+            Widget::Image { script, .. } => script,
+            _ => None,
+        }
+    }
 }
 
 /// What a module asks of the monitor's sampling.

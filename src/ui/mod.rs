@@ -10,6 +10,7 @@ mod clip_bin;
 mod config_watch;
 mod group_box;
 mod history_graph;
+mod image_view;
 mod inputs;
 mod outputs;
 mod paced;

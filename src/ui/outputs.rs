@@ -255,7 +255,7 @@ impl App {
                     app.clicked(module.as_ref(), button);
                 }
             ));
-            slot.label.add_controller(click);
+            slot.target().add_controller(click);
             if slot.module.action(Button::ScrollUp).is_some()
                 || slot.module.action(Button::ScrollDown).is_some()
             {
@@ -279,14 +279,14 @@ impl App {
                         glib::Propagation::Stop
                     }
                 ));
-                slot.label.add_controller(scroll);
+                slot.target().add_controller(scroll);
             }
 
             if slot.module.follows() == [Update::Sample] {
                 self.follow_monitor_tooltip(&slot.tooltip_widget);
             }
             let tooltip_label = slot.tooltip_widget.clone();
-            slot.label.connect_query_tooltip(glib::clone!(
+            slot.target().connect_query_tooltip(glib::clone!(
                 #[weak(rename_to = app)]
                 self,
                 #[weak(rename_to = window)]

@@ -9,6 +9,7 @@ use gtk4::prelude::*;
 use super::bar_graph::BarGraphView;
 use super::clip_bin::ClipBin;
 use super::history_graph::HistoryGraphs;
+use super::image_view::ImageView;
 use super::rotate_bin::RotateBin;
 use super::row_view::RowView;
 use crate::config::Rotate;
@@ -27,6 +28,9 @@ pub struct Slot {
     pub bar_graph: Option<BarGraphView>,
     /// Around the label, for a script module: its markup never makes the bar taller.
     clip: Option<ClipBin>,
+    /// Instead of the label, for an `image`: the picture of the file its text names
+    /// (the label, off the bar, keeps the text, the classes and the visibility).
+    image: Option<ImageView>,
     /// Around all of the above, where `rotate` turns the module's text.
     rotated: Option<RotateBin>,
     /// Reused for the row's buttons.
@@ -70,6 +74,7 @@ impl Slot {
             }
         };
         let (mut row_made, mut tray, mut bar_graph, mut clip) = (None, None, None, None);
+        let mut image = None;
         match module.widget() {
             Widget::Label => {}
             Widget::Buttons(_) => row_made = Some(row(&module)),
@@ -86,6 +91,7 @@ impl Slot {
                 bin.set_visible(false);
                 clip = Some(bin);
             }
+            Widget::Image { size, .. } => image = Some(ImageView::new(module.css_class(), size)),
         }
         let row = row_made;
         Slot {
@@ -95,6 +101,7 @@ impl Slot {
             tray,
             bar_graph,
             clip,
+            image,
             rotated: None,
             buttons: Vec::new(),
             tooltip,
@@ -127,7 +134,8 @@ impl Slot {
     /// Turns the module's text as `rotate` says (not a row of buttons, not the tray);
     /// before the widget is placed on the bar.
     pub fn turn(&mut self, rotate: Rotate) {
-        if rotate == Rotate::None || self.row.is_some() || self.tray.is_some() {
+        let text = self.row.is_none() && self.tray.is_none() && self.image.is_none();
+        if rotate == Rotate::None || !text {
             return;
         }
         let bin = RotateBin::new(&self.widget(), rotate);
@@ -146,10 +154,22 @@ impl Slot {
         if let Some(clip) = &self.clip {
             return clip.clone().upcast();
         }
+        if let Some(image) = &self.image {
+            return image.widget.clone().upcast();
+        }
         match (&self.row, &self.tray) {
             (Some(row), _) => row.widget.clone().upcast(),
             (None, Some(tray)) => tray.clone().upcast(),
             (None, None) => self.label.clone().upcast(),
+        }
+    }
+
+    /// The widget that takes the module's clicks and shows its tooltip: the picture of
+    /// an `image`, else the label.
+    pub fn target(&self) -> gtk::Widget {
+        match &self.image {
+            Some(image) => image.widget.clone().upcast(),
+            None => self.label.clone().upcast(),
         }
     }
 
@@ -177,6 +197,10 @@ impl Slot {
         let Some(status) = status else {
             return;
         };
+        if let Some(image) = &self.image {
+            // Looked at on each update: the file may change under the same name.
+            image.show_file(scratch);
+        }
         if self.text != *scratch {
             if status.markup {
                 // A script's text, checked to be markup Pango takes.
@@ -194,12 +218,15 @@ impl Slot {
             .map(String::as_str)
             .eq(status.css_classes())
         {
+            let picture = self.image.as_ref().map(|image| &image.widget);
             for class in &self.classes {
                 self.label.remove_css_class(class);
+                picture.inspect(|p| p.remove_css_class(class));
             }
             self.classes.clear();
             for class in status.css_classes() {
                 self.label.add_css_class(class);
+                picture.inspect(|p| p.add_css_class(class));
                 self.classes.push(class.to_owned());
             }
         }
@@ -213,6 +240,9 @@ impl Slot {
         }
         if let Some(bin) = &self.rotated {
             bin.set_visible(visible);
+        }
+        if let Some(image) = &self.image {
+            image.widget.set_visible(visible);
         }
     }
 

@@ -20,7 +20,7 @@ use crate::events::script::runner::{self, ScriptRunner};
 use crate::events::script::ScriptState;
 use crate::events::source::Running;
 use crate::events::{EventSource, Events, SourceCommand, SourceSettings};
-use crate::modules::{custom, Button, Layout, Scripts, TraySettings, Update, Widget};
+use crate::modules::{custom, Button, Layout, Scripts, TraySettings, Update};
 
 /// A source started, with the settings it started with and its client (`None`: it could
 /// not start).
@@ -152,7 +152,7 @@ impl Sources {
         self.script_states.borrow_mut().clear();
         let mut started: Vec<String> = Vec::new();
         for module in modules.all() {
-            let Widget::Script(script) = module.widget() else {
+            let Some(script) = module.widget().script() else {
                 continue;
             };
             let name = module.name().to_owned();

@@ -13,6 +13,7 @@ mod hidden_readings;
 mod history;
 mod hotplug_storm;
 mod idle_inhibitor;
+mod image;
 mod imported_style;
 mod keyboard;
 mod lifecycle;

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use crate::text::icons::FormatIcons;
 
 /// `signal`: an offset from SIGRTMIN that the system has, checked when the config is read.
-fn realtime_offset<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+pub fn realtime_offset<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
     let offset = i64::deserialize(d)?;
     let max = i64::from(libc::SIGRTMAX() - libc::SIGRTMIN());
     match u8::try_from(offset) {

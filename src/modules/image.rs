@@ -1,0 +1,180 @@
+//! `image`, as Waybar's single image: a picture file shown on the bar at `size` pixels
+//! (its aspect kept), from `path`, or from the first line a script (`exec`) prints, its
+//! second line the tooltip. The file is loaded again when it changes (checked at each
+//! `interval`, or each time the script runs), off the main loop; one that is not a
+//! regular file, or is missing, hides the module. The text `--once --json` gives is the
+//! file's path.
+
+use std::rc::Rc;
+
+use serde::Deserialize;
+
+use super::import::Waybar;
+use super::{Input, Module, ModuleKind, Status, Table, Update, Widget};
+use crate::events::script::{realtime_offset, IntervalSetting, ScriptConfig, ScriptState};
+use crate::text::{untrusted, Sink};
+
+/// The picture's size when none is set, in pixels.
+const DEFAULT_SIZE: i32 = 16;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Settings {
+    path: Option<String>,
+    exec: Option<String>,
+    #[serde(default = "default_size")]
+    size: i32,
+    interval: Option<IntervalSetting>,
+    #[serde(default, deserialize_with = "realtime_offset")]
+    signal: Option<u8>,
+    #[serde(default = "shown")]
+    tooltip: bool,
+}
+
+fn default_size() -> i32 {
+    DEFAULT_SIZE
+}
+
+fn shown() -> bool {
+    true
+}
+
+/// The `image` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "image",
+    make,
+    waybar: Some(Waybar {
+        settings: &["path", "exec", "size", "interval", "signal", "tooltip"],
+        ..Waybar::named(&["image"])
+    }),
+};
+
+struct Image {
+    /// `image`, or `image#ID`.
+    name: String,
+    size: i32,
+    /// The file, where `path` is set (neither set: nothing to show).
+    path: Option<String>,
+    /// The script that names the file, where `exec` is set instead.
+    script: Option<ScriptConfig>,
+    /// How often a `path` is looked at again.
+    interval_ms: Option<u64>,
+    tooltip: bool,
+}
+
+pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    use serde::de::Error;
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        // Nothing to show: hidden, as an image without a file is.
+        None => Settings::deserialize(toml::Value::Table(toml::Table::new()))?,
+    };
+    if !(1..=1024).contains(&settings.size) {
+        return Err(toml::de::Error::custom(format!(
+            "size {} is not 1 to 1024 pixels",
+            settings.size
+        )));
+    }
+    let interval = settings.interval.and_then(IntervalSetting::duration);
+    let (path, script) = match (settings.path, settings.exec) {
+        (Some(path), _) if !path.is_empty() => (Some(path), None),
+        (_, Some(exec)) if !exec.is_empty() => {
+            let script = ScriptConfig {
+                // Without an interval the script runs once, as Waybar runs it; its
+                // lines are the path and the tooltip, never markup.
+                interval: Some(settings.interval.unwrap_or(IntervalSetting::Once)),
+                signal: settings.signal,
+                tooltip: Some(settings.tooltip),
+                escape: Some(true),
+                ..ScriptConfig::new(exec)
+            };
+            (None, Some(script))
+        }
+        _ => (None, None),
+    };
+    Ok(Rc::new(Image {
+        name: name.to_owned(),
+        size: settings.size,
+        path,
+        script,
+        interval_ms: interval.map(|i| i.as_millis().try_into().unwrap_or(u64::MAX)),
+        tooltip: settings.tooltip,
+    }))
+}
+
+/// Whether `path` names a regular file: a missing file, a folder or a FIFO hides the
+/// module (and a FIFO is never opened).
+fn is_file(path: &str) -> bool {
+    std::fs::metadata(path).is_ok_and(|meta| meta.is_file())
+}
+
+impl Module for Image {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn css_class(&self) -> &str {
+        "image"
+    }
+
+    fn follows(&self) -> &[Update] {
+        // A path is looked at when the bar draws it, and again at each interval.
+        match &self.script {
+            Some(_) => &[Update::Script],
+            None => &[Update::Timer],
+        }
+    }
+
+    fn next_update_ms(&self, unix_ms: u64) -> Option<u64> {
+        let interval = self.interval_ms.filter(|_| self.script.is_none())?;
+        // The next whole multiple of the interval, as the clock's seconds come.
+        Some(interval - unix_ms % interval)
+    }
+
+    fn widget(&self) -> Widget<'_> {
+        Widget::Image {
+            size: self.size,
+            script: self.script.as_ref(),
+        }
+    }
+
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let path = match (&self.path, &self.script) {
+            (Some(path), _) => path.as_str(),
+            (None, Some(_)) => match input.scripts.get(&self.name)? {
+                ScriptState::Output(output) => output.text.trim(),
+                _ => return None,
+            },
+            (None, None) => return None,
+        };
+        if path.is_empty() || !is_file(path) {
+            return None;
+        }
+        out.push_str(path);
+        Some(Status::default())
+    }
+
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        if !self.tooltip || self.script.is_none() {
+            return;
+        }
+        if let Some(ScriptState::Output(output)) = input.scripts.get(&self.name) {
+            if let Some(tooltip) = &output.tooltip {
+                for (i, line) in tooltip.split('\n').enumerate() {
+                    if i > 0 {
+                        sink.out().push('\n');
+                    }
+                    untrusted(sink, line);
+                }
+            }
+        }
+    }
+
+    fn history_graphs(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+#[path = "image_tests.rs"]
+mod tests;
