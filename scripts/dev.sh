@@ -238,6 +238,9 @@ case "${1:-}" in
         # tests/waybar.rs).
         apt_packages=(waybar yambar)
         install_apt_packages
+        # The sessions' helpers (the virtual pointer) are examples, which a `--test`
+        # run does not build.
+        cargo build --release --locked --features test-support --examples
         cargo_test_as_root --release --test bench -- --ignored --exact benchmark --nocapture
         # Publish the report in docs/performance.md, between its bench markers.
         awk -v report=target/bench/report.md '
