@@ -17,7 +17,7 @@ socket activation; otherwise it listens at PATH (default /run/ringbar-probe.sock
 0666: every user may connect, and learns only what /proc shows them).";
 
 fn main() -> ExitCode {
-    ringbar::cli::init_logging("info");
+    let _log = ringbar::cli::init_logging("info", true);
     let mut socket_path = None;
     let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {

@@ -180,11 +180,8 @@ pub fn main() -> ExitCode {
         }
     };
     // The bar logs what it does; a command's stderr carries only what goes wrong.
-    init_logging(if command == Command::Bar {
-        "info"
-    } else {
-        "warn"
-    });
+    let bar = command == Command::Bar;
+    let _log = init_logging(if bar { "info" } else { "warn" }, bar);
     crate::events::script::signals::catch_realtime_signals();
     let result = match command {
         Command::Bar => return crate::ui::run(),
@@ -242,16 +239,33 @@ fn report_probe_error(error: Option<&str>) {
     }
 }
 
-pub fn init_logging(default_level: &str) {
+/// Logs to stderr at `default_level` (or as `RINGBAR_LOG` says). With `background`
+/// (the bar, the probe service), the lines are written by a thread of their own, so a
+/// slow stderr never holds up the main loop: a pipe to a journal that is behind, or a
+/// file on a disk busy writing back. A line that finds the buffer full is dropped
+/// rather than waited for. Keep the guard while the program runs; dropping it writes
+/// what is left.
+pub fn init_logging(
+    default_level: &str,
+    background: bool,
+) -> Option<tracing_appender::non_blocking::WorkerGuard> {
     use tracing_subscriber::EnvFilter;
 
     let filter =
         EnvFilter::try_from_env("RINGBAR_LOG").unwrap_or_else(|_| EnvFilter::new(default_level));
-    tracing_subscriber::fmt()
+    let logger = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_writer(std::io::stderr)
-        .init();
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
+    if !background {
+        logger.with_writer(std::io::stderr).init();
+        return None;
+    }
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(true)
+        .thread_name("ringbar-log")
+        .finish(std::io::stderr());
+    logger.with_writer(writer).init();
+    Some(guard)
 }
 
 #[cfg(test)]

@@ -84,7 +84,8 @@ fn wait_for_hangup(connection: &OwnedFd) {
         }
     }
     std::thread::sleep(GRACE);
-    tracing::error!("the compositor went away and GTK did not return: exiting");
+    // Written here, not through the log's thread: the process ends next.
+    eprintln!("ringbar: the compositor went away and GTK did not return: exiting");
     // libc: rustix's exit is not stable API.
     // SAFETY: _exit ends the process at once, without running atexit handlers while the
     // main thread is inside GTK.

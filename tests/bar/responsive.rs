@@ -1,7 +1,7 @@
 //! Nothing slow on the GTK thread: with the /proc fallback slowed down by 3,000 extra
 //! processes at a 100 ms interval, a 16 ms timer on the main loop still fires on time
 //! (the test hook's `stalls` file, one line per sample), and a `ringbar msg` or a click
-//! takes effect at once.
+//! takes effect at once. A stderr nobody reads (a full pipe) holds up nothing.
 
 use std::time::{Duration, Instant};
 
@@ -123,4 +123,39 @@ fn the_main_loop_keeps_running_while_the_proc_walk_is_slow() {
         took < Duration::from_millis(1000),
         "a click samples at once: {took:?}"
     );
+}
+
+/// A bar started with its stderr on a pipe that is full and never read, as a log pipe
+/// whose reader is stuck would be: its log lines are written by a thread of their own,
+/// so the bar still draws and its main loop stays on time.
+#[test]
+fn a_full_stderr_pipe_holds_up_nothing() {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file(
+        "config.toml",
+        "interval_ms = 250\nmodules_left = [\"memory\"]\nmodules_center = [\"clock\"]\n\
+         modules_right = [\"cpu\"]\n",
+    );
+    let (reader, mut writer) = std::io::pipe().expect("a pipe");
+    // The smallest pipe the kernel makes (a page), filled: the next write would wait.
+    // SAFETY: F_SETPIPE_SZ on a pipe this test owns; it returns the size set or -1.
+    let size = unsafe { libc::fcntl(writer.as_raw_fd(), libc::F_SETPIPE_SZ, 4096) };
+    assert!(size > 0, "F_SETPIPE_SZ");
+    let size = usize::try_from(size).expect("a pipe's size");
+    writer.write_all(&vec![b'x'; size]).expect("fill the pipe");
+    let window = crate::common::stalls::Window::open(&session.hook_dir());
+    let mut bar = session.start_bar_with_stderr(writer.into());
+    wait_for("the bar drawn", WAIT, || {
+        bar.field("memory").starts_with("MEM")
+    });
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(bar.try_wait().is_none(), "the bar runs");
+    window.assert_on_time("a full stderr pipe");
+    drop(reader);
+    bar.stop();
 }

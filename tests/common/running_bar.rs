@@ -15,6 +15,12 @@ impl Session {
         self.launch_bar("ringbar", true, true, extra_env)
     }
 
+    /// Starts the bar with its stderr going to `stderr` instead of the log file (whose
+    /// `log_text()` is then empty).
+    pub fn start_bar_with_stderr(&self, stderr: std::process::Stdio) -> RunningBar {
+        self.launch_bar_to("ringbar", true, true, &[], Some(stderr))
+    }
+
     /// Starts the bar exactly as a user would: no test hook writing its state to files
     /// (for measurements; `bars()` and the tooltip readers see nothing).
     pub fn start_bar_unhooked(&self) -> RunningBar {
@@ -117,6 +123,17 @@ impl Session {
         hooked: bool,
         extra_env: &[(&str, &str)],
     ) -> RunningBar {
+        self.launch_bar_to(name, capabilities, hooked, extra_env, None)
+    }
+
+    fn launch_bar_to(
+        &self,
+        name: &str,
+        capabilities: bool,
+        hooked: bool,
+        extra_env: &[(&str, &str)],
+        stderr: Option<std::process::Stdio>,
+    ) -> RunningBar {
         let binary = self.install_bar(name, capabilities);
         for name in ["bars", "tooltip.markup", "tooltip.text"] {
             let _ = fs::remove_file(self.hook_dir().join(name));
@@ -130,11 +147,12 @@ impl Session {
             env.push(("RINGBAR_TEST_HOOK", hook.as_str()));
         }
         let mut command = self.as_user_with(&binary, &env);
-        let child = command
-            .stdout(log.try_clone().expect("dup"))
-            .stderr(log)
-            .spawn()
-            .expect("start ringbar");
+        command.stdout(log.try_clone().expect("dup"));
+        match stderr {
+            Some(stderr) => command.stderr(stderr),
+            None => command.stderr(log),
+        };
+        let child = command.spawn().expect("start ringbar");
         RunningBar {
             child,
             log_seen: std::cell::Cell::new(0),
