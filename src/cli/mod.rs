@@ -260,7 +260,9 @@ pub fn init_logging(
         logger.with_writer(std::io::stderr).init();
         return None;
     }
+    // A bar logs a few lines a minute; the default buffer of 128,000 lines costs 4 MiB.
     let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(1024)
         .lossy(true)
         .thread_name("ringbar-log")
         .finish(std::io::stderr());

@@ -187,7 +187,6 @@ fn owner_changed<T: BusService>(weak: &Weak<RefCell<Inner<T>>>, index: usize, pr
     }
 }
 
-/// The whole state, from the service at `NAMES[index]`.
 /// `NAMES[index]` got its owner: the service's [`BusService::on_appear`] call, if any.
 fn appeared<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
     let (Some(connection), Some(ask)) = (inner_rc.borrow().connection.clone(), T::on_appear(index))
@@ -232,6 +231,7 @@ fn read_again<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
     read_all(inner_rc, index);
 }
 
+/// The whole state, from the service at `NAMES[index]`.
 fn read_all<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, index: usize) {
     let Some(connection) = inner_rc.borrow().connection.clone() else {
         return;
