@@ -17,7 +17,7 @@ socket activation; otherwise it listens at PATH (default /run/ringbar-probe.sock
 0666: every user may connect, and learns only what /proc shows them).";
 
 fn main() -> ExitCode {
-    let _log = ringbar::cli::init_logging("info", true);
+    ringbar::cli::init_logging("info");
     let mut socket_path = None;
     let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
@@ -33,7 +33,9 @@ fn main() -> ExitCode {
             _ => return usage_error(&format!("unexpected argument {arg:?}")),
         }
     }
-    match run(socket_path) {
+    let result = run(socket_path);
+    ringbar::cli::flush_log();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("ringbar-probe: {err}");
@@ -58,6 +60,8 @@ fn run(socket_path: Option<PathBuf>) -> Result<(), String> {
     let probe = Probe::load_for_service().map_err(|err| err.to_string())?;
     // The loaded probe needs no capability to serve: drop them before any client talks.
     ringbar::records::privileges::drop_all()?;
+    // A thread made now holds no capability.
+    ringbar::cli::log_in_background();
     tracing::info!("probe loaded; serving");
     server::serve(listener, probe).map_err(|err| format!("serving: {err}"))
 }

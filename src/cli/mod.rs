@@ -6,6 +6,7 @@ mod check;
 mod import_waybar;
 mod iterate;
 mod latest_line;
+mod log;
 mod msg;
 mod once;
 mod once_scripts;
@@ -17,6 +18,7 @@ use std::process::ExitCode;
 
 use crate::config::{MAX_INTERVAL_MS, MIN_INTERVAL_MS};
 use crate::events::control::Message;
+pub use log::{flush_log, init_logging, log_in_background};
 
 const USAGE: &str = "\
 usage: ringbar                  run the bar (Wayland; layer-shell compositors)
@@ -180,11 +182,18 @@ pub fn main() -> ExitCode {
         }
     };
     // The bar logs what it does; a command's stderr carries only what goes wrong.
-    let bar = command == Command::Bar;
-    let _log = init_logging(if bar { "info" } else { "warn" }, bar);
+    init_logging(if command == Command::Bar {
+        "info"
+    } else {
+        "warn"
+    });
     crate::events::script::signals::catch_realtime_signals();
     let result = match command {
-        Command::Bar => return crate::ui::run(),
+        Command::Bar => {
+            let code = crate::ui::run();
+            flush_log();
+            return code;
+        }
         Command::Waybar { interval_ms } => return waybar::run(interval_ms),
         Command::Msg(message) => return msg::send(message),
         Command::Check(file) => return check::run(file),
@@ -237,37 +246,6 @@ fn report_probe_error(error: Option<&str>) {
     if let Some(err) = error {
         eprintln!("ringbar: BPF probe off, reading /proc instead: {err}");
     }
-}
-
-/// Logs to stderr at `default_level` (or as `RINGBAR_LOG` says). With `background`
-/// (the bar, the probe service), the lines are written by a thread of their own, so a
-/// slow stderr never holds up the main loop: a pipe to a journal that is behind, or a
-/// file on a disk busy writing back. A line that finds the buffer full is dropped
-/// rather than waited for. Keep the guard while the program runs; dropping it writes
-/// what is left.
-pub fn init_logging(
-    default_level: &str,
-    background: bool,
-) -> Option<tracing_appender::non_blocking::WorkerGuard> {
-    use tracing_subscriber::EnvFilter;
-
-    let filter =
-        EnvFilter::try_from_env("RINGBAR_LOG").unwrap_or_else(|_| EnvFilter::new(default_level));
-    let logger = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
-    if !background {
-        logger.with_writer(std::io::stderr).init();
-        return None;
-    }
-    // A bar logs a few lines a minute; the default buffer of 128,000 lines costs 4 MiB.
-    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
-        .buffered_lines_limit(1024)
-        .lossy(true)
-        .thread_name("ringbar-log")
-        .finish(std::io::stderr());
-    logger.with_writer(writer).init();
-    Some(guard)
 }
 
 #[cfg(test)]
