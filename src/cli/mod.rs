@@ -6,7 +6,6 @@ mod check;
 mod import_waybar;
 mod iterate;
 mod latest_line;
-mod log;
 mod msg;
 mod once;
 mod once_scripts;
@@ -16,9 +15,9 @@ mod waybar_loader;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+pub use crate::app::log::{flush_log, init_logging, log_in_background};
 use crate::config::{MAX_INTERVAL_MS, MIN_INTERVAL_MS};
 use crate::events::control::Message;
-pub use log::{flush_log, init_logging, log_in_background};
 
 const USAGE: &str = "\
 usage: ringbar                  run the bar (Wayland; layer-shell compositors)
