@@ -61,8 +61,6 @@ pub fn start(interval_ms: Option<u32>) -> Result<Started, String> {
         Ok(dropped) => tracing::debug!("capabilities dropped: {dropped:?}"),
         Err(err) => return Err(format!("cannot drop privileges: {err}")),
     }
-    // A thread made now holds no capability.
-    super::log::log_in_background();
 
     let config_file = paths::config_file();
     let (config, config_notices) = load_config(config_file.as_deref());

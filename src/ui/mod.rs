@@ -75,6 +75,8 @@ pub fn run() -> ExitCode {
     if std::env::var_os("GSK_RENDERER").is_none() {
         std::env::set_var("GSK_RENDERER", "cairo");
     }
+    // The capabilities are gone: a thread made now holds none.
+    crate::app::log::log_in_background();
     if let Err(err) = gtk::init() {
         tracing::error!("cannot start GTK (no display?): {err}");
         return ExitCode::FAILURE;
