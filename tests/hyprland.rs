@@ -1,10 +1,12 @@
 //! End to end on a real Hyprland 0.57 (`../shared/hyprland/headless-hyprland.sh`: a
 //! QEMU VM under TCG, its sockets forwarded here, its display through waypipe): the IPC
 //! client, then the ringbar binary as a bar, then the client across a restart of
-//! Hyprland, then real Wi-Fi and Bluetooth in the guest. One boot serves all of it (a boot costs minutes), so it is one test,
+//! Hyprland, then real Wi-Fi, Bluetooth and keyboard LEDs in the guest. One boot serves all of it (a boot costs minutes), so it is one test,
 //! ignored by default; `scripts/dev.sh test` runs it.
 
 mod common;
+#[path = "hyprland/keyboard.rs"]
+mod keyboard;
 #[path = "hyprland/wireless.rs"]
 mod wireless;
 
@@ -54,6 +56,9 @@ fn real_hyprland_end_to_end() {
         let started = Instant::now();
         wireless::bluetooth(&vm);
         eprintln!("Bluetooth checks: {:?}", started.elapsed());
+        let started = Instant::now();
+        keyboard::keyboard_state(&vm);
+        eprintln!("keyboard-state checks: {:?}", started.elapsed());
     }
 }
 

@@ -37,12 +37,11 @@ fn debians_waybar_config_converts_checks_and_runs() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let converted = text(&out.stdout);
     let report = text(&out.stderr);
-    // Debian's module ringbar does not have yet, reported once with its reason.
-    let module = "keyboard-state";
-    let line = format!("ringbar import-waybar: `{module}`: no ringbar module yet; left out");
-    assert_eq!(report.matches(&line).count(), 1, "{line} in:\n{report}");
+    // Every module of Debian's comes over: its keyboard-state too, with its locks and
+    // icons.
+    assert!(!report.contains("no ringbar module yet"), "{report}");
     assert!(
-        converted.contains(&format!("#   `{module}`: no ringbar module yet")),
+        converted.contains("[keyboard-state]\ncapslock = true\nformat = \"{name} {icon}\""),
         "{converted}"
     );
     // Its scratchpad, with its icons and tooltip.
@@ -146,6 +145,7 @@ fn debians_waybar_config_converts_checks_and_runs() {
             "memory",
             "temperature",
             "backlight",
+            "keyboard-state",
             "language",
             "battery",
             "battery#bat2",

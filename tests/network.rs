@@ -39,6 +39,27 @@ fn ringbar_in(netns: &Netns, args: &[&str]) -> Json {
     serde_json::from_slice(&out.stdout).expect("JSON")
 }
 
+/// Waits until a socket listens on TCP `port` here (`/proc/net/tcp6`, `/proc/net/tcp`:
+/// state `0A`), so the client never starts before the server.
+fn wait_listening(port: &str) {
+    let hex = format!(":{:04X}", port.parse::<u16>().expect("a port"));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let listening = ["/proc/net/tcp", "/proc/net/tcp6"].iter().any(|table| {
+            let text = std::fs::read_to_string(table).unwrap_or_default();
+            text.lines().any(|line| {
+                let fields: Vec<&str> = line.split_whitespace().collect();
+                fields.len() > 3 && fields[1].ends_with(&hex) && fields[3] == "0A"
+            })
+        });
+        if listening {
+            return;
+        }
+        assert!(Instant::now() < deadline, "iperf3 listens on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// TCP at 40 Mbit/s for 8 s from the namespace (`reverse`: to it); meanwhile ringbar
 /// samples 3 s of it. (iperf3's bytes per second, the bar's rate of the inner end.)
 fn measure(netns: &Netns, reverse: bool, port: &str) -> (f64, f64) {
@@ -47,7 +68,7 @@ fn measure(netns: &Netns, reverse: bool, port: &str) -> (f64, f64) {
         .stdout(Stdio::null())
         .spawn()
         .expect("iperf3 (Debian package iperf3)");
-    std::thread::sleep(Duration::from_millis(500));
+    wait_listening(port);
     let mut client = netns.exec("iperf3");
     client.args([
         "-c",
@@ -70,6 +91,13 @@ fn measure(netns: &Netns, reverse: bool, port: &str) -> (f64, f64) {
     std::thread::sleep(Duration::from_secs(2));
     let doc = ringbar_in(netns, &["--once", "--json", "--interval-ms", "3000"]);
     let report = client.wait_with_output().expect("iperf3 ran");
+    // The one-shot server ends with its one test; it is not waited for without end
+    // should the client never have reached it.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = server.kill();
     let _ = server.wait();
     let report: Json = serde_json::from_slice(&report.stdout).expect("iperf3 JSON");
     let sum = if reverse {

@@ -3,12 +3,12 @@
 //! boundary, or the next second when the format shows seconds, never on the sample tick.
 //! Its tooltip is the month's calendar with today marked.
 
-use std::cell::Cell;
 use std::fmt::Write;
 use std::rc::Rc;
 
 use serde::Deserialize;
 
+use super::alt_format::AltFormat;
 use super::import::{Carried, Waybar};
 use super::ModuleKind;
 use super::{Action, Button, Date, Input, Module, Status, Table, Update};
@@ -32,7 +32,7 @@ impl Default for Settings {
 
 struct Clock {
     settings: Settings,
-    alternative: Cell<bool>,
+    alternative: AltFormat,
 }
 
 /// The `clock` module.
@@ -81,17 +81,13 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
     };
     Ok(Rc::new(Clock {
         settings,
-        alternative: Cell::new(false),
+        alternative: AltFormat::default(),
     }))
 }
 
 impl Clock {
     fn format(&self) -> &str {
-        if self.alternative.get() {
-            &self.settings.format_alt
-        } else {
-            &self.settings.format
-        }
+        (self.alternative).pick(&self.settings.format, &self.settings.format_alt)
     }
 }
 
@@ -208,10 +204,7 @@ impl Module for Clock {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        (button == Button::Left).then(|| {
-            self.alternative.set(!self.alternative.get());
-            Action::Redraw
-        })
+        self.alternative.click(button)
     }
 }
 

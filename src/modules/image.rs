@@ -12,7 +12,7 @@ use serde::Deserialize;
 use super::import::Waybar;
 use super::{Input, Module, ModuleKind, Status, Table, Update, Widget};
 use crate::events::script::{realtime_offset, IntervalSetting, ScriptConfig, ScriptState};
-use crate::text::{untrusted, Sink};
+use crate::text::{untrusted_lines, Sink};
 
 /// The picture's size when none is set, in pixels.
 const DEFAULT_SIZE: i32 = 16;
@@ -160,12 +160,7 @@ impl Module for Image {
         }
         if let Some(ScriptState::Output(output)) = input.scripts.get(&self.name) {
             if let Some(tooltip) = &output.tooltip {
-                for (i, line) in tooltip.split('\n').enumerate() {
-                    if i > 0 {
-                        sink.out().push('\n');
-                    }
-                    untrusted(sink, line);
-                }
+                untrusted_lines(sink, tooltip);
             }
         }
     }

@@ -5,6 +5,7 @@
 //! Adding a module: its file or folder here, its `mod` line and its line in `REGISTRY`,
 //! both below.
 
+mod alt_format;
 pub mod audio;
 pub mod backlight;
 pub mod battery;
@@ -23,6 +24,7 @@ pub mod idle_inhibitor;
 mod image;
 pub mod import;
 mod input;
+pub mod keyboard_state;
 pub mod language;
 mod listed;
 pub mod media;
@@ -59,7 +61,7 @@ pub use module::{
 pub use registry::{
     aliases, is_custom, is_module, make, make_listed, names, readers_of, ModuleKind,
 };
-pub use row::{ButtonRow, IconStyle, RowButton, Target};
+pub use row::{ButtonRow, IconStyle, LabelRow, RowButton, RowLabel, Target};
 pub use tray::TraySettings;
 
 pub use crate::events::{EventSource, Events, SourceCommand, NO_EVENTS};
@@ -97,6 +99,7 @@ const REGISTRY: &[ModuleKind] = &[
     image::KIND,
     upower::KIND,
     systemd_failed_units::KIND,
+    keyboard_state::KIND,
     tray::KIND,
     graph::CPU_KIND,
     graph::MEMORY_KIND,

@@ -8,7 +8,7 @@ use toml::de::ValueDeserializer;
 
 use super::graph::BarGraph;
 use super::input::Input;
-use super::row::ButtonRow;
+use super::row::{ButtonRow, LabelRow};
 use super::tray::TraySettings;
 use crate::events::script::ScriptConfig;
 use crate::events::{EventSource, SourceCommand, SourceSettings};
@@ -52,6 +52,8 @@ pub enum Widget<'a> {
     Script(&'a ScriptConfig),
     /// A row of buttons (`workspaces`, `taskbar`).
     Buttons(&'a dyn ButtonRow),
+    /// A row of labels with classes of their own (`keyboard-state`).
+    Labels(&'a dyn LabelRow),
     /// A graph of the monitor's history in place of the text (`cpu_graph`).
     Graph(&'a BarGraph),
     /// The tray's items.

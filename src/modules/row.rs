@@ -62,3 +62,18 @@ impl Default for IconStyle {
         }
     }
 }
+
+/// A module drawn as a row of labels, each with classes of its own (`keyboard-state`:
+/// one label per lock, `locked` while it is on), as Waybar draws it.
+pub trait LabelRow {
+    /// Its labels for `input`, into `out` (emptied first); the module's text decides
+    /// whether the row is shown.
+    fn labels(&self, input: &Input<'_>, out: &mut Vec<RowLabel>);
+}
+
+/// One label of a row: Pango markup, checked when the config was read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowLabel {
+    pub markup: String,
+    pub classes: Vec<&'static str>,
+}

@@ -99,6 +99,17 @@ pub fn untrusted(sink: &mut dyn Sink, text: &str) {
     }
 }
 
+/// [`untrusted`] line by line: the text's own line breaks stay (a tooltip's lines), any
+/// other control character is `?`.
+pub fn untrusted_lines(sink: &mut dyn Sink, text: &str) {
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            sink.out().push('\n');
+        }
+        untrusted(sink, line);
+    }
+}
+
 /// Whether `c` would rearrange or hide the text around it rather than show itself: the
 /// bidirectional controls (embeddings, overrides, isolates and marks: U+202E shows "EVIL"
 /// as "LIVE") and the invisible characters that can hide inside a word (zero-width space,

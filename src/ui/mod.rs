@@ -12,6 +12,7 @@ mod group_box;
 mod history_graph;
 mod image_view;
 mod inputs;
+mod label_row;
 mod outputs;
 mod paced;
 mod rotate_bin;

@@ -10,10 +10,11 @@ use super::bar_graph::BarGraphView;
 use super::clip_bin::ClipBin;
 use super::history_graph::HistoryGraphs;
 use super::image_view::ImageView;
+use super::label_row::LabelRowView;
 use super::rotate_bin::RotateBin;
 use super::row_view::RowView;
 use crate::config::Rotate;
-use crate::modules::{Input, Module, RowButton, Widget};
+use crate::modules::{Input, Module, RowButton, RowLabel, Widget};
 use crate::render::history::GraphedMarkup;
 use crate::text::Markup;
 
@@ -22,6 +23,9 @@ pub struct Slot {
     pub label: gtk::Label,
     /// Instead of the label, for a module of workspace buttons.
     pub row: Option<RowView>,
+    /// Instead of the label, for a module of labels (the label, off the bar, keeps the
+    /// text, the classes and the visibility).
+    pub labels: Option<LabelRowView>,
     /// Instead of the label, for the tray: its icons, drawn by the tray host.
     pub tray: Option<gtk::Box>,
     /// Around the label, for a graph module: the graph drawn over it.
@@ -33,8 +37,9 @@ pub struct Slot {
     image: Option<ImageView>,
     /// Around all of the above, where `rotate` turns the module's text.
     rotated: Option<RotateBin>,
-    /// Reused for the row's buttons.
+    /// Reused for the row's buttons, and its labels.
     buttons: Vec<RowButton>,
+    row_labels: Vec<RowLabel>,
     /// The tooltip's content; mapped exactly while the tooltip is on screen.
     pub tooltip: gtk::Label,
     /// The history's graphs under the tooltip's text, for the monitor modules.
@@ -74,10 +79,11 @@ impl Slot {
             }
         };
         let (mut row_made, mut tray, mut bar_graph, mut clip) = (None, None, None, None);
-        let mut image = None;
+        let (mut image, mut labels) = (None, None);
         match module.widget() {
             Widget::Label => {}
             Widget::Buttons(_) => row_made = Some(row(&module)),
+            Widget::Labels(_) => labels = Some(LabelRowView::new(module.css_class())),
             Widget::Tray(_) => {
                 let tray_box = gtk::Box::new(gtk::Orientation::Horizontal, 0);
                 tray_box.add_css_class("module");
@@ -98,12 +104,14 @@ impl Slot {
             module,
             label,
             row,
+            labels,
             tray,
             bar_graph,
             clip,
             image,
             rotated: None,
             buttons: Vec::new(),
+            row_labels: Vec::new(),
             tooltip,
             graphs,
             tooltip_widget,
@@ -117,6 +125,9 @@ impl Slot {
     pub fn set_vertical(&self) {
         if let Some(row) = &self.row {
             row.widget.set_orientation(gtk::Orientation::Vertical);
+        }
+        if let Some(labels) = &self.labels {
+            labels.widget.set_orientation(gtk::Orientation::Vertical);
         }
         if let Some(tray) = &self.tray {
             tray.set_orientation(gtk::Orientation::Vertical);
@@ -135,6 +146,7 @@ impl Slot {
     /// before the widget is placed on the bar.
     pub fn turn(&mut self, rotate: Rotate) {
         let text = self.row.is_none() && self.tray.is_none() && self.image.is_none();
+        let text = text && self.labels.is_none();
         if rotate == Rotate::None || !text {
             return;
         }
@@ -157,6 +169,9 @@ impl Slot {
         if let Some(image) = &self.image {
             return image.widget.clone().upcast();
         }
+        if let Some(labels) = &self.labels {
+            return labels.widget.clone().upcast();
+        }
         match (&self.row, &self.tray) {
             (Some(row), _) => row.widget.clone().upcast(),
             (None, Some(tray)) => tray.clone().upcast(),
@@ -165,11 +180,12 @@ impl Slot {
     }
 
     /// The widget that takes the module's clicks and shows its tooltip: the picture of
-    /// an `image`, else the label.
+    /// an `image`, the row of a module of labels, else the label.
     pub fn target(&self) -> gtk::Widget {
-        match &self.image {
-            Some(image) => image.widget.clone().upcast(),
-            None => self.label.clone().upcast(),
+        match (&self.image, &self.labels) {
+            (Some(image), _) => image.widget.clone().upcast(),
+            (None, Some(labels)) => labels.widget.clone().upcast(),
+            (None, None) => self.label.clone().upcast(),
         }
     }
 
@@ -200,6 +216,10 @@ impl Slot {
         if let Some(image) = &self.image {
             // Looked at on each update: the file may change under the same name.
             image.show_file(scratch);
+        }
+        if let (Some(view), Widget::Labels(row)) = (&mut self.labels, self.module.widget()) {
+            row.labels(input, &mut self.row_labels);
+            view.show(&self.row_labels);
         }
         if self.text != *scratch {
             if status.markup {
@@ -243,6 +263,9 @@ impl Slot {
         }
         if let Some(image) = &self.image {
             image.widget.set_visible(visible);
+        }
+        if let Some(labels) = &self.labels {
+            labels.widget.set_visible(visible);
         }
     }
 

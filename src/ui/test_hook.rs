@@ -114,6 +114,11 @@ impl TestHook {
                 }
             }
             for slot in &bar.slots {
+                if let Some(labels) = &slot.labels {
+                    let _ = write!(out, "\t{}.labels={}", slot.module.name(), labels.describe());
+                }
+            }
+            for slot in &bar.slots {
                 if let (Some(tray), false) = (&slot.tray, written.contains(&"tray")) {
                     written.push("tray");
                     let _ = write!(

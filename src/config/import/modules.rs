@@ -108,9 +108,13 @@ impl Layout {
         notes: &mut Vec<String>,
     ) -> Option<String> {
         let Some(kind) = kind_of(name) else {
+            let base = name.split_once('#').map_or(name, |(base, _)| base);
             let why = match name.split_once('/').map(|(prefix, _)| prefix) {
                 Some("river") => "ringbar does not speak River's protocols yet",
                 Some("dwl") => "ringbar does not speak dwl's protocol yet",
+                _ if base == "cava" => {
+                    "its spectrum needs an audio capture and FFT of its own inside the bar, and no library in Debian gives one; cava itself can feed a `custom/` module with its raw output"
+                }
                 _ => "no ringbar module yet",
             };
             notes.push(format!("`{name}`: {why}; left out"));

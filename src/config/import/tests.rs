@@ -17,7 +17,7 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         "modules-left": ["sway/workspaces", "sway/mode", "sway/language", "custom/media"],
         "modules-center": ["sway/window"],
         "modules-right": ["cpu", "memory", "temperature", "disk", "battery", "battery#bat2",
-                          "clock", "tray", "power-profiles-daemon", "cffi/player"],
+                          "clock", "tray", "power-profiles-daemon", "cffi/player", "cava"],
         "sway/workspaces": {"format": "{value}: {icon}", "all-outputs": true,
                             "format-icons": {"1": "web", "default": "•"}, "disable-scroll": true},
         "sway/window": {"format": "{}", "max-length": 50},
@@ -88,6 +88,7 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
     }
     for (what, why) in [
         ("`cffi/player`", "no ringbar module yet"),
+        ("`cava`", "no library in Debian gives one"),
         ("`battery#bat2` `bat`", "no ringbar counterpart"),
         ("`clock` `tooltip-format`", "draws this module's text"),
         (

@@ -9,7 +9,6 @@ mod daemon;
 #[cfg(test)]
 mod tests;
 
-use std::cell::Cell;
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -20,6 +19,7 @@ use super::format;
 use super::import::Waybar;
 use super::{Action, Button, EventSource, Input, Module, ModuleKind, Status, Table, Update};
 use crate::events::EventState;
+use crate::modules::alt_format::AltFormat;
 use crate::text::{untrusted, Sink};
 
 /// What gamemoded says, this module's event source: how many games run with its
@@ -93,7 +93,7 @@ pub const KIND: ModuleKind = ModuleKind {
 struct GameModeModule {
     settings: Settings,
     /// `format-alt` is shown, after an odd number of left clicks.
-    alternative: Cell<bool>,
+    alternative: AltFormat,
 }
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
@@ -101,7 +101,7 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),
     };
-    let alternative = Cell::new(false);
+    let alternative = AltFormat::default();
     Ok(Rc::new(GameModeModule {
         settings,
         alternative,
@@ -138,10 +138,7 @@ impl Module for GameModeModule {
         if games == 0 && self.settings.hide_not_running {
             return None;
         }
-        let format = match self.alternative.get() {
-            true => &self.settings.format_alt,
-            false => &self.settings.format,
-        };
+        let format = (self.alternative).pick(&self.settings.format, &self.settings.format_alt);
         self.fill(format, games, out);
         Some(Status {
             class: (games > 0).then_some("running"),
@@ -166,9 +163,6 @@ impl Module for GameModeModule {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        (button == Button::Left).then(|| {
-            self.alternative.set(!self.alternative.get());
-            Action::Redraw
-        })
+        self.alternative.click(button)
     }
 }

@@ -22,7 +22,7 @@ use super::format;
 use super::import::Waybar;
 use super::{EventSource, Input, Module, ModuleKind, Status, Table, Update};
 use crate::events::EventState;
-use crate::text::{untrusted, Sink};
+use crate::text::{untrusted_lines, Sink};
 
 /// The system manager's failed units, an event source.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -330,12 +330,7 @@ impl Module for FailedUnitsModule {
         };
         let mut text = String::new();
         overall.fill(format, &self.units_list(&overall), &mut text);
-        for (i, line) in text.split('\n').enumerate() {
-            if i > 0 {
-                sink.out().push('\n');
-            }
-            untrusted(sink, line);
-        }
+        untrusted_lines(sink, &text);
     }
 
     fn history_graphs(&self) -> bool {

@@ -12,7 +12,6 @@ mod devices;
 #[cfg(test)]
 mod tests;
 
-use std::cell::Cell;
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -24,7 +23,8 @@ use super::format;
 use super::import::Waybar;
 use super::{Action, Button, EventSource, Input, Module, ModuleKind, Status, Table, Update};
 use crate::events::EventState;
-use crate::text::{untrusted, Sink};
+use crate::modules::alt_format::AltFormat;
+use crate::text::{untrusted_lines, Sink};
 
 /// UPower's devices are this module's event source.
 impl EventState for Power {
@@ -95,7 +95,7 @@ pub const KIND: ModuleKind = ModuleKind {
 struct UpowerModule {
     settings: Settings,
     /// `format-alt` is shown, after an odd number of left clicks.
-    alternative: Cell<bool>,
+    alternative: AltFormat,
 }
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
@@ -105,7 +105,7 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
     };
     Ok(Rc::new(UpowerModule {
         settings,
-        alternative: Cell::new(false),
+        alternative: AltFormat::default(),
     }))
 }
 
@@ -172,10 +172,7 @@ impl Module for UpowerModule {
             (None, Some(device)) if !self.settings.hide_if_empty => device,
             _ => return None,
         };
-        let format = match self.alternative.get() {
-            true => &self.settings.format_alt,
-            false => &self.settings.format,
-        };
+        let format = (self.alternative).pick(&self.settings.format, &self.settings.format_alt);
         fill(format, device, out);
         // "4h 5min" with no time left must not leave a trailing space.
         out.truncate(out.trim_end().len());
@@ -214,19 +211,6 @@ impl Module for UpowerModule {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        (button == Button::Left).then(|| {
-            self.alternative.set(!self.alternative.get());
-            Action::Redraw
-        })
-    }
-}
-
-/// Untrusted lines: each line as [`untrusted`] shows text, the line breaks kept.
-fn untrusted_lines(sink: &mut dyn Sink, text: &str) {
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            sink.out().push('\n');
-        }
-        untrusted(sink, line);
+        self.alternative.click(button)
     }
 }
