@@ -4,6 +4,9 @@
 //! - Caps Lock pressed on the keyboard: Hyprland turns its LED on, the bar's label
 //!   gets `locked`, and off again;
 //! - a LED set straight on the node, as any compositor sets them;
+//! - 200 keys typed, which wake the bar no more than idling does (it asks the kernel for
+//!   LED events only);
+//! - a second keyboard plugged in (uinput), a lock on on it, then unplugged;
 //!
 //! then `--once --json` agrees with the kernel's LEDs, and a user outside the `input`
 //! group gets the module hidden and one note that says why.
@@ -17,6 +20,8 @@ use crate::common::hyprland::{HyprlandVm, GUEST_SHARE};
 
 const KEY_CAPSLOCK: u32 = 58;
 const LED_SCROLLL: u32 = 2;
+/// The log of the bar with the test hook, in the shared folder.
+const BAR_LOG: &str = "keyboard-bar.log";
 /// The guest's folder for the bar's config, hook and runtime files.
 const HOME: &str = "/tmp/ringbar-keyboard";
 const CONFIG: &str =
@@ -68,7 +73,7 @@ fn wait_shown(vm: &HyprlandVm, want: &str, what: &str) {
         assert!(
             Instant::now() < deadline,
             "{what}: the bar shows {last:?}, not {want:?}\n{}",
-            vm.guest_file("keyboard-bar.log")
+            vm.guest_file(BAR_LOG)
         );
         std::thread::sleep(Duration::from_millis(300));
         last = shown(vm);
@@ -109,6 +114,131 @@ fn once(vm: &HyprlandVm, uid: u32) -> (Json, String) {
     (module, log)
 }
 
+/// The bar in the guest, on Hyprland, with `env` (`NAME=VALUE`) besides its config,
+/// logging to the shared folder's `log`.
+fn start_bar(vm: &HyprlandVm, env: &str, log: &str) {
+    let share = GUEST_SHARE;
+    vm.guest(&format!(
+        "XDG_CONFIG_HOME={HOME}/cfg RINGBAR_LOG=info {env} \
+         setsid -f {share}/ringbar > {share}/{log} 2>&1 < /dev/null"
+    ));
+}
+
+fn stop_bar(vm: &HyprlandVm) {
+    vm.guest(
+        "pkill -f 'hypr-vm/ringbar$'; \
+         for i in $(seq 50); do pgrep -f 'hypr-vm/ringbar$' || break; sleep 0.1; done",
+    );
+}
+
+/// The main thread's voluntary context switches so far: each time it slept and woke.
+fn wakeups(vm: &HyprlandVm) -> u64 {
+    let out = vm.guest(
+        "awk '/^voluntary_ctxt_switches/ {print $2}' \
+         /proc/$(pgrep -f 'hypr-vm/ringbar$' | head -1)/status",
+    );
+    out.trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("the bar's wake-ups: {out:?}"))
+}
+
+/// 200 keys typed on the keyboard the bar reads, 5 ms apart: the kernel passes the bar
+/// none of them (only LED events), so its main thread wakes no more than while idle for
+/// as long. (A bar without the test hook, whose timer wakes it 60 times a second.)
+fn keys_wake_nothing(vm: &HyprlandVm, node: &str) {
+    const KEY_A: u32 = 30;
+    start_bar(vm, "", "keyboard-quiet.log");
+    wait_log(vm, "keyboard-quiet.log", "bar on output");
+    wait_log(
+        vm,
+        "keyboard-quiet.log",
+        &format!("keyboard-state: reading {node}"),
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    let before = wakeups(vm);
+    let typing = Instant::now();
+    evdev(vm, &format!("type {node} {KEY_A} 200"));
+    let typing_time = typing.elapsed();
+    let typed = wakeups(vm);
+    std::thread::sleep(typing_time);
+    let idle = wakeups(vm);
+    stop_bar(vm);
+    let (typing_wakeups, idle_wakeups) = (typed - before, idle - typed);
+    eprintln!(
+        "the bar's main thread woke {typing_wakeups} times in {typing_time:?} of 400 key \
+         events, {idle_wakeups} times idle as long"
+    );
+    assert!(
+        typing_wakeups < idle_wakeups + 40,
+        "keys wake the bar: {typing_wakeups} wake-ups while typing, {idle_wakeups} idle"
+    );
+}
+
+/// A second keyboard plugged in (uinput, as a USB keyboard appears) is read too: a lock
+/// on on it shows; unplugged, the bar shows the first keyboard's again.
+fn a_keyboard_plugged_in_counts(vm: &HyprlandVm, first: &str) {
+    let share = GUEST_SHARE;
+    if leds(vm, first) & 1 != 0 {
+        evdev(vm, &format!("led {first} 0 0"));
+        wait_leds(vm, first, |b| b & 1 == 0, "Num Lock's LED cleared");
+    }
+    let until = format!("{HOME}/unplug");
+    vm.guest(&format!(
+        "modprobe uinput; setsid -f python3 {share}/evdev.py plug 'ringbar test <b>kbd</b>' \
+         {until} > {share}/plug.log 2>&1 < /dev/null"
+    ));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let plugged = loop {
+        let node = vm
+            .guest(&format!("cat {until}.node 2>/dev/null"))
+            .trim()
+            .to_owned();
+        if !node.is_empty() {
+            break node;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no uinput keyboard: {}",
+            vm.guest_file("plug.log")
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    let read = format!("keyboard-state: reading {plugged}");
+    wait_log(vm, BAR_LOG, &read);
+    evdev(vm, &format!("led {plugged} 0 1"));
+    wait_leds(
+        vm,
+        &plugged,
+        |b| b & 1 != 0,
+        "Num Lock on on the second keyboard",
+    );
+    let both = leds(vm, first) | leds(vm, &plugged);
+    assert!(both & 1 != 0);
+    wait_shown(vm, &labels_for(both), "a lock on on the second keyboard");
+    vm.guest(&format!("touch {until}"));
+    wait_log(vm, BAR_LOG, &format!("keyboard-state: {plugged} is gone"));
+    wait_shown(
+        vm,
+        &labels_for(leds(vm, first)),
+        "the second keyboard unplugged",
+    );
+}
+
+fn wait_log(vm: &HyprlandVm, name: &str, line: &str) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let log = fs::read_to_string(vm.shared(name)).unwrap_or_default();
+        if log.contains(line) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no {line:?} in the bar's log:\n{log}"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
 pub fn keyboard_state(vm: &HyprlandVm) {
     let helper = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/hyprland/evdev.py");
     fs::copy(helper, vm.shared("evdev.py")).expect("copy evdev.py");
@@ -121,10 +251,9 @@ pub fn keyboard_state(vm: &HyprlandVm) {
     let share = GUEST_SHARE;
     vm.guest(&format!(
         "rm -rf {HOME} && mkdir -p {HOME}/cfg/ringbar {HOME}/hook && chmod 755 {HOME} && \
-         cp {share}/keyboard.toml {HOME}/cfg/ringbar/config.toml && \
-         XDG_CONFIG_HOME={HOME}/cfg RINGBAR_TEST_HOOK={HOME}/hook RINGBAR_LOG=info \
-         setsid -f {share}/ringbar > {share}/keyboard-bar.log 2>&1 < /dev/null"
+         cp {share}/keyboard.toml {HOME}/cfg/ringbar/config.toml"
     ));
+    start_bar(vm, &format!("RINGBAR_TEST_HOOK={HOME}/hook"), BAR_LOG);
     let first = leds(vm, &node);
     wait_shown(vm, &labels_for(first), "the LEDs at start");
 
@@ -143,11 +272,14 @@ pub fn keyboard_state(vm: &HyprlandVm) {
     evdev(vm, &format!("press {node} {KEY_CAPSLOCK}"));
     let back = wait_leds(vm, &node, |b| b & 2 == caps, "Caps Lock pressed again");
     wait_shown(vm, &labels_for(back), "Caps Lock pressed again");
-    vm.guest("pkill -f 'hypr-vm/ringbar$'; true");
+
+    a_keyboard_plugged_in_counts(vm, &node);
+    stop_bar(vm);
+    keys_wake_nothing(vm, &node);
 
     // `--once --json` reads the same LEDs.
     let (module, log) = once(vm, 0);
-    let text = labels_for(back)
+    let text = labels_for(leds(vm, &node))
         .split('|')
         .map(|label| label.split(':').next().unwrap_or_default())
         .collect::<Vec<_>>()

@@ -210,6 +210,7 @@ impl Inner {
     fn remove(&self, path: &Path) {
         let mut keyboards = self.keyboards.borrow_mut();
         if let Some(at) = keyboards.iter().position(|k| k.path == path) {
+            tracing::info!("keyboard-state: {} is gone", path.display());
             if let Some(watch) = keyboards.remove(at).watch {
                 watch.remove();
             }
