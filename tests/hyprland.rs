@@ -362,6 +362,34 @@ fn the_bar_follows_hyprland(vm: &HyprlandVm) {
     });
     urgent.stop();
 
+    // A window with a hostile title and app id: markup, an entity, a direction override,
+    // a control byte and 3 kB of text (a Wayland message holds 4 kB); a path for an app
+    // id. Hyprland's events carry it to the bar, which shows it as text and stays up.
+    vm.dispatch("hl.dsp.focus({ workspace = 7 })");
+    let title = format!("<b>x</b>&amp;\u{202e}evil\u{7},\n{}", "é".repeat(1500));
+    let mut hostile = Running(
+        vm.wayland_client(example("windows"))
+            .args(["1", &title, "/etc/shadow"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the hostile window"),
+    );
+    // The control bytes are spaces in a title; the override is gone.
+    wait("the hostile title as text", &|| {
+        field("window").starts_with("<b>x</b>&amp;evil , éé")
+            && field("taskbar") == ":active@application-x-executable"
+    });
+    assert_eq!(
+        field("size"),
+        format!("{}x{BAR_HEIGHT}", layout.0),
+        "the bar's size"
+    );
+    hostile.stop();
+    wait("the hostile window gone", &|| {
+        field("window.visible") == "false"
+    });
+
     let log = bar.log_text();
     eprintln!("the bar's log:\n{log}");
     assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");

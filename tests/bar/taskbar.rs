@@ -85,6 +85,13 @@ fn the_taskbar_shows_sways_windows_and_clicks_activate_and_close_them() {
     });
     let flower_app = focused_app(&session);
     assert!(!flower_app.is_empty(), "sway names the flower's app id");
+    // Its buttons, icons and all, keep the bar at its height (26 px by default): the
+    // toolkit's own buttons would make it 34.
+    assert_eq!(
+        bar.field("size"),
+        "1280x26",
+        "the bar's size with two buttons"
+    );
 
     // A left click on the helper's button activates it.
     let (x, y) = bar.button_center("taskbar", 0);

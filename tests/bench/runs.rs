@@ -8,6 +8,8 @@ pub enum Bar {
     Ringbar,
     Waybar,
     Yambar,
+    /// The least a GTK4 bar can cost (`examples/label_floor.rs`).
+    Floor,
 }
 
 impl Bar {
@@ -16,6 +18,7 @@ impl Bar {
             Bar::Ringbar => "ringbar",
             Bar::Waybar => "Waybar",
             Bar::Yambar => "yambar",
+            Bar::Floor => "floor",
         }
     }
 }

@@ -161,7 +161,7 @@ pub struct Looks {
 }
 
 impl Setup<'_> {
-    fn command(&self, bar: Bar) -> Command {
+    fn command(&self, bar: Bar, interval_ms: u32) -> Command {
         let swaysock = self.session.swaysock();
         match bar {
             Bar::Ringbar => {
@@ -182,6 +182,17 @@ impl Setup<'_> {
                     .arg(home.join(".config/waybar/config.jsonc"))
                     .arg("-s")
                     .arg(home.join(".config/waybar/style.css"));
+                command
+            }
+            Bar::Floor => {
+                let helper = std::env::current_exe()
+                    .ok()
+                    .and_then(|exe| Some(exe.parent()?.parent()?.join("examples/label_floor")))
+                    .expect("the target folder");
+                let copy = self.session.path().join("label_floor");
+                fs::copy(&helper, &copy).expect("examples/label_floor, built by `cargo test`");
+                let mut command = self.session.as_user_with(&copy, &[]);
+                command.arg(HEIGHT.to_string()).arg(interval_ms.to_string());
                 command
             }
             Bar::Yambar => {
@@ -213,7 +224,7 @@ impl Setup<'_> {
         let log_path = session.path().join(format!("{tag}.log"));
         let log = fs::File::create(&log_path).expect("log");
         let mut child = Running(
-            fake_sys::wrap(&self.command(bar), &self.fixture, &procs)
+            fake_sys::wrap(&self.command(bar, interval_ms), &self.fixture, &procs)
                 .stdout(log.try_clone().expect("dup"))
                 .stderr(log)
                 .spawn()
@@ -254,7 +265,11 @@ impl Setup<'_> {
         let checked = Instant::now();
         loop {
             let shot = session.screenshot(0, 0, WIDTH, HEIGHT);
-            let underline = focused_underline(&shot);
+            // The floor draws no workspaces.
+            let underline = match bar {
+                Bar::Floor => 1,
+                _ => focused_underline(&shot),
+            };
             if (looks.shows_everything)(&text) && underline > 0 {
                 break;
             }

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use crate::fake_sys::{CAPACITY, TIME_LEFT};
 use crate::report::Report;
-use crate::runs::{comparison, every_run, Bar, Pair};
+use crate::runs::{comparison, every_run, Bar, Pair, Run};
 use crate::whole_bar::{Looks, Setup, HEIGHT, ROUNDS, WARM_UP};
 
 /// ringbar with yambar's modules.
@@ -87,6 +87,67 @@ fn shows_everything(text: &str) -> bool {
     .all(|needle| text.contains(needle))
 }
 
+/// The floor shows its label.
+const FLOOR_LOOKS: Looks = Looks {
+    name: "floor",
+    shows_everything: |text| text.contains("FLOOR"),
+};
+
+/// The least a GTK4 bar costs, measured in the same rounds: a layer-shell window with
+/// one label set at the interval (`examples/label_floor.rs`), and each bar above it.
+fn floor(report: &mut Report, runs: &[Run]) {
+    let mean = |bar: Bar, interval_ms: u32, value: fn(&Run) -> f64| -> f64 {
+        let runs: Vec<&Run> = (runs.iter())
+            .filter(|r| r.bar == bar && r.interval_ms == interval_ms)
+            .collect();
+        runs.iter().map(|r| value(r)).sum::<f64>() / runs.len().max(1) as f64
+    };
+    let cpu: fn(&Run) -> f64 = |r| r.groups[0];
+    let rss: fn(&Run) -> f64 = |r| r.rss_mib;
+    let mut rows = Vec::new();
+    let mut halves = Vec::new();
+    for interval_ms in [1000u32, 2000] {
+        let (floor_cpu, floor_rss) = (
+            mean(Bar::Floor, interval_ms, cpu),
+            mean(Bar::Floor, interval_ms, rss),
+        );
+        for bar in [Bar::Floor, Bar::Ringbar, Bar::Yambar] {
+            let (cpu, rss) = (mean(bar, interval_ms, cpu), mean(bar, interval_ms, rss));
+            rows.push(vec![
+                format!("{interval_ms} ms"),
+                bar.name().to_owned(),
+                format!("{cpu:.1} ms"),
+                format!("{:+.1} ms", cpu - floor_cpu),
+                format!("{rss:.1} MiB"),
+                format!("{:+.1} MiB", rss - floor_rss),
+            ]);
+        }
+        let half = mean(Bar::Yambar, interval_ms, cpu) / 2.0;
+        let side = if half < floor_cpu { "below" } else { "above" };
+        halves.push(format!(
+            "at {interval_ms} ms {half:.1} ms/min, {side} the floor's {floor_cpu:.1}"
+        ));
+    }
+    report.table(
+        &[
+            "interval",
+            "bar",
+            "CPU/min",
+            "above the floor",
+            "RSS",
+            "above the floor",
+        ],
+        &rows,
+    );
+    report.note(&format!(
+        "The floor: a GTK4 layer-shell window across the top, {HEIGHT} px, with one label \
+         set to the time at the interval, drawn with the cairo renderer as ringbar draws; \
+         no config, no CSS, no IPC (`examples/label_floor.rs`), measured in the same \
+         rounds. Half of yambar's CPU: {}.",
+        halves.join("; ")
+    ));
+}
+
 /// The interface of the default route, which ringbar's network module shows.
 fn default_route_interface() -> Option<String> {
     let out = Command::new("ip")
@@ -137,9 +198,11 @@ pub fn compare(setup: &Setup, report: &mut Report) -> Vec<Pair> {
             for bar in [Bar::Ringbar, Bar::Yambar] {
                 runs.push(setup.run(bar, interval_ms, round, &looks));
             }
+            runs.push(setup.run(Bar::Floor, interval_ms, round, &FLOOR_LOOKS));
         }
     }
     let pairs = comparison(report, &runs, Bar::Yambar);
+    floor(report, &runs);
     report.note(&format!(
         "Measured as above, over {seconds} s after a {} s warm-up, the mean of {ROUNDS} \
          rounds. Both bars run workspaces and the focused window's title over sway's IPC, a \
