@@ -242,12 +242,17 @@ case "${1:-}" in
         # run does not build.
         cargo build --release --locked --features test-support --examples
         cargo_test_as_root --release --test bench -- --ignored --exact benchmark --nocapture
-        # Publish the report in docs/performance.md, between its bench markers.
-        awk -v report=target/bench/report.md '
-            /<!-- bench:start -->/ { print; while ((getline line < report) > 0) print line; skip = 1; next }
-            /<!-- bench:end -->/ { skip = 0 }
-            !skip' docs/performance.md >docs/performance.md.new && mv docs/performance.md.new docs/performance.md
-        log "docs/performance.md updated from target/bench/report.md"
+        # Publish the report in docs/performance.md, between its bench markers; a run of
+        # some sections only writes report-sections.md, and publishes nothing.
+        if [ -n "${RINGBAR_BENCH_SECTIONS:-}" ]; then
+            log "sections $RINGBAR_BENCH_SECTIONS only: target/bench/report-sections.md; docs/performance.md left as it was"
+        else
+            awk -v report=target/bench/report.md '
+                /<!-- bench:start -->/ { print; while ((getline line < report) > 0) print line; skip = 1; next }
+                /<!-- bench:end -->/ { skip = 0 }
+                !skip' docs/performance.md >docs/performance.md.new && mv docs/performance.md.new docs/performance.md
+            log "docs/performance.md updated from target/bench/report.md"
+        fi
         ;;
     *) die "usage: scripts/dev.sh run|test|check|hyprland|labwc|deb|package|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]|bench" ;;
 esac
