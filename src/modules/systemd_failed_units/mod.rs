@@ -94,15 +94,16 @@ pub const KEYS: [&str; 6] = [
     "user_state",
     "overall_state",
 ];
-pub const TOOLTIP_KEYS: [&str; 7] = [
-    "nr_failed",
-    "nr_failed_system",
-    "nr_failed_user",
-    "system_state",
-    "user_state",
-    "overall_state",
-    "failed_units_list",
-];
+/// [`KEYS`], and the list of the failed units.
+pub const TOOLTIP_KEYS: [&str; 7] = {
+    let mut keys = ["failed_units_list"; 7];
+    let mut i = 0;
+    while i < KEYS.len() {
+        keys[i] = KEYS[i];
+        i += 1;
+    }
+    keys
+};
 pub const UNIT_KEYS: [&str; 6] = [
     "name",
     "description",
