@@ -27,5 +27,7 @@ pub mod tasks;
 pub mod tray;
 #[cfg(feature = "app")]
 pub mod wayland_link;
+#[cfg(feature = "app")]
+pub mod wayland_outputs;
 
 pub use source::{EventSource, EventState, Events, SourceCommand, SourceSettings, NO_EVENTS};

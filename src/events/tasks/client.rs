@@ -25,6 +25,7 @@ use super::apps::Apps;
 use super::{TaskAction, TaskCommand, TaskList, TaskSettings, Tasks};
 use crate::events::source::{OnChange, Watch};
 use crate::events::wayland_link::Link;
+use crate::events::wayland_outputs::{named, Outputs};
 
 const WHAT: &str = "taskbar";
 
@@ -42,8 +43,8 @@ struct Live {
 struct Protocols {
     list: TaskList,
     apps: Apps,
-    /// `wl_output`s by their registry name (for `global_remove`).
-    outputs: HashMap<u32, WlOutput>,
+    /// The outputs, for their names.
+    outputs: Outputs,
     seat: Option<WlSeat>,
     manager: Option<Manager>,
     handles: HashMap<u32, Handle>,
@@ -78,7 +79,7 @@ impl Watch<Tasks> for TaskWatch {
                 let protocols = Protocols {
                     list: TaskList::new(settings.app_ids.clone()),
                     apps: Apps::default(),
-                    outputs: HashMap::new(),
+                    outputs: Outputs::default(),
                     seat: None,
                     manager: None,
                     handles: HashMap::new(),
@@ -189,9 +190,10 @@ impl Dispatch<WlRegistry, ()> for Protocols {
                 interface,
                 version,
             } => match interface.as_str() {
-                "wl_output" if version >= 4 => {
-                    let output = registry.bind::<WlOutput, _, _>(name, 4, qh, ());
-                    state.outputs.insert(name, output);
+                "wl_output" => {
+                    state
+                        .outputs
+                        .bind(registry, (name, &interface, version), qh);
                 }
                 "wl_seat" if state.seat.is_none() => {
                     state.seat = Some(registry.bind(name, 1, qh, ()));
@@ -202,9 +204,8 @@ impl Dispatch<WlRegistry, ()> for Protocols {
                 _ => {}
             },
             wl_registry::Event::GlobalRemove { name } => {
-                if let Some(output) = state.outputs.remove(&name) {
-                    state.list.output_gone(id(&output));
-                    output.release();
+                if let Some(output) = state.outputs.remove(name) {
+                    state.list.output_gone(output);
                     state.changed = true;
                 }
             }
@@ -240,8 +241,8 @@ impl Dispatch<WlOutput, ()> for Protocols {
         _: &Connection,
         _: &QueueHandle<Self>,
     ) {
-        if let wl_output::Event::Name { name } = event {
-            state.list.output_named(id(output), &name);
+        if let Some((output, name)) = named(output, event) {
+            state.list.output_named(output, &name);
             state.changed = true;
         }
     }

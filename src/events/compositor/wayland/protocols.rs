@@ -28,13 +28,13 @@ use wayland_protocols_wlr::foreign_toplevel::v1::client::zwlr_foreign_toplevel_m
 use super::super::{CompositorState, Workspace};
 use super::desktop::Desktop;
 use crate::events::tasks::{self, client::Applied};
+use crate::events::wayland_outputs::{named, Outputs};
 
 /// The protocols' state: the model, and the objects requests go to.
 #[derive(Default)]
 pub(super) struct Protocols {
     desktop: Desktop,
-    /// `wl_output`s by their registry name (for `global_remove`).
-    outputs: HashMap<u32, WlOutput>,
+    outputs: Outputs,
     manager: Option<ExtWorkspaceManagerV1>,
     workspaces: HashMap<u32, ExtWorkspaceHandleV1>,
     /// Something changed since the state was last taken.
@@ -85,9 +85,10 @@ impl Dispatch<WlRegistry, ()> for Protocols {
                 interface,
                 version,
             } => match interface.as_str() {
-                "wl_output" if version >= 4 => {
-                    let output = registry.bind::<WlOutput, _, _>(name, 4, qh, ());
-                    state.outputs.insert(name, output);
+                "wl_output" => {
+                    state
+                        .outputs
+                        .bind(registry, (name, &interface, version), qh);
                 }
                 "ext_workspace_manager_v1" => {
                     tracing::debug!("the compositor offers ext-workspace-v1");
@@ -101,9 +102,8 @@ impl Dispatch<WlRegistry, ()> for Protocols {
                 _ => {}
             },
             wl_registry::Event::GlobalRemove { name } => {
-                if let Some(output) = state.outputs.remove(&name) {
-                    state.desktop.output_gone(id(&output));
-                    output.release();
+                if let Some(output) = state.outputs.remove(name) {
+                    state.desktop.output_gone(output);
                     state.changed = true;
                 }
             }
@@ -140,8 +140,8 @@ impl Dispatch<WlOutput, ()> for Protocols {
         _: &Connection,
         _: &QueueHandle<Self>,
     ) {
-        if let wl_output::Event::Name { name } = event {
-            state.desktop.output_named(id(output), &name);
+        if let Some((output, name)) = named(output, event) {
+            state.desktop.output_named(output, &name);
             state.changed = true;
         }
     }
