@@ -238,15 +238,17 @@ impl Slot {
             .map(String::as_str)
             .eq(status.css_classes())
         {
-            let picture = self.image.as_ref().map(|image| &image.widget);
+            // The widget on the bar in the label's place (a picture, a row of labels)
+            // wears them too; where that is the label, twice is once.
+            let target = self.target();
             for class in &self.classes {
                 self.label.remove_css_class(class);
-                picture.inspect(|p| p.remove_css_class(class));
+                target.remove_css_class(class);
             }
             self.classes.clear();
             for class in status.css_classes() {
                 self.label.add_css_class(class);
-                picture.inspect(|p| p.add_css_class(class));
+                target.add_css_class(class);
                 self.classes.push(class.to_owned());
             }
         }
