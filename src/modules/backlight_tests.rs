@@ -100,16 +100,13 @@ fn scrolls_step_the_brightness_and_settings_are_checked() {
     assert!(light
         .follows()
         .contains(&Update::Event(EventSource::of::<BacklightState>())));
-    for bad in [
-        "format = \"{level}\"",
-        "scroll-step = 0",
-        "scroll-step = -1",
-        "states = 1",
-    ] {
-        let text = format!("modules_right = [\"backlight\"]\n[backlight]\n{bad}\n");
-        assert!(
-            crate::config::parse(&text, Path::new("c.toml")).is_err(),
-            "{bad}"
-        );
-    }
+    crate::modules::tests::refused(
+        "backlight",
+        &[
+            "format = \"{level}\"",
+            "scroll-step = 0",
+            "scroll-step = -1",
+            "states = 1",
+        ],
+    );
 }

@@ -67,19 +67,16 @@ fn a_script_runs_once_unless_an_interval_is_set_and_its_lines_are_text() {
 
 #[test]
 fn bad_settings_are_refused_and_waybars_carry_over() {
-    for bad in [
-        "size = 0",
-        "size = 5000",
-        "signal = 0",
-        "path = 1",
-        "width = 3",
-    ] {
-        let text = format!("modules_right = [\"image\"]\n[image]\n{bad}\n");
-        assert!(
-            crate::config::parse(&text, Path::new("c.toml")).is_err(),
-            "{bad}"
-        );
-    }
+    crate::modules::tests::refused(
+        "image",
+        &[
+            "size = 0",
+            "size = 5000",
+            "signal = 0",
+            "path = 1",
+            "width = 3",
+        ],
+    );
     let waybar = serde_json::json!({
         "modules-right": ["image#album-art"],
         "image#album-art": {"path": "/tmp/mpd_art", "size": 32, "interval": 5,

@@ -179,6 +179,15 @@ pub(crate) mod tests {
         config.modules.right[0].clone()
     }
 
+    /// Asserts that the config refuses each of `bad`, a line of `name`'s table.
+    pub fn refused(name: &str, bad: &[&str]) {
+        for bad in bad {
+            let text = format!("modules_right = [\"{name}\"]\n[\"{name}\"]\n{bad}\n");
+            let parsed = crate::config::parse(&text, std::path::Path::new("c.toml"));
+            assert!(parsed.is_err(), "{bad}");
+        }
+    }
+
     /// The module's text and status with `events`, for an empty sample.
     pub fn text_with(module: &dyn Module, events: &Events) -> (String, Option<Status>) {
         let sample = Sample::default();

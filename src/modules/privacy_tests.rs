@@ -92,17 +92,14 @@ fn names_are_escaped_and_settings_checked() {
         .follows()
         .contains(&Update::Event(EventSource::of::<CaptureState>())));
     assert!(!privacy.follows().contains(&Update::Sample));
-    for bad in [
-        "format = \"{camera}\"",
-        "on-click-right = [\"x\"]",
-        "on-wheel = \"x\"",
-    ] {
-        let text = format!("modules_right = [\"privacy\"]\n[privacy]\n{bad}\n");
-        assert!(
-            crate::config::parse(&text, Path::new("c.toml")).is_err(),
-            "{bad}"
-        );
-    }
+    crate::modules::tests::refused(
+        "privacy",
+        &[
+            "format = \"{camera}\"",
+            "on-click-right = [\"x\"]",
+            "on-wheel = \"x\"",
+        ],
+    );
 }
 
 fn capture(kind: CaptureKind, app: &str, pid: Option<u32>) -> Capture {

@@ -213,17 +213,14 @@ fn the_device_list_follows_upower_within_bounds() {
 
 #[test]
 fn bad_settings_are_refused_and_waybars_carry_over() {
-    for bad in [
-        "format = \"{capacity}\"",
-        "hide-if-empty = 1",
-        "icon-size = 20",
-    ] {
-        let text = format!("modules_right = [\"upower\"]\n[upower]\n{bad}\n");
-        assert!(
-            crate::config::parse(&text, Path::new("c.toml")).is_err(),
-            "{bad}"
-        );
-    }
+    crate::modules::tests::refused(
+        "upower",
+        &[
+            "format = \"{capacity}\"",
+            "hide-if-empty = 1",
+            "icon-size = 20",
+        ],
+    );
     let waybar = serde_json::json!({
         "modules-right": ["upower"],
         "upower": {"native-path": "BAT1", "format": "{percentage} {time}",
