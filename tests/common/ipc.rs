@@ -8,16 +8,19 @@ use std::time::{Duration, Instant};
 
 use gtk4::glib;
 use ringbar::events::compositor::{Compositor, CompositorState, Workspace};
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 
 /// Runs `body` with a fresh main context as the thread default (the client's sources
 /// attach to it).
 pub fn on_own_context(body: impl FnOnce(&glib::MainContext)) {
     // The client's log on stderr (RINGBAR_LOG=debug for more).
-    let filter = tracing_subscriber::EnvFilter::try_from_env("RINGBAR_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let filter =
+        ringbar::app::log::log_filter(std::env::var("RINGBAR_LOG").ok().as_deref(), "info");
     let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .finish()
+        .with(filter)
         .try_init();
     let context = glib::MainContext::new();
     context
