@@ -113,7 +113,7 @@ fn a_positional_field_and_a_text_tooltip_are_read_as_waybar_reads_them() {
     let waybar = json!({
         "modules-left": ["disk", "custom/launcher"],
         "disk": {"path": "/", "format": "{}% free"},
-        "custom/launcher": {"format": "", "tooltip": "Apps", "on-click": "fuzzel"}
+        "custom/launcher": {"format": "\u{f135}", "tooltip": "Apps", "on-click": "fuzzel"}
     });
     let import = convert(&waybar);
     let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);

@@ -150,6 +150,21 @@ impl Layout {
         let empty = Map::new();
         let settings = bar.get(name).and_then(Json::as_object).unwrap_or(&empty);
         let table = self.settings(&kind, name, settings, notes);
+        // Waybar's custom module with neither a script nor a format shows no text, and
+        // so nothing at all (a name listed but never configured, or an empty table).
+        let shows_something = |table: &Table| {
+            table.contains_key("exec")
+                || table
+                    .get("format")
+                    .and_then(Value::as_str)
+                    .is_some_and(|f| !f.is_empty())
+        };
+        if matches!(kind, Kind::Script) && !shows_something(&table) {
+            notes.push(format!(
+                "`{name}`: neither `exec` nor a `format`, so Waybar shows nothing for it; left out"
+            ));
+            return None;
+        }
         let table = checked(&ringbar, table, notes);
         if matches!(kind, Kind::Script) && table.is_none() {
             return None;

@@ -310,7 +310,7 @@ fn mpris_and_idle_inhibitor_settings_carry_over() {
 fn custom_modules_without_exec_come_over() {
     let waybar = json!({
         "modules-left": ["custom/launcher", "custom/separator"],
-        "custom/launcher": {"format": "", "on-click": "wofi --show drun", "tooltip": false},
+        "custom/launcher": {"format": "\u{f135}", "on-click": "wofi --show drun", "tooltip": false},
         "custom/separator": {"format": "|", "interval": "once"}
     });
     let import = convert(&waybar);
@@ -330,6 +330,37 @@ fn custom_modules_without_exec_come_over() {
         "{:?}",
         import.notes
     );
+}
+
+#[test]
+fn custom_modules_that_waybar_shows_nothing_for_are_left_out_and_the_rest_reads_back() {
+    // Listed but never configured, an empty table, clicks with no text: Waybar hides
+    // each (its text is empty). Inside a group too.
+    let waybar = json!({
+        "modules-left": ["custom/undefined", "custom/empty", "group/links", "clock"],
+        "custom/empty": {},
+        "custom/clicks-only": {"on-click": "firefox"},
+        "custom/link": {"format": "L", "on-click": "firefox"},
+        "group/links": {"modules": ["custom/link", "custom/clicks-only"]}
+    });
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    for line in [
+        "modules_left = [\"group/links\", \"clock\"]",
+        "modules = [\"custom/link\"]",
+    ] {
+        assert!(import.toml.contains(line), "{}", import.toml);
+    }
+    for name in ["custom/undefined", "custom/empty", "custom/clicks-only"] {
+        let about = notes_about(&import, &format!("`{name}`:"));
+        assert!(
+            about
+                .iter()
+                .any(|n| n.contains("Waybar shows nothing for it")),
+            "{name}: {:?}",
+            import.notes
+        );
+    }
 }
 
 #[test]
