@@ -34,6 +34,18 @@ impl WallClock for LocalClock {
         }
     }
 
+    fn format_date(&self, date: Date, format: &str, out: &mut String) {
+        let identifier = std::env::var("TZ").unwrap_or_else(|_| ":/etc/localtime".to_owned());
+        let zone = glib::TimeZone::new(Some(&identifier));
+        let month = i32::try_from(date.month).unwrap_or(1);
+        let day = i32::try_from(date.day).unwrap_or(1);
+        let start = glib::DateTime::new(&zone, date.year, month, day, 0, 0, 0.0);
+        match start.and_then(|time| time.format(format)) {
+            Ok(text) => out.push_str(&text),
+            Err(_) => out.push('–'),
+        }
+    }
+
     fn today(&self) -> Date {
         now().map_or(
             Date {

@@ -15,6 +15,20 @@ pub struct Date {
     pub day: u32,
 }
 
+impl Date {
+    /// 0 = Sunday … 6 = Saturday (Sakamoto's method).
+    pub fn weekday(self) -> u32 {
+        const T: [i32; 12] = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4];
+        let y = if self.month < 3 {
+            self.year - 1
+        } else {
+            self.year
+        };
+        let m = self.month.clamp(1, 12) as usize - 1;
+        (y + y / 4 - y / 100 + y / 400 + T[m] + self.day as i32).rem_euclid(7) as u32
+    }
+}
+
 /// The local wall clock. The bar's is glib's (time zone changes included); tests use a
 /// fixed one.
 pub trait WallClock {
@@ -22,6 +36,8 @@ pub trait WallClock {
     fn unix_ms(&self) -> u64;
     /// Appends the local time formatted with strftime-style `%` codes.
     fn format(&self, format: &str, out: &mut String);
+    /// Appends the start of `date` formatted so (the calendar's month and day names).
+    fn format_date(&self, date: Date, format: &str, out: &mut String);
     fn today(&self) -> Date;
 }
 
@@ -84,32 +100,73 @@ impl WallClock for FixedClock {
         self.unix_ms
     }
 
-    /// `%Y %m %d %H %M %S %%`; other codes are written as they are.
+    /// `%Y %m %d %H %M %S %%`, and English names (`%B %b %A %a`); other codes are
+    /// written as they are.
     fn format(&self, format: &str, out: &mut String) {
-        use std::fmt::Write;
         let (date, seconds) = self.civil();
-        let mut chars = format.chars();
-        while let Some(c) = chars.next() {
-            if c != '%' {
-                out.push(c);
-                continue;
-            }
-            let _ = match chars.next() {
-                Some('Y') => write!(out, "{}", date.year),
-                Some('m') => write!(out, "{:02}", date.month),
-                Some('d') => write!(out, "{:02}", date.day),
-                Some('H') => write!(out, "{:02}", seconds / 3600),
-                Some('M') => write!(out, "{:02}", seconds / 60 % 60),
-                Some('S') => write!(out, "{:02}", seconds % 60),
-                Some('%') => write!(out, "%"),
-                Some(other) => write!(out, "%{other}"),
-                None => write!(out, "%"),
-            };
-        }
+        write_fixed(date, seconds, format, out);
+    }
+
+    fn format_date(&self, date: Date, format: &str, out: &mut String) {
+        write_fixed(date, 0, format, out);
     }
 
     fn today(&self) -> Date {
         self.civil().0
+    }
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+const WEEKDAYS: [&str; 7] = [
+    "Sunday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+];
+
+/// The fixed clock's strftime: the codes tests use, in English.
+fn write_fixed(date: Date, seconds: u64, format: &str, out: &mut String) {
+    use std::fmt::Write;
+    let month = MONTHS[(date.month.clamp(1, 12) - 1) as usize];
+    let weekday = WEEKDAYS[date.weekday() as usize];
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let _ = match chars.next() {
+            Some('Y') => write!(out, "{}", date.year),
+            Some('m') => write!(out, "{:02}", date.month),
+            Some('d') => write!(out, "{:02}", date.day),
+            Some('e') => write!(out, "{:>2}", date.day),
+            Some('B') => write!(out, "{month}"),
+            Some('b') => write!(out, "{}", &month[..3]),
+            Some('A') => write!(out, "{weekday}"),
+            Some('a') => write!(out, "{}", &weekday[..3]),
+            Some('H') => write!(out, "{:02}", seconds / 3600),
+            Some('M') => write!(out, "{:02}", seconds / 60 % 60),
+            Some('S') => write!(out, "{:02}", seconds % 60),
+            Some('%') => write!(out, "%"),
+            Some(other) => write!(out, "%{other}"),
+            None => write!(out, "%"),
+        };
     }
 }
 

@@ -217,7 +217,9 @@ impl Layout {
             };
             let why = match carried {
                 Carried::Set(settings) => {
-                    table.extend(settings);
+                    for (key, value) in settings {
+                        merge(&mut table, key, value);
+                    }
                     continue;
                 }
                 Carried::Interval(ms) => {
@@ -310,6 +312,21 @@ fn left_out_reason(key: &str) -> &'static str {
 /// The table as far as ringbar's parser takes it: a key that does not read is dropped
 /// with a note naming it, never the whole table. `None` for a script module whose
 /// `exec` does not read: it has nothing to run.
+/// `key = value` into `table`; tables already there take the new one's keys (Waybar's
+/// `calendar` block and its older keys each give part of `[clock.calendar]`).
+fn merge(table: &mut Table, key: String, value: Value) {
+    match (table.get_mut(&key), value) {
+        (Some(Value::Table(old)), Value::Table(new)) => {
+            for (key, value) in new {
+                merge(old, key, value);
+            }
+        }
+        (_, value) => {
+            table.insert(key, value);
+        }
+    }
+}
+
 fn checked(ringbar: &str, table: Table, notes: &mut Vec<String>) -> Option<Table> {
     if reads(ringbar, &table).is_ok() {
         return Some(table);

@@ -83,6 +83,7 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         "[\"battery#bat2\"]\nwarning = 25.0",
         "[custom.media]",
         "on-click = \"playerctl play-pause\"",
+        "tooltip-format = \"<tt>{calendar}</tt>\"",
     ] {
         assert!(toml.contains(expected), "{expected} in:\n{toml}");
     }
@@ -90,7 +91,6 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         ("`cffi/player`", "no ringbar module yet"),
         ("`cava`", "no library in Debian gives one"),
         ("`battery#bat2` `bat`", "no ringbar counterpart"),
-        ("`clock` `tooltip-format`", "draws this module's text"),
         (
             "`custom/media` `smooth-scrolling-threshold`",
             "no ringbar counterpart",
@@ -394,4 +394,45 @@ fn a_bad_value_loses_that_key_only() {
             import.notes
         );
     }
+}
+
+#[test]
+fn a_clock_with_waybars_calendar_actions_and_older_keys_comes_over_whole() {
+    let waybar = json!({
+        "modules-right": ["clock"],
+        "clock": {
+            "format": "{:%H:%M} 100%",
+            "tooltip-format": "<tt><small>{calendar}</small></tt>",
+            "today-format": "<span color='#ff6699'><b>{}</b></span>",
+            "calendar": {
+                "mode": "year", "mode-mon-col": 3, "weeks-pos": "right", "on-scroll": 1,
+                "on-click-right": "mode",
+                "format": {"months": "<span color='#ffead3'><b>{}</b></span>",
+                           "weeks": "<span color='#99ffdd'><b>W{}</b></span>"}
+            },
+            "actions": {"on-scroll-up": "shift_up", "on-scroll-down": "shift_down"},
+            "interval": 60,
+            "locale": "de_DE.UTF-8"
+        }
+    });
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    for line in [
+        "format = \"%H:%M 100%%\"",
+        "tooltip-format = \"<tt><small>{calendar}</small></tt>\"",
+        "mode = \"year\"",
+        "today = \"<span color='#ff6699'><b>{}</b></span>\"",
+        "weeks = \"<span color='#99ffdd'><b>W{}</b></span>\"",
+        "on-click-right = \"mode\"",
+        "on-scroll-up = \"shift_up\"",
+    ] {
+        assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
+    }
+    let dropped: Vec<&String> = import
+        .notes
+        .iter()
+        .filter(|n| n.contains("not carried"))
+        .collect();
+    assert_eq!(dropped.len(), 1, "{dropped:?}");
+    assert!(dropped[0].contains("`clock` `locale`"), "{dropped:?}");
 }

@@ -1,0 +1,454 @@
+//! The clock's calendar, laid out as Waybar lays out its `{calendar}`: a month (or the
+//! whole year, `mode-mon-col` months side by side), weekday names two columns wide,
+//! days right-aligned in three, week numbers on the left or right, and the user's Pango
+//! formats around months, weekdays, days, weeks and today (`{}` in each is the text).
+
+use std::fmt::Write;
+
+use serde::Deserialize;
+use unicode_width::UnicodeWidthStr;
+
+use crate::modules::{Date, WallClock};
+use crate::text::push_escaped;
+
+/// A month's column: seven days of two digits and a space between.
+const MONTH_WIDTH: usize = 20;
+/// The week number with its separating space, without a `weeks` format.
+const WEEK_WIDTH: usize = 3;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    #[default]
+    Month,
+    Year,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WeeksPos {
+    #[default]
+    #[serde(rename = "")]
+    Hidden,
+    Left,
+    Right,
+}
+
+/// How weeks are counted: ISO 8601, or from the first Monday or Sunday of the year.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Numbering {
+    Iso,
+    Monday,
+    Sunday,
+}
+
+/// `[clock.calendar.format]`: Pango markup around each part, `{}` standing for it.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Formats {
+    #[serde(deserialize_with = "part")]
+    pub months: Option<String>,
+    #[serde(deserialize_with = "part")]
+    pub weekdays: Option<String>,
+    #[serde(deserialize_with = "part")]
+    pub days: Option<String>,
+    #[serde(deserialize_with = "part")]
+    pub weeks: Option<String>,
+    #[serde(deserialize_with = "part")]
+    pub today: Option<String>,
+}
+
+fn part<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = String::deserialize(d)?;
+    crate::text::markup::check(&text, true).map_err(serde::de::Error::custom)?;
+    Ok(Some(text))
+}
+
+/// `[clock.calendar]`, Waybar's `calendar` block.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
+pub struct Calendar {
+    pub mode: Mode,
+    /// Months side by side in the year view: 1, 2, 3, 4, 6 or 12.
+    #[serde(deserialize_with = "columns")]
+    pub mode_mon_col: u32,
+    pub weeks_pos: WeeksPos,
+    /// Months a scroll moves the calendar (a year at a time in the year view).
+    pub on_scroll: i32,
+    /// 0 = Sunday … 6 = Saturday.
+    #[serde(deserialize_with = "weekday_number")]
+    pub first_day_of_week: Option<u32>,
+    /// Weeks from Monday, numbered as ISO 8601 does.
+    pub iso8601: bool,
+    pub weeks_numbering: Option<Numbering>,
+    pub format: Formats,
+}
+
+impl Default for Calendar {
+    fn default() -> Self {
+        Calendar {
+            mode: Mode::Month,
+            mode_mon_col: 1,
+            weeks_pos: WeeksPos::Hidden,
+            on_scroll: 1,
+            first_day_of_week: None,
+            iso8601: false,
+            weeks_numbering: None,
+            format: Formats::default(),
+        }
+    }
+}
+
+fn columns<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let n = u32::deserialize(d)?;
+    match [1, 2, 3, 4, 6, 12].contains(&n) {
+        true => Ok(n),
+        false => Err(serde::de::Error::custom(format!(
+            "{n} months side by side: 1, 2, 3, 4, 6 or 12"
+        ))),
+    }
+}
+
+fn weekday_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    let n = u32::deserialize(d)?;
+    match n <= 6 {
+        true => Ok(Some(n)),
+        false => Err(serde::de::Error::custom(format!(
+            "day {n}: 0 (Sunday) to 6 (Saturday)"
+        ))),
+    }
+}
+
+pub fn is_leap(year: i32) -> bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
+pub fn days_in_month(year: i32, month: u32) -> u32 {
+    match month {
+        2 if is_leap(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1 January of the date's year (0-based).
+fn day_of_year(date: Date) -> u32 {
+    (1..date.month)
+        .map(|m| days_in_month(date.year, m))
+        .sum::<u32>()
+        + date.day
+        - 1
+}
+
+/// The week number strftime's `%V` (ISO), `%W` (Monday) or `%U` (Sunday) gives.
+pub fn week_number(date: Date, numbering: Numbering) -> u32 {
+    let yday = day_of_year(date) as i32;
+    let wday = date.weekday() as i32;
+    match numbering {
+        Numbering::Sunday => ((yday + 7 - wday) / 7) as u32,
+        Numbering::Monday => ((yday + 7 - (wday + 6) % 7) / 7) as u32,
+        Numbering::Iso => {
+            let monday_based = (wday + 6) % 7;
+            let week = (yday - monday_based + 10) / 7;
+            let weeks_in = |year: i32| -> i32 {
+                let jan1 = Date {
+                    year,
+                    month: 1,
+                    day: 1,
+                }
+                .weekday();
+                if jan1 == 4 || (jan1 == 3 && is_leap(year)) {
+                    53
+                } else {
+                    52
+                }
+            };
+            if week < 1 {
+                weeks_in(date.year - 1) as u32
+            } else if week > weeks_in(date.year) {
+                1
+            } else {
+                week as u32
+            }
+        }
+    }
+}
+
+/// Appends `format` with its `{}` replaced by `text`; `text` alone without a format.
+fn wrap(out: &mut String, format: Option<&str>, text: &str) {
+    match format.and_then(|f| f.split_once("{}")) {
+        Some((before, after)) => {
+            out.push_str(before);
+            out.push_str(text);
+            out.push_str(after);
+        }
+        None => match format {
+            Some(format) => out.push_str(format),
+            None => out.push_str(text),
+        },
+    }
+}
+
+/// Pads `text` (markup-free) with spaces to `width` display columns.
+fn pad(out: &mut String, text: &str, width: usize, right_align: bool) {
+    let fill = width.saturating_sub(UnicodeWidthStr::width(text));
+    if right_align {
+        out.extend(std::iter::repeat_n(' ', fill));
+    }
+    push_escaped(out, text);
+    if !right_align {
+        out.extend(std::iter::repeat_n(' ', fill));
+    }
+}
+
+/// What [`write`] shows: the month (or year) the calendar is on, and the real today.
+pub struct View {
+    pub shown: Date,
+    pub today: Date,
+    pub mode: Mode,
+}
+
+impl Calendar {
+    fn first_weekday(&self) -> u32 {
+        // ringbar's calendar has always started on Monday, as ISO 8601 does.
+        self.first_day_of_week.unwrap_or(1)
+    }
+
+    fn numbering(&self) -> Numbering {
+        match self.weeks_numbering {
+            Some(numbering) => numbering,
+            None if self.iso8601 || self.first_weekday() == 1 => Numbering::Iso,
+            None => Numbering::Sunday,
+        }
+    }
+
+    /// The columns a week number takes, its separating space included.
+    fn week_width(&self) -> usize {
+        if self.weeks_pos == WeeksPos::Hidden {
+            return 0;
+        }
+        match &self.format.weeks {
+            Some(format) => {
+                let mut visible = String::new();
+                crate::text::markup::visible_text(&format.replace("{}", ""), &mut visible);
+                WEEK_WIDTH + UnicodeWidthStr::width(visible.as_str())
+            }
+            None => WEEK_WIDTH,
+        }
+    }
+}
+
+/// Rows of a month: its title, the weekday names, and its weeks.
+fn lines_in_month(year: i32, month: u32, first_weekday: u32) -> u32 {
+    let lead = (Date {
+        year,
+        month,
+        day: 1,
+    }
+    .weekday()
+        + 7
+        - first_weekday)
+        % 7;
+    2 + (lead + days_in_month(year, month)).div_ceil(7)
+}
+
+/// Appends the calendar as Pango markup.
+pub fn write(out: &mut String, calendar: &Calendar, view: &View, clock: &dyn WallClock) {
+    let first = calendar.first_weekday();
+    let week_width = calendar.week_width();
+    let year = view.shown.year;
+    let columns = match view.mode {
+        Mode::Year => calendar.mode_mon_col,
+        Mode::Month => 1,
+    };
+    let months: Vec<u32> = match view.mode {
+        Mode::Year => (1..=12).collect(),
+        Mode::Month => vec![view.shown.month],
+    };
+    let mut body = String::new();
+    let mut line_text = String::new();
+    for (row, row_months) in months.chunks(columns as usize).enumerate() {
+        // The year's rows of months, a blank line between.
+        if row > 0 {
+            body.push_str("\n\n");
+        }
+        let lines = row_months
+            .iter()
+            .map(|&m| lines_in_month(year, m, first))
+            .max()
+            .unwrap_or(0);
+        for line in 0..lines {
+            if line > 0 {
+                body.push('\n');
+            }
+            line_text.clear();
+            for (column, &month) in row_months.iter().enumerate() {
+                if column > 0 {
+                    line_text.push_str("   ");
+                }
+                let month_lines = lines_in_month(year, month, first);
+                write_month_line(
+                    &mut line_text,
+                    calendar,
+                    (year, month, line, month_lines),
+                    view.today,
+                    (first, week_width),
+                    clock,
+                );
+            }
+            let format = match line {
+                0 => calendar.format.months.as_deref(),
+                1 => calendar.format.weekdays.as_deref(),
+                _ => None,
+            };
+            wrap(&mut body, format, &line_text);
+        }
+    }
+    let mut today = String::new();
+    let _ = write!(today, "{:>2}", view.today.day);
+    let mut marked = String::new();
+    wrap(
+        &mut marked,
+        Some(calendar.format.today.as_deref().unwrap_or("<b>{}</b>")),
+        &today,
+    );
+    let body = body.replace("{today}", &marked);
+    wrap(out, calendar.format.days.as_deref(), &body);
+}
+
+/// One line of one month, padded to the month's column.
+fn write_month_line(
+    out: &mut String,
+    calendar: &Calendar,
+    (year, month, line, month_lines): (i32, u32, u32, u32),
+    today: Date,
+    (first, week_width): (u32, usize),
+    clock: &dyn WallClock,
+) {
+    let left = calendar.weeks_pos == WeeksPos::Left;
+    let right = calendar.weeks_pos == WeeksPos::Right;
+    let mut text = String::new();
+    match line {
+        0 => {
+            clock.format_date(
+                Date {
+                    year,
+                    month,
+                    day: 1,
+                },
+                "%B %Y",
+                &mut text,
+            );
+            return pad(out, &text, MONTH_WIDTH + week_width, false);
+        }
+        1 => {
+            for i in 0..7 {
+                if i > 0 {
+                    text.push(' ');
+                }
+                // A day of the right weekday: 4 January 1970 was a Sunday.
+                let day = 4 + (first + i) % 7;
+                let mut name = String::new();
+                let date = Date {
+                    year: 1970,
+                    month: 1,
+                    day,
+                };
+                clock.format_date(date, "%a", &mut name);
+                let short = two_columns(&name);
+                text.extend(std::iter::repeat_n(' ', 2 - UnicodeWidthStr::width(short)));
+                text.push_str(short);
+            }
+            return pad(out, &text, MONTH_WIDTH + week_width, left);
+        }
+        _ => {}
+    }
+    let week_start = week_start_day(year, month, line, first);
+    let week_first = Date {
+        year,
+        month,
+        day: week_start.max(1) as u32,
+    };
+    let has_week = line < month_lines;
+    if left && has_week {
+        write_week(out, calendar, week_first);
+        out.push(' ');
+    } else if left {
+        out.extend(std::iter::repeat_n(' ', week_width));
+    }
+    if has_week {
+        let last = days_in_month(year, month);
+        let lead = if line == 2 {
+            (Date {
+                year,
+                month,
+                day: 1,
+            }
+            .weekday()
+                + 7
+                - first)
+                % 7
+        } else {
+            0
+        };
+        out.extend(std::iter::repeat_n(' ', lead as usize * 3));
+        let from = week_first.day;
+        let to = (from + 6 - lead).min(last);
+        for day in from..=to {
+            if day > from {
+                out.push(' ');
+            }
+            if (Date { year, month, day }) == today {
+                out.push_str("{today}");
+            } else {
+                let _ = write!(out, "{day:>2}");
+            }
+        }
+        let shown = lead + to - from + 1;
+        out.extend(std::iter::repeat_n(' ', (7 - shown as usize) * 3));
+    } else {
+        out.extend(std::iter::repeat_n(' ', MONTH_WIDTH));
+    }
+    if right && has_week {
+        out.push(' ');
+        write_week(out, calendar, week_first);
+    } else if right {
+        out.extend(std::iter::repeat_n(' ', week_width));
+    }
+}
+
+/// The day of the month the week on `line` starts on (0 or less for the first week,
+/// which starts in the month before).
+fn week_start_day(year: i32, month: u32, line: u32, first: u32) -> i32 {
+    let lead = ((Date {
+        year,
+        month,
+        day: 1,
+    }
+    .weekday()
+        + 7
+        - first)
+        % 7) as i32;
+    1 - lead + 7 * (line as i32 - 2)
+}
+
+fn write_week(out: &mut String, calendar: &Calendar, date: Date) {
+    let mut number = String::new();
+    let _ = write!(number, "{:02}", week_number(date, calendar.numbering()));
+    wrap(out, calendar.format.weeks.as_deref(), &number);
+}
+
+/// The start of `name` that fills at most two columns (`Mo` of `Monday`).
+fn two_columns(name: &str) -> &str {
+    let mut end = 0;
+    for (at, c) in name.char_indices() {
+        let next = &name[..at + c.len_utf8()];
+        if UnicodeWidthStr::width(next) > 2 {
+            break;
+        }
+        end = at + c.len_utf8();
+    }
+    &name[..end]
+}

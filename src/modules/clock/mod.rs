@@ -1,0 +1,268 @@
+//! `clock`: the local time in a strftime-style `format` (`%a %d %b %H:%M` by default),
+//! `format_alt` after a left click. It has its own timer: it wakes at the next minute
+//! boundary, or the next second when the format shows seconds, never on the sample tick.
+//! Its tooltip is the month's calendar with today marked, or the user's
+//! `tooltip-format` around `{calendar}`, laid out as Waybar's (`calendar.rs`); its
+//! `actions` switch the calendar between month and year and move it.
+
+mod calendar;
+mod waybar;
+
+use std::cell::Cell;
+use std::fmt::Write;
+use std::rc::Rc;
+
+use serde::{Deserialize, Deserializer};
+
+use super::alt_format::AltFormat;
+use super::import::Waybar;
+use super::ModuleKind;
+use super::{Action, Button, Input, Module, Status, Table, Update};
+use crate::text::Sink;
+use calendar::{Calendar, Mode, View};
+
+/// The fields a `tooltip-format` takes besides strftime's codes.
+const TOOLTIP_FIELDS: [&str; 3] = ["calendar", "ordinal_date", "tz_list"];
+
+/// What a click or scroll may do to the calendar (Waybar's clock actions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum CalendarAction {
+    /// Month view to year view and back.
+    Mode,
+    ShiftUp,
+    ShiftDown,
+    ShiftReset,
+    /// Next or previous time zone: ringbar's clock shows one.
+    TzUp,
+    TzDown,
+}
+
+/// `[clock.actions]`: which click or scroll does what.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
+struct Actions {
+    on_click: Option<CalendarAction>,
+    on_click_middle: Option<CalendarAction>,
+    on_click_right: Option<CalendarAction>,
+    on_scroll_up: Option<CalendarAction>,
+    on_scroll_down: Option<CalendarAction>,
+}
+
+impl Actions {
+    fn of(&self, button: Button) -> Option<CalendarAction> {
+        match button {
+            Button::Left => self.on_click,
+            Button::Middle => self.on_click_middle,
+            Button::Right => self.on_click_right,
+            Button::ScrollUp => self.on_scroll_up,
+            Button::ScrollDown => self.on_scroll_down,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Settings {
+    format: String,
+    #[serde(alias = "format-alt")]
+    format_alt: String,
+    tooltip: bool,
+    #[serde(rename = "tooltip-format", deserialize_with = "tooltip_format")]
+    tooltip_format: Option<String>,
+    calendar: Calendar,
+    actions: Actions,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            format: "%a %d %b %H:%M".to_owned(),
+            format_alt: "%Y-%m-%d %H:%M:%S".to_owned(),
+            tooltip: true,
+            tooltip_format: None,
+            calendar: Calendar::default(),
+            actions: Actions::default(),
+        }
+    }
+}
+
+/// Pango markup with strftime's codes and `{calendar}`, `{ordinal_date}`, `{tz_list}`.
+fn tooltip_format<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = super::format::deserialize_checked(d, &TOOLTIP_FIELDS)?;
+    crate::text::markup::check(&text, true).map_err(serde::de::Error::custom)?;
+    Ok(Some(text))
+}
+
+struct Clock {
+    settings: Settings,
+    alternative: AltFormat,
+    /// The calendar's view, switched by the `mode` action.
+    mode: Cell<Mode>,
+    /// Months the calendar is moved from today's.
+    shift: Cell<i32>,
+}
+
+/// The `clock` module.
+pub const KIND: ModuleKind = ModuleKind {
+    name: "clock",
+    make,
+    waybar: Some(Waybar {
+        convert: waybar::from_waybar,
+        ..Waybar::named(&["clock"])
+    }),
+};
+
+pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+    let settings = match table {
+        Some(table) => Settings::deserialize(table)?,
+        None => Settings::default(),
+    };
+    Ok(Rc::new(Clock {
+        mode: Cell::new(settings.calendar.mode),
+        shift: Cell::new(0),
+        settings,
+        alternative: AltFormat::default(),
+    }))
+}
+
+impl Clock {
+    fn format(&self) -> &str {
+        (self.alternative).pick(&self.settings.format, &self.settings.format_alt)
+    }
+
+    /// The calendar as Pango markup, moved by the scrolls so far.
+    fn write_calendar(&self, input: &Input<'_>, out: &mut String) {
+        let today = input.clock.today();
+        let months = today.year * 12 + today.month as i32 - 1 + self.shift.get();
+        let shown = super::Date {
+            year: months.div_euclid(12),
+            month: months.rem_euclid(12) as u32 + 1,
+            day: 1,
+        };
+        let view = View {
+            shown,
+            today,
+            mode: self.mode.get(),
+        };
+        calendar::write(out, &self.settings.calendar, &view, input.clock);
+    }
+
+    /// The user's `tooltip-format`: its text through strftime, its fields filled in.
+    fn write_tooltip_format(&self, format: &str, input: &Input<'_>, out: &mut String) {
+        let mut rest = format;
+        while let Some(open) = rest.find('{') {
+            let Some(len) = rest[open..].find('}') else {
+                break;
+            };
+            if open > 0 {
+                input.clock.format(&rest[..open], out);
+            }
+            match &rest[open + 1..open + len] {
+                "calendar" => self.write_calendar(input, out),
+                "ordinal_date" => write_ordinal(input.clock.today().day, out),
+                // One time zone: Waybar's list of the others is empty too.
+                _ => {}
+            }
+            rest = &rest[open + len + 1..];
+        }
+        if !rest.is_empty() {
+            input.clock.format(rest, out);
+        }
+    }
+
+    fn act(&self, action: CalendarAction) {
+        let step = match self.mode.get() {
+            Mode::Year => 12,
+            Mode::Month => 1,
+        } * self.settings.calendar.on_scroll;
+        match action {
+            CalendarAction::Mode => self.mode.set(match self.mode.get() {
+                Mode::Month => Mode::Year,
+                Mode::Year => Mode::Month,
+            }),
+            CalendarAction::ShiftUp => self.shift.set(self.shift.get().saturating_add(step)),
+            CalendarAction::ShiftDown => self.shift.set(self.shift.get().saturating_sub(step)),
+            CalendarAction::ShiftReset => self.shift.set(0),
+            CalendarAction::TzUp | CalendarAction::TzDown => {}
+        }
+    }
+}
+
+/// `28th`.
+fn write_ordinal(day: u32, out: &mut String) {
+    let suffix = match (day % 10, day % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    let _ = write!(out, "{day}{suffix}");
+}
+
+/// Whether a strftime format shows seconds (so the clock must tick every second).
+fn shows_seconds(format: &str) -> bool {
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c == '%' && matches!(chars.next(), Some('S' | 's' | 'T' | 'X' | 'c' | 'r')) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Milliseconds from `unix_ms` to the next whole `period_ms` (a hair after it, so the
+/// clock never wakes just before the boundary and shows the old time again).
+fn until_next(unix_ms: u64, period_ms: u64) -> u64 {
+    period_ms - unix_ms % period_ms + 5
+}
+
+impl Module for Clock {
+    fn name(&self) -> &str {
+        "clock"
+    }
+
+    fn follows(&self) -> &[Update] {
+        &[Update::Timer]
+    }
+
+    fn next_update_ms(&self, unix_ms: u64) -> Option<u64> {
+        let period = if shows_seconds(self.format()) {
+            1000
+        } else {
+            60_000
+        };
+        Some(until_next(unix_ms, period))
+    }
+
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        input.clock.format(self.format(), out);
+        Some(Status::default())
+    }
+
+    fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
+        if !self.settings.tooltip {
+            return;
+        }
+        let mut markup = String::new();
+        match &self.settings.tooltip_format {
+            Some(format) => self.write_tooltip_format(format, input, &mut markup),
+            None => self.write_calendar(input, &mut markup),
+        }
+        sink.checked_markup(&markup);
+    }
+
+    fn action(&self, button: Button) -> Option<Action> {
+        match self.settings.actions.of(button) {
+            Some(action) => {
+                self.act(action);
+                Some(Action::Redraw)
+            }
+            None => self.alternative.click(button),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
