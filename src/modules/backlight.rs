@@ -77,9 +77,19 @@ pub const KIND: ModuleKind = ModuleKind {
     waybar: Some(Waybar {
         settings: SETTINGS,
         fields: &KEYS,
+        convert: from_waybar,
         ..Waybar::named(&["backlight"])
     }),
 };
+
+/// The brightness comes from the kernel's change events: Waybar's polling `interval`
+/// is not needed.
+fn from_waybar(key: &str, _: &serde_json::Value) -> super::import::Carried {
+    match key {
+        "interval" => super::import::Carried::NotNeeded,
+        _ => super::import::Carried::No,
+    }
+}
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let mut settings = match table {

@@ -436,3 +436,26 @@ fn a_clock_with_waybars_calendar_actions_and_older_keys_comes_over_whole() {
     assert_eq!(dropped.len(), 1, "{dropped:?}");
     assert!(dropped[0].contains("`clock` `locale`"), "{dropped:?}");
 }
+
+#[test]
+fn the_network_interval_is_the_monitors_and_the_backlight_needs_none() {
+    let waybar = json!({
+        "modules-right": ["network", "backlight"],
+        "network": {"interval": 5},
+        "backlight": {"interval": 2}
+    });
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert!(
+        import.toml.contains("interval_ms = 5000"),
+        "{}",
+        import.toml
+    );
+    assert!(
+        notes_about(&import, "`backlight` `interval`")
+            .iter()
+            .any(|n| n.contains("not needed")),
+        "{:?}",
+        import.notes
+    );
+}

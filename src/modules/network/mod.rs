@@ -131,6 +131,8 @@ pub const KIND: ModuleKind = ModuleKind {
     waybar: Some(Waybar {
         settings: SETTINGS,
         fields: &KEYS,
+        // Its rates are the monitor's sample's: Waybar's `interval` is the monitor's.
+        convert: super::import::sampled,
         ..Waybar::named(&["network"])
     }),
 };
