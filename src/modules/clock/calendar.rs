@@ -225,7 +225,7 @@ impl Calendar {
     }
 
     /// The columns a week number takes, its separating space included.
-    fn week_width(&self) -> usize {
+    pub fn week_width(&self) -> usize {
         if self.weeks_pos == WeeksPos::Hidden {
             return 0;
         }
@@ -254,29 +254,59 @@ fn lines_in_month(year: i32, month: u32, first_weekday: u32) -> u32 {
     2 + (lead + days_in_month(year, month)).div_ceil(7)
 }
 
-/// Appends the calendar as Pango markup.
-pub fn write(out: &mut String, calendar: &Calendar, view: &View, clock: &dyn WallClock) {
+/// Buffers [`write`] keeps between tooltips, so that drawing one allocates nothing once
+/// warm.
+#[derive(Default)]
+pub struct Scratch {
+    body: String,
+    line: String,
+    text: String,
+    name: String,
+}
+
+/// Appends `format` around a number written by `number` (`{}` standing for it).
+fn wrap_number(out: &mut String, format: Option<&str>, number: impl FnOnce(&mut String)) {
+    match format.map(|f| f.split_once("{}").unwrap_or((f, ""))) {
+        Some((before, after)) => {
+            out.push_str(before);
+            number(out);
+            out.push_str(after);
+        }
+        None => number(out),
+    }
+}
+
+/// Appends the calendar as Pango markup. `week_width`: [`Calendar::week_width`].
+pub fn write(
+    out: &mut String,
+    (calendar, week_width): (&Calendar, usize),
+    view: &View,
+    clock: &dyn WallClock,
+    scratch: &mut Scratch,
+) {
     let first = calendar.first_weekday();
-    let week_width = calendar.week_width();
     let year = view.shown.year;
-    let columns = match view.mode {
-        Mode::Year => calendar.mode_mon_col,
-        Mode::Month => 1,
+    // Rows of months: the whole year `mode-mon-col` at a time, or the one month.
+    let (columns, rows, first_month) = match view.mode {
+        Mode::Year => (calendar.mode_mon_col, 12 / calendar.mode_mon_col, 1),
+        Mode::Month => (1, 1, view.shown.month),
     };
-    let months: Vec<u32> = match view.mode {
-        Mode::Year => (1..=12).collect(),
-        Mode::Month => vec![view.shown.month],
-    };
-    let mut body = String::new();
-    let mut line_text = String::new();
-    for (row, row_months) in months.chunks(columns as usize).enumerate() {
+    let Scratch {
+        body,
+        line: line_text,
+        text,
+        name,
+    } = scratch;
+    body.clear();
+    for row in 0..rows {
         // The year's rows of months, a blank line between.
         if row > 0 {
             body.push_str("\n\n");
         }
+        let row_months = (0..columns).map(|column| first_month + row * columns + column);
         let lines = row_months
-            .iter()
-            .map(|&m| lines_in_month(year, m, first))
+            .clone()
+            .map(|m| lines_in_month(year, m, first))
             .max()
             .unwrap_or(0);
         for line in 0..lines {
@@ -284,18 +314,17 @@ pub fn write(out: &mut String, calendar: &Calendar, view: &View, clock: &dyn Wal
                 body.push('\n');
             }
             line_text.clear();
-            for (column, &month) in row_months.iter().enumerate() {
+            for (column, month) in row_months.clone().enumerate() {
                 if column > 0 {
                     line_text.push_str("   ");
                 }
                 let month_lines = lines_in_month(year, month, first);
                 write_month_line(
-                    &mut line_text,
-                    calendar,
+                    line_text,
+                    (calendar, view.today, clock),
                     (year, month, line, month_lines),
-                    view.today,
                     (first, week_width),
-                    clock,
+                    (text, name),
                 );
             }
             let format = match line {
@@ -303,33 +332,23 @@ pub fn write(out: &mut String, calendar: &Calendar, view: &View, clock: &dyn Wal
                 1 => calendar.format.weekdays.as_deref(),
                 _ => None,
             };
-            wrap(&mut body, format, &line_text);
+            wrap(body, format, line_text);
         }
     }
-    let mut today = String::new();
-    let _ = write!(today, "{:>2}", view.today.day);
-    let mut marked = String::new();
-    wrap(
-        &mut marked,
-        Some(calendar.format.today.as_deref().unwrap_or("<b>{}</b>")),
-        &today,
-    );
-    let body = body.replace("{today}", &marked);
-    wrap(out, calendar.format.days.as_deref(), &body);
+    wrap(out, calendar.format.days.as_deref(), body);
 }
 
 /// One line of one month, padded to the month's column.
 fn write_month_line(
     out: &mut String,
-    calendar: &Calendar,
+    (calendar, today, clock): (&Calendar, Date, &dyn WallClock),
     (year, month, line, month_lines): (i32, u32, u32, u32),
-    today: Date,
     (first, week_width): (u32, usize),
-    clock: &dyn WallClock,
+    (text, name): (&mut String, &mut String),
 ) {
     let left = calendar.weeks_pos == WeeksPos::Left;
     let right = calendar.weeks_pos == WeeksPos::Right;
-    let mut text = String::new();
+    text.clear();
     match line {
         0 => {
             clock.format_date(
@@ -339,9 +358,9 @@ fn write_month_line(
                     day: 1,
                 },
                 "%B %Y",
-                &mut text,
+                text,
             );
-            return pad(out, &text, MONTH_WIDTH + week_width, false);
+            return pad(out, text, MONTH_WIDTH + week_width, false);
         }
         1 => {
             for i in 0..7 {
@@ -350,18 +369,18 @@ fn write_month_line(
                 }
                 // A day of the right weekday: 4 January 1970 was a Sunday.
                 let day = 4 + (first + i) % 7;
-                let mut name = String::new();
+                name.clear();
                 let date = Date {
                     year: 1970,
                     month: 1,
                     day,
                 };
-                clock.format_date(date, "%a", &mut name);
-                let short = two_columns(&name);
+                clock.format_date(date, "%a", name);
+                let short = two_columns(name);
                 text.extend(std::iter::repeat_n(' ', 2 - UnicodeWidthStr::width(short)));
                 text.push_str(short);
             }
-            return pad(out, &text, MONTH_WIDTH + week_width, left);
+            return pad(out, text, MONTH_WIDTH + week_width, left);
         }
         _ => {}
     }
@@ -401,7 +420,10 @@ fn write_month_line(
                 out.push(' ');
             }
             if (Date { year, month, day }) == today {
-                out.push_str("{today}");
+                let marked = calendar.format.today.as_deref().unwrap_or("<b>{}</b>");
+                wrap_number(out, Some(marked), |out| {
+                    let _ = write!(out, "{day:>2}");
+                });
             } else {
                 let _ = write!(out, "{day:>2}");
             }
@@ -435,9 +457,10 @@ fn week_start_day(year: i32, month: u32, line: u32, first: u32) -> i32 {
 }
 
 fn write_week(out: &mut String, calendar: &Calendar, date: Date) {
-    let mut number = String::new();
-    let _ = write!(number, "{:02}", week_number(date, calendar.numbering()));
-    wrap(out, calendar.format.weeks.as_deref(), &number);
+    let number = week_number(date, calendar.numbering());
+    wrap_number(out, calendar.format.weeks.as_deref(), |out| {
+        let _ = write!(out, "{number:02}");
+    });
 }
 
 /// The start of `name` that fills at most two columns (`Mo` of `Monday`).

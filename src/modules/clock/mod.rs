@@ -8,7 +8,7 @@
 mod calendar;
 mod waybar;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -19,7 +19,7 @@ use super::import::Waybar;
 use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table, Update};
 use crate::text::Sink;
-use calendar::{Calendar, Mode, View};
+use calendar::{Calendar, Mode, Scratch, View};
 
 /// The fields a `tooltip-format` takes besides strftime's codes.
 const TOOLTIP_FIELDS: [&str; 3] = ["calendar", "ordinal_date", "tz_list"];
@@ -101,6 +101,10 @@ struct Clock {
     mode: Cell<Mode>,
     /// Months the calendar is moved from today's.
     shift: Cell<i32>,
+    /// The columns of a week number ([`Calendar::week_width`]).
+    week_width: usize,
+    /// The tooltip's buffers, kept so that a tooltip allocates nothing once warm.
+    scratch: RefCell<(String, Scratch)>,
 }
 
 /// The `clock` module.
@@ -121,6 +125,8 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
     Ok(Rc::new(Clock {
         mode: Cell::new(settings.calendar.mode),
         shift: Cell::new(0),
+        week_width: settings.calendar.week_width(),
+        scratch: RefCell::new((String::new(), Scratch::default())),
         settings,
         alternative: AltFormat::default(),
     }))
@@ -132,7 +138,7 @@ impl Clock {
     }
 
     /// The calendar as Pango markup, moved by the scrolls so far.
-    fn write_calendar(&self, input: &Input<'_>, out: &mut String) {
+    fn write_calendar(&self, input: &Input<'_>, out: &mut String, scratch: &mut Scratch) {
         let today = input.clock.today();
         let months = today.year * 12 + today.month as i32 - 1 + self.shift.get();
         let shown = super::Date {
@@ -145,11 +151,18 @@ impl Clock {
             today,
             mode: self.mode.get(),
         };
-        calendar::write(out, &self.settings.calendar, &view, input.clock);
+        let calendar = (&self.settings.calendar, self.week_width);
+        calendar::write(out, calendar, &view, input.clock, scratch);
     }
 
     /// The user's `tooltip-format`: its text through strftime, its fields filled in.
-    fn write_tooltip_format(&self, format: &str, input: &Input<'_>, out: &mut String) {
+    fn write_tooltip_format(
+        &self,
+        format: &str,
+        input: &Input<'_>,
+        out: &mut String,
+        scratch: &mut Scratch,
+    ) {
         let mut rest = format;
         while let Some(open) = rest.find('{') {
             let Some(len) = rest[open..].find('}') else {
@@ -159,7 +172,7 @@ impl Clock {
                 input.clock.format(&rest[..open], out);
             }
             match &rest[open + 1..open + len] {
-                "calendar" => self.write_calendar(input, out),
+                "calendar" => self.write_calendar(input, out, scratch),
                 "ordinal_date" => write_ordinal(input.clock.today().day, out),
                 // One time zone: Waybar's list of the others is empty too.
                 _ => {}
@@ -245,12 +258,16 @@ impl Module for Clock {
         if !self.settings.tooltip {
             return;
         }
-        let mut markup = String::new();
+        let Ok(mut scratch) = self.scratch.try_borrow_mut() else {
+            return;
+        };
+        let (markup, calendar) = &mut *scratch;
+        markup.clear();
         match &self.settings.tooltip_format {
-            Some(format) => self.write_tooltip_format(format, input, &mut markup),
-            None => self.write_calendar(input, &mut markup),
+            Some(format) => self.write_tooltip_format(format, input, markup, calendar),
+            None => self.write_calendar(input, markup, calendar),
         }
-        sink.checked_markup(&markup);
+        sink.checked_markup(markup);
     }
 
     fn action(&self, button: Button) -> Option<Action> {
