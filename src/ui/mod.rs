@@ -82,6 +82,7 @@ pub fn run() -> ExitCode {
         tracing::error!("cannot start GTK (no display?): {err}");
         return ExitCode::FAILURE;
     }
+    outlive_the_session_bus();
     gio::resources_register_include!("ringbar.gresource")
         .expect("the bundled GResource is valid: it was compiled by build.rs");
     let Some(display) = gdk::Display::default() else {
@@ -215,4 +216,19 @@ fn handle_signals(app: &Rc<app::App>, style: &Rc<style::Style>, main_loop: &glib
 /// By type name: gdk4's `backend()` panics on backends it does not know.
 fn is_wayland(display: &gdk::Display) -> bool {
     display.type_().name() == "GdkWaylandDisplay"
+}
+
+/// GTK reads the desktop portal's settings through GLib's shared session bus
+/// connection, which by default ends the process (SIGTERM) when the bus goes away: a
+/// session bus that crashes or restarts would take the bar with it. The connection is the
+/// same object for everyone in the process, so turning that off here covers GTK's too.
+fn outlive_the_session_bus() {
+    gio::bus_get(
+        gio::BusType::Session,
+        None::<&gio::Cancellable>,
+        |result| match result {
+            Ok(connection) => connection.set_exit_on_close(false),
+            Err(err) => tracing::debug!("no shared session bus connection: {}", err.message()),
+        },
+    );
 }

@@ -294,3 +294,31 @@ fn the_bar_exits_when_the_compositor_dies_while_it_starts() {
         );
     }
 }
+
+/// The session bus crashing (or restarting) leaves the bar running: GLib's shared
+/// connection, which GTK uses for the desktop portal's settings, would otherwise end the
+/// process with SIGTERM when the bus goes.
+#[test]
+fn the_bar_outlives_its_session_bus() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let mut bus = crate::common::bus::start_session_bus(&session);
+    let address = crate::common::bus::bus_address(&session);
+    let mut bar = session.start_bar(&[("DBUS_SESSION_BUS_ADDRESS", address.as_str())]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    wait_for("the clock drawn", WAIT, || {
+        bar.bars().first().is_some_and(|b| !b["clock"].is_empty())
+    });
+    bus.kill();
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(
+        bar.try_wait().is_none(),
+        "the bar ended:\n{}",
+        bar.log_text()
+    );
+    assert!(!bar.log_text().contains("SIGTERM"), "{}", bar.log_text());
+    wait_for("numbers after the bus went", WAIT, || {
+        bar.bars().first().is_some_and(|b| b["cpu"].ends_with('%'))
+    });
+}
