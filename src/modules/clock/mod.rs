@@ -6,6 +6,7 @@
 //! `actions` switch the calendar between month and year and move it.
 
 mod calendar;
+mod calendar_settings;
 mod waybar;
 
 use std::cell::{Cell, RefCell};
