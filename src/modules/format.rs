@@ -27,6 +27,29 @@ pub fn fill(format: &str, out: &mut String, mut value: impl FnMut(&str, &mut Str
     out.push_str(rest);
 }
 
+/// [`fill`] for Pango markup: the format's own text as it is (checked markup), each
+/// field's value escaped but those of `markup_keys`, which are markup already. Allocates
+/// nothing once `out` is warm.
+pub fn fill_escaped(
+    format: &str,
+    out: &mut String,
+    markup_keys: &[&str],
+    mut value: impl FnMut(&str, &mut String) -> bool,
+) {
+    fill(format, out, |key, out| {
+        let start = out.len();
+        if !value(key, out) {
+            return false;
+        }
+        // Escape what was just written, in place, only where it needs it.
+        if !markup_keys.contains(&key) && out[start..].contains(['&', '<', '>', '\'', '"']) {
+            let written = out.split_off(start);
+            crate::text::push_escaped(out, &written);
+        }
+        true
+    });
+}
+
 /// Reads a format from the config, refusing one with a `{key}` not in `known`: the body
 /// of a module's `deserialize_with` function for its formats.
 pub fn deserialize_checked<'de, D: serde::Deserializer<'de>>(

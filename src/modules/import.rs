@@ -105,7 +105,7 @@ pub fn sampled(key: &str, value: &Json) -> Carried {
 /// it is one of `fields` (with a number's spec, such as `{used:.1f}`, or none; the
 /// module's own parser judges whether it takes specs).
 pub fn checked_format(key: &str, value: &Json, fields: &[&str]) -> Option<(String, Value)> {
-    if (key.starts_with("format") && key != "format-icons") || key == "tooltip-format" {
+    if (key.starts_with("format") && key != "format-icons") || key.starts_with("tooltip-format") {
         super::format::check_numbers(value.as_str()?, fields).ok()?;
     }
     to_toml(value).map(|v| (key.to_owned(), v))

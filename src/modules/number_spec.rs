@@ -63,6 +63,8 @@ fn parse(spec: &str) -> Option<NumberSpec> {
 /// `6`). Numbers align right by default. Allocates nothing beyond `out`'s growth.
 pub fn write_number(out: &mut String, value: f64, spec: Option<NumberSpec>) {
     let spec = spec.unwrap_or_default();
+    // A value rounded from just below zero is -0, which fmt prints as 0.
+    let value = value + 0.0;
     let start = out.len();
     let _ = match spec.precision {
         Some(precision) => write!(out, "{value:.precision$}"),

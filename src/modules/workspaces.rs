@@ -38,6 +38,9 @@ struct Settings {
     /// Clicks switch nothing.
     #[serde(rename = "disable-click")]
     disable_click: bool,
+    /// Scrolling over the buttons switches nothing.
+    #[serde(rename = "disable-scroll")]
+    disable_scroll: bool,
 }
 
 impl Default for Settings {
@@ -50,6 +53,7 @@ impl Default for Settings {
             hide_empty: false,
             current_only: false,
             disable_click: false,
+            disable_scroll: false,
         }
     }
 }
@@ -84,6 +88,9 @@ fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
         "hide-empty" => Carried::renamed("hide-empty", value),
         "current-only" => Carried::renamed("current-only", value),
         "disable-click" => Carried::renamed("disable-click", value),
+        "disable-scroll" => Carried::renamed("disable-scroll", value),
+        // Hyprland's name for showing the active workspace alone.
+        "active-only" => Carried::renamed("current-only", value),
         _ => Carried::No,
     }
 }
@@ -185,6 +192,9 @@ impl Module for Workspaces {
 
     /// Clicks go to the buttons (switch) and scrolling to the module (step).
     fn action(&self, button: Button) -> Option<Action> {
+        if self.settings.disable_scroll {
+            return None;
+        }
         match button {
             Button::ScrollUp => Some(Action::StepWorkspace(false)),
             Button::ScrollDown => Some(Action::StepWorkspace(true)),
@@ -376,5 +386,12 @@ mod tests {
         };
         let target = Target::Workspace(workspace(1, "1", "DP-1"));
         assert_eq!(row.press(&target, Button::Left, None), None);
+        let scrolls = |toml: &str| {
+            let text = format!("modules_left = [\"workspaces\"]\n[workspaces]\n{toml}");
+            let config = config::parse(&text, "c.toml".as_ref()).expect("valid");
+            config.modules.left[0].action(Button::ScrollDown)
+        };
+        assert_eq!(scrolls(""), Some(Action::StepWorkspace(true)));
+        assert_eq!(scrolls("disable-scroll = true"), None);
     }
 }

@@ -17,6 +17,7 @@ use serde::Deserialize;
 
 use super::format;
 use super::import::{self, Carried, Waybar};
+use super::number_spec::write_number;
 use super::ModuleKind;
 use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, Table, Update};
 use crate::events::audio::{AudioCommand, AudioState, Sink};
@@ -90,16 +91,23 @@ impl Default for Settings {
     }
 }
 
+/// A format whose `{volume}` may carry fmt's number spec (`{volume:3}`), as Waybar's.
+fn checked<'de, D: Deserializer<'de>>(d: D, keys: &[&str]) -> Result<String, String> {
+    let text = String::deserialize(d).map_err(|err| err.to_string())?;
+    format::check_numbers(&text, keys)?;
+    Ok(text)
+}
+
 fn sink_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    format::deserialize_checked(d, &KEYS)
+    checked(d, &KEYS).map_err(serde::de::Error::custom)
 }
 
 fn optional_sink_format<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    format::deserialize_checked(d, &KEYS).map(Some)
+    sink_format(d).map(Some)
 }
 
 fn source_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    format::deserialize_checked(d, &SOURCE_KEYS)
+    checked(d, &SOURCE_KEYS).map_err(serde::de::Error::custom)
 }
 
 fn step<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
@@ -186,9 +194,9 @@ impl Audio {
             true => &self.settings.format_source_muted,
             false => &self.settings.format_source,
         };
-        format::fill(format, out, |key, out| match key {
+        format::fill_numbers(format, out, |key, spec, out| match key {
             "volume" => {
-                let _ = write!(out, "{:.0}", source.volume);
+                write_number(out, source.volume.round(), spec);
                 true
             }
             _ => false,
@@ -210,11 +218,9 @@ impl Module for Audio {
         let sink = state.default_sink()?;
         let icons = self.settings.format_icons.as_ref();
         let icon = icons.map_or("", |i| i.icon(Some(sink.volume), Some(sink.port_kind())));
-        format::fill(self.sink_format(sink), out, |key, out| {
+        format::fill_numbers(self.sink_format(sink), out, |key, spec, out| {
             match key {
-                "volume" => {
-                    let _ = write!(out, "{:.0}", sink.volume);
-                }
+                "volume" => write_number(out, sink.volume.round(), spec),
                 "icon" => out.push_str(icon),
                 "desc" => out.push_str(&sink.description),
                 "format_source" => self.write_source(state, out),

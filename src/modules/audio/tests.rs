@@ -119,6 +119,12 @@ fn waybar_formats_and_icons_by_port_and_volume() {
     state.default_sink = Some("bluez_output.00_11".to_owned());
     assert_eq!(text(pulseaudio.as_ref(), &state).0, "BT off H");
     assert_eq!(module("wireplumber", "").name(), "wireplumber");
+    // fmt's number specs on the volume, as Waybar's configs write them.
+    let padded = module(
+        "pulseaudio",
+        "format = \"{volume:3}%{format_source}\"\nformat-source = \"|{volume:02}\"\n",
+    );
+    assert_eq!(text(padded.as_ref(), &self::state()).0, " 45%|80");
 }
 
 #[test]

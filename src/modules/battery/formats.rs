@@ -49,8 +49,14 @@ pub struct Settings {
     pub format_discharging_warning: Option<String>,
     #[serde(deserialize_with = "label")]
     pub format_discharging_critical: Option<String>,
+    /// The label after a left click, whatever the status.
+    #[serde(deserialize_with = "label")]
+    pub format_alt: Option<String>,
     #[serde(deserialize_with = "time")]
     pub format_time: String,
+    /// Only this battery (`BAT1`, its folder's name), as Waybar's `bat`; all together
+    /// unless set.
+    pub bat: Option<String>,
     pub format_icons: Option<FormatIcons>,
     pub tooltip: bool,
     #[serde(deserialize_with = "tooltip")]
@@ -72,7 +78,9 @@ impl Default for Settings {
             format_critical: None,
             format_discharging_warning: None,
             format_discharging_critical: None,
+            format_alt: None,
             format_time: "{H} h {M} min".to_owned(),
+            bat: None,
             format_icons: None,
             tooltip: true,
             tooltip_format: None,
@@ -146,6 +154,7 @@ impl Settings {
             &self.format_critical,
             &self.format_discharging_warning,
             &self.format_discharging_critical,
+            &self.format_alt,
         ]
         .iter()
         .any(|format| format.is_some())

@@ -21,6 +21,7 @@ use std::rc::Rc;
 
 use serde::Deserialize;
 
+use super::alt_format::AltFormat;
 use super::import::{self, Waybar};
 use super::ModuleKind;
 use super::{Input, Level, Module, Status, Table};
@@ -35,6 +36,7 @@ struct BatteryModule {
     /// As listed (`battery`, `battery#bat2`): the key of its reading.
     key: String,
     settings: Settings,
+    alternative: AltFormat,
 }
 
 /// The `battery` module.
@@ -54,9 +56,11 @@ pub const KIND: ModuleKind = ModuleKind {
             "format-discharging-warning",
             "format-discharging-critical",
             "format-time",
+            "format-alt",
             "format-icons",
             "tooltip",
             "tooltip-format",
+            "bat",
         ],
         fields: &formats::TOOLTIP_KEYS,
         convert: from_waybar,
@@ -81,12 +85,24 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
     Ok(Rc::new(BatteryModule {
         key: name.to_owned(),
         settings,
+        alternative: AltFormat::default(),
     }))
 }
 
 impl BatteryModule {
     fn reading<'a>(&self, input: &Input<'a>) -> Option<&'a Batteries> {
         input.sample.readings.get::<Batteries>(&self.key)
+    }
+
+    /// The batteries shown: the one `bat` names, or all.
+    fn shown<'a>(&self, reading: &'a Batteries) -> &'a [Battery] {
+        match &self.settings.bat {
+            Some(name) => match reading.0.iter().position(|b| &b.name == name) {
+                Some(at) => &reading.0[at..=at],
+                None => &[],
+            },
+            None => &reading.0,
+        }
     }
 
     /// The batteries' full charge as a share of their design's, in percent.
@@ -106,8 +122,12 @@ impl BatteryModule {
         let settings = &self.settings;
         let status = status_name(total, reading.1);
         let state = settings.state(total.capacity.round());
-        let format = settings.format_for(status, state);
-        let health = self.health(&reading.0);
+        let own = settings.format_for(status, state);
+        let format = match &settings.format_alt {
+            Some(alternative) => self.alternative.pick(own, alternative),
+            None => own,
+        };
+        let health = self.health(self.shown(reading));
         settings.fill(format, total, health, status, state, out);
         match state {
             Some("critical") => Level::Critical,
@@ -138,7 +158,7 @@ impl Module for BatteryModule {
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let reading = self.reading(input)?;
-        let total = combine(&reading.0)?;
+        let total = combine(self.shown(reading))?;
         let class = Some(status_name(&total, reading.1)).filter(|s| *s != "unknown");
         if self.settings.waybar_label() {
             let level = self.waybar_text(&total, reading, out);
@@ -191,13 +211,13 @@ impl Module for BatteryModule {
             reading.write_report(sink);
             return;
         };
-        let Some(total) = combine(&reading.0) else {
+        let Some(total) = combine(self.shown(reading)) else {
             return;
         };
         let status = status_name(&total, reading.1);
         let state = self.settings.state(total.capacity.round());
         let mut text = String::new();
-        let health = self.health(&reading.0);
+        let health = self.health(self.shown(reading));
         self.settings
             .fill(format, &total, health, status, state, &mut text);
         crate::text::untrusted(sink, &text);
@@ -208,7 +228,11 @@ impl Module for BatteryModule {
         false
     }
 
-    fn action(&self, _button: super::Button) -> Option<super::Action> {
-        None
+    /// A left click switches to `format-alt` and back, where it is set.
+    fn action(&self, button: super::Button) -> Option<super::Action> {
+        self.settings
+            .format_alt
+            .as_ref()
+            .and_then(|_| self.alternative.click(button))
     }
 }

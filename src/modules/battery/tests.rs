@@ -130,3 +130,49 @@ fn the_tooltip_is_the_battery_section() {
         "Battery  80% · discharging · 10.0 W · 4:00 left\n  BAT0  80% · 40.0 / 50.0 Wh · health 80%\n"
     );
 }
+
+#[test]
+fn bat_picks_one_battery_and_format_alt_is_a_click_away() {
+    let mut second = battery(BatteryStatus::Charging, 15.0, 60.0, 20.0);
+    second.name = "BAT1".to_owned();
+    let first = battery(BatteryStatus::Discharging, 40.0, 50.0, 10.0);
+    let mut sample = Sample::default();
+    let batteries = Batteries(vec![first, second], None);
+    sample.readings.insert("battery", Box::new(batteries));
+    let config = crate::config::parse(
+        "modules_right = [\"battery\"]\n[battery]\nbat = \"BAT1\"\nformat = \"{capacity}%\"\n\
+         format-alt = \"{time} left\"\nformat-time = \"{H}:{M}\"\n",
+        std::path::Path::new("c.toml"),
+    )
+    .expect("valid");
+    let module = &config.modules.right[0];
+    let input = crate::modules::tests::input(&sample);
+    let text = |module: &Rc<dyn Module>| {
+        let mut out = String::new();
+        let status = module.text(&input, &mut out);
+        (out, status.and_then(|s| s.class))
+    };
+    assert_eq!(
+        text(module),
+        ("25%".to_owned(), Some("charging")),
+        "BAT1 alone"
+    );
+    assert_eq!(
+        module.action(Button::Left),
+        Some(crate::modules::Action::Redraw)
+    );
+    assert_eq!(text(module).0, "2:15 left", "45 Wh to go at 20 W");
+    module.action(Button::Left);
+    assert_eq!(text(module).0, "25%");
+    let gone = crate::config::parse(
+        "modules_right = [\"battery\"]\n[battery]\nbat = \"BAT9\"\n",
+        std::path::Path::new("c.toml"),
+    )
+    .expect("valid");
+    let mut out = String::new();
+    assert_eq!(
+        gone.modules.right[0].text(&input, &mut out),
+        None,
+        "no such battery"
+    );
+}

@@ -1,12 +1,15 @@
 //! `bluetooth`: the adapter's power and the connected devices, `BT off`, `BT on`, `BT
 //! Buds` (the first connected device); classes `off`, `on`, `connected`. Hidden without
 //! an adapter, and while BlueZ is not running. A left click powers the adapter on or off,
-//! unless `on-click` is set. Its tooltip lists the connected devices with their battery.
+//! unless `on-click` is set. Its tooltip lists the connected devices with their battery,
+//! or is the user's `tooltip-format` (by status, as Waybar's), whose `{device_enumerate}`
+//! lists them in `tooltip-format-enumerate-connected`.
 //! The state comes from BlueZ's events (`crate::events::bluetooth`).
 
 #[cfg(test)]
 mod tests;
 
+use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -32,6 +35,24 @@ pub const KEYS: [&str; 6] = [
     "icon",
 ];
 
+/// The keys of the tooltip's formats: the label's and the list of connected devices.
+const TOOLTIP_KEYS: [&str; 7] = [
+    "status",
+    "num_connections",
+    "controller_alias",
+    "device_alias",
+    "device_battery_percentage",
+    "icon",
+    "device_enumerate",
+];
+
+/// The keys of a connected device's line in `{device_enumerate}`.
+const DEVICE_KEYS: [&str; 3] = [
+    "device_alias",
+    "device_address",
+    "device_battery_percentage",
+];
+
 /// The settings, as Waybar names them (`ringbar import-waybar` carries them over).
 pub const SETTINGS: &[&str] = &[
     "format",
@@ -40,6 +61,14 @@ pub const SETTINGS: &[&str] = &[
     "format-connected",
     "format-connected-battery",
     "format-icons",
+    "tooltip",
+    "tooltip-format",
+    "tooltip-format-on",
+    "tooltip-format-off",
+    "tooltip-format-connected",
+    "tooltip-format-connected-battery",
+    "tooltip-format-enumerate-connected",
+    "tooltip-format-enumerate-connected-battery",
 ];
 
 #[derive(Deserialize)]
@@ -62,6 +91,36 @@ struct Settings {
     /// `connected`).
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
+    tooltip: bool,
+    /// The tooltip as Pango markup, by status as the labels are, each falling back to
+    /// `tooltip-format`; unset, ringbar's own list.
+    #[serde(rename = "tooltip-format", deserialize_with = "tooltip_markup")]
+    tooltip_format: Option<String>,
+    #[serde(rename = "tooltip-format-on", deserialize_with = "tooltip_markup")]
+    tooltip_format_on: Option<String>,
+    #[serde(rename = "tooltip-format-off", deserialize_with = "tooltip_markup")]
+    tooltip_format_off: Option<String>,
+    #[serde(
+        rename = "tooltip-format-connected",
+        deserialize_with = "tooltip_markup"
+    )]
+    tooltip_format_connected: Option<String>,
+    #[serde(
+        rename = "tooltip-format-connected-battery",
+        deserialize_with = "tooltip_markup"
+    )]
+    tooltip_format_connected_battery: Option<String>,
+    /// Each connected device's line in `{device_enumerate}`.
+    #[serde(
+        rename = "tooltip-format-enumerate-connected",
+        deserialize_with = "device_markup"
+    )]
+    tooltip_format_enumerate_connected: Option<String>,
+    #[serde(
+        rename = "tooltip-format-enumerate-connected-battery",
+        deserialize_with = "device_markup"
+    )]
+    tooltip_format_enumerate_connected_battery: Option<String>,
 }
 
 impl Default for Settings {
@@ -73,6 +132,14 @@ impl Default for Settings {
             format_connected: "BT {device_alias}".to_owned(),
             format_connected_battery: None,
             format_icons: None,
+            tooltip: true,
+            tooltip_format: None,
+            tooltip_format_on: None,
+            tooltip_format_off: None,
+            tooltip_format_connected: None,
+            tooltip_format_connected_battery: None,
+            tooltip_format_enumerate_connected: None,
+            tooltip_format_enumerate_connected_battery: None,
         }
     }
 }
@@ -85,8 +152,24 @@ fn checked_optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D
     checked(d).map(Some)
 }
 
+fn markup<'de, D: Deserializer<'de>>(d: D, keys: &[&str]) -> Result<Option<String>, D::Error> {
+    let text = format::deserialize_checked(d, keys)?;
+    crate::text::markup::check(&text, true).map_err(serde::de::Error::custom)?;
+    Ok(Some(text))
+}
+
+fn tooltip_markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    markup(d, &TOOLTIP_KEYS)
+}
+
+fn device_markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    markup(d, &DEVICE_KEYS)
+}
+
 struct Bluetooth {
     settings: Settings,
+    /// The user's tooltip as it is filled, kept so that drawing it allocates nothing.
+    tooltip_text: RefCell<String>,
 }
 
 /// The `bluetooth` module.
@@ -105,7 +188,10 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),
     };
-    Ok(Rc::new(Bluetooth { settings }))
+    Ok(Rc::new(Bluetooth {
+        settings,
+        tooltip_text: RefCell::new(String::new()),
+    }))
 }
 
 /// What the label shows now: the adapter, its state and its first connected device.
@@ -135,6 +221,77 @@ impl<'a> Shown<'a> {
 }
 
 impl Bluetooth {
+    /// Appends the label's field `key`; `false` for one it does not fill.
+    fn field(&self, key: &str, out: &mut String, shown: &Shown<'_>) -> bool {
+        let battery = shown.first.and_then(|d| d.battery);
+        match key {
+            "status" => out.push_str(shown.status),
+            "num_connections" => {
+                let _ = write!(out, "{}", shown.connections);
+            }
+            "controller_alias" => out.push_str(&shown.adapter.alias),
+            "device_alias" => out.push_str(shown.first.map_or("", |d| &d.alias)),
+            "device_battery_percentage" => {
+                if let Some(percent) = battery {
+                    let _ = write!(out, "{percent}");
+                }
+            }
+            "icon" => {
+                let icons = self.settings.format_icons.as_ref();
+                let status = Some(shown.status);
+                out.push_str(icons.map_or("", |i| i.icon(battery.map(f64::from), status)));
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// The user's tooltip for what is shown, if they set one.
+    fn tooltip_format(&self, shown: &Shown<'_>) -> Option<&str> {
+        let s = &self.settings;
+        let own = match shown.status {
+            "off" => &s.tooltip_format_off,
+            "on" => &s.tooltip_format_on,
+            _ if shown.first.is_some_and(|d| d.battery.is_some()) => {
+                match &s.tooltip_format_connected_battery {
+                    Some(_) => &s.tooltip_format_connected_battery,
+                    None => &s.tooltip_format_connected,
+                }
+            }
+            _ => &s.tooltip_format_connected,
+        };
+        own.as_deref().or(s.tooltip_format.as_deref())
+    }
+
+    /// `{device_enumerate}`: each connected device in its format, one per line.
+    fn enumerate(&self, out: &mut String, state: &BluetoothState, adapter: &Adapter) {
+        let s = &self.settings;
+        for (n, device) in state.connected(adapter).enumerate() {
+            if n > 0 {
+                out.push('\n');
+            }
+            let plain = s.tooltip_format_enumerate_connected.as_deref();
+            let with_battery = s.tooltip_format_enumerate_connected_battery.as_deref();
+            let format = match device.battery {
+                Some(_) => with_battery.or(plain),
+                None => plain,
+            };
+            format::fill_escaped(format.unwrap_or("{device_alias}"), out, &[], |key, out| {
+                match key {
+                    "device_alias" => out.push_str(&device.alias),
+                    "device_address" => write_address(out, &device.path),
+                    "device_battery_percentage" => {
+                        if let Some(percent) = device.battery {
+                            let _ = write!(out, "{percent}");
+                        }
+                    }
+                    _ => return false,
+                }
+                true
+            });
+        }
+    }
+
     fn format(&self, shown: &Shown<'_>) -> &str {
         let s = &self.settings;
         match shown.status {
@@ -151,6 +308,13 @@ impl Bluetooth {
     }
 }
 
+/// `00:11:22:33:44:55` from BlueZ's `/org/bluez/hci0/dev_00_11_22_33_44_55`.
+fn write_address(out: &mut String, path: &str) {
+    let name = path.rsplit('/').next().unwrap_or("");
+    let address = name.strip_prefix("dev_").unwrap_or(name);
+    out.extend(address.chars().map(|c| if c == '_' { ':' } else { c }));
+}
+
 impl Module for Bluetooth {
     fn name(&self) -> &str {
         "bluetooth"
@@ -164,25 +328,8 @@ impl Module for Bluetooth {
         let state = input.events.get::<BluetoothState>()?;
         let shown = Shown::of(state)?;
         let battery = shown.first.and_then(|d| d.battery);
-        let icons = self.settings.format_icons.as_ref();
-        let icon = icons.map_or("", |i| i.icon(battery.map(f64::from), Some(shown.status)));
         format::fill(self.format(&shown), out, |key, out| {
-            match key {
-                "status" => out.push_str(shown.status),
-                "num_connections" => {
-                    let _ = write!(out, "{}", shown.connections);
-                }
-                "controller_alias" => out.push_str(&shown.adapter.alias),
-                "device_alias" => out.push_str(shown.first.map_or("", |d| &d.alias)),
-                "device_battery_percentage" => {
-                    if let Some(percent) = battery {
-                        let _ = write!(out, "{percent}");
-                    }
-                }
-                "icon" => out.push_str(icon),
-                _ => return false,
-            }
-            true
+            self.field(key, out, &shown)
         });
         Some(Status {
             class: Some(shown.status),
@@ -196,9 +343,26 @@ impl Module for Bluetooth {
         let Some(state) = input.events.get::<BluetoothState>() else {
             return;
         };
-        let Some(shown) = Shown::of(state) else {
+        let Some(shown) = Shown::of(state).filter(|_| self.settings.tooltip) else {
             return;
         };
+        if let Some(format) = self.tooltip_format(&shown) {
+            let Ok(mut text) = self.tooltip_text.try_borrow_mut() else {
+                return;
+            };
+            text.clear();
+            // `{device_enumerate}`'s lines are markup already, their values escaped.
+            let markup = ["device_enumerate"];
+            format::fill_escaped(format, &mut text, &markup, |key, out| match key {
+                "device_enumerate" => {
+                    self.enumerate(out, state, shown.adapter);
+                    true
+                }
+                key => self.field(key, out, &shown),
+            });
+            sink.checked_markup(&text);
+            return;
+        }
         header(sink, "Bluetooth");
         untrusted(sink, &shown.adapter.alias);
         let _ = writeln!(sink.out(), " · {}", shown.status);

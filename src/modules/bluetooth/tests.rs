@@ -141,3 +141,54 @@ fn a_click_toggles_the_power_unless_a_command_is_set() {
         );
     }
 }
+
+#[test]
+fn waybars_tooltip_formats_by_status_with_the_devices_enumerated() {
+    let bluetooth = module(
+        "tooltip-format = \"{controller_alias}: {status}\"\n\
+         tooltip-format-connected = \"<b>{controller_alias}</b> {num_connections}\\n{device_enumerate}\"\n\
+         tooltip-format-enumerate-connected = \"{device_alias} {device_address}\"\n\
+         tooltip-format-enumerate-connected-battery = \"<i>{device_alias}</i>\\t{device_battery_percentage}%\"\n",
+    );
+    let tooltip = |state: BluetoothState| {
+        let sample = Sample::default();
+        let events = Events::default().with(Some(state));
+        let input = Input {
+            events: &events,
+            ..input(&sample)
+        };
+        let mut out = String::new();
+        bluetooth.tooltip(&mut Markup(&mut out), &input);
+        out
+    };
+    assert_eq!(tooltip(state(true, false, None)), "laptop: on");
+    assert_eq!(
+        tooltip(state(true, true, None)),
+        "<b>laptop</b> 1\n&lt;Buds&gt; 00:11:22:33:44:55",
+        "the device's alias escaped"
+    );
+    assert_eq!(
+        tooltip(state(true, true, Some(70))),
+        "<b>laptop</b> 1\n<i>&lt;Buds&gt;</i>\t70%"
+    );
+    let silent = module("tooltip = false\ntooltip-format = \"{status}\"");
+    let sample = Sample::default();
+    let events = Events::default().with(Some(state(true, false, None)));
+    let input = Input {
+        events: &events,
+        ..input(&sample)
+    };
+    let mut out = String::new();
+    silent.tooltip(&mut Plain(&mut out), &input);
+    assert!(out.is_empty(), "{out}");
+    for bad in [
+        "tooltip-format = \"<b>{status}\"",
+        "tooltip-format-enumerate-connected = \"{device_enumerate}\"",
+    ] {
+        let toml = format!("modules_right = [\"bluetooth\"]\n[bluetooth]\n{bad}\n");
+        assert!(
+            crate::config::parse(&toml, Path::new("c.toml")).is_err(),
+            "{bad}"
+        );
+    }
+}

@@ -22,6 +22,7 @@ use serde::Deserialize;
 
 use super::format;
 use super::import::{self, Carried, Waybar};
+use super::number_spec::write_number;
 use super::thresholds::{percent, Thresholds};
 use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table};
@@ -71,7 +72,9 @@ impl Default for Settings {
 }
 
 fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    format::deserialize_checked(d, &KEYS)
+    let text = String::deserialize(d)?;
+    format::check_numbers(&text, &KEYS).map_err(serde::de::Error::custom)?;
+    Ok(text)
 }
 
 /// Absolute paths, without trailing slashes (the mount table has none).
@@ -190,19 +193,15 @@ impl Module for Disk {
         let (mount, space) = reading.fullest()?;
         let used = space.used_percent();
         let (read, write) = reading.total_rates();
-        format::fill(&self.settings.format, out, |key, out| {
+        format::fill_numbers(&self.settings.format, out, |key, spec, out| {
             match key {
                 "path" => out.push_str(&mount.path),
                 "filesystem" => out.push_str(&mount.filesystem),
                 "used" => write_bytes(out, space.used as f64),
                 "free" => write_bytes(out, space.available as f64),
                 "total" => write_bytes(out, space.total as f64),
-                "percentage_used" => {
-                    let _ = std::fmt::Write::write_fmt(out, format_args!("{used:.0}"));
-                }
-                "percentage_free" => {
-                    let _ = std::fmt::Write::write_fmt(out, format_args!("{:.0}", 100.0 - used));
-                }
+                "percentage_used" => write_number(out, used.round(), spec),
+                "percentage_free" => write_number(out, (100.0 - used).round(), spec),
                 "read" => write_rate_or_zero(out, read),
                 "write" => write_rate_or_zero(out, write),
                 _ => return false,

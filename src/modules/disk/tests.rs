@@ -84,6 +84,11 @@ fn the_fullest_mount_is_shown_with_its_level() {
     let status = module.text(&input(&sample), &mut text).expect("shown");
     assert_eq!(text, "/home ext4 340G/400G 40G 11% r 2.0M/s w 512B/s");
     assert_eq!(status.level, Level::Critical);
+    let table = "modules_right = [\"disk\"]\n[disk]\nformat = \"{percentage_used:>4}%|{percentage_free:03}\"";
+    let config = crate::config::parse(table, std::path::Path::new("c.toml")).expect("valid");
+    text.clear();
+    config.modules.right[0].text(&input(&sample), &mut text);
+    assert_eq!(text, "  89%|011", "fmt's number specs");
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! counters and Wi-Fi's name and signal from nl80211, on the sample tick. The tooltip
 //! has the network, the addresses, the gateway and the rates.
 
+mod fields;
 #[cfg(feature = "app")]
 mod netdev;
 #[cfg(feature = "app")]
@@ -19,12 +20,14 @@ mod reading;
 #[cfg(test)]
 mod tests;
 
+use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 
 use serde::de::Deserializer;
 use serde::Deserialize;
 
+use super::alt_format::AltFormat;
 use super::format;
 use super::import::Waybar;
 use super::ModuleKind;
@@ -43,7 +46,7 @@ const DEFAULT_WIFI: &str = "NET {essid} {signalStrength}% {down}↓ {up}↑";
 const DEFAULT_FORMAT: &str = "NET {ifname} {down}↓ {up}↑";
 
 /// The keys the formats take; Waybar's names for the rates too.
-pub const KEYS: [&str; 13] = [
+pub const KEYS: [&str; 19] = [
     "ifname",
     "essid",
     "signalStrength",
@@ -56,6 +59,12 @@ pub const KEYS: [&str; 13] = [
     "up",
     "bandwidthDownBytes",
     "bandwidthUpBytes",
+    "bandwidthTotalBytes",
+    "bandwidthDownBits",
+    "bandwidthUpBits",
+    "bandwidthTotalBits",
+    "bandwidthDownOctets",
+    "bandwidthUpOctets",
     "icon",
 ];
 
@@ -67,7 +76,14 @@ pub const SETTINGS: &[&str] = &[
     "format-ethernet",
     "format-linked",
     "format-disconnected",
+    "format-alt",
     "format-icons",
+    "tooltip",
+    "tooltip-format",
+    "tooltip-format-wifi",
+    "tooltip-format-ethernet",
+    "tooltip-format-linked",
+    "tooltip-format-disconnected",
 ];
 
 #[derive(Deserialize)]
@@ -86,9 +102,31 @@ struct Settings {
     format_linked: String,
     #[serde(rename = "format-disconnected", deserialize_with = "checked_format")]
     format_disconnected: String,
+    /// The label after a left click, whatever the connection.
+    #[serde(rename = "format-alt", deserialize_with = "checked_optional")]
+    format_alt: Option<String>,
     /// As a script module's: one icon, a list, or a table by connection.
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
+    tooltip: bool,
+    /// The tooltip as Pango markup with the formats' fields, by connection as the
+    /// formats are, each falling back to `tooltip-format`; unset, ringbar's own.
+    #[serde(rename = "tooltip-format", deserialize_with = "checked_markup")]
+    tooltip_format: Option<String>,
+    #[serde(rename = "tooltip-format-wifi", deserialize_with = "checked_markup")]
+    tooltip_format_wifi: Option<String>,
+    #[serde(
+        rename = "tooltip-format-ethernet",
+        deserialize_with = "checked_markup"
+    )]
+    tooltip_format_ethernet: Option<String>,
+    #[serde(rename = "tooltip-format-linked", deserialize_with = "checked_markup")]
+    tooltip_format_linked: Option<String>,
+    #[serde(
+        rename = "tooltip-format-disconnected",
+        deserialize_with = "checked_markup"
+    )]
+    tooltip_format_disconnected: Option<String>,
     /// The monitor's list of processes on the network counts their traffic to the
     /// machine itself (loopback, its own address); read through
     /// [`Module::net_include_local`].
@@ -104,7 +142,14 @@ impl Default for Settings {
             format_ethernet: None,
             format_linked: "NET {ifname} linked".to_owned(),
             format_disconnected: "NET off".to_owned(),
+            format_alt: None,
             format_icons: None,
+            tooltip: true,
+            tooltip_format: None,
+            tooltip_format_wifi: None,
+            tooltip_format_ethernet: None,
+            tooltip_format_linked: None,
+            tooltip_format_disconnected: None,
             include_loopback: false,
         }
     }
@@ -118,10 +163,19 @@ fn checked_optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D
     checked_format(d).map(Some)
 }
 
+fn checked_markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = checked_format(d)?;
+    crate::text::markup::check(&text, true).map_err(serde::de::Error::custom)?;
+    Ok(Some(text))
+}
+
 struct Network {
     /// As listed (`network`, `network#wifi`): the key of its reading.
     key: String,
     settings: Settings,
+    alternative: AltFormat,
+    /// The user's tooltip as it is filled, kept so that drawing it allocates nothing.
+    tooltip_text: RefCell<String>,
 }
 
 /// The `network` module.
@@ -145,6 +199,8 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
     Ok(Rc::new(Network {
         key: name.to_owned(),
         settings,
+        alternative: AltFormat::default(),
+        tooltip_text: RefCell::new(String::new()),
     }))
 }
 
@@ -152,6 +208,15 @@ impl Network {
     /// The format for `connection`; Wi-Fi's only once nl80211 has named the network
     /// (else the interface's name is all there is to show).
     fn format(&self, connection: Connection, wifi: Option<&Wifi>) -> &str {
+        let own = self.connection_format(connection, wifi);
+        match &self.settings.format_alt {
+            Some(alternative) => self.alternative.pick(own, alternative),
+            None => own,
+        }
+    }
+
+    /// The format of `connection`, as `format-CONNECTION` and `format` say.
+    fn connection_format(&self, connection: Connection, wifi: Option<&Wifi>) -> &str {
         let s = &self.settings;
         match connection {
             Connection::Wifi if wifi.is_some_and(Wifi::associated) => match &s.format_wifi {
@@ -164,6 +229,18 @@ impl Network {
             Connection::Linked => &s.format_linked,
             Connection::Disconnected => &s.format_disconnected,
         }
+    }
+
+    /// The user's tooltip for `connection`, if they set one.
+    fn tooltip_format(&self, connection: Connection) -> Option<&str> {
+        let s = &self.settings;
+        let own = match connection {
+            Connection::Wifi => &s.tooltip_format_wifi,
+            Connection::Ethernet => &s.tooltip_format_ethernet,
+            Connection::Linked => &s.tooltip_format_linked,
+            Connection::Disconnected => &s.tooltip_format_disconnected,
+        };
+        own.as_deref().or(s.tooltip_format.as_deref())
     }
 
     fn rates<'a>(&self, input: &Input<'a>, primary: &Primary<'_>) -> Option<&'a InterfaceRates> {
@@ -225,70 +302,6 @@ impl Network {
     }
 }
 
-/// A rate in the label: 0 until there is one (the tooltip says `–`).
-fn write_rate_or_zero(out: &mut String, rate: Option<f64>) {
-    write_rate(out, rate.unwrap_or(0.0));
-}
-
-/// Text from outside in a label: control characters (an SSID may hold any byte) as `?`,
-/// no deceptive ones.
-fn push_clean(out: &mut String, text: &str) {
-    out.extend(crate::text::shown(text, '?'));
-}
-
-fn write_field(
-    key: &str,
-    out: &mut String,
-    state: &NetworkState,
-    primary: &Primary<'_>,
-    rates: Option<&InterfaceRates>,
-    icon: &str,
-) -> bool {
-    let address = primary
-        .link
-        .and_then(|link| state.addresses_of(link.index).next());
-    let wifi = rates.and_then(|r| r.wifi.as_ref());
-    match key {
-        "ifname" => out.push_str(primary.link.map_or("", |l| &l.name)),
-        "essid" => push_clean(out, wifi.map_or("", |w| &w.ssid)),
-        "signalStrength" => {
-            if let Some(percent) = wifi.and_then(Wifi::signal_percent) {
-                let _ = write!(out, "{percent}");
-            }
-        }
-        "signaldBm" => {
-            if let Some(dbm) = wifi.and_then(|w| w.signal_dbm) {
-                let _ = write!(out, "{dbm}");
-            }
-        }
-        "frequency" => {
-            if let Some(mhz) = wifi.and_then(|w| w.frequency_mhz) {
-                let _ = write!(out, "{:.1}", f64::from(mhz) / 1000.0);
-            }
-        }
-        "ipaddr" => {
-            if let Some(address) = address {
-                let _ = write!(out, "{}", address.address);
-            }
-        }
-        "cidr" => {
-            if let Some(address) = address {
-                let _ = write!(out, "{}", address.prefix);
-            }
-        }
-        "gwaddr" => {
-            if let Some(gateway) = primary.route.and_then(|r| r.gateway) {
-                let _ = write!(out, "{gateway}");
-            }
-        }
-        "down" | "bandwidthDownBytes" => write_rate_or_zero(out, rates.and_then(|r| r.down)),
-        "up" | "bandwidthUpBytes" => write_rate_or_zero(out, rates.and_then(|r| r.up)),
-        "icon" => out.push_str(icon),
-        _ => return false,
-    }
-    true
-}
-
 impl Module for Network {
     fn name(&self) -> &str {
         "network"
@@ -326,7 +339,7 @@ impl Module for Network {
         let icons = self.settings.format_icons.as_ref();
         let icon = icons.map_or("", |icons| icons.icon(signal, Some(connection.name())));
         format::fill(self.format(connection, wifi), out, |key, out| {
-            write_field(key, out, state, &primary, rates, icon)
+            fields::write_field(key, out, state, &primary, rates, icon)
         });
         Some(Status {
             class: Some(connection.name()),
@@ -342,8 +355,34 @@ impl Module for Network {
 
     /// The link's section, then the processes using the network (the probe's counts).
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        self.link_tooltip(sink, input);
-        crate::render::net::write(sink, input.sample);
+        if !self.settings.tooltip {
+            return;
+        }
+        let state = input.events.get::<NetworkState>();
+        let primary = state.map(|state| state.primary(self.settings.interface.as_deref()));
+        let own = primary
+            .as_ref()
+            .and_then(|p| self.tooltip_format(p.connection));
+        let (Some(format), Some(state), Some(primary)) = (own, state, primary) else {
+            self.link_tooltip(sink, input);
+            crate::render::net::write(sink, input.sample);
+            return;
+        };
+        let Ok(mut text) = self.tooltip_text.try_borrow_mut() else {
+            return;
+        };
+        text.clear();
+        let rates = self.rates(input, &primary);
+        let wifi = rates.and_then(|r| r.wifi.as_ref());
+        let signal = wifi.and_then(Wifi::signal_percent).map(f64::from);
+        let icons = self.settings.format_icons.as_ref();
+        let icon = icons.map_or("", |icons| {
+            icons.icon(signal, Some(primary.connection.name()))
+        });
+        format::fill_escaped(format, &mut text, &[], |key, out| {
+            fields::write_field(key, out, state, &primary, rates, icon)
+        });
+        sink.checked_markup(&text);
     }
 
     fn history_graphs(&self) -> bool {
@@ -351,6 +390,9 @@ impl Module for Network {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
+        if self.settings.format_alt.is_some() {
+            return self.alternative.click(button);
+        }
         self.command(button).map(|_| Action::Run(button))
     }
 }

@@ -335,3 +335,56 @@ fn the_signal_scale_and_the_json() {
         .json();
     assert_eq!(json["interfaces"][0]["wifi"], serde_json::Value::Null);
 }
+
+#[test]
+fn waybars_tooltip_formats_by_connection_alt_format_and_bit_rates() {
+    let network = module(
+        "tooltip-format = \"<b>{ifname}</b> via {gwaddr}\"\n\
+         tooltip-format-wifi = \"{essid} ({signalStrength}%) {bandwidthDownBits}\"\n\
+         format-alt = \"{ipaddr}/{cidr} {bandwidthTotalBytes}\"\n",
+    );
+    let tooltip = |events: &Events, sample: &Sample| {
+        let input = Input {
+            events,
+            ..input(sample)
+        };
+        let mut out = String::new();
+        network.tooltip(&mut crate::text::Markup(&mut out), &input);
+        out
+    };
+    let sample = sample_with_rates(Some(1000.0));
+    let events = Events::default().with(Some(wired()));
+    assert_eq!(tooltip(&events, &sample), "<b>enp3s0</b> via 192.168.1.1");
+    let (events_wifi, sample_wifi) = wireless(Some(home("<cafe> & co", -50)));
+    assert_eq!(
+        tooltip(&events_wifi, &sample_wifi),
+        "&lt;cafe&gt; &amp; co (100%) 8.2kb/s",
+        "the network's name escaped in the markup"
+    );
+    // A left click shows format-alt and back.
+    assert_eq!(network.action(Button::Left), Some(Action::Redraw));
+    let (out, _) = text(network.as_ref(), &sample, &events);
+    assert_eq!(out, "192.168.1.10/24 1.2K/s");
+    network.action(Button::Left);
+    let (out, _) = text(network.as_ref(), &sample, &events);
+    assert!(out.starts_with("NET enp3s0"), "{out}");
+    // tooltip = false: none; a bad tooltip format is refused when the config is read.
+    let silent = module("tooltip = false\ntooltip-format = \"{ifname}\"");
+    let mut out = String::new();
+    let input = Input {
+        events: &events,
+        ..input(&sample)
+    };
+    silent.tooltip(&mut crate::text::Markup(&mut out), &input);
+    assert!(out.is_empty(), "{out}");
+    for bad in [
+        "tooltip-format = \"<b>{ifname}\"",
+        "tooltip-format-linked = \"{essids}\"",
+    ] {
+        let toml = format!("modules_right = [\"network\"]\n[network]\n{bad}\n");
+        assert!(
+            crate::config::parse(&toml, Path::new("c.toml")).is_err(),
+            "{bad}"
+        );
+    }
+}

@@ -12,7 +12,6 @@ mod reading;
 #[cfg(test)]
 mod tests;
 
-use std::fmt::Write;
 use std::rc::Rc;
 
 use serde::de::Deserializer;
@@ -20,6 +19,7 @@ use serde::Deserialize;
 
 use super::format;
 use super::import::{self, Waybar};
+use super::number_spec::write_number;
 use super::{Action, Button, Input, Level, Module, ModuleKind, Status, Table};
 use crate::sample::readings::{Reader, Roots};
 use crate::text::icons::FormatIcons;
@@ -99,7 +99,9 @@ impl Default for Settings {
 }
 
 fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    format::deserialize_checked(d, &KEYS)
+    let text = String::deserialize(d)?;
+    format::check_numbers(&text, &KEYS).map_err(serde::de::Error::custom)?;
+    Ok(text)
 }
 
 fn checked_optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
@@ -179,11 +181,11 @@ impl Temperature {
     /// `format` with its fields filled in, as Waybar rounds them; `{icon}` is chosen
     /// over 0 to `critical-threshold` (100 without one).
     fn fill(&self, format: &str, celsius: f64, out: &mut String) {
-        format::fill(format, out, |key, out| {
+        format::fill_numbers(format, out, |key, spec, out| {
             match key {
-                "temperatureC" => write_rounded(out, celsius),
-                "temperatureF" => write_rounded(out, celsius * 1.8 + 32.0),
-                "temperatureK" => write_rounded(out, celsius + 273.15),
+                "temperatureC" => write_number(out, celsius.round(), spec),
+                "temperatureF" => write_number(out, (celsius * 1.8 + 32.0).round(), spec),
+                "temperatureK" => write_number(out, (celsius + 273.15).round(), spec),
                 "icon" => {
                     if let Some(icons) = &self.settings.format_icons {
                         let top = self.settings.critical_threshold.filter(|t| *t > 0);
@@ -197,10 +199,6 @@ impl Temperature {
             true
         });
     }
-}
-
-fn write_rounded(out: &mut String, value: f64) {
-    let _ = write!(out, "{}", value.round() as i64);
 }
 
 impl Module for Temperature {

@@ -36,6 +36,15 @@ fn waybars_fields_are_rounded_as_waybar_rounds_them() {
     );
     let (text, status) = shown(&*module, &sample_with("temperature", Some(45.6)));
     assert_eq!(text, "46°C 114°F 319K");
+    // fmt's number specs, as Waybar's configs write them; a reading just below zero.
+    let padded = configured(
+        "temperature",
+        "format = \"{temperatureC:3}°C|{temperatureF:>5}\"\n",
+    );
+    let (text, _) = shown(&*padded, &sample_with("temperature", Some(45.6)));
+    assert_eq!(text, " 46°C|  114");
+    let (text, _) = shown(&*padded, &sample_with("temperature", Some(-0.3)));
+    assert_eq!(text, "  0°C|   31");
     assert_eq!(status.expect("shown").level, Level::Normal);
     // The default format, and no sensor: hidden.
     let plain = configured("temperature", "");
