@@ -105,6 +105,14 @@ impl Module for Custom {
                 sink.out().push_str(": ");
                 untrusted(sink, reason);
             }
+            // A label without a script: its `tooltip-format`, if any.
+            _ if self.config.is_static() => {
+                let mut markup = String::new();
+                let nothing = script::ScriptOutput::default();
+                if script::tooltip_markup(&self.config, &nothing, &mut markup) {
+                    sink.checked_markup(&markup);
+                }
+            }
             _ => {}
         }
     }

@@ -9,7 +9,7 @@ use crate::modules::import::Carried;
 use crate::modules::{registry, Clicks, ModuleKind};
 
 /// The settings of a custom module ringbar's script modules read as Waybar does.
-const SCRIPT_KEYS: [&str; 17] = [
+const SCRIPT_KEYS: [&str; 18] = [
     "exec",
     "interval",
     "return-type",
@@ -26,6 +26,7 @@ const SCRIPT_KEYS: [&str; 17] = [
     "restart-interval",
     "max-length",
     "tooltip",
+    "tooltip-format",
     "escape",
 ];
 

@@ -30,6 +30,8 @@ pub struct Adapter {
     /// `/org/bluez/hci0`.
     pub path: String,
     pub alias: String,
+    /// `00:1A:7D:DA:71:13`.
+    pub address: String,
     pub powered: bool,
 }
 
@@ -40,6 +42,7 @@ pub struct Device {
     /// The adapter it belongs to.
     pub adapter: String,
     pub alias: String,
+    pub address: String,
     pub connected: bool,
     /// Battery1's `Percentage`, where the device reports one.
     pub battery: Option<u8>,
@@ -110,6 +113,7 @@ impl BluetoothState {
                     match (name.as_str(), value) {
                         ("Powered", Property::Bool(on)) => adapter.powered = *on,
                         ("Alias", Property::Text(alias)) => adapter.alias = clean(alias),
+                        ("Address", Property::Text(address)) => adapter.address = clean(address),
                         _ => {}
                     }
                 }
@@ -120,6 +124,7 @@ impl BluetoothState {
                     match (name.as_str(), value) {
                         ("Connected", Property::Bool(on)) => device.connected = *on,
                         ("Alias", Property::Text(alias)) => device.alias = clean(alias),
+                        ("Address", Property::Text(address)) => device.address = clean(address),
                         ("Adapter", Property::Path(adapter)) => device.adapter = adapter.clone(),
                         ("Percentage", Property::Byte(percent)) => {
                             device.battery = Some((*percent).min(100));

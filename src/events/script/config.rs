@@ -60,6 +60,9 @@ pub struct ScriptConfig {
     pub max_length: Option<usize>,
     /// Show a tooltip (default true).
     pub tooltip: Option<bool>,
+    /// The tooltip: the label's fields and `{tooltip}`, the script's tooltip. Unset: the
+    /// script's tooltip, else the label.
+    pub tooltip_format: Option<String>,
     /// Show the script's text literally instead of as Pango markup (default false).
     pub escape: Option<bool>,
 }
@@ -83,6 +86,7 @@ impl ScriptConfig {
             exec_on_event: None,
             restart_interval: None,
             max_length: None,
+            tooltip_format: None,
             tooltip: None,
             escape: None,
         }

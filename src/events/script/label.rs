@@ -45,9 +45,21 @@ pub fn static_label(config: &ScriptConfig, out: &mut String) {
 
 /// The label before `max-length`, always well-formed markup.
 fn format_full(config: &ScriptConfig, output: &ScriptOutput, out: &mut String) {
+    let format = config.format.as_deref().unwrap_or("{}");
+    fill(config, format, output, false, out);
+}
+
+/// `format` with the output's fields (`{tooltip}` too, for `tooltip-format`), always
+/// well-formed markup.
+fn fill(
+    config: &ScriptConfig,
+    format: &str,
+    output: &ScriptOutput,
+    multiline: bool,
+    out: &mut String,
+) {
     let start = out.len();
     let escape = config.escapes();
-    let format = config.format.as_deref().unwrap_or("{}");
     let mut rest = format;
     while let Some(i) = rest.find(['{', '}']) {
         out.push_str(&rest[..i]);
@@ -66,6 +78,10 @@ fn format_full(config: &ScriptConfig, output: &ScriptOutput, out: &mut String) {
             }
             Some(("alt", after)) => {
                 push_markup(out, output.alt.as_deref().unwrap_or(""), escape, false);
+                rest = after;
+            }
+            Some(("tooltip", after)) if multiline => {
+                push_markup(out, output.tooltip.as_deref().unwrap_or(""), escape, true);
                 rest = after;
             }
             Some(("percentage", after)) => {
@@ -87,20 +103,24 @@ fn format_full(config: &ScriptConfig, output: &ScriptOutput, out: &mut String) {
     }
     out.push_str(rest);
     // The format and icons come from the config: a mistake there shows literally too.
-    if markup::check(&out[start..], false).is_err() {
+    if markup::check(&out[start..], multiline).is_err() {
         let label = out.split_off(start);
         push_escaped(out, &label);
     }
 }
 
-/// Writes the tooltip markup and says whether the module has one: the script's tooltip,
-/// or else the whole label (before `max-length`); none with `tooltip: false` or when both
-/// are empty.
+/// Writes the tooltip markup and says whether the module has one: `tooltip-format` with
+/// the output's fields, else the script's tooltip, or else the whole label (before
+/// `max-length`); none with `tooltip: false` or when that is empty.
 pub fn tooltip_markup(config: &ScriptConfig, output: &ScriptOutput, out: &mut String) -> bool {
     if config.tooltip == Some(false) {
         return false;
     }
     let start = out.len();
+    if let Some(format) = &config.tooltip_format {
+        fill(config, format, output, true, out);
+        return out.len() > start;
+    }
     match output.tooltip.as_deref().filter(|t| !t.is_empty()) {
         Some(tooltip) => push_markup(out, tooltip, config.escapes(), true),
         None if !output.text.is_empty() => format_full(config, output, out),

@@ -9,6 +9,7 @@
 #[cfg(test)]
 mod tests;
 
+use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -17,7 +18,7 @@ use serde::Deserialize;
 
 use super::format;
 use super::import::{self, Carried, Waybar};
-use super::number_spec::write_number;
+use super::number_spec::{self, write_number, NumberSpec};
 use super::ModuleKind;
 use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, Table, Update};
 use crate::events::audio::{AudioCommand, AudioState, Sink};
@@ -42,6 +43,7 @@ pub const SETTINGS: &[&str] = &[
     "scroll-step",
     "max-volume",
     "tooltip",
+    "tooltip-format",
 ];
 
 #[derive(Deserialize)]
@@ -72,6 +74,9 @@ struct Settings {
     max_volume: f64,
     /// Whether the module has a tooltip.
     tooltip: bool,
+    /// The tooltip as Pango markup with the label's fields; unset, ringbar's own.
+    #[serde(rename = "tooltip-format", deserialize_with = "tooltip_format")]
+    tooltip_format: Option<String>,
 }
 
 impl Default for Settings {
@@ -87,6 +92,7 @@ impl Default for Settings {
             step: 5.0,
             max_volume: 100.0,
             tooltip: true,
+            tooltip_format: None,
         }
     }
 }
@@ -104,6 +110,12 @@ fn sink_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 
 fn optional_sink_format<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     sink_format(d).map(Some)
+}
+
+fn tooltip_format<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = sink_format(d)?;
+    crate::text::markup::check(&text, true).map_err(serde::de::Error::custom)?;
+    Ok(Some(text))
 }
 
 fn source_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -134,6 +146,8 @@ struct Audio {
     /// `audio`, or the Waybar name it was listed as: its CSS class.
     kind: &'static str,
     settings: Settings,
+    /// The user's tooltip as it is filled, kept so that drawing it allocates nothing.
+    tooltip_text: RefCell<String>,
 }
 
 /// The `audio` module.
@@ -169,10 +183,37 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
         Some("wireplumber") => "wireplumber",
         _ => "audio",
     };
-    Ok(Rc::new(Audio { kind, settings }))
+    Ok(Rc::new(Audio {
+        kind,
+        settings,
+        tooltip_text: RefCell::new(String::new()),
+    }))
 }
 
 impl Audio {
+    /// Appends the formats' field `key`; `false` for one they do not have.
+    fn field(
+        &self,
+        key: &str,
+        spec: Option<NumberSpec>,
+        out: &mut String,
+        state: &AudioState,
+        sink: &Sink,
+    ) -> bool {
+        match key {
+            "volume" => write_number(out, sink.volume.round(), spec),
+            "icon" => {
+                let icons = self.settings.format_icons.as_ref();
+                let kind = Some(sink.port_kind());
+                out.push_str(icons.map_or("", |i| i.icon(Some(sink.volume), kind)));
+            }
+            "desc" => out.push_str(&sink.description),
+            "format_source" => self.write_source(state, out),
+            _ => return false,
+        }
+        true
+    }
+
     fn sink_format(&self, sink: &Sink) -> &str {
         let s = &self.settings;
         match (sink.bluetooth, sink.muted) {
@@ -216,17 +257,8 @@ impl Module for Audio {
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let state = input.events.get::<AudioState>()?;
         let sink = state.default_sink()?;
-        let icons = self.settings.format_icons.as_ref();
-        let icon = icons.map_or("", |i| i.icon(Some(sink.volume), Some(sink.port_kind())));
         format::fill_numbers(self.sink_format(sink), out, |key, spec, out| {
-            match key {
-                "volume" => write_number(out, sink.volume.round(), spec),
-                "icon" => out.push_str(icon),
-                "desc" => out.push_str(&sink.description),
-                "format_source" => self.write_source(state, out),
-                _ => return false,
-            }
-            true
+            self.field(key, spec, out, state, sink)
         });
         let mut classes = Vec::new();
         if sink.muted {
@@ -257,6 +289,18 @@ impl Module for Audio {
         let Some(sink) = state.default_sink() else {
             return;
         };
+        if let Some(format) = &self.settings.tooltip_format {
+            let Ok(mut text) = self.tooltip_text.try_borrow_mut() else {
+                return;
+            };
+            text.clear();
+            format::fill_escaped(format, &mut text, &[], |key, out| {
+                number_spec::split(key)
+                    .is_some_and(|(name, spec)| self.field(name, spec, out, state, sink))
+            });
+            sink_out.checked_markup(&text);
+            return;
+        }
         header(sink_out, "Audio");
         write_sink(sink_out, sink);
         if let Some(port) = sink.port_description.as_deref().or(sink.port.as_deref()) {

@@ -149,6 +149,21 @@ fn the_tooltip_lists_the_port_the_other_sinks_and_the_input_as_text() {
     let mut out = String::new();
     quiet.tooltip(&mut Plain(&mut out), &input);
     assert_eq!(out, "");
+    // Waybar's tooltip-format: markup with the label's fields, the values escaped.
+    let own = module(
+        "pulseaudio",
+        "tooltip-format = \"<b>{volume:3}%</b> {desc}{format_source}\"\nformat-source = \" & {volume}\"\n",
+    );
+    let mut markup = String::new();
+    let mut events_state = state();
+    events_state.sinks[0].description = "A <b> card".to_owned();
+    let events = Events::default().with(Some(events_state));
+    let with_card = Input {
+        events: &events,
+        ..crate::modules::tests::input(&sample)
+    };
+    own.tooltip(&mut Markup(&mut markup), &with_card);
+    assert_eq!(markup, "<b> 45%</b> A &lt;b&gt; card &amp; 80");
 }
 
 #[test]

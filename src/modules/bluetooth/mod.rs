@@ -35,14 +35,17 @@ pub const KEYS: [&str; 6] = [
     "icon",
 ];
 
-/// The keys of the tooltip's formats: the label's and the list of connected devices.
-const TOOLTIP_KEYS: [&str; 7] = [
+/// The keys of the tooltip's formats: the label's, the addresses and the list of
+/// connected devices.
+const TOOLTIP_KEYS: [&str; 9] = [
     "status",
     "num_connections",
     "controller_alias",
     "device_alias",
     "device_battery_percentage",
     "icon",
+    "controller_address",
+    "device_address",
     "device_enumerate",
 ];
 
@@ -178,7 +181,8 @@ pub const KIND: ModuleKind = ModuleKind {
     make,
     waybar: Some(Waybar {
         settings: SETTINGS,
-        fields: &KEYS,
+        // The widest: each format is checked against its own when the config is read.
+        fields: &TOOLTIP_KEYS,
         ..Waybar::named(&["bluetooth"])
     }),
 };
@@ -221,10 +225,17 @@ impl<'a> Shown<'a> {
 }
 
 impl Bluetooth {
-    /// Appends the label's field `key`; `false` for one it does not fill.
+    /// Appends the label's field `key` (or one of the tooltip's addresses); `false` for
+    /// one it does not fill.
     fn field(&self, key: &str, out: &mut String, shown: &Shown<'_>) -> bool {
         let battery = shown.first.and_then(|d| d.battery);
         match key {
+            "controller_address" => out.push_str(&shown.adapter.address),
+            "device_address" => {
+                if let Some(device) = shown.first {
+                    write_address(out, device);
+                }
+            }
             "status" => out.push_str(shown.status),
             "num_connections" => {
                 let _ = write!(out, "{}", shown.connections);
@@ -279,7 +290,7 @@ impl Bluetooth {
             format::fill_escaped(format.unwrap_or("{device_alias}"), out, &[], |key, out| {
                 match key {
                     "device_alias" => out.push_str(&device.alias),
-                    "device_address" => write_address(out, &device.path),
+                    "device_address" => write_address(out, device),
                     "device_battery_percentage" => {
                         if let Some(percent) = device.battery {
                             let _ = write!(out, "{percent}");
@@ -308,9 +319,14 @@ impl Bluetooth {
     }
 }
 
-/// `00:11:22:33:44:55` from BlueZ's `/org/bluez/hci0/dev_00_11_22_33_44_55`.
-fn write_address(out: &mut String, path: &str) {
-    let name = path.rsplit('/').next().unwrap_or("");
+/// The device's `Address`; before BlueZ has sent it, the one in its object path
+/// (`/org/bluez/hci0/dev_00_11_22_33_44_55`).
+fn write_address(out: &mut String, device: &Device) {
+    if !device.address.is_empty() {
+        out.push_str(&device.address);
+        return;
+    }
+    let name = device.path.rsplit('/').next().unwrap_or("");
     let address = name.strip_prefix("dev_").unwrap_or(name);
     out.extend(address.chars().map(|c| if c == '_' { ':' } else { c }));
 }

@@ -26,7 +26,11 @@ fn state(powered: bool, connected: bool, battery: Option<u8>) -> BluetoothState 
     state.update(
         HCI0,
         ADAPTER,
-        &[text("Alias", "laptop"), flag("Powered", powered)],
+        &[
+            text("Alias", "laptop"),
+            text("Address", "AA:BB:CC:DD:EE:FF"),
+            flag("Powered", powered),
+        ],
     );
     state.update(
         BUDS,
@@ -146,7 +150,7 @@ fn a_click_toggles_the_power_unless_a_command_is_set() {
 fn waybars_tooltip_formats_by_status_with_the_devices_enumerated() {
     let bluetooth = module(
         "tooltip-format = \"{controller_alias}: {status}\"\n\
-         tooltip-format-connected = \"<b>{controller_alias}</b> {num_connections}\\n{device_enumerate}\"\n\
+         tooltip-format-connected = \"<b>{controller_alias}</b> {controller_address} {num_connections}\\n{device_enumerate}\"\n\
          tooltip-format-enumerate-connected = \"{device_alias} {device_address}\"\n\
          tooltip-format-enumerate-connected-battery = \"<i>{device_alias}</i>\\t{device_battery_percentage}%\"\n",
     );
@@ -164,12 +168,12 @@ fn waybars_tooltip_formats_by_status_with_the_devices_enumerated() {
     assert_eq!(tooltip(state(true, false, None)), "laptop: on");
     assert_eq!(
         tooltip(state(true, true, None)),
-        "<b>laptop</b> 1\n&lt;Buds&gt; 00:11:22:33:44:55",
+        "<b>laptop</b> AA:BB:CC:DD:EE:FF 1\n&lt;Buds&gt; 00:11:22:33:44:55",
         "the device's alias escaped"
     );
     assert_eq!(
         tooltip(state(true, true, Some(70))),
-        "<b>laptop</b> 1\n<i>&lt;Buds&gt;</i>\t70%"
+        "<b>laptop</b> AA:BB:CC:DD:EE:FF 1\n<i>&lt;Buds&gt;</i>\t70%"
     );
     let silent = module("tooltip = false\ntooltip-format = \"{status}\"");
     let sample = Sample::default();

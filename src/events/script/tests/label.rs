@@ -178,3 +178,29 @@ fn tooltips() {
         Some("&lt;i&gt;x&lt;/i&gt;")
     );
 }
+
+#[test]
+fn a_tooltip_format_takes_the_labels_fields_and_the_scripts_tooltip() {
+    let mut config = ScriptConfig::new("x");
+    config.tooltip_format = Some("<b>{text}</b> {percentage}%\n{tooltip} ({alt})".into());
+    let output = json(r#"{"text": "a&b", "tooltip": "<i>t</i>", "alt": "on", "percentage": 40}"#);
+    let mut out = String::new();
+    assert!(tooltip_markup(&config, &output, &mut out));
+    assert_eq!(out, "<b>a&amp;b</b> 40%\n<i>t</i> (on)");
+    // A label without a script: the format alone, its fields empty.
+    let mut launcher = ScriptConfig::new("");
+    launcher.tooltip_format = Some("Change wallpaper".into());
+    out.clear();
+    assert!(tooltip_markup(
+        &launcher,
+        &ScriptOutput::default(),
+        &mut out
+    ));
+    assert_eq!(out, "Change wallpaper");
+    launcher.tooltip = Some(false);
+    assert!(!tooltip_markup(
+        &launcher,
+        &ScriptOutput::default(),
+        &mut out
+    ));
+}
