@@ -228,20 +228,17 @@ fn audio_and_bluetooth_settings_carry_over_under_waybar_names() {
             import.toml
         );
     }
-    for (what, why) in [
-        ("`pulseaudio` `ignored-sinks`", "no ringbar counterpart"),
-        (
-            "`bluetooth` `format-disabled`",
-            "module has no `format-disabled`",
-        ),
-    ] {
-        let found = notes_about(&import, what);
-        assert!(
-            found.iter().any(|n| n.contains(why)),
-            "{what}: {:?}",
-            import.notes
-        );
-    }
+    let ignored = notes_about(&import, "`pulseaudio` `ignored-sinks`");
+    assert!(
+        ignored.iter().any(|n| n.contains("no ringbar counterpart")),
+        "{:?}",
+        import.notes
+    );
+    assert!(
+        import.toml.contains("format-disabled = \"\""),
+        "{}",
+        import.toml
+    );
 }
 
 #[test]

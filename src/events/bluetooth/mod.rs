@@ -33,6 +33,8 @@ pub struct Adapter {
     /// `00:1A:7D:DA:71:13`.
     pub address: String,
     pub powered: bool,
+    /// Blocked by rfkill (BlueZ's `PowerState` is `off-blocked`, since 5.66).
+    pub blocked: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -114,6 +116,9 @@ impl BluetoothState {
                         ("Powered", Property::Bool(on)) => adapter.powered = *on,
                         ("Alias", Property::Text(alias)) => adapter.alias = clean(alias),
                         ("Address", Property::Text(address)) => adapter.address = clean(address),
+                        ("PowerState", Property::Text(state)) => {
+                            adapter.blocked = state == "off-blocked";
+                        }
                         _ => {}
                     }
                 }

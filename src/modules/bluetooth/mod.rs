@@ -1,5 +1,6 @@
 //! `bluetooth`: the adapter's power and the connected devices, `BT off`, `BT on`, `BT
-//! Buds` (the first connected device); classes `off`, `on`, `connected`. Hidden without
+//! Buds` (the first connected device); classes `off`, `on`, `connected`, and `disabled`
+//! while rfkill blocks the adapter. Hidden without
 //! an adapter, and while BlueZ is not running. A left click powers the adapter on or off,
 //! unless `on-click` is set. Its tooltip lists the connected devices with their battery,
 //! or is the user's `tooltip-format` (by status, as Waybar's), whose `{device_enumerate}`
@@ -61,6 +62,7 @@ pub const SETTINGS: &[&str] = &[
     "format",
     "format-on",
     "format-off",
+    "format-disabled",
     "format-connected",
     "format-connected-battery",
     "format-icons",
@@ -68,6 +70,7 @@ pub const SETTINGS: &[&str] = &[
     "tooltip-format",
     "tooltip-format-on",
     "tooltip-format-off",
+    "tooltip-format-disabled",
     "tooltip-format-connected",
     "tooltip-format-connected-battery",
     "tooltip-format-enumerate-connected",
@@ -83,6 +86,9 @@ struct Settings {
     format_on: Option<String>,
     #[serde(rename = "format-off", deserialize_with = "checked_optional")]
     format_off: Option<String>,
+    /// While rfkill blocks the adapter; unset, `format`.
+    #[serde(rename = "format-disabled", deserialize_with = "checked_optional")]
+    format_disabled: Option<String>,
     #[serde(rename = "format-connected", deserialize_with = "checked")]
     format_connected: String,
     #[serde(
@@ -103,6 +109,11 @@ struct Settings {
     tooltip_format_on: Option<String>,
     #[serde(rename = "tooltip-format-off", deserialize_with = "tooltip_markup")]
     tooltip_format_off: Option<String>,
+    #[serde(
+        rename = "tooltip-format-disabled",
+        deserialize_with = "tooltip_markup"
+    )]
+    tooltip_format_disabled: Option<String>,
     #[serde(
         rename = "tooltip-format-connected",
         deserialize_with = "tooltip_markup"
@@ -132,6 +143,7 @@ impl Default for Settings {
             format: "BT {status}".to_owned(),
             format_on: None,
             format_off: None,
+            format_disabled: None,
             format_connected: "BT {device_alias}".to_owned(),
             format_connected_battery: None,
             format_icons: None,
@@ -139,6 +151,7 @@ impl Default for Settings {
             tooltip_format: None,
             tooltip_format_on: None,
             tooltip_format_off: None,
+            tooltip_format_disabled: None,
             tooltip_format_connected: None,
             tooltip_format_connected_battery: None,
             tooltip_format_enumerate_connected: None,
@@ -211,6 +224,7 @@ impl<'a> Shown<'a> {
         let adapter = state.adapter()?;
         let first = state.connected(adapter).next();
         let status = match (adapter.powered, first) {
+            _ if adapter.blocked => "disabled",
             (false, _) => "off",
             (true, None) => "on",
             (true, Some(_)) => "connected",
@@ -262,6 +276,7 @@ impl Bluetooth {
         let s = &self.settings;
         let own = match shown.status {
             "off" => &s.tooltip_format_off,
+            "disabled" => &s.tooltip_format_disabled,
             "on" => &s.tooltip_format_on,
             _ if shown.first.is_some_and(|d| d.battery.is_some()) => {
                 match &s.tooltip_format_connected_battery {
@@ -307,6 +322,7 @@ impl Bluetooth {
         let s = &self.settings;
         match shown.status {
             "off" => s.format_off.as_deref().unwrap_or(&s.format),
+            "disabled" => s.format_disabled.as_deref().unwrap_or(&s.format),
             "on" => s.format_on.as_deref().unwrap_or(&s.format),
             _ => match shown.first.and_then(|d| d.battery) {
                 Some(_) => s

@@ -137,7 +137,10 @@ fn a_click_toggles_the_power_unless_a_command_is_set() {
     assert_eq!(bluetooth.action(Button::ScrollUp), None);
     let own = module("on-click = \"blueman-manager\"");
     assert_eq!(own.action(Button::Left), Some(Action::Run(Button::Left)));
-    for bad in ["format = \"{status} {essid}\"", "format-disabled = \"x\""] {
+    for bad in [
+        "format = \"{status} {essid}\"",
+        "format-no-controller = \"x\"",
+    ] {
         let text = format!("modules_right = [\"bluetooth\"]\n[bluetooth]\n{bad}\n");
         assert!(
             crate::config::parse(&text, Path::new("c.toml")).is_err(),
@@ -195,4 +198,30 @@ fn waybars_tooltip_formats_by_status_with_the_devices_enumerated() {
             "{bad}"
         );
     }
+}
+
+#[test]
+fn an_adapter_rfkill_blocks_is_disabled() {
+    let bluetooth =
+        module("format-disabled = \"BT blocked\"\ntooltip-format-disabled = \"rfkill\"");
+    let mut blocked = state(false, false, None);
+    let power_state = |value: &str| [("PowerState".to_owned(), Property::Text(value.to_owned()))];
+    blocked.update(HCI0, ADAPTER, &power_state("off-blocked"));
+    let (out, status) = text(bluetooth.as_ref(), Some(blocked.clone()));
+    assert_eq!(out, "BT blocked");
+    assert_eq!(status.and_then(|s| s.class), Some("disabled"));
+    let sample = Sample::default();
+    let events = Events::default().with(Some(blocked.clone()));
+    let input = Input {
+        events: &events,
+        ..input(&sample)
+    };
+    let mut tip = String::new();
+    bluetooth.tooltip(&mut Plain(&mut tip), &input);
+    assert_eq!(tip, "rfkill");
+    // Unblocked, powered off: `off` again; without format-disabled, `format`.
+    blocked.update(HCI0, ADAPTER, &power_state("off"));
+    assert_eq!(text(bluetooth.as_ref(), Some(blocked.clone())).0, "BT off");
+    blocked.update(HCI0, ADAPTER, &power_state("off-blocked"));
+    assert_eq!(text(module("").as_ref(), Some(blocked)).0, "BT disabled");
 }
