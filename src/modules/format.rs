@@ -61,6 +61,17 @@ pub fn deserialize_checked<'de, D: serde::Deserializer<'de>>(
     Ok(text)
 }
 
+/// A tooltip's format from the config: its `{key}`s among `known` and the whole of it
+/// Pango markup (lines allowed).
+pub fn deserialize_markup<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    known: &[&str],
+) -> Result<Option<String>, D::Error> {
+    let text = deserialize_checked(d, known)?;
+    crate::text::markup::check(&text, true).map_err(serde::de::Error::custom)?;
+    Ok(Some(text))
+}
+
 /// Checks that every `{key}` in `format` is one of `known`: the config error otherwise.
 pub fn check(format: &str, known: &[&str]) -> Result<(), String> {
     let mut unknown = None;

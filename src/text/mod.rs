@@ -91,6 +91,23 @@ pub(crate) fn push_escaped_char(out: &mut String, c: char) {
     }
 }
 
+/// A module's own tooltip markup, filled into a buffer the module keeps so that drawing
+/// it allocates nothing once warm, then handed to the sink as checked markup.
+#[derive(Default)]
+pub struct MarkupBuffer(std::cell::RefCell<String>);
+
+impl MarkupBuffer {
+    /// Fills the buffer afresh with `fill` and writes it to `sink`.
+    pub fn write(&self, sink: &mut dyn Sink, fill: impl FnOnce(&mut String)) {
+        let Ok(mut markup) = self.0.try_borrow_mut() else {
+            return;
+        };
+        markup.clear();
+        fill(&mut markup);
+        sink.checked_markup(&markup);
+    }
+}
+
 /// Appends untrusted text, with control characters as `?` so it cannot break a line, and
 /// without the characters that would rearrange or hide it (see [`shown_char`]).
 pub fn untrusted(sink: &mut dyn Sink, text: &str) {

@@ -9,7 +9,6 @@
 #[cfg(test)]
 mod tests;
 
-use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -24,6 +23,7 @@ use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, T
 use crate::events::audio::{AudioCommand, AudioState, Sink};
 use crate::render::header;
 use crate::text::icons::FormatIcons;
+use crate::text::MarkupBuffer;
 use crate::text::{untrusted, Sink as TextSink};
 
 /// The keys of the sink formats, and of the source formats.
@@ -147,7 +147,7 @@ struct Audio {
     kind: &'static str,
     settings: Settings,
     /// The user's tooltip as it is filled, kept so that drawing it allocates nothing.
-    tooltip_text: RefCell<String>,
+    tooltip_text: MarkupBuffer,
 }
 
 /// The `audio` module.
@@ -186,7 +186,7 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
     Ok(Rc::new(Audio {
         kind,
         settings,
-        tooltip_text: RefCell::new(String::new()),
+        tooltip_text: MarkupBuffer::default(),
     }))
 }
 
@@ -290,15 +290,12 @@ impl Module for Audio {
             return;
         };
         if let Some(format) = &self.settings.tooltip_format {
-            let Ok(mut text) = self.tooltip_text.try_borrow_mut() else {
-                return;
-            };
-            text.clear();
-            format::fill_escaped(format, &mut text, &[], |key, out| {
-                number_spec::split(key)
-                    .is_some_and(|(name, spec)| self.field(name, spec, out, state, sink))
+            self.tooltip_text.write(sink_out, |text| {
+                format::fill_escaped(format, text, &[], |key, out| {
+                    number_spec::split(key)
+                        .is_some_and(|(name, spec)| self.field(name, spec, out, state, sink))
+                });
             });
-            sink_out.checked_markup(&text);
             return;
         }
         header(sink_out, "Audio");

@@ -10,7 +10,6 @@
 #[cfg(test)]
 mod tests;
 
-use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -24,6 +23,7 @@ use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, T
 use crate::events::bluetooth::{Adapter, BluetoothCommand, BluetoothState, Device};
 use crate::render::header;
 use crate::text::icons::FormatIcons;
+use crate::text::MarkupBuffer;
 use crate::text::{untrusted, Sink};
 
 /// The keys the formats take, as Waybar names them.
@@ -168,24 +168,18 @@ fn checked_optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D
     checked(d).map(Some)
 }
 
-fn markup<'de, D: Deserializer<'de>>(d: D, keys: &[&str]) -> Result<Option<String>, D::Error> {
-    let text = format::deserialize_checked(d, keys)?;
-    crate::text::markup::check(&text, true).map_err(serde::de::Error::custom)?;
-    Ok(Some(text))
-}
-
 fn tooltip_markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    markup(d, &TOOLTIP_KEYS)
+    format::deserialize_markup(d, &TOOLTIP_KEYS)
 }
 
 fn device_markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    markup(d, &DEVICE_KEYS)
+    format::deserialize_markup(d, &DEVICE_KEYS)
 }
 
 struct Bluetooth {
     settings: Settings,
     /// The user's tooltip as it is filled, kept so that drawing it allocates nothing.
-    tooltip_text: RefCell<String>,
+    tooltip_text: MarkupBuffer,
 }
 
 /// The `bluetooth` module.
@@ -207,7 +201,7 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
     };
     Ok(Rc::new(Bluetooth {
         settings,
-        tooltip_text: RefCell::new(String::new()),
+        tooltip_text: MarkupBuffer::default(),
     }))
 }
 
@@ -379,20 +373,17 @@ impl Module for Bluetooth {
             return;
         };
         if let Some(format) = self.tooltip_format(&shown) {
-            let Ok(mut text) = self.tooltip_text.try_borrow_mut() else {
-                return;
-            };
-            text.clear();
             // `{device_enumerate}`'s lines are markup already, their values escaped.
             let markup = ["device_enumerate"];
-            format::fill_escaped(format, &mut text, &markup, |key, out| match key {
-                "device_enumerate" => {
-                    self.enumerate(out, state, shown.adapter);
-                    true
-                }
-                key => self.field(key, out, &shown),
+            self.tooltip_text.write(sink, |text| {
+                format::fill_escaped(format, text, &markup, |key, out| match key {
+                    "device_enumerate" => {
+                        self.enumerate(out, state, shown.adapter);
+                        true
+                    }
+                    key => self.field(key, out, &shown),
+                });
             });
-            sink.checked_markup(&text);
             return;
         }
         header(sink, "Bluetooth");

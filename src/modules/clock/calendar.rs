@@ -75,16 +75,20 @@ pub fn week_number(date: Date, numbering: Numbering) -> u32 {
 
 /// Appends `format` with its `{}` replaced by `text`; `text` alone without a format.
 fn wrap(out: &mut String, format: Option<&str>, text: &str) {
-    match format.and_then(|f| f.split_once("{}")) {
-        Some((before, after)) => {
+    wrap_with(out, format, |out| out.push_str(text));
+}
+
+/// [`wrap`] around what `write` appends; a format without `{}` shows alone, as fmt
+/// leaves out an argument it has no place for.
+fn wrap_with(out: &mut String, format: Option<&str>, write: impl FnOnce(&mut String)) {
+    match format.map(|f| f.split_once("{}")) {
+        Some(Some((before, after))) => {
             out.push_str(before);
-            out.push_str(text);
+            write(out);
             out.push_str(after);
         }
-        None => match format {
-            Some(format) => out.push_str(format),
-            None => out.push_str(text),
-        },
+        Some(None) => out.push_str(format.unwrap_or_default()),
+        None => write(out),
     }
 }
 
@@ -139,16 +143,17 @@ impl Calendar {
 
 /// Rows of a month: its title, the weekday names, and its weeks.
 fn lines_in_month(year: i32, month: u32, first_weekday: u32) -> u32 {
-    let lead = (Date {
+    2 + (lead_days(year, month, first_weekday) + days_in_month(year, month)).div_ceil(7)
+}
+
+/// The days of the month's first week that belong to the month before.
+fn lead_days(year: i32, month: u32, first_weekday: u32) -> u32 {
+    let first = Date {
         year,
         month,
         day: 1,
-    }
-    .weekday()
-        + 7
-        - first_weekday)
-        % 7;
-    2 + (lead + days_in_month(year, month)).div_ceil(7)
+    };
+    (first.weekday() + 7 - first_weekday) % 7
 }
 
 /// Buffers [`write`] keeps between tooltips, so that drawing one allocates nothing once
@@ -159,18 +164,6 @@ pub struct Scratch {
     line: String,
     text: String,
     name: String,
-}
-
-/// Appends `format` around a number written by `number` (`{}` standing for it).
-fn wrap_number(out: &mut String, format: Option<&str>, number: impl FnOnce(&mut String)) {
-    match format.map(|f| f.split_once("{}").unwrap_or((f, ""))) {
-        Some((before, after)) => {
-            out.push_str(before);
-            number(out);
-            out.push_str(after);
-        }
-        None => number(out),
-    }
 }
 
 /// Appends the calendar as Pango markup. `week_width`: [`Calendar::week_width`].
@@ -297,15 +290,7 @@ fn write_month_line(
     if has_week {
         let last = days_in_month(year, month);
         let lead = if line == 2 {
-            (Date {
-                year,
-                month,
-                day: 1,
-            }
-            .weekday()
-                + 7
-                - first)
-                % 7
+            lead_days(year, month, first)
         } else {
             0
         };
@@ -318,7 +303,7 @@ fn write_month_line(
             }
             if (Date { year, month, day }) == today {
                 let marked = calendar.format.today.as_deref().unwrap_or("<b>{}</b>");
-                wrap_number(out, Some(marked), |out| {
+                wrap_with(out, Some(marked), |out| {
                     let _ = write!(out, "{day:>2}");
                 });
             } else {
@@ -341,21 +326,12 @@ fn write_month_line(
 /// The day of the month the week on `line` starts on (0 or less for the first week,
 /// which starts in the month before).
 fn week_start_day(year: i32, month: u32, line: u32, first: u32) -> i32 {
-    let lead = ((Date {
-        year,
-        month,
-        day: 1,
-    }
-    .weekday()
-        + 7
-        - first)
-        % 7) as i32;
-    1 - lead + 7 * (line as i32 - 2)
+    1 - lead_days(year, month, first) as i32 + 7 * (line as i32 - 2)
 }
 
 fn write_week(out: &mut String, calendar: &Calendar, date: Date) {
     let number = week_number(date, calendar.numbering());
-    wrap_number(out, calendar.format.weeks.as_deref(), |out| {
+    wrap_with(out, calendar.format.weeks.as_deref(), |out| {
         let _ = write!(out, "{number:02}");
     });
 }

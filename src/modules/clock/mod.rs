@@ -19,6 +19,7 @@ use super::alt_format::AltFormat;
 use super::import::Waybar;
 use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table, Update};
+use crate::text::MarkupBuffer;
 use crate::text::Sink;
 use calendar::{Calendar, Mode, Scratch, View};
 
@@ -90,9 +91,7 @@ impl Default for Settings {
 
 /// Pango markup with strftime's codes and `{calendar}`, `{ordinal_date}`, `{tz_list}`.
 fn tooltip_format<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    let text = super::format::deserialize_checked(d, &TOOLTIP_FIELDS)?;
-    crate::text::markup::check(&text, true).map_err(serde::de::Error::custom)?;
-    Ok(Some(text))
+    super::format::deserialize_markup(d, &TOOLTIP_FIELDS)
 }
 
 struct Clock {
@@ -105,7 +104,8 @@ struct Clock {
     /// The columns of a week number ([`Calendar::week_width`]).
     week_width: usize,
     /// The tooltip's buffers, kept so that a tooltip allocates nothing once warm.
-    scratch: RefCell<(String, Scratch)>,
+    markup: MarkupBuffer,
+    calendar_scratch: RefCell<Scratch>,
 }
 
 /// The `clock` module.
@@ -127,7 +127,8 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         mode: Cell::new(settings.calendar.mode),
         shift: Cell::new(0),
         week_width: settings.calendar.week_width(),
-        scratch: RefCell::new((String::new(), Scratch::default())),
+        markup: MarkupBuffer::default(),
+        calendar_scratch: RefCell::new(Scratch::default()),
         settings,
         alternative: AltFormat::default(),
     }))
@@ -259,16 +260,14 @@ impl Module for Clock {
         if !self.settings.tooltip {
             return;
         }
-        let Ok(mut scratch) = self.scratch.try_borrow_mut() else {
+        let Ok(mut calendar) = self.calendar_scratch.try_borrow_mut() else {
             return;
         };
-        let (markup, calendar) = &mut *scratch;
-        markup.clear();
-        match &self.settings.tooltip_format {
-            Some(format) => self.write_tooltip_format(format, input, markup, calendar),
-            None => self.write_calendar(input, markup, calendar),
-        }
-        sink.checked_markup(markup);
+        self.markup
+            .write(sink, |markup| match &self.settings.tooltip_format {
+                Some(format) => self.write_tooltip_format(format, input, markup, &mut calendar),
+                None => self.write_calendar(input, markup, &mut calendar),
+            });
     }
 
     fn action(&self, button: Button) -> Option<Action> {

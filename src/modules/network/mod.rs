@@ -20,7 +20,6 @@ mod reading;
 #[cfg(test)]
 mod tests;
 
-use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -37,6 +36,7 @@ use crate::events::network::{Connection, NetworkState, Primary};
 use crate::render::{header, write_rate};
 use crate::sample::readings::{Reader, Roots};
 use crate::text::icons::FormatIcons;
+use crate::text::MarkupBuffer;
 use crate::text::{untrusted, Sink};
 pub use reading::{InterfaceRates, Traffic, Wifi};
 
@@ -164,9 +164,7 @@ fn checked_optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D
 }
 
 fn checked_markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    let text = checked_format(d)?;
-    crate::text::markup::check(&text, true).map_err(serde::de::Error::custom)?;
-    Ok(Some(text))
+    format::deserialize_markup(d, &KEYS)
 }
 
 struct Network {
@@ -175,7 +173,7 @@ struct Network {
     settings: Settings,
     alternative: AltFormat,
     /// The user's tooltip as it is filled, kept so that drawing it allocates nothing.
-    tooltip_text: RefCell<String>,
+    tooltip_text: MarkupBuffer,
 }
 
 /// The `network` module.
@@ -200,7 +198,7 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
         key: name.to_owned(),
         settings,
         alternative: AltFormat::default(),
-        tooltip_text: RefCell::new(String::new()),
+        tooltip_text: MarkupBuffer::default(),
     }))
 }
 
@@ -368,10 +366,6 @@ impl Module for Network {
             crate::render::net::write(sink, input.sample);
             return;
         };
-        let Ok(mut text) = self.tooltip_text.try_borrow_mut() else {
-            return;
-        };
-        text.clear();
         let rates = self.rates(input, &primary);
         let wifi = rates.and_then(|r| r.wifi.as_ref());
         let signal = wifi.and_then(Wifi::signal_percent).map(f64::from);
@@ -379,10 +373,11 @@ impl Module for Network {
         let icon = icons.map_or("", |icons| {
             icons.icon(signal, Some(primary.connection.name()))
         });
-        format::fill_escaped(format, &mut text, &[], |key, out| {
-            fields::write_field(key, out, state, &primary, rates, icon)
+        self.tooltip_text.write(sink, |text| {
+            format::fill_escaped(format, text, &[], |key, out| {
+                fields::write_field(key, out, state, &primary, rates, icon)
+            });
         });
-        sink.checked_markup(&text);
     }
 
     fn history_graphs(&self) -> bool {
