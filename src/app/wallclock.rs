@@ -8,6 +8,7 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use gtk4::prelude::*;
 use gtk4::{gio, glib};
 
+use crate::modules::utc_offset_seconds;
 use crate::modules::{Date, WallClock};
 
 /// The local time, its zone read afresh on every use: `TZ` when set, else
@@ -15,10 +16,27 @@ use crate::modules::{Date, WallClock};
 /// zone is cached for the life of the process.)
 pub struct LocalClock;
 
-fn now() -> Option<glib::DateTime> {
+fn local_zone() -> glib::TimeZone {
     let identifier = std::env::var("TZ").unwrap_or_else(|_| ":/etc/localtime".to_owned());
-    let zone = glib::TimeZone::new(Some(&identifier));
-    glib::DateTime::now(&zone).ok()
+    glib::TimeZone::new(Some(&identifier))
+}
+
+fn now() -> Option<glib::DateTime> {
+    glib::DateTime::now(&local_zone()).ok()
+}
+
+/// The time now in `zone` (empty: the local zone); `None` for a zone glib does not know.
+fn now_in(zone: &str) -> Option<glib::DateTime> {
+    if zone.is_empty() {
+        return now();
+    }
+    // glib gives UTC for an identifier it cannot read (`from_identifier`, which says so,
+    // is glib 2.68's).
+    let tz = glib::TimeZone::new(Some(zone));
+    if tz.identifier() == "UTC" && zone != "UTC" && utc_offset_seconds(zone) != Some(0) {
+        return None;
+    }
+    glib::DateTime::now(&tz).ok()
 }
 
 impl WallClock for LocalClock {
@@ -26,17 +44,16 @@ impl WallClock for LocalClock {
         crate::records::unix_ms_now()
     }
 
-    fn format(&self, format: &str, out: &mut String) {
-        match now().and_then(|time| time.format(format).ok()) {
+    fn format_in(&self, zone: &str, format: &str, out: &mut String) {
+        match now_in(zone).and_then(|time| time.format(format).ok()) {
             Some(text) => out.push_str(&text),
-            // Not a format glib can use (it says nothing about why).
+            // Not a format or zone glib can use (it says nothing about why).
             None => out.push('–'),
         }
     }
 
     fn format_date(&self, date: Date, format: &str, out: &mut String) {
-        let identifier = std::env::var("TZ").unwrap_or_else(|_| ":/etc/localtime".to_owned());
-        let zone = glib::TimeZone::new(Some(&identifier));
+        let zone = local_zone();
         let month = i32::try_from(date.month).unwrap_or(1);
         let day = i32::try_from(date.day).unwrap_or(1);
         let start = glib::DateTime::new(&zone, date.year, month, day, 0, 0, 0.0);
@@ -128,5 +145,55 @@ impl Drop for WallTimer {
         if let Some(source) = self.source.take() {
             source.remove();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::modules::FixedClock;
+
+    /// Hours and minutes of a zone's time now, as minutes of the day.
+    fn minutes_of_day(zone: &str) -> i64 {
+        let mut out = String::new();
+        LocalClock.format_in(zone, "%H %M", &mut out);
+        let (hours, minutes) = out.split_once(' ').expect(&out);
+        let number = |text: &str| text.parse::<i64>().expect(text);
+        number(hours) * 60 + number(minutes)
+    }
+
+    #[test]
+    fn a_named_zone_and_an_offset_are_that_far_from_utc() {
+        // Tokyo keeps no summer time: always nine hours ahead of UTC. Read twice in a
+        // row, the minute may turn between the two reads.
+        let ahead = (minutes_of_day("Asia/Tokyo") - minutes_of_day("UTC")).rem_euclid(1440);
+        assert!([540, 541].contains(&ahead), "{ahead}");
+        let ahead = (minutes_of_day("-03:30") - minutes_of_day("UTC")).rem_euclid(1440);
+        assert!([1230, 1231].contains(&ahead), "{ahead}");
+    }
+
+    #[test]
+    fn an_offset_reads_as_the_fixed_clock_reads_it() {
+        let fixed = |out: &mut String| {
+            let clock = FixedClock {
+                unix_ms: LocalClock.unix_ms(),
+            };
+            clock.format_in("+05:30", "%d %H:%M", out);
+        };
+        let (mut before, mut local, mut after) = (String::new(), String::new(), String::new());
+        fixed(&mut before);
+        LocalClock.format_in("+05:30", "%d %H:%M", &mut local);
+        fixed(&mut after);
+        assert!(
+            local == before || local == after,
+            "{local} {before} {after}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_zone_shows_a_dash() {
+        let mut out = String::new();
+        LocalClock.format_in("Mars/Olympus_Mons", "%H:%M", &mut out);
+        assert_eq!(out, "–");
     }
 }

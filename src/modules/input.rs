@@ -34,8 +34,13 @@ impl Date {
 pub trait WallClock {
     /// Milliseconds since the Unix epoch.
     fn unix_ms(&self) -> u64;
-    /// Appends the local time formatted with strftime-style `%` codes.
-    fn format(&self, format: &str, out: &mut String);
+    /// Appends the time in `zone` formatted with strftime-style `%` codes: `zone` is
+    /// empty for the local zone, an IANA name (`Asia/Tokyo`) or a UTC offset (`+09:00`).
+    fn format_in(&self, zone: &str, format: &str, out: &mut String);
+    /// Appends the local time formatted so.
+    fn format(&self, format: &str, out: &mut String) {
+        self.format_in("", format, out);
+    }
     /// Appends the start of `date` formatted so (the calendar's month and day names).
     fn format_date(&self, date: Date, format: &str, out: &mut String);
     fn today(&self) -> Date;
@@ -101,9 +106,14 @@ impl WallClock for FixedClock {
     }
 
     /// `%Y %m %d %H %M %S %%`, and English names (`%B %b %A %a`); other codes are
-    /// written as they are.
-    fn format(&self, format: &str, out: &mut String) {
-        let (date, seconds) = self.civil();
+    /// written as they are. Its local zone is UTC, and of named zones it knows only UTC
+    /// offsets (`+09:00`); any other stands for UTC.
+    fn format_in(&self, zone: &str, format: &str, out: &mut String) {
+        let offset_ms = utc_offset_seconds(zone).unwrap_or(0) * 1000;
+        let shifted = FixedClock {
+            unix_ms: self.unix_ms.saturating_add_signed(offset_ms),
+        };
+        let (date, seconds) = shifted.civil();
         write_fixed(date, seconds, format, out);
     }
 
@@ -114,6 +124,30 @@ impl WallClock for FixedClock {
     fn today(&self) -> Date {
         self.civil().0
     }
+}
+
+/// A zone that is a fixed offset from UTC, in seconds: `UTC`, `Z`, `+09:00`, `-0330`,
+/// `+05` (RFC 3339 and ISO 8601 forms, as glib reads them).
+pub fn utc_offset_seconds(zone: &str) -> Option<i64> {
+    if zone == "UTC" || zone == "Z" {
+        return Some(0);
+    }
+    let (sign, digits) = match zone.as_bytes().first()? {
+        b'+' => (1, &zone[1..]),
+        b'-' => (-1, &zone[1..]),
+        _ => return None,
+    };
+    let (hours, minutes) = match (digits.len(), digits.split_once(':')) {
+        (2, None) => (digits, "0"),
+        (4, None) => digits.split_at(2),
+        (5, Some((hours, minutes))) if hours.len() == 2 => (hours, minutes),
+        _ => return None,
+    };
+    if !digits.bytes().all(|b| b.is_ascii_digit() || b == b':') {
+        return None;
+    }
+    let (hours, minutes): (i64, i64) = (hours.parse().ok()?, minutes.parse().ok()?);
+    (hours <= 24 && minutes < 60).then_some(sign * (hours * 3600 + minutes * 60))
 }
 
 const MONTHS: [&str; 12] = [

@@ -54,7 +54,9 @@ mod workspaces;
 
 pub use clicks::Clicks;
 pub use graph::{BarGraph, GraphSettings};
-pub use input::{Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS};
+pub use input::{
+    utc_offset_seconds, Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS,
+};
 pub use module::{
     event_sources, Action, Button, Layout, Level, Module, Sampling, Status, Table, Update, Widget,
 };

@@ -421,6 +421,35 @@ fn a_clock_with_waybars_calendar_actions_and_older_keys_comes_over_whole() {
 }
 
 #[test]
+fn a_clocks_time_zones_come_over_when_the_system_knows_them() {
+    let waybar = json!({
+        "modules-right": ["clock", "clock#far"],
+        "clock": {
+            "timezones": ["", "America/Chicago", "+09:00"],
+            "timezone-tooltip-format": "{:%H:%M %Z}",
+            "actions": {"on-scroll-up": "tz_up"}
+        },
+        "clock#far": {"timezone": "Atlantis/Lost_City", "format": "{:%H}"}
+    });
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    for line in [
+        "timezones = [\"\", \"America/Chicago\", \"+09:00\"]",
+        "timezone-tooltip-format = \"%H:%M %Z\"",
+    ] {
+        assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
+    }
+    assert!(
+        import.notes.iter().any(|n| n.starts_with(
+            "`clock#far` `timezone`: `Atlantis/Lost_City` \
+                                                   is not a time zone"
+        )),
+        "{:?}",
+        import.notes
+    );
+}
+
+#[test]
 fn the_network_interval_is_the_monitors_and_the_backlight_needs_none() {
     let waybar = json!({
         "modules-right": ["network", "backlight"],

@@ -1,4 +1,5 @@
-//! `clock`: the local time in a strftime-style `format` (`%a %d %b %H:%M` by default),
+//! `clock`: the local time, or a `timezone`'s (`timezones` cycled by the `tz_up` and
+//! `tz_down` actions), in a strftime-style `format` (`%a %d %b %H:%M` by default),
 //! `format_alt` after a left click. It has its own timer: it wakes at the next minute
 //! boundary, or the next second when the format shows seconds, never on the sample tick.
 //! Its tooltip is the month's calendar with today marked, or the user's
@@ -8,6 +9,7 @@
 mod calendar;
 mod calendar_settings;
 mod waybar;
+mod zones;
 
 use std::cell::{Cell, RefCell};
 use std::fmt::Write;
@@ -22,6 +24,7 @@ use super::{Action, Button, Input, Module, Status, Table, Update};
 use crate::text::MarkupBuffer;
 use crate::text::Sink;
 use calendar::{Calendar, Mode, Scratch, View};
+use zones::Zones;
 
 /// The fields a `tooltip-format` takes besides strftime's codes.
 const TOOLTIP_FIELDS: [&str; 3] = ["calendar", "ordinal_date", "tz_list"];
@@ -35,7 +38,7 @@ enum CalendarAction {
     ShiftUp,
     ShiftDown,
     ShiftReset,
-    /// Next or previous time zone: ringbar's clock shows one.
+    /// The next or previous of `timezones`.
     TzUp,
     TzDown,
 }
@@ -74,6 +77,24 @@ struct Settings {
     tooltip_format: Option<String>,
     calendar: Calendar,
     actions: Actions,
+    #[serde(deserialize_with = "zone")]
+    timezone: Option<String>,
+    #[serde(deserialize_with = "zones::zone_names")]
+    timezones: Vec<String>,
+    #[serde(
+        rename = "timezone-tooltip-format",
+        deserialize_with = "timezone_tooltip_format"
+    )]
+    timezone_tooltip_format: Option<String>,
+}
+
+fn zone<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    zones::zone_name(d).map(Some)
+}
+
+/// The time in each of the other zones in `{tz_list}`: as `format` unless set.
+fn timezone_tooltip_format<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    super::format::deserialize_markup(d, &[])
 }
 
 impl Default for Settings {
@@ -85,6 +106,9 @@ impl Default for Settings {
             tooltip_format: None,
             calendar: Calendar::default(),
             actions: Actions::default(),
+            timezone: None,
+            timezones: Vec::new(),
+            timezone_tooltip_format: None,
         }
     }
 }
@@ -106,6 +130,7 @@ struct Clock {
     /// The tooltip's buffers, kept so that a tooltip allocates nothing once warm.
     markup: MarkupBuffer,
     calendar_scratch: RefCell<Scratch>,
+    zones: Zones,
 }
 
 /// The `clock` module.
@@ -129,6 +154,7 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         week_width: settings.calendar.week_width(),
         markup: MarkupBuffer::default(),
         calendar_scratch: RefCell::new(Scratch::default()),
+        zones: Zones::new(settings.timezone.as_deref(), &settings.timezones),
         settings,
         alternative: AltFormat::default(),
     }))
@@ -171,18 +197,24 @@ impl Clock {
                 break;
             };
             if open > 0 {
-                input.clock.format(&rest[..open], out);
+                input
+                    .clock
+                    .format_in(self.zones.shown(), &rest[..open], out);
             }
             match &rest[open + 1..open + len] {
                 "calendar" => self.write_calendar(input, out, scratch),
                 "ordinal_date" => write_ordinal(input.clock.today().day, out),
-                // One time zone: Waybar's list of the others is empty too.
+                "tz_list" => {
+                    let own = self.settings.timezone_tooltip_format.as_deref();
+                    let format = (own.unwrap_or(&self.settings.format), own.is_some());
+                    self.zones.write_list(input, format, out);
+                }
                 _ => {}
             }
             rest = &rest[open + len + 1..];
         }
         if !rest.is_empty() {
-            input.clock.format(rest, out);
+            input.clock.format_in(self.zones.shown(), rest, out);
         }
     }
 
@@ -199,7 +231,8 @@ impl Clock {
             CalendarAction::ShiftUp => self.shift.set(self.shift.get().saturating_add(step)),
             CalendarAction::ShiftDown => self.shift.set(self.shift.get().saturating_sub(step)),
             CalendarAction::ShiftReset => self.shift.set(0),
-            CalendarAction::TzUp | CalendarAction::TzDown => {}
+            CalendarAction::TzUp => self.zones.step(true),
+            CalendarAction::TzDown => self.zones.step(false),
         }
     }
 }
@@ -252,7 +285,9 @@ impl Module for Clock {
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        input.clock.format(self.format(), out);
+        input
+            .clock
+            .format_in(self.zones.shown(), self.format(), out);
         Some(Status::default())
     }
 

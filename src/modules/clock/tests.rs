@@ -218,3 +218,64 @@ fn week_numbers_as_strftime_counts_them() {
         "1st 2nd 3rd 4th 11th 12th 13th 21st 22nd 23rd 31st "
     );
 }
+
+#[test]
+fn time_zones_cycle_on_their_actions_and_list_the_others() {
+    // The fixed clock's local zone is UTC: 14:28 there.
+    let clock = clock_from(
+        "format = \"%H:%M\"\ntimezones = [\"\", \"+09:00\", \"-03:30\"]\n\
+         tooltip-format = \"{tz_list}\"\n\
+         [clock.actions]\non-scroll-up = \"tz_up\"\non-scroll-down = \"tz_down\"\n",
+    );
+    let sample = Sample::default();
+    let text = |clock: &Rc<dyn Module>| {
+        let mut out = String::new();
+        clock.text(&input(&sample), &mut out);
+        out
+    };
+    assert_eq!(text(&clock), "14:28");
+    // Waybar's list leaves out the local zone and the zone shown.
+    assert_eq!(tooltip(&*clock, false), "23:28\n10:58");
+    assert_eq!(clock.action(Button::ScrollUp), Some(Action::Redraw));
+    assert_eq!(text(&clock), "23:28");
+    assert_eq!(tooltip(&*clock, false), "10:58");
+    clock.action(Button::ScrollUp);
+    clock.action(Button::ScrollUp);
+    assert_eq!(text(&clock), "14:28", "round the list");
+    clock.action(Button::ScrollDown);
+    assert_eq!(text(&clock), "10:58", "back round it");
+
+    // With a format of its own the list shows the zone shown too.
+    let clock = clock_from(
+        "timezone = \"+01:00\"\ntimezones = [\"UTC\", \"+01:00\"]\n\
+         timezone-tooltip-format = \"<b>%H</b>\"\ntooltip-format = \"{tz_list}\"\n",
+    );
+    assert_eq!(tooltip(&*clock, true), "<b>14</b>\n<b>15</b>");
+    let one = clock_from("timezone = \"-01:00\"\nformat = \"%H\"\ntooltip-format = \"{tz_list}\"");
+    assert_eq!(text(&one), "13", "`timezone` alone");
+    assert_eq!(tooltip(&*one, false), "", "a single zone lists none");
+    for bad in [
+        "timezone = \"Mars/Olympus_Mons\"",
+        "timezones = [\"UTC\", \"../../etc/passwd\"]",
+        "timezone = \"+9\"",
+    ] {
+        let toml = format!("modules_center = [\"clock\"]\n[clock]\n{bad}\n");
+        let err = config::parse(&toml, "c.toml".as_ref()).expect_err(bad);
+        assert!(
+            err.to_string().contains("is not a time zone"),
+            "{bad}: {err}"
+        );
+    }
+}
+
+#[test]
+fn named_zones_are_read_from_the_zone_database() {
+    // Debian's tzdata (priority required) holds them.
+    let toml = "[clock]\ntimezones = [\"America/Chicago\", \"Asia/Tokyo\", \"UTC\", \"\"]\n";
+    config::parse(toml, "c.toml".as_ref()).expect("zones from the database");
+    assert!(super::zones::check("Europe/Paris").is_ok());
+    assert!(
+        super::zones::check("Europe").is_err(),
+        "a folder is no zone"
+    );
+}

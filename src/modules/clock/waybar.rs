@@ -34,6 +34,8 @@ pub fn from_waybar(key: &str, value: &Json) -> Carried {
             None => Carried::Refused("not a table".to_owned()),
         },
         "actions" => Carried::renamed("actions", value),
+        "timezone-tooltip-format" => text("timezone-tooltip-format"),
+        "timezone" | "timezones" => time_zones(key, value),
         "calendar-weeks-pos" => nested("calendar", "weeks-pos", value),
         "on-scroll" => match value.as_object().and_then(|o| o.get("calendar")) {
             Some(months) => nested("calendar", "on-scroll", months),
@@ -52,6 +54,23 @@ pub fn from_waybar(key: &str, value: &Json) -> Carried {
             }
             None => Carried::No,
         },
+    }
+}
+
+/// `timezone` or `timezones` as they are, if the system knows every zone named (Waybar
+/// skips those it does not know, with a warning).
+fn time_zones(key: &str, value: &Json) -> Carried {
+    let names = match value {
+        Json::String(name) => vec![name.as_str()],
+        Json::Array(names) => names.iter().filter_map(Json::as_str).collect(),
+        _ => return Carried::Refused("not a zone name or a list of them".to_owned()),
+    };
+    match names
+        .into_iter()
+        .find_map(|name| super::zones::check(name).err())
+    {
+        Some(unknown) => Carried::Refused(unknown),
+        None => Carried::renamed(key, value),
     }
 }
 
