@@ -79,6 +79,7 @@ fn sway_workspaces_windows_titles_and_switching() {
                 urgent: false,
                 windows: 0,
                 special: false,
+                monitor_id: None,
             }]
         );
         assert_eq!(state.window_title, None);

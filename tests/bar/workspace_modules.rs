@@ -93,6 +93,39 @@ fn workspaces_and_the_window_title_follow_sway_events() {
     assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
 }
 
+/// Waybar's `persistent-workspaces`: a workspace sway has not made has its button, and a
+/// click on it makes sway create it; left again, it keeps its button.
+#[test]
+fn a_persistent_workspace_is_shown_and_made_by_a_click() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = [\"sway/workspaces\"]\nmodules_right = [\"clock\"]\n\
+         [\"sway/workspaces\"]\npersistent-workspaces = { \"1\" = [], \"music\" = [\"HEADLESS-1\"] }\n",
+    );
+    let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let field = |key: &str| bar.field(key);
+    wait_for("1 and the persistent music", WAIT, || {
+        field("workspaces") == "1:focused+visible+persistent+empty|music:persistent+empty"
+    });
+    let has_music = || session.swaymsg(&["-t", "get_workspaces"]).contains("music");
+    assert!(!has_music(), "sway has no workspace music yet");
+    let (x, y) = bar.button_center("workspaces", 1);
+    let mut pointer = session.pointer();
+    pointer.move_to(x, y);
+    pointer.click("left");
+    wait_for("sway made music", WAIT, has_music);
+    // Sway drops the empty workspace 1 it left: its button stays.
+    wait_for("music focused, 1 kept", WAIT, || {
+        field("workspaces") == "1:persistent+empty|music:focused+visible+persistent+empty"
+    });
+    let log = bar.log_text();
+    assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
+}
+
 /// Sway's scratchpad, by Waybar's name: a window moved there is counted, with its line
 /// in the tooltip; shown again, the module hides.
 #[test]

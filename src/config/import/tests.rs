@@ -450,6 +450,40 @@ fn a_clocks_time_zones_come_over_when_the_system_knows_them() {
 }
 
 #[test]
+fn persistent_workspaces_come_over_and_the_number_order_is_ringbars_own() {
+    let waybar = json!({
+        "modules-left": ["hyprland/workspaces"],
+        "hyprland/workspaces": {
+            "persistent-workspaces": {"*": 5, "HDMI-A-1": [1, "web"], "chat": []},
+            "sort-by-number": true
+        }
+    });
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    for line in ["\"*\" = 5", "HDMI-A-1 = [1, \"web\"]", "chat = []"] {
+        assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
+    }
+    assert_eq!(
+        import.notes,
+        ["`hyprland/workspaces` `sort-by-number`: not needed"]
+    );
+    let sway = json!({
+        "modules-left": ["sway/workspaces"],
+        "sway/workspaces": {"persistent_workspaces": {"3": [], "4": ["eDP-1"]}, "sort-by": "name"}
+    });
+    let import = convert(&sway);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert!(import.toml.contains("4 = [\"eDP-1\"]"), "{}", import.toml);
+    assert!(
+        import.notes.iter().any(
+            |n| n.starts_with("`sway/workspaces` `sort-by`") && n.ends_with("not carried over")
+        ),
+        "{:?}",
+        import.notes
+    );
+}
+
+#[test]
 fn the_network_interval_is_the_monitors_and_the_backlight_needs_none() {
     let waybar = json!({
         "modules-right": ["network", "backlight"],

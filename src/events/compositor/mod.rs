@@ -67,6 +67,9 @@ pub struct Workspace {
     pub windows: u32,
     /// A Hyprland special workspace (named "special:…").
     pub special: bool,
+    /// Hyprland's number of its output (`monitorID`): persistent workspaces given as a
+    /// count are numbered from it. `None` elsewhere.
+    pub monitor_id: Option<u32>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -102,14 +105,17 @@ impl CompositorState {
 /// ones by name. (Sway's unnumbered workspaces have num -1; Hyprland's named ones have
 /// ids below -1337.)
 pub fn sort_workspaces(workspaces: &mut [Workspace]) {
-    workspaces.sort_by(|a, b| {
-        let key = |w: &Workspace| match (w.special, w.id >= 0) {
-            (true, _) => (2, 0),
-            (false, true) => (0, w.id),
-            (false, false) => (1, 0),
-        };
-        key(a).cmp(&key(b)).then_with(|| a.name.cmp(&b.name))
-    });
+    workspaces.sort_by(display_order);
+}
+
+/// The order of [`sort_workspaces`].
+pub fn display_order(a: &Workspace, b: &Workspace) -> std::cmp::Ordering {
+    let key = |w: &Workspace| match (w.special, w.id >= 0) {
+        (true, _) => (2, 0),
+        (false, true) => (0, w.id),
+        (false, false) => (1, 0),
+    };
+    key(a).cmp(&key(b)).then_with(|| a.name.cmp(&b.name))
 }
 
 /// The workspace a scroll step goes to: the next (or previous) non-special workspace on

@@ -28,6 +28,9 @@ struct WorkspaceReply {
     monitor: String,
     #[serde(default)]
     windows: u32,
+    /// -1 while a workspace has no monitor.
+    #[serde(rename = "monitorID", default)]
+    monitor_id: Option<i64>,
 }
 
 impl WorkspaceReply {
@@ -119,6 +122,7 @@ pub fn parse_state(
             urgent: false,
             windows: w.windows,
             special: w.special(),
+            monitor_id: w.monitor_id.and_then(|id| u32::try_from(id).ok()),
         })
         .collect();
     sort_workspaces(&mut list);

@@ -64,6 +64,8 @@ fn state_from_workspaces_monitors_and_the_active_window() {
             (-98, "special:term", "DP-1", false, false, 1, true),
         ]
     );
+    let monitors: Vec<Option<u32>> = state.workspaces.iter().map(|w| w.monitor_id).collect();
+    assert_eq!(monitors, [Some(0), Some(0), Some(1), Some(0), Some(0)]);
     assert_eq!(state.window_title.as_deref(), Some("~/src"));
     assert_eq!(state.window_app_id.as_deref(), Some("foot"));
     assert_eq!(

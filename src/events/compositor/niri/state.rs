@@ -140,6 +140,7 @@ impl Niri {
                     urgent: w.is_urgent || urgent_window,
                     windows,
                     special: false,
+                    monitor_id: None,
                 }
             })
             .collect();

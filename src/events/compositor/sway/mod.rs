@@ -189,6 +189,7 @@ pub fn parse_workspaces(json: &[u8]) -> Result<Vec<Workspace>, String> {
             urgent: w.urgent,
             windows: 0,
             special: false,
+            monitor_id: None,
         })
         .collect();
     sort_workspaces(&mut workspaces);

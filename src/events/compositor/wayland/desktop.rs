@@ -210,6 +210,7 @@ impl Desktop {
                         urgent: space.state & URGENT != 0,
                         windows: WINDOWS_UNKNOWN,
                         special: false,
+                        monitor_id: None,
                     });
                 }
             }

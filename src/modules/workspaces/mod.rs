@@ -3,9 +3,14 @@
 //! workspaces, hidden unless `show_special`). A click switches to the workspace, scrolling
 //! steps through them. `format` takes `{name}` (Waybar's `{value}` too), `{id}` (its
 //! `{index}` too), `{output}`, `{total}` and `{icon}` (from `icons`, by workspace name,
-//! then `urgent`, `focused`, `active`, `empty` and `default`). Waybar's hyphenated keys
-//! (`all-outputs`, `format-icons`…) are read as well.
+//! then `urgent`, `focused`, `active`, `empty`, `persistent` and `default`). Waybar's
+//! hyphenated keys (`all-outputs`, `format-icons`…) are read as well, and its
+//! `persistent-workspaces` add buttons, of class `persistent`, for workspaces the
+//! compositor has not made yet (`persistent.rs`).
 
+mod persistent;
+
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -15,8 +20,9 @@ use super::import::{Carried, Waybar};
 use super::{format, ModuleKind};
 use super::{Action, Button, Input, Module, Status, Table, Update};
 use super::{ButtonRow, RowButton, Target, Widget};
-use crate::events::compositor::{Workspace, WINDOWS_UNKNOWN};
+use crate::events::compositor::{display_order, Workspace, WINDOWS_UNKNOWN};
 use crate::text::Sink;
+use persistent::Persistent;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -41,6 +47,11 @@ struct Settings {
     /// Scrolling over the buttons switches nothing.
     #[serde(rename = "disable-scroll")]
     disable_scroll: bool,
+    #[serde(rename = "persistent-workspaces", alias = "persistent_workspaces")]
+    persistent: Persistent,
+    /// Only the persistent workspaces.
+    #[serde(rename = "persistent-only")]
+    persistent_only: bool,
 }
 
 impl Default for Settings {
@@ -54,6 +65,8 @@ impl Default for Settings {
             current_only: false,
             disable_click: false,
             disable_scroll: false,
+            persistent: Persistent::default(),
+            persistent_only: false,
         }
     }
 }
@@ -89,6 +102,13 @@ fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
         "current-only" => Carried::renamed("current-only", value),
         "disable-click" => Carried::renamed("disable-click", value),
         "disable-scroll" => Carried::renamed("disable-scroll", value),
+        "persistent-workspaces" | "persistent_workspaces" => {
+            Carried::renamed("persistent-workspaces", value)
+        }
+        "persistent-only" => Carried::renamed("persistent-only", value),
+        // ringbar's order: numbers by number, then names, then special workspaces.
+        "sort-by-number" if value.as_bool() == Some(true) => Carried::NotNeeded,
+        "sort-by" if matches!(value.as_str(), Some("default" | "number")) => Carried::NotNeeded,
         // Hyprland's name for showing the active workspace alone.
         "active-only" => Carried::renamed("current-only", value),
         _ => Carried::No,
@@ -103,18 +123,67 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
     Ok(Rc::new(Workspaces { settings }))
 }
 
+/// A workspace with a button, and whether it is persistent.
+struct Shown<'a> {
+    workspace: Cow<'a, Workspace>,
+    persistent: bool,
+}
+
 impl Workspaces {
-    fn shown<'a>(&'a self, input: &'a Input<'_>) -> impl Iterator<Item = &'a Workspace> {
+    /// The workspaces with buttons on the bar of `input.output`, in display order:
+    /// the compositor's, with the persistent ones it has not made yet among them.
+    fn shown<'a>(&self, input: &'a Input<'_>) -> Vec<Shown<'a>> {
         let settings = &self.settings;
-        input.compositor.workspaces.iter().filter(move |w| {
-            (settings.show_special || !w.special)
-                && (settings.all_outputs || input.output.is_empty() || w.output == input.output)
-                && !(settings.hide_empty && w.windows == 0)
-                && !(settings.current_only && !w.visible && !w.focused)
-        })
+        let all = &input.compositor.workspaces;
+        let persistent = match settings.persistent.is_empty() {
+            true => Vec::new(),
+            false => {
+                let monitor = all.iter().find(|w| w.output == input.output);
+                let monitor = monitor.and_then(|w| w.monitor_id).unwrap_or(0);
+                settings.persistent.names(input.output, monitor)
+            }
+        };
+        let is_persistent = |name: &str| persistent.iter().any(|p| p == name);
+        let mut shown: Vec<Shown<'a>> = all
+            .iter()
+            .filter(|w| {
+                let kept = is_persistent(&w.name);
+                (settings.show_special || !w.special)
+                    && (settings.all_outputs || input.output.is_empty() || w.output == input.output)
+                    && (kept || !(settings.hide_empty && w.windows == 0))
+                    && (kept || !(settings.current_only && !w.visible && !w.focused))
+                    && (kept || !settings.persistent_only)
+            })
+            .map(|w| Shown {
+                persistent: is_persistent(&w.name),
+                workspace: Cow::Borrowed(w),
+            })
+            .collect();
+        let mut added = false;
+        for name in &persistent {
+            if all.iter().any(|w| w.name == *name) {
+                continue;
+            }
+            added = true;
+            shown.push(Shown {
+                workspace: Cow::Owned(Workspace {
+                    // Sway's number for a name without one, and Hyprland's to make it by name.
+                    id: name.parse().unwrap_or(-1),
+                    name: name.clone(),
+                    output: input.output.to_owned(),
+                    windows: 0,
+                    ..Workspace::default()
+                }),
+                persistent: true,
+            });
+        }
+        if added {
+            shown.sort_by(|a, b| display_order(&a.workspace, &b.workspace));
+        }
+        shown
     }
 
-    fn icon<'a>(&'a self, w: &'a Workspace) -> &'a str {
+    fn icon<'a>(&'a self, w: &'a Workspace, persistent: bool) -> &'a str {
         let icons = &self.settings.icons;
         let by_state = |key: &str, when: bool| when.then(|| icons.get(key)).flatten();
         icons
@@ -123,12 +192,14 @@ impl Workspaces {
             .or_else(|| by_state("focused", w.focused))
             .or_else(|| by_state("active", w.visible))
             .or_else(|| by_state("empty", w.windows == 0))
+            .or_else(|| by_state("persistent", persistent))
             .or_else(|| icons.get("default"))
             .map_or(w.name.as_str(), String::as_str)
     }
 
     /// `total` is how many workspaces the compositor has (special ones aside).
-    fn label(&self, w: &Workspace, total: usize, out: &mut String) {
+    fn label(&self, shown: &Shown<'_>, total: usize, out: &mut String) {
+        let w = &*shown.workspace;
         let name = w.name.strip_prefix("special:").unwrap_or(&w.name);
         format::fill(&self.settings.format, out, |key, out| {
             let text = match key {
@@ -136,7 +207,7 @@ impl Workspaces {
                 "id" | "index" => w.id.to_string(),
                 "output" => w.output.clone(),
                 "total" => total.to_string(),
-                "icon" => self.icon(w).to_owned(),
+                "icon" => self.icon(w, shown.persistent).to_owned(),
                 _ => return false,
             };
             out.extend(crate::text::shown(&text, ' '));
@@ -168,16 +239,17 @@ impl Module for Workspaces {
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let mut any = false;
         let total = total(input);
-        for w in self.shown(input) {
+        for shown in self.shown(input) {
             if any {
                 out.push(' ');
             }
             any = true;
-            if w.focused {
+            let focused = shown.workspace.focused;
+            if focused {
                 out.push('[');
             }
-            self.label(w, total, out);
-            if w.focused {
+            self.label(&shown, total, out);
+            if focused {
                 out.push(']');
             }
         }
@@ -207,15 +279,17 @@ impl ButtonRow for Workspaces {
     fn buttons(&self, input: &Input<'_>, out: &mut Vec<RowButton>) {
         out.clear();
         let total = total(input);
-        for w in self.shown(input) {
+        for shown in self.shown(input) {
             let mut label = String::new();
-            self.label(w, total, &mut label);
+            self.label(&shown, total, &mut label);
+            let w = shown.workspace;
             let mut classes = Vec::new();
             for (class, on) in [
                 ("focused", w.focused),
                 ("visible", w.visible),
                 ("urgent", w.urgent),
                 ("special", w.special),
+                ("persistent", shown.persistent),
             ] {
                 if on {
                     classes.push(class);
@@ -232,7 +306,7 @@ impl ButtonRow for Workspaces {
                 icon: None,
                 icon_last: false,
                 tooltip: None,
-                target: Target::Workspace(w.clone()),
+                target: Target::Workspace(w.into_owned()),
             });
         }
     }
@@ -252,146 +326,4 @@ impl ButtonRow for Workspaces {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config;
-    use crate::events::compositor::CompositorState;
-    use crate::modules::tests::CLOCK;
-    use crate::sample::Sample;
-
-    fn workspace(id: i64, name: &str, output: &str) -> Workspace {
-        Workspace {
-            id,
-            name: name.to_owned(),
-            output: output.to_owned(),
-            ..Workspace::default()
-        }
-    }
-
-    fn state() -> CompositorState {
-        let mut one = workspace(1, "1", "DP-1");
-        one.focused = true;
-        one.visible = true;
-        one.windows = 2;
-        let mut mail = workspace(-1, "mail", "DP-1");
-        mail.urgent = true;
-        mail.windows = 1;
-        let mut two = workspace(2, "2", "HDMI-A-1");
-        two.visible = true;
-        let mut scratch = workspace(-98, "special:scratch", "DP-1");
-        scratch.special = true;
-        CompositorState {
-            workspaces: vec![one, mail, two, scratch],
-            ..CompositorState::default()
-        }
-    }
-
-    fn buttons(config_text: &str, output: &str) -> Vec<(String, Vec<&'static str>)> {
-        let config = config::parse(config_text, "c.toml".as_ref()).expect("valid");
-        let state = state();
-        let sample = Sample::default();
-        let input = Input {
-            sample: &sample,
-            clock: &CLOCK,
-            compositor: &state,
-            output,
-            scripts: &crate::modules::NO_SCRIPTS,
-            events: &crate::modules::NO_EVENTS,
-        };
-        let mut out = Vec::new();
-        let module = &config.modules.left[0];
-        let Widget::Buttons(row) = module.widget() else {
-            panic!("a row of workspace buttons");
-        };
-        row.buttons(&input, &mut out);
-        out.into_iter().map(|b| (b.label, b.classes)).collect()
-    }
-
-    #[test]
-    fn the_bars_own_output_with_classes() {
-        let plain = "modules_left = [\"workspaces\"]\n";
-        assert_eq!(
-            buttons(plain, "DP-1"),
-            [
-                ("1".to_owned(), vec!["focused", "visible", "occupied"]),
-                ("mail".to_owned(), vec!["urgent", "occupied"]),
-            ]
-        );
-        assert_eq!(
-            buttons(plain, "HDMI-A-1"),
-            [("2".to_owned(), vec!["visible", "empty"])]
-        );
-        let all = "modules_left = [\"workspaces\"]\n[workspaces]\nall_outputs = true\nshow_special = true\n";
-        let labels: Vec<String> = buttons(all, "DP-1").into_iter().map(|(l, _)| l).collect();
-        assert_eq!(labels, ["1", "mail", "2", "scratch"]);
-    }
-
-    #[test]
-    fn formats_and_icons() {
-        let icons = "modules_left = [\"workspaces\"]\n[workspaces]\nformat = \"{id}:{icon}\"\n\
-                     icons = { \"1\" = \"web\", urgent = \"!\", default = \"·\" }\n";
-        let labels: Vec<String> = buttons(icons, "DP-1").into_iter().map(|(l, _)| l).collect();
-        assert_eq!(labels, ["1:web", "-1:!"]);
-        let config =
-            config::parse("modules_left = [\"workspaces\"]\n", "c.toml".as_ref()).expect("valid");
-        let state = state();
-        let sample = Sample::default();
-        let input = Input {
-            sample: &sample,
-            clock: &CLOCK,
-            compositor: &state,
-            output: "",
-            scripts: &crate::modules::NO_SCRIPTS,
-            events: &crate::modules::NO_EVENTS,
-        };
-        let mut out = String::new();
-        config.modules.left[0].text(&input, &mut out);
-        assert_eq!(out, "[1] mail 2", "every output's in a text output");
-        let typo = config::parse("[workspaces]\nshow_specail = true\n", "c.toml".as_ref());
-        assert!(typo.is_err());
-    }
-
-    #[test]
-    fn waybars_fields_icons_and_filters() {
-        let labels = |toml: &str| -> Vec<String> {
-            let text = format!("modules_left = [\"workspaces\"]\n[workspaces]\n{toml}");
-            buttons(&text, "DP-1").into_iter().map(|(l, _)| l).collect()
-        };
-        assert_eq!(
-            labels("format = \"{value}/{index}@{output} of {total}\"\nall-outputs = true\n"),
-            ["1/1@DP-1 of 3", "mail/-1@DP-1 of 3", "2/2@HDMI-A-1 of 3"]
-        );
-        assert_eq!(
-            labels(
-                "format = \"{icon}\"\nall-outputs = true\n\
-                 format-icons = { active = \"A\", empty = \"E\", default = \"D\" }\n"
-            ),
-            ["A", "D", "A"]
-        );
-        assert_eq!(
-            labels("all-outputs = true\nhide-empty = true\n"),
-            ["1", "mail"]
-        );
-        assert_eq!(
-            labels("all-outputs = true\ncurrent-only = true\n"),
-            ["1", "2"]
-        );
-        let config = config::parse(
-            "modules_left = [\"workspaces\"]\n[workspaces]\ndisable-click = true\n",
-            "c.toml".as_ref(),
-        )
-        .expect("valid");
-        let Widget::Buttons(row) = config.modules.left[0].widget() else {
-            panic!("a row of workspace buttons");
-        };
-        let target = Target::Workspace(workspace(1, "1", "DP-1"));
-        assert_eq!(row.press(&target, Button::Left, None), None);
-        let scrolls = |toml: &str| {
-            let text = format!("modules_left = [\"workspaces\"]\n[workspaces]\n{toml}");
-            let config = config::parse(&text, "c.toml".as_ref()).expect("valid");
-            config.modules.left[0].action(Button::ScrollDown)
-        };
-        assert_eq!(scrolls(""), Some(Action::StepWorkspace(true)));
-        assert_eq!(scrolls("disable-scroll = true"), None);
-    }
-}
+mod tests;
