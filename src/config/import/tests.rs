@@ -484,6 +484,20 @@ fn persistent_workspaces_come_over_and_the_number_order_is_ringbars_own() {
 }
 
 #[test]
+fn a_batterys_full_at_and_design_capacity_come_over() {
+    let waybar = json!({
+        "modules-right": ["battery"],
+        "battery": {"full-at": 80, "design-capacity": true, "format": "{capacity}% {icon}"}
+    });
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    for line in ["full-at = 80", "design-capacity = true"] {
+        assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
+    }
+    assert!(import.notes.is_empty(), "{:?}", import.notes);
+}
+
+#[test]
 fn the_network_interval_is_the_monitors_and_the_backlight_needs_none() {
     let waybar = json!({
         "modules-right": ["network", "backlight"],

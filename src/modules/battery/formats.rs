@@ -61,6 +61,13 @@ pub struct Settings {
     pub tooltip: bool,
     #[serde(deserialize_with = "tooltip")]
     pub tooltip_format: Option<String>,
+    /// The charge that counts as full, in percent: a battery its firmware stops at 80 %
+    /// shows 100 % there.
+    #[serde(deserialize_with = "full_at")]
+    pub full_at: Option<u8>,
+    /// The charge as a share of the batteries' design capacity, not of their last full
+    /// charge.
+    pub design_capacity: bool,
 }
 
 impl Default for Settings {
@@ -84,6 +91,8 @@ impl Default for Settings {
             format_icons: None,
             tooltip: true,
             tooltip_format: None,
+            full_at: None,
+            design_capacity: false,
         }
     }
 }
@@ -92,6 +101,15 @@ fn checked<'de, D: Deserializer<'de>>(d: D, keys: &[&str]) -> Result<String, D::
     let text = String::deserialize(d)?;
     format::check_numbers(&text, keys).map_err(de::Error::custom)?;
     Ok(text)
+}
+
+fn full_at<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+    match u8::deserialize(d)? {
+        percent @ 1..=100 => Ok(Some(percent)),
+        other => Err(de::Error::custom(format!(
+            "full-at {other} is not a percentage from 1 to 100"
+        ))),
+    }
 }
 
 fn label<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {

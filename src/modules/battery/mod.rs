@@ -61,6 +61,8 @@ pub const KIND: ModuleKind = ModuleKind {
             "tooltip",
             "tooltip-format",
             "bat",
+            "full-at",
+            "design-capacity",
         ],
         fields: &formats::TOOLTIP_KEYS,
         convert: from_waybar,
@@ -103,6 +105,26 @@ impl BatteryModule {
             },
             None => &reading.0,
         }
+    }
+
+    /// The batteries together, their charge read as `design-capacity` and `full-at` say.
+    fn total(&self, batteries: &[Battery]) -> Option<BatteryTotal> {
+        let mut total = combine(batteries)?;
+        if self.settings.design_capacity {
+            let energies = batteries.iter().try_fold((0.0, 0.0), |(now, design), b| {
+                Some((
+                    now + b.energy_now_wh.known()?,
+                    design + b.energy_full_design_wh.known()?,
+                ))
+            });
+            if let Some((now, design)) = energies.filter(|&(_, design)| design > 0.0) {
+                total.capacity = (now / design * 100.0).clamp(0.0, 100.0);
+            }
+        }
+        if let Some(full_at) = self.settings.full_at {
+            total.capacity = (total.capacity * 100.0 / f64::from(full_at)).min(100.0);
+        }
+        Some(total)
     }
 
     /// The batteries' full charge as a share of their design's, in percent.
@@ -158,7 +180,7 @@ impl Module for BatteryModule {
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let reading = self.reading(input)?;
-        let total = combine(self.shown(reading))?;
+        let total = self.total(self.shown(reading))?;
         let class = Some(status_name(&total, reading.1)).filter(|s| *s != "unknown");
         if self.settings.waybar_label() {
             let level = self.waybar_text(&total, reading, out);
@@ -211,7 +233,7 @@ impl Module for BatteryModule {
             reading.write_report(sink);
             return;
         };
-        let Some(total) = combine(self.shown(reading)) else {
+        let Some(total) = self.total(self.shown(reading)) else {
             return;
         };
         let status = status_name(&total, reading.1);

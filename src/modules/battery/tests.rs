@@ -176,3 +176,42 @@ fn bat_picks_one_battery_and_format_alt_is_a_click_away() {
         "no such battery"
     );
 }
+
+#[test]
+fn full_at_and_the_design_capacity_rescale_the_charge() {
+    // 40 of 50 Wh, the design 62.5 Wh: 80 % of the last full charge, 64 % of the design.
+    let eighty = sample(BatteryStatus::Discharging, 40.0, 10.0);
+    let text = |toml: &str| {
+        let text =
+            format!("modules_right = [\"battery\"]\n[battery]\nformat = \"{{capacity}}\"\n{toml}");
+        let config = crate::config::parse(&text, std::path::Path::new("c.toml")).expect(toml);
+        let mut out = String::new();
+        let input = crate::modules::tests::input(&eighty);
+        let status = config.modules.right[0].text(&input, &mut out);
+        (out, status.map(|s| s.level))
+    };
+    assert_eq!(text("").0, "80");
+    assert_eq!(text("design-capacity = true").0, "64");
+    assert_eq!(text("full-at = 90").0, "89", "80 % of 90 %");
+    assert_eq!(text("full-at = 80").0, "100");
+    assert_eq!(text("full-at = 50").0, "100", "never above 100");
+    assert_eq!(text("design-capacity = true\nfull-at = 80").0, "80");
+    // The levels follow the charge shown: 16 % of 80 is 20 %, a warning.
+    let low = sample(BatteryStatus::Discharging, 8.0, 10.0);
+    let config = crate::config::parse(
+        "modules_right = [\"battery\"]\n[battery]\nfull-at = 80\n",
+        std::path::Path::new("c.toml"),
+    )
+    .expect("valid");
+    let mut out = String::new();
+    let status = config.modules.right[0].text(&crate::modules::tests::input(&low), &mut out);
+    assert_eq!(out, "BAT 20% 0:48");
+    assert_eq!(status.map(|s| s.level), Some(Level::Warning));
+    for bad in ["full-at = 0", "full-at = 101", "full-at = \"80\""] {
+        let text = format!("modules_right = [\"battery\"]\n[battery]\n{bad}\n");
+        assert!(
+            crate::config::parse(&text, std::path::Path::new("c.toml")).is_err(),
+            "{bad}"
+        );
+    }
+}
