@@ -1,7 +1,8 @@
 //! `media` (Waybar's `mpris`): what the media player that played last is playing, `▶
 //! Artist - Title` by default (`{artist}`, `{title}`, `{album}`, `{dynamic}` (artist -
 //! title, or the title alone), `{player}`, `{status}`, `{length}`, `{icon}` from
-//! `format-icons` by status), cut to `max-length` characters. Its class is the status
+//! `format-icons` by status, and Waybar's `{player_icon}` and `{status_icon}` from
+//! `player-icons` and `status-icons`), cut to `max-length` characters. Its class is the status
 //! (`playing`, `paused`, `stopped`). The tooltip lists every player. A left click plays
 //! or pauses, the wheel goes to the next or previous track, a right click raises the
 //! player; `on-click…` commands take the place of these. Players listed in
@@ -9,6 +10,7 @@
 //! Followed over MPRIS on the session bus (`crate::events::media`); hidden while no
 //! player is there.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -16,7 +18,7 @@ use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::format;
-use super::import::{Carried, Waybar};
+use super::import::Waybar;
 use super::ModuleKind;
 use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, Table, Update};
 use crate::events::media::MediaState;
@@ -25,8 +27,17 @@ use crate::render::header;
 use crate::text::icons::FormatIcons;
 use crate::text::{untrusted, Sink};
 
-pub const KEYS: [&str; 8] = [
-    "artist", "title", "album", "dynamic", "player", "status", "length", "icon",
+pub const KEYS: [&str; 10] = [
+    "artist",
+    "title",
+    "album",
+    "dynamic",
+    "player",
+    "status",
+    "length",
+    "icon",
+    "player_icon",
+    "status_icon",
 ];
 
 /// The settings, as Waybar names them (`ringbar import-waybar` carries them over).
@@ -38,6 +49,9 @@ pub const SETTINGS: &[&str] = &[
     "format-icons",
     "max-length",
     "ignored-players",
+    "player-icons",
+    "status-icons",
+    "dynamic-separator",
 ];
 
 #[derive(Deserialize)]
@@ -59,6 +73,15 @@ struct Settings {
     /// Read here, kept in [`Media::ignored`].
     #[serde(rename = "ignored-players")]
     ignored_players: Vec<String>,
+    /// `{player_icon}` by player (`mpv`), else `default`, else nothing.
+    #[serde(rename = "player-icons")]
+    player_icons: BTreeMap<String, String>,
+    /// `{status_icon}` by status (`paused`), else `default`, else nothing.
+    #[serde(rename = "status-icons")]
+    status_icons: BTreeMap<String, String>,
+    /// Between the artist and the title in `{dynamic}`.
+    #[serde(rename = "dynamic-separator")]
+    dynamic_separator: String,
 }
 
 impl Default for Settings {
@@ -71,6 +94,9 @@ impl Default for Settings {
             format_icons: None,
             max_length: 48,
             ignored_players: Vec::new(),
+            player_icons: BTreeMap::new(),
+            status_icons: BTreeMap::new(),
+            dynamic_separator: " - ".to_owned(),
         }
     }
 }
@@ -98,18 +124,9 @@ pub const KIND: ModuleKind = ModuleKind {
     waybar: Some(Waybar {
         settings: SETTINGS,
         fields: &KEYS,
-        convert: from_waybar,
         ..Waybar::named(&["mpris"])
     }),
 };
-
-/// Waybar's `status-icons` are this module's `format-icons`.
-fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
-    match key {
-        "status-icons" => Carried::renamed("format-icons", value),
-        _ => Carried::No,
-    }
-}
 
 pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let mut settings = match table {
@@ -182,7 +199,15 @@ fn cap(out: &mut String, max: usize) {
     }
 }
 
-fn fill(format: &str, player: &Player, icon: &str, out: &mut String) {
+/// Waybar's icon for `key` in `icons`: its own, else the default, else none.
+fn icon_for<'a>(icons: &'a BTreeMap<String, String>, key: &str) -> &'a str {
+    icons
+        .get(key)
+        .or_else(|| icons.get("default"))
+        .map_or("", String::as_str)
+}
+
+fn fill(format: &str, player: &Player, settings: &Settings, icon: &str, out: &mut String) {
     format::fill(format, out, |key, out| {
         match key {
             "artist" => out.push_str(&player.artist),
@@ -190,7 +215,8 @@ fn fill(format: &str, player: &Player, icon: &str, out: &mut String) {
             "album" => out.push_str(&player.album),
             "dynamic" => match (player.artist.is_empty(), player.title.is_empty()) {
                 (false, false) => {
-                    let _ = write!(out, "{} - {}", player.artist, player.title);
+                    let separator = &settings.dynamic_separator;
+                    let _ = write!(out, "{}{separator}{}", player.artist, player.title);
                 }
                 (true, false) => out.push_str(&player.title),
                 (_, true) => out.push_str(player.name()),
@@ -203,6 +229,11 @@ fn fill(format: &str, player: &Player, icon: &str, out: &mut String) {
                 }
             }
             "icon" => out.push_str(icon),
+            "player_icon" => out.push_str(icon_for(&settings.player_icons, player.name())),
+            "status_icon" => {
+                let status = player.playback.as_str();
+                out.push_str(icon_for(&settings.status_icons, status));
+            }
             _ => return false,
         }
         true
@@ -221,7 +252,8 @@ impl Module for Media {
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let player = input.events.get::<MediaState>()?.current(&self.ignored)?;
         let playback = player.playback;
-        fill(self.format(playback), player, self.icon(playback), out);
+        let (format, icon) = (self.format(playback), self.icon(playback));
+        fill(format, player, &self.settings, icon, out);
         cap(out, self.settings.max_length);
         Some(Status {
             class: Some(playback.as_str()),
@@ -258,7 +290,7 @@ impl Module for Media {
             untrusted(sink, name);
             let _ = write!(sink.out(), " · {}", player.playback.as_str());
             line.clear();
-            fill("{dynamic}", player, "", &mut line);
+            fill("{dynamic}", player, &self.settings, "", &mut line);
             sink.out().push_str(" · ");
             untrusted(sink, &line);
             if !player.album.is_empty() {

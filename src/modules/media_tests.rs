@@ -92,6 +92,26 @@ fn formats_by_status_fields_and_the_length_cap() {
 }
 
 #[test]
+fn waybars_player_and_status_icons_and_dynamic_separator() {
+    let media = module(
+        "format = \"{player_icon} {status_icon} {dynamic}\"\ndynamic-separator = \" · \"\n\
+         player-icons = { default = \"D\", mpv = \"M\" }\n\
+         status-icons = { paused = \"P\" }\n",
+    );
+    let mpv = player("mpv", Playback::Paused, 1, "Artist", "Song");
+    assert_eq!(
+        text(media.as_ref(), &events(vec![mpv])).0,
+        "M P Artist · Song"
+    );
+    // Another player: the default icon; a status without an icon: none.
+    let vlc = player("vlc", Playback::Playing, 1, "", "Clip");
+    assert_eq!(text(media.as_ref(), &events(vec![vlc])).0, "D  Clip");
+    let bare = module("format = \"{player_icon}{status_icon}{title}\"");
+    let vlc = player("vlc", Playback::Playing, 1, "", "Clip");
+    assert_eq!(text(bare.as_ref(), &events(vec![vlc])).0, "Clip");
+}
+
+#[test]
 fn the_tooltip_lists_the_players_escaped() {
     let media = module("ignored-players = [\"chromium\"]");
     let mut first = player("mpv", Playback::Playing, 2, "<b>Art</b>", "Song & co");

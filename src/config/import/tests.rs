@@ -260,7 +260,8 @@ fn mpris_and_idle_inhibitor_settings_carry_over() {
         "format-paused = \"{status} {title}\"",
         "ignored-players = [\"firefox\"]",
         "max-length = 30",
-        "[mpris.format-icons]",
+        "format = \"{player_icon} {dynamic}\"",
+        "[mpris.status-icons]",
         "paused = \"P\"",
         "[idle_inhibitor.format-icons]",
         "activated = \"A\"",
@@ -272,7 +273,6 @@ fn mpris_and_idle_inhibitor_settings_carry_over() {
         );
     }
     for (what, why) in [
-        ("`mpris` `format`", "does not fill"),
         ("`mpris` `player`", "no ringbar counterpart"),
         ("`mpris` `dynamic-len`", "no ringbar counterpart"),
         (
