@@ -199,6 +199,9 @@ impl Layout {
                 (_, "tooltip") if !value.is_boolean() => Carried::Refused(
                     "Waybar reads only true or false here and ignores anything else".to_owned(),
                 ),
+                // GTK gathers a touchpad's smooth scrolling into the wheel's steps, and
+                // each step is one scroll action.
+                (_, "smooth-scrolling-threshold") => Carried::NotNeeded,
                 // Without `exec` Waybar ignores what is about running one; ringbar refuses it.
                 (Kind::Script, key)
                     if !settings.contains_key("exec") && NEED_EXEC.contains(&key) =>

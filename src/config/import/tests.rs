@@ -91,10 +91,7 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
     for (what, why) in [
         ("`cffi/player`", "no ringbar module yet"),
         ("`cava`", "no library in Debian gives one"),
-        (
-            "`custom/media` `smooth-scrolling-threshold`",
-            "no ringbar counterpart",
-        ),
+        ("`custom/media` `smooth-scrolling-threshold`", "not needed"),
         ("`spacing`", "style.css"),
         ("`pulseaudio`", "on no module list"),
     ] {
