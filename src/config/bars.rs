@@ -6,6 +6,7 @@
 use serde::{de, Deserialize};
 use toml::Spanned;
 
+use super::label_shape::LabelShape;
 use super::{Layer, Position, Rotate};
 use crate::modules::Layout;
 
@@ -64,6 +65,8 @@ pub struct BarSpec {
     pub rotate: Rotate,
     /// Modules whose own table turns their text, over the bar's `rotate`.
     pub rotated_modules: Vec<(String, Rotate)>,
+    /// Modules whose table sizes their label (`max-length`, `min-length`, `align`).
+    pub shaped_modules: Vec<(String, LabelShape)>,
     pub modules: Layout,
 }
 
@@ -79,6 +82,14 @@ impl BarSpec {
             .iter()
             .find(|(name, _)| name == module)
             .map_or(self.rotate, |(_, rotate)| *rotate)
+    }
+
+    /// How the label of the module named `module` is sized.
+    pub fn shape_of(&self, module: &str) -> LabelShape {
+        self.shaped_modules
+            .iter()
+            .find(|(name, _)| name == module)
+            .map_or_else(LabelShape::default, |(_, shape)| *shape)
     }
 }
 

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::rc::Rc;
 
+use super::label_shape::LabelShape;
 use super::*;
 
 fn parse_str(text: &str) -> Result<Config, ConfigError> {
@@ -133,4 +134,48 @@ fn bad_bar_tables_are_located() {
     let many = "[[bar]]\n".repeat(super::bars::MAX_BARS + 1);
     let err = parse_str(&many).expect_err("too many");
     assert!(err.message.contains("more than 16"), "{err}");
+}
+
+#[test]
+fn waybars_label_sizes_are_any_modules_and_a_modules_own_cut_stays_its_own() {
+    let config = parse_str(
+        "modules_left = [\"clock\", \"media\", \"custom/up\"]\n\
+         [clock]\nmax-length = 6\nmin-length = 8\nalign = 0.5\n\
+         [media]\nmax-length = 10\nalign = 1\n\
+         [custom.up]\nexec = \"true\"\nmax-length = 4\nmin-length = 3\n",
+    )
+    .expect("valid");
+    let bar = &config.bars[0];
+    assert_eq!(
+        bar.shape_of("clock"),
+        LabelShape {
+            max_chars: Some(6),
+            min_chars: Some(8),
+            align: Some(0.5)
+        }
+    );
+    // media and scripts cut their own text to max-length: they keep the key.
+    assert_eq!(
+        bar.shape_of("media"),
+        LabelShape {
+            max_chars: None,
+            min_chars: None,
+            align: Some(1.0)
+        }
+    );
+    assert_eq!(bar.shape_of("custom/up").max_chars, None);
+    assert_eq!(bar.shape_of("custom/up").min_chars, Some(3));
+    assert_eq!(bar.shape_of("cpu"), LabelShape::default());
+    for (text, says) in [
+        (
+            "[clock]\nalign = 1.5\n",
+            "`align` 1.5 is not from 0 (left) to 1 (right)",
+        ),
+        ("[clock]\nmax-length = -1\n", "`max-length`"),
+        ("[cpu]\nmin-length = \"wide\"\n", "`min-length`"),
+    ] {
+        let errors = parse_str(text).expect_err(text);
+        let message = errors.to_string();
+        assert!(message.contains(says), "{text}: {message}");
+    }
 }

@@ -13,6 +13,7 @@ mod clicks;
 mod error;
 mod group_table;
 pub mod import;
+pub mod label_shape;
 mod lists;
 #[cfg(test)]
 mod lists_tests;

@@ -11,6 +11,7 @@ use toml::Spanned;
 
 use super::bars::{BarSpec, BarTable, OutputMatch, MAX_BARS};
 use super::clicks;
+use super::label_shape::{self, LabelShape};
 use super::lists::{self, Part};
 use super::parse_state::Parse;
 use super::rotate::{self, Rotate};
@@ -30,6 +31,7 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
         errors: Vec::new(),
         made: Vec::new(),
         rotated: Vec::new(),
+        shaped: Vec::new(),
         groups: Vec::new(),
     };
     for (old, instead) in REPLACED {
@@ -52,12 +54,14 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
     ]
     .map(|list| lists::module_list(&mut parse, list));
     let rotated = std::mem::take(&mut parse.rotated);
+    let shaped = std::mem::take(&mut parse.shaped);
     let bars = match bar_tables.is_empty() {
         true => vec![bar_spec(
             &settings,
             BarTable::default(),
             Part::layout(top),
             &rotated,
+            &shaped,
         )],
         false => bar_tables
             .into_iter()
@@ -70,7 +74,7 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
                     list(bar.modules_center.clone(), &top[1]),
                     list(bar.modules_right.clone(), &top[2]),
                 ]);
-                bar_spec(&settings, bar, layout, &rotated)
+                bar_spec(&settings, bar, layout, &rotated, &shaped)
             })
             .collect(),
     };
@@ -126,6 +130,7 @@ fn bar_spec(
     bar: BarTable,
     modules: Layout,
     rotated: &[(String, Rotate)],
+    shaped: &[(String, LabelShape)],
 ) -> BarSpec {
     let output = bar.output.as_ref().or(top.output.as_ref());
     BarSpec {
@@ -140,6 +145,7 @@ fn bar_spec(
         margin_right: bar.margin_right.unwrap_or(top.margin_right),
         rotate: bar.rotate.unwrap_or(top.rotate),
         rotated_modules: rotated.to_vec(),
+        shaped_modules: shaped.to_vec(),
         modules,
     }
 }
@@ -192,9 +198,12 @@ fn custom_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
             continue;
         }
         let rotation = rotate::take(&mut value);
+        // A script module cuts its own text to `max-length`.
+        let shape = label_shape::take(&mut value, false);
         match modules::custom::make(&name, ValueDeserializer::from(value)) {
             Ok(module) => {
                 parse.rotation(module.name(), rotation);
+                parse.shape(module.name(), shape);
                 parse.made.push((name, module));
             }
             Err(err) => parse.located(err),
@@ -214,6 +223,7 @@ fn module_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
             continue;
         };
         let rotation = rotate::take(&mut value);
+        let shape = label_shape::take(&mut value, !modules::reads_own(&name, "max-length"));
         let clicks = match clicks::take(&mut value) {
             Ok(clicks) => clicks,
             Err((span, message)) => {
@@ -224,6 +234,7 @@ fn module_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
         match modules::make_listed(&name, Some(ValueDeserializer::from(value)), clicks) {
             Some(Ok(module)) => {
                 parse.rotation(module.name(), rotation);
+                parse.shape(module.name(), shape);
                 parse.made.push((name, module));
             }
             Some(Err(err)) => parse.located(err),

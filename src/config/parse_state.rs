@@ -5,6 +5,7 @@ use std::path::Path;
 use std::rc::Rc;
 
 use super::group_table::GroupTable;
+use super::label_shape::LabelShape;
 use super::rotate::{self, Rotate};
 use super::ConfigError;
 use crate::modules::Module;
@@ -18,6 +19,8 @@ pub(super) struct Parse<'a> {
     pub(super) made: Vec<(String, Rc<dyn Module>)>,
     /// The modules whose table has `rotate`, by the module's name.
     pub(super) rotated: Vec<(String, Rotate)>,
+    /// The modules whose table has `max-length`, `min-length` or `align`.
+    pub(super) shaped: Vec<(String, LabelShape)>,
     /// The groups' tables, `[group.NAME]`, by the group's name (`group/NAME`).
     pub(super) groups: Vec<(String, GroupTable)>,
 }
@@ -36,6 +39,19 @@ impl Parse<'_> {
     ) {
         match rotation {
             Some(Ok(rotation)) => self.rotated.push((module.to_owned(), rotation)),
+            Some(Err((span, message))) => self.at(span, message),
+            None => {}
+        }
+    }
+
+    /// A module table's label shape, kept when it reads.
+    pub(super) fn shape(
+        &mut self,
+        module: &str,
+        shape: Option<Result<LabelShape, rotate::Located>>,
+    ) {
+        match shape {
+            Some(Ok(shape)) => self.shaped.push((module.to_owned(), shape)),
             Some(Err((span, message))) => self.at(span, message),
             None => {}
         }

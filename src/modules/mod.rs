@@ -61,7 +61,7 @@ pub use module::{
     event_sources, Action, Button, Layout, Level, Module, Sampling, Status, Table, Update, Widget,
 };
 pub use registry::{
-    aliases, is_custom, is_module, make, make_listed, names, readers_of, ModuleKind,
+    aliases, is_custom, is_module, make, make_listed, names, readers_of, reads_own, ModuleKind,
 };
 pub use row::{ButtonRow, IconStyle, LabelRow, RowButton, RowLabel, Target};
 pub use tray::TraySettings;

@@ -66,6 +66,12 @@ pub fn is_module(name: &str) -> bool {
     kind_of(name).is_some()
 }
 
+/// Whether the module `name` reads Waybar's `key` itself (`media` its `max-length`).
+pub fn reads_own(name: &str, key: &str) -> bool {
+    let waybar = kind_of(name).and_then(|kind| kind.waybar.as_ref());
+    waybar.is_some_and(|waybar| waybar.settings.contains(&key))
+}
+
 /// Whether `name` is a script module, `custom/NAME`.
 pub fn is_custom(name: &str) -> bool {
     name.strip_prefix("custom/").is_some_and(|rest| {

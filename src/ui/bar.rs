@@ -151,6 +151,7 @@ impl PartBuilder<'_> {
                     if self.spec.vertical() {
                         slot.set_vertical();
                     }
+                    slot.shape(self.spec.shape_of(module.name()), self.spec.vertical());
                     place(&slot.widget());
                     self.slots.push(slot);
                 }

@@ -13,6 +13,7 @@ use super::image_view::ImageView;
 use super::label_row::LabelRowView;
 use super::rotate_bin::RotateBin;
 use super::row_view::RowView;
+use crate::config::label_shape::LabelShape;
 use crate::config::Rotate;
 use crate::modules::{Input, Module, RowButton, RowLabel, Widget};
 use crate::render::history::GraphedMarkup;
@@ -140,6 +141,21 @@ impl Slot {
         self.label.set_justify(gtk::Justification::Center);
         // Its natural width one character: the bar's width decides where it wraps.
         self.label.set_max_width_chars(1);
+    }
+
+    /// Sizes the module's label as `max-length`, `min-length` and `align` say (a label's
+    /// text only; on a left or right bar its words wrap instead of being cut).
+    pub fn shape(&self, shape: LabelShape, vertical: bool) {
+        if let (Some(max), false) = (shape.max_chars, vertical) {
+            self.label.set_max_width_chars(i32::from(max));
+            self.label.set_ellipsize(gtk::pango::EllipsizeMode::End);
+        }
+        if let Some(min) = shape.min_chars {
+            self.label.set_width_chars(i32::from(min));
+        }
+        if let Some(align) = shape.align {
+            self.label.set_xalign(align);
+        }
     }
 
     /// Turns the module's text as `rotate` says (not a row of buttons, not the tray);

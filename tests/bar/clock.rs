@@ -191,3 +191,27 @@ fn the_clock_follows_a_time_zone_change_and_a_clock_step_at_once() {
         clock() == date("%H:%M %Z")
     });
 }
+
+/// Waybar's `max-length` on any module: the label shows so many characters, the rest
+/// ellipsized, while the module's text stays whole.
+#[test]
+fn max_length_cuts_a_label_on_screen() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = [\"clock\"]\nmodules_right = [\"cpu\"]\n\
+         [clock]\nformat = \"WORDS %Y ENDING\"\nmax-length = 9\n",
+    );
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let whole = format!("WORDS {} ENDING", date("%Y"));
+    wait_for("the clock's text", WAIT, || bar.field("clock") == whole);
+    let left_text = || crate::common::ocr::read_text(&session.screenshot(0, 0, 400, 26));
+    wait_for("the start on screen, not the end", WAIT, || {
+        let text = left_text();
+        eprintln!("OCR: {text:?}");
+        text.contains("WORDS") && !text.contains("ENDING")
+    });
+}

@@ -9,7 +9,7 @@ use crate::modules::import::Carried;
 use crate::modules::{registry, Clicks, ModuleKind};
 
 /// The settings of a custom module ringbar's script modules read as Waybar does.
-const SCRIPT_KEYS: [&str; 18] = [
+const SCRIPT_KEYS: [&str; 20] = [
     "exec",
     "interval",
     "return-type",
@@ -25,10 +25,15 @@ const SCRIPT_KEYS: [&str; 18] = [
     "exec-on-event",
     "restart-interval",
     "max-length",
+    "min-length",
+    "align",
     "tooltip",
     "tooltip-format",
     "escape",
 ];
+
+/// Waybar's keys for the size of any module's label (`config::label_shape`).
+const LABEL_KEYS: [&str; 3] = ["max-length", "min-length", "align"];
 
 /// A custom module's keys that are about its script: not needed without `exec`.
 const NEED_EXEC: [&str; 6] = [
@@ -215,7 +220,12 @@ impl Layout {
                     Carried::renamed(key, value)
                 }
                 (Kind::Module(kind), key) => match &kind.waybar {
-                    Some(waybar) => waybar.carry(key, value),
+                    Some(waybar) => match waybar.carry(key, value) {
+                        // Any label's size, as the bar reads it for every module.
+                        Carried::No if LABEL_KEYS.contains(&key) => Carried::renamed(key, value),
+                        carried => carried,
+                    },
+                    None if LABEL_KEYS.contains(&key) => Carried::renamed(key, value),
                     None => Carried::No,
                 },
             };

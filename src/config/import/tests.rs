@@ -495,6 +495,24 @@ fn a_batterys_full_at_and_design_capacity_come_over() {
 }
 
 #[test]
+fn label_sizes_come_over_on_every_module() {
+    let waybar = json!({
+        "modules-right": ["cpu", "backlight", "custom/x"],
+        "cpu": {"max-length": 10, "min-length": 5, "align": 0},
+        "backlight": {"align": 0.5},
+        "custom/x": {"exec": "echo x", "min-length": 3, "align": 1}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert!(import.notes.is_empty(), "{:?}", import.notes);
+    let bar = &config.bars[0];
+    assert_eq!(bar.shape_of("cpu").max_chars, Some(10));
+    assert_eq!(bar.shape_of("cpu").align, Some(0.0));
+    assert_eq!(bar.shape_of("backlight").align, Some(0.5));
+    assert_eq!(bar.shape_of("custom/x").min_chars, Some(3));
+}
+
+#[test]
 fn the_network_interval_is_the_monitors_and_the_backlight_needs_none() {
     let waybar = json!({
         "modules-right": ["network", "backlight"],

@@ -1,0 +1,69 @@
+//! Waybar's `max-length`, `min-length` and `align` on any module whose text is a label:
+//! at most so many characters shown (the rest ellipsized), at least so many wide, and
+//! where the text sits in that width (0 left, 0.5 centre, 1 right). Taken out of the
+//! module's table, as `rotate` is; a module that cuts its own text to `max-length`
+//! (`media`, `custom/NAME`) keeps that key.
+
+use serde::Deserialize;
+use toml::de::{DeValue, ValueDeserializer};
+use toml::Spanned;
+
+use super::rotate::Located;
+
+/// How a module's label is sized; `None` leaves GTK's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LabelShape {
+    pub max_chars: Option<u16>,
+    pub min_chars: Option<u16>,
+    pub align: Option<f32>,
+}
+
+/// The shape a module table asks for, taken out of it (`max-length` only unless the
+/// module reads it itself); `None` when it asks for none.
+pub(super) fn take(
+    table: &mut Spanned<DeValue<'_>>,
+    with_max_length: bool,
+) -> Option<Result<LabelShape, Located>> {
+    let DeValue::Table(keys) = table.get_mut() else {
+        return None;
+    };
+    let asked = |key: &str| keys.contains_key(key);
+    if !(asked("min-length") || asked("align") || (with_max_length && asked("max-length"))) {
+        return None;
+    }
+    let mut shape = LabelShape::default();
+    let read = (|| {
+        if with_max_length {
+            shape.max_chars = characters(keys.remove("max-length"), "max-length")?;
+        }
+        shape.min_chars = characters(keys.remove("min-length"), "min-length")?;
+        shape.align = alignment(keys.remove("align"))?;
+        Ok(shape)
+    })();
+    Some(read)
+}
+
+fn characters(value: Option<Spanned<DeValue<'_>>>, key: &str) -> Result<Option<u16>, Located> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let span = value.span();
+    u16::deserialize(ValueDeserializer::from(value))
+        .map(Some)
+        .map_err(|err| (span, format!("`{key}`: {} (characters)", err.message())))
+}
+
+fn alignment(value: Option<Spanned<DeValue<'_>>>) -> Result<Option<f32>, Located> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let span = value.span();
+    match f64::deserialize(ValueDeserializer::from(value)) {
+        Ok(align) if (0.0..=1.0).contains(&align) => Ok(Some(align as f32)),
+        Ok(align) => Err((
+            span,
+            format!("`align` {align} is not from 0 (left) to 1 (right)"),
+        )),
+        Err(err) => Err((span, format!("`align`: {}", err.message()))),
+    }
+}
