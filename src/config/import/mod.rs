@@ -8,6 +8,8 @@ mod bar_tests;
 #[cfg(test)]
 mod group_tests;
 mod groups;
+#[cfg(test)]
+mod module_settings_tests;
 mod modules;
 mod style;
 #[cfg(test)]

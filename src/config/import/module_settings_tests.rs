@@ -1,0 +1,168 @@
+//! The settings of single modules: the clock's calendar and zones, the workspaces'
+//! persistent ones, the battery's scale, label sizes and intervals.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use super::tests::notes_about;
+use super::*;
+
+#[test]
+fn a_clock_with_waybars_calendar_actions_and_older_keys_comes_over_whole() {
+    let waybar = json!({
+        "modules-right": ["clock"],
+        "clock": {
+            "format": "{:%H:%M} 100%",
+            "tooltip-format": "<tt><small>{calendar}</small></tt>",
+            "today-format": "<span color='#ff6699'><b>{}</b></span>",
+            "calendar": {
+                "mode": "year", "mode-mon-col": 3, "weeks-pos": "right", "on-scroll": 1,
+                "on-click-right": "mode",
+                "format": {"months": "<span color='#ffead3'><b>{}</b></span>",
+                           "weeks": "<span color='#99ffdd'><b>W{}</b></span>"}
+            },
+            "actions": {"on-scroll-up": "shift_up", "on-scroll-down": "shift_down"},
+            "interval": 60,
+            "locale": "de_DE.UTF-8"
+        }
+    });
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    for line in [
+        "format = \"%H:%M 100%%\"",
+        "tooltip-format = \"<tt><small>{calendar}</small></tt>\"",
+        "mode = \"year\"",
+        "today = \"<span color='#ff6699'><b>{}</b></span>\"",
+        "weeks = \"<span color='#99ffdd'><b>W{}</b></span>\"",
+        "on-click-right = \"mode\"",
+        "on-scroll-up = \"shift_up\"",
+    ] {
+        assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
+    }
+    let dropped: Vec<&String> = import
+        .notes
+        .iter()
+        .filter(|n| n.contains("not carried"))
+        .collect();
+    assert_eq!(dropped.len(), 1, "{dropped:?}");
+    assert!(dropped[0].contains("`clock` `locale`"), "{dropped:?}");
+}
+
+#[test]
+fn a_clocks_time_zones_come_over_when_the_system_knows_them() {
+    let waybar = json!({
+        "modules-right": ["clock", "clock#far"],
+        "clock": {
+            "timezones": ["", "America/Chicago", "+09:00"],
+            "timezone-tooltip-format": "{:%H:%M %Z}",
+            "actions": {"on-scroll-up": "tz_up"}
+        },
+        "clock#far": {"timezone": "Atlantis/Lost_City", "format": "{:%H}"}
+    });
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    for line in [
+        "timezones = [\"\", \"America/Chicago\", \"+09:00\"]",
+        "timezone-tooltip-format = \"%H:%M %Z\"",
+    ] {
+        assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
+    }
+    assert!(
+        import.notes.iter().any(|n| n.starts_with(
+            "`clock#far` `timezone`: `Atlantis/Lost_City` \
+                                                   is not a time zone"
+        )),
+        "{:?}",
+        import.notes
+    );
+}
+
+#[test]
+fn persistent_workspaces_come_over_and_the_number_order_is_ringbars_own() {
+    let waybar = json!({
+        "modules-left": ["hyprland/workspaces"],
+        "hyprland/workspaces": {
+            "persistent-workspaces": {"*": 5, "HDMI-A-1": [1, "web"], "chat": []},
+            "sort-by-number": true
+        }
+    });
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    for line in ["\"*\" = 5", "HDMI-A-1 = [1, \"web\"]", "chat = []"] {
+        assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
+    }
+    assert_eq!(
+        import.notes,
+        ["`hyprland/workspaces` `sort-by-number`: not needed"]
+    );
+    let sway = json!({
+        "modules-left": ["sway/workspaces"],
+        "sway/workspaces": {"persistent_workspaces": {"3": [], "4": ["eDP-1"]}, "sort-by": "name"}
+    });
+    let import = convert(&sway);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert!(import.toml.contains("4 = [\"eDP-1\"]"), "{}", import.toml);
+    assert!(
+        import.notes.iter().any(
+            |n| n.starts_with("`sway/workspaces` `sort-by`") && n.ends_with("not carried over")
+        ),
+        "{:?}",
+        import.notes
+    );
+}
+
+#[test]
+fn a_batterys_full_at_and_design_capacity_come_over() {
+    let waybar = json!({
+        "modules-right": ["battery"],
+        "battery": {"full-at": 80, "design-capacity": true, "format": "{capacity}% {icon}"}
+    });
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    for line in ["full-at = 80", "design-capacity = true"] {
+        assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
+    }
+    assert!(import.notes.is_empty(), "{:?}", import.notes);
+}
+
+#[test]
+fn label_sizes_come_over_on_every_module() {
+    let waybar = json!({
+        "modules-right": ["cpu", "backlight", "custom/x"],
+        "cpu": {"max-length": 10, "min-length": 5, "align": 0},
+        "backlight": {"align": 0.5},
+        "custom/x": {"exec": "echo x", "min-length": 3, "align": 1}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert!(import.notes.is_empty(), "{:?}", import.notes);
+    let bar = &config.bars[0];
+    assert_eq!(bar.shape_of("cpu").max_chars, Some(10));
+    assert_eq!(bar.shape_of("cpu").align, Some(0.0));
+    assert_eq!(bar.shape_of("backlight").align, Some(0.5));
+    assert_eq!(bar.shape_of("custom/x").min_chars, Some(3));
+}
+
+#[test]
+fn the_network_interval_is_the_monitors_and_the_backlight_needs_none() {
+    let waybar = json!({
+        "modules-right": ["network", "backlight"],
+        "network": {"interval": 5},
+        "backlight": {"interval": 2}
+    });
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert!(
+        import.toml.contains("interval_ms = 5000"),
+        "{}",
+        import.toml
+    );
+    assert!(
+        notes_about(&import, "`backlight` `interval`")
+            .iter()
+            .any(|n| n.contains("not needed")),
+        "{:?}",
+        import.notes
+    );
+}
