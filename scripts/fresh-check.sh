@@ -67,6 +67,9 @@ if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
     chroot "$root" update-ca-certificates >/dev/null
 fi
 
+# The root a mount point of its own, as / is on a machine: `unshare --propagation`
+# (the tests' private mounts) refuses a root that is not one.
+mount --bind "$root" "$root"
 mkdir -p "$root/work/shared" "$root/opt/rustup" "$root/opt/cargo-bin"
 git clone --quiet "$here" "$root/work/main"
 mount --bind "$shared" "$root/work/shared"
