@@ -4,9 +4,9 @@
 # toolchain, cmake, python3; Rust from rustup, lent read-only from this machine's
 # toolchain), a clean clone of this checkout's HEAD at /work/main and ../shared beside it.
 # In it, as root: `scripts/dev.sh run` (no Wayland there: it builds and prints a
-# snapshot), then `scripts/dev.sh test`. The root shares this kernel and its devices
-# (chroot with /proc, /sys and /dev mounted), so the probe, KVM and the compositors work
-# as on a machine; only the installed packages and files are new.
+# snapshot), then `scripts/dev.sh test`. The root shares this kernel, its devices and its
+# running system (chroot with /proc, /sys, /dev and /run mounted), so the probe, KVM and
+# the compositors work as on a machine; only the installed packages and files are new.
 #
 #   scripts/fresh-check.sh [ROOT]   default /var/tmp/ringbar-fresh; made anew each run
 #
@@ -83,7 +83,10 @@ mount --rbind /sys "$root/sys"
 mount --make-rslave "$root/sys"
 mount --rbind /dev "$root/dev"
 mount --make-rslave "$root/dev"
-mount -t tmpfs tmpfs "$root/run"
+# This machine's /run, as a machine's: its systemd's state there is what wireplumber's
+# logind monitor needs (on an empty /run it ends, and no default sink is ever set).
+mount --rbind /run "$root/run"
+mount --make-rslave "$root/run"
 log "root ready after $(($(date +%s) - started)) s"
 
 in_root() {
