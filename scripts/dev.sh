@@ -37,6 +37,8 @@ apt_packages=(
     bpftool linux-perf procps util-linux strace                   # tests and benchmarks
     dbus libglib2.0-bin python3-gi gir1.2-ayatanaappindicator3-0.1 # tray tests (bus, items)
     waybar tesseract-ocr                                          # --waybar in Waybar, read by OCR
+    gsettings-desktop-schemas                                     # GTK's font settings: without them
+                                                                  # text renders so OCR misreads it
     iproute2 iperf3                                               # network tests (netns, traffic)
     libpulse-dev pipewire pipewire-pulse wireplumber pulseaudio-utils # audio: libpulse, a real server
     libpipewire-0.3-dev libspa-0.2-dev                            # privacy: PipeWire's video graph
