@@ -222,13 +222,13 @@ fn is_wayland(display: &gdk::Display) -> bool {
 /// connection, which by default ends the process (SIGTERM) when the bus goes away: a
 /// session bus that crashes or restarts would take the bar with it. The connection is the
 /// same object for everyone in the process, so turning that off here covers GTK's too.
+///
+/// Synchronously, before the main loop runs: GTK's start has already made the connection
+/// (so this does not wait on the bus), and a bus that went in the first milliseconds, before
+/// an asynchronous answer was handled, ended the bar (once in a full test run).
 fn outlive_the_session_bus() {
-    gio::bus_get(
-        gio::BusType::Session,
-        None::<&gio::Cancellable>,
-        |result| match result {
-            Ok(connection) => connection.set_exit_on_close(false),
-            Err(err) => tracing::debug!("no shared session bus connection: {}", err.message()),
-        },
-    );
+    match gio::bus_get_sync(gio::BusType::Session, None::<&gio::Cancellable>) {
+        Ok(connection) => connection.set_exit_on_close(false),
+        Err(err) => tracing::debug!("no shared session bus connection: {}", err.message()),
+    }
 }
