@@ -40,6 +40,7 @@ apt_packages=(
     gsettings-desktop-schemas                                     # GTK's font settings: without them
                                                                   # text renders so OCR misreads it
     iproute2 iperf3                                               # network tests (netns, traffic)
+    e2fsprogs                                                     # disk tests: mkfs.ext4 on a loop device
     libpulse-dev pipewire pipewire-pulse wireplumber pulseaudio-utils # audio: libpulse, a real server
     libpipewire-0.3-dev libspa-0.2-dev                            # privacy: PipeWire's video graph
     gstreamer1.0-tools gstreamer1.0-pipewire gstreamer1.0-plugins-base # privacy tests: video nodes
