@@ -200,8 +200,9 @@ impl Module for Disk {
                 "used" => write_bytes(out, space.used as f64),
                 "free" => write_bytes(out, space.available as f64),
                 "total" => write_bytes(out, space.total as f64),
-                "percentage_used" => write_number(out, used.round(), spec),
-                "percentage_free" => write_number(out, (100.0 - used).round(), spec),
+                // Whole percents, cut as Waybar's integer division cuts them.
+                "percentage_used" => write_number(out, used.floor(), spec),
+                "percentage_free" => write_number(out, space.free_percent().floor(), spec),
                 "read" => write_rate_or_zero(out, read),
                 "write" => write_rate_or_zero(out, write),
                 _ => return false,

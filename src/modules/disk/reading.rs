@@ -21,14 +21,23 @@ pub struct Space {
 }
 
 impl Space {
-    /// The share in use as `df` reckons it: used of what users could use.
+    /// The share of the whole filesystem in use, as Waybar's `{percentage_used}` reckons
+    /// it (df's Use% leaves the blocks reserved for root out of the whole).
     pub fn used_percent(&self) -> f64 {
-        let usable = self.used + self.available;
-        if usable == 0 {
-            return 0.0;
-        }
-        self.used as f64 * 100.0 / usable as f64
+        share(self.used, self.total)
     }
+
+    /// The share free for an unprivileged user, as Waybar's `{percentage_free}`.
+    pub fn free_percent(&self) -> f64 {
+        share(self.available, self.total)
+    }
+}
+
+fn share(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        return 0.0;
+    }
+    part as f64 * 100.0 / whole as f64
 }
 
 /// A configured mount point that is mounted.
@@ -176,7 +185,7 @@ impl Reading for DiskReading {
                     write_bytes(out, space.available as f64);
                     out.push_str(" free of ");
                     write_bytes(out, space.total as f64);
-                    let _ = write!(out, " · {:.0}% used", space.used_percent());
+                    let _ = write!(out, " · {}% used", space.used_percent().floor());
                 }
                 Value::Failed => out.push_str("  unreadable"),
                 Value::Absent => {}

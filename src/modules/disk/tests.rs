@@ -70,10 +70,10 @@ fn the_fullest_mount_is_shown_with_its_level() {
     let module = default_module("disk");
     let mut text = String::new();
     let status = module.text(&input(&sample), &mut text).expect("shown");
-    // /home: 340 of 380 usable GiB, as df counts it.
-    assert_eq!(text, "DISK 89%");
+    // /home: 340 of 400 GiB used, as Waybar counts it (df: 340 of 380 usable, 90 %).
+    assert_eq!(text, "DISK 85%");
     assert_eq!(status.level, Level::Warning);
-    let expected = 340.0 * 100.0 / 380.0;
+    let expected = 340.0 * 100.0 / 400.0;
     assert!((status.percentage.expect("a share") - expected).abs() < 1e-9);
 
     let table = "modules_right = [\"disk\"]\n[disk]\ncritical = 85\n\
@@ -82,13 +82,13 @@ fn the_fullest_mount_is_shown_with_its_level() {
     let module = config.modules.right[0].clone();
     text.clear();
     let status = module.text(&input(&sample), &mut text).expect("shown");
-    assert_eq!(text, "/home ext4 340G/400G 40G 11% r 2.0M/s w 512B/s");
+    assert_eq!(text, "/home ext4 340G/400G 40G 10% r 2.0M/s w 512B/s");
     assert_eq!(status.level, Level::Critical);
     let table = "modules_right = [\"disk\"]\n[disk]\nformat = \"{percentage_used:>4}%|{percentage_free:03}\"";
     let config = crate::config::parse(table, std::path::Path::new("c.toml")).expect("valid");
     text.clear();
     config.modules.right[0].text(&input(&sample), &mut text);
-    assert_eq!(text, "  89%|011", "fmt's number specs");
+    assert_eq!(text, "  85%|010", "fmt's number specs");
 }
 
 #[test]
@@ -118,8 +118,8 @@ fn tooltip_json_and_report() {
     assert_eq!(
         out,
         "Disk  read 2.0M/s · write 512B/s\n\
-         \x20 /  ext4  55G free of 100G · 42% used\n\
-         \x20 /home  ext4  40G free of 400G · 89% used\n\
+         \x20 /  ext4  55G free of 100G · 40% used\n\
+         \x20 /home  ext4  40G free of 400G · 85% used\n\
          \x20 /mnt/<nfs>  ext4  unreadable\n\
          \x20 r   2.0M/s  w   512B/s  nvme0n1\n\
          \x20 r        –  w        –  sda\n"
