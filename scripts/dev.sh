@@ -36,7 +36,7 @@ apt_packages=(
     sway grim weston libcap2-bin                                  # compositor tests (setcap)
     bpftool linux-perf procps util-linux strace                   # tests and benchmarks
     dbus libglib2.0-bin python3-gi gir1.2-ayatanaappindicator3-0.1 # tray tests (bus, items)
-    waybar tesseract-ocr                                          # --waybar in Waybar, read by OCR
+    waybar tesseract-ocr fonts-font-awesome                       # Waybar beside ringbar, read by OCR; icons
     gsettings-desktop-schemas                                     # GTK's font settings: without them
                                                                   # text renders so OCR misreads it
     iproute2 iperf3                                               # network tests (netns, traffic)

@@ -6,8 +6,8 @@
 //! has no parenthesis, so it throws, catches and prints. The bar works all the same.
 
 use std::fs;
-use std::path::PathBuf;
-use std::process::Child;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use super::ocr;
@@ -20,6 +20,18 @@ impl Session {
     /// Writes the config and style into the user's `~/.config/waybar/` and starts
     /// `waybar -c CONFIG -s STYLE` as the user, its output in a log.
     pub fn start_waybar(&self, config_json: &str, style_css: &str) -> RunningWaybar {
+        self.start_waybar_with_mounts(config_json, style_css, &[])
+    }
+
+    /// [`Session::start_waybar`] in a mount namespace of its own where each `(source,
+    /// target)` directory is bind-mounted first (a fake sysfs class over the real one),
+    /// with the session's `SWAYSOCK` for Waybar's sway modules.
+    pub fn start_waybar_with_mounts(
+        &self,
+        config_json: &str,
+        style_css: &str,
+        mounts: &[(&Path, &Path)],
+    ) -> RunningWaybar {
         let config = self.write_home_file(".config/waybar/config.jsonc", config_json);
         let style = self.write_home_file(".config/waybar/style.css", style_css);
         let runs = fs::read_dir(self.path()).map_or(0, |d| d.count());
@@ -27,13 +39,29 @@ impl Session {
         let file = fs::File::create(&log).expect("log");
         // The session's WAYLAND_DISPLAY and XDG_RUNTIME_DIR suffice (no D-Bus needed);
         // these two keep GTK3 off X11 and off the accessibility bus.
-        let env = [("GDK_BACKEND", "wayland"), ("NO_AT_BRIDGE", "1")];
-        let child = self
-            .as_user_with("waybar", &env)
-            .arg("-c")
-            .arg(&config)
-            .arg("-s")
-            .arg(&style)
+        let swaysock = self.swaysock();
+        let env = [
+            ("GDK_BACKEND", "wayland"),
+            ("NO_AT_BRIDGE", "1"),
+            ("SWAYSOCK", swaysock.as_str()),
+        ];
+        let mut waybar = self.as_user_with("waybar", &env);
+        waybar.arg("-c").arg(&config).arg("-s").arg(&style);
+        let mut script = String::new();
+        for (source, target) in mounts {
+            script.push_str(&format!(
+                "mount --bind '{}' '{}' && ",
+                source.display(),
+                target.display()
+            ));
+        }
+        script.push_str("exec \"$@\"");
+        let child = Command::new("unshare")
+            .args(["--mount", "--propagation", "private", "--", "sh", "-c"])
+            .arg(script)
+            .arg("sh")
+            .arg(waybar.get_program())
+            .args(waybar.get_args())
             .stdout(file.try_clone().expect("dup"))
             .stderr(file)
             .spawn()

@@ -1,0 +1,225 @@
+//! A Waybar user's config and style in Debian's Waybar and, imported with
+//! `ringbar import-waybar -o DIR/`, in ringbar: one after the other in one headless sway,
+//! on one fake battery (a power_supply class bind-mounted over the real one for each bar)
+//! and one fake hwmon sensor. Each module's text, read back from the screen with OCR, is
+//! the same in both bars: formats, icons from `format-icons` and static buttons included.
+//! An icon from Font Awesome (Debian's `fonts-font-awesome`), which OCR cannot read, is
+//! compared by its red ink: the same glyph has the same size and about the same ink.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::common::ocr;
+use crate::common::session::{Compositor, Image, Session, WIDTH};
+use crate::common::{require_root, serial};
+
+const HEIGHT: u32 = 30;
+
+/// Each module's text begins with its own word, in the order the bar shows them.
+const WORDS: [&str; 8] = ["WS", "HELLO", "SAY", "DAY", "BAT", "TEMP", "MEM", "DISK"];
+
+/// The user's config, in the style of real dotfiles; `HWMON` is the fake sensor's file.
+const CONFIG: &str = r#"// My bar
+{
+    "layer": "top",
+    "position": "top",
+    "height": 30,
+    "modules-left": ["custom/gauge", "sway/workspaces", "custom/hello", "custom/say"],
+    "modules-center": ["clock"],
+    "modules-right": ["battery", "temperature", "memory", "disk"],
+    "custom/gauge": {
+        "exec": "echo '{\"text\": \"g\", \"percentage\": 42}'",
+        "return-type": "json",
+        "interval": "once",
+        "format": "{icon}",
+        "format-icons": ["\uf244", "\uf243", "\uf242", "\uf241", "\uf240"]
+    },
+    "sway/workspaces": { "format": "WS {name}" },
+    "custom/hello": { "format": "HELLO", "tooltip": false },
+    "custom/say": { "exec": "echo world", "interval": "once", "format": "SAY {}" },
+    "clock": { "format": "DAY {:%Y-%m-%d}", "tooltip-format": "{:%A}" },
+    "battery": {
+        "states": { "warning": 30, "critical": 15 },
+        "format": "BAT {capacity}% {icon}",
+        "format-icons": ["A", "B", "C", "D", "E"]
+    },
+    "temperature": { "hwmon-path": "HWMON", "format": "TEMP {temperatureC}C" },
+    "memory": { "format": "MEM {total}G" },
+    "disk": { "path": "/", "format": "DISK {percentage_used}%" },
+}
+"#;
+
+const STYLE: &str = r#"
+* { font-family: "DejaVu Sans Mono", monospace; font-size: 16px; border: none; border-radius: 0; }
+window#waybar { background: #ffffff; color: #000000; }
+#workspaces button, #custom-hello, #custom-say, #clock, #battery, #temperature, #memory, #disk {
+    padding: 0 10px; color: #000000; background: #ffffff;
+}
+#custom-gauge { font-family: "Font Awesome 6 Free", "FontAwesome"; color: #ff0000; padding: 0 10px; }
+"#;
+
+/// A discharging battery at 42 % (by `capacity` and by energy alike) and no mains;
+/// Waybar takes a battery only with a `uevent` file.
+fn fake_power_supply(root: &Path) {
+    let files = [
+        ("BAT0/type", "Battery"),
+        ("BAT0/present", "1"),
+        ("BAT0/status", "Discharging"),
+        ("BAT0/capacity", "42"),
+        ("BAT0/energy_now", "21000000"),
+        ("BAT0/energy_full", "50000000"),
+        ("BAT0/energy_full_design", "50000000"),
+        ("BAT0/power_now", "10000000"),
+        ("BAT0/voltage_now", "12000000"),
+        (
+            "BAT0/uevent",
+            "POWER_SUPPLY_NAME=BAT0\nPOWER_SUPPLY_TYPE=Battery",
+        ),
+        ("AC/type", "Mains"),
+        ("AC/uevent", "POWER_SUPPLY_NAME=AC\nPOWER_SUPPLY_TYPE=Mains"),
+        ("AC/online", "0"),
+    ];
+    for (file, value) in files {
+        let path = root.join(file);
+        fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
+        fs::write(path, format!("{value}\n")).expect("write");
+    }
+}
+
+/// The text from each word of [`WORDS`] to the next, spaces normalised; panics unless
+/// every word is there, in order.
+fn modules(text: &str) -> Vec<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let starts: Vec<usize> = WORDS
+        .iter()
+        .map(|w| words.iter().position(|x| x == w).unwrap_or(usize::MAX))
+        .collect();
+    (0..WORDS.len())
+        .map(|i| {
+            let end = starts.get(i + 1).copied().unwrap_or(words.len());
+            words[starts[i]..end].join(" ")
+        })
+        .collect()
+}
+
+fn shows_every_module(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut at = 0;
+    WORDS
+        .iter()
+        .all(|w| match words[at..].iter().position(|x| x == w) {
+            Some(found) => {
+                at += found + 1;
+                true
+            }
+            None => false,
+        })
+}
+
+/// The red icon's ink: its pixels and its bounding box's width and height.
+#[derive(Debug)]
+struct Ink {
+    pixels: usize,
+    width: usize,
+    height: usize,
+}
+
+fn red_ink(shot: &Image) -> Ink {
+    let (mut pixels, mut xs, mut ys) = (0, (usize::MAX, 0), (usize::MAX, 0));
+    for y in 0..HEIGHT as usize {
+        for x in 0..WIDTH as usize {
+            let [r, g, b] = shot.pixel(x, y);
+            if r > 150 && g < 110 && b < 110 {
+                pixels += 1;
+                xs = (xs.0.min(x), xs.1.max(x));
+                ys = (ys.0.min(y), ys.1.max(y));
+            }
+        }
+    }
+    Ink {
+        pixels,
+        width: (xs.1 + 1).saturating_sub(xs.0),
+        height: (ys.1 + 1).saturating_sub(ys.0),
+    }
+}
+
+/// OCR of the bar's strip until every module is there, and the red icon's ink.
+fn read_bar(session: &Session, who: &str, log: impl Fn() -> String) -> (String, Ink) {
+    let started = Instant::now();
+    loop {
+        let shot = session.screenshot(0, 0, WIDTH, HEIGHT);
+        let text = ocr::read_text(&shot);
+        let ink = red_ink(&shot);
+        if shows_every_module(&text) && ink.pixels > 0 {
+            return (text, ink);
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{who}: OCR last read `{text}`; its log:\n{}",
+            log()
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
+#[test]
+fn a_waybar_config_and_style_show_the_same_text_in_both_bars() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let power_supply = session.home().join("fake/power_supply");
+    fake_power_supply(&power_supply);
+    let hwmon = session.write_home_file("fake/hwmon/temp1_input", "47000\n");
+    let config = CONFIG.replace("HWMON", &hwmon.display().to_string());
+    let mounts = [(power_supply.as_path(), Path::new("/sys/class/power_supply"))];
+
+    let mut waybar = session.start_waybar_with_mounts(&config, STYLE, &mounts);
+    waybar.wait_for_log("Bar configured");
+    let (waybar_text, waybar_ink) = read_bar(&session, "Waybar", || waybar.log_text());
+    waybar.stop();
+
+    let dir = format!("{}/", session.path().join("imported").display());
+    let waybar_config = session.home().join(".config/waybar/config.jsonc");
+    let import = Command::new(env!("CARGO_BIN_EXE_ringbar"))
+        .arg("import-waybar")
+        .arg(&waybar_config)
+        .args(["-o", &dir])
+        .output()
+        .expect("run import-waybar");
+    let report = String::from_utf8_lossy(&import.stderr);
+    assert!(import.status.success(), "{report}");
+    assert!(!report.contains("not carried"), "{report}");
+    let read = |name: &str| fs::read_to_string(format!("{dir}{name}")).expect(name);
+    session.write_config_file("config.toml", &read("config.toml"));
+    session.write_config_file("style.css", &read("style.css"));
+    let swaysock = session.swaysock();
+    let bar = session.start_bar_with_mounts(&mounts, &[("SWAYSOCK", &swaysock)]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let (ringbar_text, ringbar_ink) = read_bar(&session, "ringbar", || bar.log_text());
+
+    let (theirs, ours) = (modules(&waybar_text), modules(&ringbar_text));
+    eprintln!("Waybar: {theirs:?}\nringbar: {ours:?}\nthe import's notes:\n{report}");
+    assert_eq!(theirs[4], "BAT 42% C", "Waybar read the fake battery");
+    assert_eq!(theirs[5], "TEMP 47C", "Waybar read the fake sensor");
+    eprintln!("the icon's ink: Waybar {waybar_ink:?}, ringbar {ringbar_ink:?}");
+    // A battery glyph of Font Awesome is about 20 by 14 pixels at 16 px; the next glyph
+    // of the list differs by a fifth of its ink.
+    assert!(
+        waybar_ink.width >= 12,
+        "Waybar drew the icon: {waybar_ink:?}"
+    );
+    assert!(
+        ringbar_ink.width.abs_diff(waybar_ink.width) <= 1
+            && ringbar_ink.height.abs_diff(waybar_ink.height) <= 1
+            && ringbar_ink.pixels.abs_diff(waybar_ink.pixels) * 100 <= 8 * waybar_ink.pixels,
+        "the same icon: Waybar {waybar_ink:?}, ringbar {ringbar_ink:?}"
+    );
+    for (module, (waybar, ringbar)) in WORDS.iter().zip(theirs.iter().zip(&ours)) {
+        assert_eq!(
+            ringbar, waybar,
+            "{module}: Waybar `{waybar_text}`, ringbar `{ringbar_text}`"
+        );
+    }
+}
