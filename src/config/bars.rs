@@ -61,6 +61,8 @@ pub struct BarSpec {
     pub margin_bottom: u32,
     pub margin_left: u32,
     pub margin_right: u32,
+    /// The gap in pixels between neighbouring modules.
+    pub spacing: u32,
     /// How the text of this bar's labels is turned.
     pub rotate: Rotate,
     /// Modules whose own table turns their text, over the bar's `rotate`.
@@ -125,6 +127,7 @@ pub(super) struct BarTable {
     pub margin_bottom: Option<u32>,
     pub margin_left: Option<u32>,
     pub margin_right: Option<u32>,
+    pub spacing: Option<u32>,
     pub rotate: Option<Rotate>,
     pub modules_left: Option<Vec<Spanned<String>>>,
     pub modules_center: Option<Vec<Spanned<String>>>,

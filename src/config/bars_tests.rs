@@ -179,3 +179,14 @@ fn waybars_label_sizes_are_any_modules_and_a_modules_own_cut_stays_its_own() {
         assert!(message.contains(says), "{text}: {message}");
     }
 }
+
+#[test]
+fn spacing_is_a_bars_own_or_the_top_levels() {
+    assert_eq!(parse_str("").expect("valid").bars[0].spacing, 14);
+    let config =
+        parse_str("spacing = 3\n[[bar]]\noutput = \"A\"\n[[bar]]\noutput = \"B\"\nspacing = 0\n")
+            .expect("valid");
+    let spacings: Vec<u32> = config.bars.iter().map(|b| b.spacing).collect();
+    assert_eq!(spacings, [3, 0]);
+    assert!(parse_str("spacing = -1\n").is_err());
+}

@@ -143,6 +143,7 @@ fn bar_spec(
         margin_bottom: bar.margin_bottom.unwrap_or(top.margin_bottom),
         margin_left: bar.margin_left.unwrap_or(top.margin_left),
         margin_right: bar.margin_right.unwrap_or(top.margin_right),
+        spacing: bar.spacing.unwrap_or(top.spacing),
         rotate: bar.rotate.unwrap_or(top.rotate),
         rotated_modules: rotated.to_vec(),
         shaped_modules: shaped.to_vec(),

@@ -152,7 +152,7 @@ fn errors_name_file_line_and_key() {
         typo.starts_with(
             "/home/u/.config/ringbar/config.toml:2: `heigth = 30`: unknown field `heigth`, \
              expected one of `output`, `position`, `layer`, `height`, `width`, `margin_top`, \
-             `margin_bottom`, `margin_left`, `margin_right`, `rotate`, `modules_left`, \
+             `margin_bottom`, `margin_left`, `margin_right`, `spacing`, `rotate`, `modules_left`, \
              `modules_center`, `modules_right`, `interval_ms`, `kernel_threads`, `group_by`, `sensors`, \
              `compositor`, or a module table: `[cpu]`, `[memory]`"
         ) && typo.ends_with(

@@ -93,6 +93,7 @@ fn content(spec: &BarSpec, row: &dyn Fn(&Rc<dyn Module>) -> RowView) -> Content 
     .enumerate()
     {
         let side: gtk::Box = object(&builder, side);
+        side.set_spacing(spec.spacing.min(i32::MAX as u32) as i32);
         if vertical {
             side.set_orientation(gtk::Orientation::Vertical);
         }

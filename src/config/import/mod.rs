@@ -33,11 +33,7 @@ pub struct Import {
 }
 
 /// Waybar's bar keys that have no ringbar counterpart, with the reason.
-const BAR_KEYS_LEFT_OUT: [(&str, &str); 10] = [
-    (
-        "spacing",
-        "set the gap between modules in style.css (`.module { margin: … }`)",
-    ),
+const BAR_KEYS_LEFT_OUT: [(&str, &str); 9] = [
     ("name", "ringbar's window is `window#ringbar` in style.css"),
     ("mode", "ringbar has no bar modes"),
     ("start_hidden", "ringbar has no hidden state"),
@@ -184,6 +180,8 @@ fn bar_keys(bar: &Map<String, Json>, root: &mut Table, notes: &mut Vec<String>) 
         bar.get("position").and_then(Json::as_str),
         Some("left" | "right")
     );
+    // Waybar puts no gap between modules unless told.
+    root.insert("spacing".into(), Value::Integer(0));
     for (key, value) in bar {
         match key.as_str() {
             "layer" => match value.as_str() {
@@ -216,6 +214,12 @@ fn bar_keys(bar: &Map<String, Json>, root: &mut Table, notes: &mut Vec<String>) 
                 }
             }
             "margin" => margin_shorthand(value, root, notes),
+            "spacing" => match value.as_u64().and_then(|s| i64::try_from(s).ok()) {
+                Some(spacing) => {
+                    root.insert("spacing".into(), Value::Integer(spacing));
+                }
+                None => notes.push(format!("`spacing` {value}: not a number of pixels")),
+            },
             "modules-left" | "modules-center" | "modules-right" | "include" => {}
             // A module's settings: converted with its module.
             _ if value.is_object() => {}

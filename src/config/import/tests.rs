@@ -85,6 +85,7 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         "on-click = \"playerctl play-pause\"",
         "tooltip-format = \"<tt>{calendar}</tt>\"",
         "disable-scroll = true",
+        "spacing = 4",
     ] {
         assert!(toml.contains(expected), "{expected} in:\n{toml}");
     }
@@ -92,7 +93,6 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         ("`cffi/player`", "no ringbar module yet"),
         ("`cava`", "no library in Debian gives one"),
         ("`custom/media` `smooth-scrolling-threshold`", "not needed"),
-        ("`spacing`", "style.css"),
         ("`pulseaudio`", "on no module list"),
     ] {
         let found = notes_about(&import, what);
@@ -106,6 +106,15 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
     for note in &import.notes {
         assert!(toml.contains(&format!("#   {note}")), "{note}");
     }
+}
+
+#[test]
+fn spacing_is_waybars_or_its_default_of_none() {
+    let without = convert(&json!({"modules-left": ["clock"]}));
+    let config = crate::config::parse(&without.toml, Path::new("c.toml")).expect("valid");
+    assert_eq!(config.bars[0].spacing, 0, "{}", without.toml);
+    let bad = convert(&json!({"modules-left": ["clock"], "spacing": "wide"}));
+    assert!(notes_about(&bad, "`spacing`")[0].contains("not a number of pixels"));
 }
 
 #[test]
