@@ -17,7 +17,8 @@ fn expected(session: &Session) -> String {
         let out = session.as_user(program).args(args).output().expect(program);
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
     };
-    let name = run("id", &["-un"]);
+    // In capitals, as Waybar writes it.
+    let name = run("id", &["-un"]).to_ascii_uppercase();
     let uptime = run("cat", &["/proc/uptime"]);
     let seconds: f64 = uptime
         .split_whitespace()

@@ -1,4 +1,4 @@
-//! `user`, as Waybar has it: the login name and how long the system has been up
+//! `user`, as Waybar has it: the login name (in capitals, as Waybar writes it) and how long the system has been up
 //! (`{user} {work_H}:{work_M}` by default), with the boot's date and time too. The name
 //! and the boot instant come once from the bar's own account and clocks ([`Login`]); the
 //! label moves on by the wall clock, at each new second, minute or day of the uptime its
@@ -140,8 +140,9 @@ impl User {
         let (year, month, day, hour, minute) = login.boot_local;
         format::fill(format, out, |key, out| {
             let _ = match key {
+                // In capitals, as Waybar writes it.
                 "user" => {
-                    out.push_str(&login.user);
+                    out.extend(login.user.chars().map(|c| c.to_ascii_uppercase()));
                     Ok(())
                 }
                 "work_d" => write!(out, "{}", up_s / 86_400),

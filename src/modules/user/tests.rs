@@ -44,13 +44,13 @@ fn at(user: &dyn Module, up_ms: u64) -> (String, Option<Status>) {
 #[test]
 fn the_name_and_the_uptime_as_waybar_writes_them() {
     let up = ((3 * 24 + 5) * 3600 + 7 * 60 + 9) * 1000 + 400;
-    assert_eq!(at(module("").as_ref(), up).0, "alice 05:07");
+    assert_eq!(at(module("").as_ref(), up).0, "ALICE 05:07");
     let all = module(
         "format = \"{user} {work_d}d {work_H}:{work_M}:{work_S} since {up_Y}-{up_m}-{up_d} {up_H}:{up_M}\"",
     );
     assert_eq!(
         at(all.as_ref(), up).0,
-        "alice 3d 05:07:09 since 2026-11-20 09:05"
+        "ALICE 3d 05:07:09 since 2026-11-20 09:05"
     );
     let sample = Sample::default();
     let mut out = String::new();
@@ -95,7 +95,7 @@ fn the_tooltip_and_the_click() {
     };
     let mut text = String::new();
     module("").tooltip(&mut Plain(&mut text), &input);
-    assert_eq!(text, "alice\nup since 2026-11-20 09:05, 1 d 01:01\n");
+    assert_eq!(text, "ALICE\nup since 2026-11-20 09:05, 1 d 01:01\n");
 
     assert_eq!(module("").action(Button::Left), None);
     let opens = module("open-on-click = true");
@@ -123,7 +123,7 @@ fn waybars_example_carries_over_but_the_avatar() {
     let import = crate::config::import::convert(&waybar);
     let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
     let user = config.modules.right[0].clone();
-    assert_eq!(at(user.as_ref(), 3_723_000).0, "alice up 01:02:03");
+    assert_eq!(at(user.as_ref(), 3_723_000).0, "ALICE up 01:02:03");
     assert_eq!(user.command(Button::Left), Some("xdg-open ~"));
     for key in ["`interval`", "`icon`", "`avatar`", "`height`", "`width`"] {
         assert!(
