@@ -18,7 +18,9 @@ use crate::common::{require_root, serial};
 const HEIGHT: u32 = 30;
 
 /// Each module's text begins with its own word, in the order the bar shows them.
-const WORDS: [&str; 8] = ["WS", "HELLO", "SAY", "DAY", "BAT", "TEMP", "MEM", "DISK"];
+const WORDS: [&str; 11] = [
+    "WS", "HELLO", "SAY", "DAY", "BAT", "TEMP", "MEM", "DISK", "NET", "IDLE", "USER",
+];
 
 /// The user's config, in the style of real dotfiles; `HWMON` is the fake sensor's file.
 const CONFIG: &str = r#"// My bar
@@ -28,7 +30,7 @@ const CONFIG: &str = r#"// My bar
     "height": 30,
     "modules-left": ["custom/gauge", "sway/workspaces", "custom/hello", "custom/say"],
     "modules-center": ["clock"],
-    "modules-right": ["battery", "temperature", "memory", "disk"],
+    "modules-right": ["battery", "temperature", "memory", "disk", "network", "idle_inhibitor", "user"],
     "custom/gauge": {
         "exec": "echo '{\"text\": \"g\", \"percentage\": 42}'",
         "return-type": "json",
@@ -39,7 +41,7 @@ const CONFIG: &str = r#"// My bar
     "sway/workspaces": { "format": "WS {name}" },
     "custom/hello": { "format": "HELLO", "tooltip": false },
     "custom/say": { "exec": "echo world", "interval": "once", "format": "SAY {}" },
-    "clock": { "format": "DAY {:%Y-%m-%d}", "tooltip-format": "{:%A}" },
+    "clock": { "format": "DAY {:%m-%d}", "tooltip-format": "{:%A}" },
     "battery": {
         "states": { "warning": 30, "critical": 15 },
         "format": "BAT {capacity}% {icon}",
@@ -48,14 +50,25 @@ const CONFIG: &str = r#"// My bar
     "temperature": { "hwmon-path": "HWMON", "format": "TEMP {temperatureC}C" },
     "memory": { "format": "MEM {total}G" },
     "disk": { "path": "/", "format": "DISK {percentage_used}%" },
+    "network": {
+        "format-ethernet": "NET {ifname} {ipaddr}",
+        "format-disconnected": "NET off",
+        "tooltip-format": "{ifname}"
+    },
+    "idle_inhibitor": {
+        "format": "IDLE {icon}",
+        "format-icons": { "activated": "ON", "deactivated": "OFF" }
+    },
+    "user": { "format": "USER {user}" },
 }
 "#;
 
 const STYLE: &str = r#"
 * { font-family: "DejaVu Sans Mono", monospace; font-size: 16px; border: none; border-radius: 0; }
 window#waybar { background: #ffffff; color: #000000; }
-#workspaces button, #custom-hello, #custom-say, #clock, #battery, #temperature, #memory, #disk {
-    padding: 0 10px; color: #000000; background: #ffffff;
+#workspaces button, #custom-hello, #custom-say, #clock, #battery, #temperature, #memory, #disk,
+#network, #idle_inhibitor, #user {
+    padding: 0 6px; color: #000000; background: #ffffff;
 }
 #custom-gauge { font-family: "Font Awesome 6 Free", "FontAwesome"; color: #ff0000; padding: 0 10px; }
 "#;
