@@ -31,30 +31,14 @@ fn state() -> CompositorState {
     }
 }
 
-fn buttons(config_text: &str, output: &str) -> Vec<(String, Vec<&'static str>)> {
-    let config = config::parse(config_text, "c.toml".as_ref()).expect("valid");
-    let state = state();
-    let sample = Sample::default();
-    let input = Input {
-        sample: &sample,
-        clock: &CLOCK,
-        compositor: &state,
-        output,
-        scripts: &crate::modules::NO_SCRIPTS,
-        events: &crate::modules::NO_EVENTS,
-    };
-    let mut out = Vec::new();
-    let module = &config.modules.left[0];
-    let Widget::Buttons(row) = module.widget() else {
-        panic!("a row of workspace buttons");
-    };
-    row.buttons(&input, &mut out);
-    out.into_iter().map(|b| (b.label, b.classes)).collect()
+/// The buttons on `output` with the `[workspaces]` table `toml`, for [`state`].
+fn buttons(toml: &str, output: &str) -> Vec<(String, Vec<&'static str>)> {
+    buttons_of(toml, &state(), output)
 }
 
 #[test]
 fn the_bars_own_output_with_classes() {
-    let plain = "modules_left = [\"workspaces\"]\n";
+    let plain = "";
     assert_eq!(
         buttons(plain, "DP-1"),
         [
@@ -66,15 +50,14 @@ fn the_bars_own_output_with_classes() {
         buttons(plain, "HDMI-A-1"),
         [("2".to_owned(), vec!["visible", "empty"])]
     );
-    let all =
-        "modules_left = [\"workspaces\"]\n[workspaces]\nall_outputs = true\nshow_special = true\n";
+    let all = "all_outputs = true\nshow_special = true\n";
     let labels: Vec<String> = buttons(all, "DP-1").into_iter().map(|(l, _)| l).collect();
     assert_eq!(labels, ["1", "mail", "2", "scratch"]);
 }
 
 #[test]
 fn formats_and_icons() {
-    let icons = "modules_left = [\"workspaces\"]\n[workspaces]\nformat = \"{id}:{icon}\"\n\
+    let icons = "format = \"{id}:{icon}\"\n\
                  icons = { \"1\" = \"web\", urgent = \"!\", default = \"·\" }\n";
     let labels: Vec<String> = buttons(icons, "DP-1").into_iter().map(|(l, _)| l).collect();
     assert_eq!(labels, ["1:web", "-1:!"]);
@@ -99,10 +82,8 @@ fn formats_and_icons() {
 
 #[test]
 fn waybars_fields_icons_and_filters() {
-    let labels = |toml: &str| -> Vec<String> {
-        let text = format!("modules_left = [\"workspaces\"]\n[workspaces]\n{toml}");
-        buttons(&text, "DP-1").into_iter().map(|(l, _)| l).collect()
-    };
+    let labels =
+        |toml: &str| -> Vec<String> { buttons(toml, "DP-1").into_iter().map(|(l, _)| l).collect() };
     assert_eq!(
         labels("format = \"{value}/{index}@{output} of {total}\"\nall-outputs = true\n"),
         ["1/1@DP-1 of 3", "mail/-1@DP-1 of 3", "2/2@HDMI-A-1 of 3"]

@@ -119,10 +119,10 @@ pub fn parse_state(
             output: w.monitor.clone(),
             focused: Some(w.name.as_str()) == focused_name,
             visible: shown(&w.name),
-            urgent: false,
             windows: w.windows,
             special: w.special(),
             monitor_id: w.monitor_id.and_then(|id| u32::try_from(id).ok()),
+            ..Workspace::default()
         })
         .collect();
     sort_workspaces(&mut list);

@@ -139,8 +139,7 @@ impl Niri {
                     visible: w.is_active,
                     urgent: w.is_urgent || urgent_window,
                     windows,
-                    special: false,
-                    monitor_id: None,
+                    ..Workspace::default()
                 }
             })
             .collect();

@@ -187,9 +187,7 @@ pub fn parse_workspaces(json: &[u8]) -> Result<Vec<Workspace>, String> {
             focused: w.focused,
             visible: w.visible,
             urgent: w.urgent,
-            windows: 0,
-            special: false,
-            monitor_id: None,
+            ..Workspace::default()
         })
         .collect();
     sort_workspaces(&mut workspaces);

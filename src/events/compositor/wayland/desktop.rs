@@ -209,8 +209,7 @@ impl Desktop {
                         visible: space.state & ACTIVE != 0,
                         urgent: space.state & URGENT != 0,
                         windows: WINDOWS_UNKNOWN,
-                        special: false,
-                        monitor_id: None,
+                        ..Workspace::default()
                     });
                 }
             }
