@@ -1,8 +1,10 @@
 //! `window`: the focused window's title (`{title}`, or `{app_id}` or both through
 //! `format`), cut to `max_length` characters with `…`. Titles come from any program: the
 //! text is data, escaped by every markup output, and any bytes are safe. Hidden while no
-//! window has the focus.
+//! window has the focus. Waybar's `rewrite` rules turn the whole label (before the cut)
+//! into another (`text::rewrite`).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use serde::Deserialize;
@@ -10,6 +12,7 @@ use serde::Deserialize;
 use super::import::{Carried, Waybar};
 use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table, Update};
+use crate::text::rewrite::{self, Rewrite};
 use crate::text::{untrusted, Sink};
 
 #[derive(Deserialize)]
@@ -17,6 +20,8 @@ use crate::text::{untrusted, Sink};
 struct Settings {
     format: String,
     max_length: usize,
+    #[serde(deserialize_with = "rewrite::deserialize")]
+    rewrite: Rewrite,
 }
 
 impl Default for Settings {
@@ -24,12 +29,16 @@ impl Default for Settings {
         Settings {
             format: "{title}".to_owned(),
             max_length: 60,
+            rewrite: Rewrite::default(),
         }
     }
 }
 
 struct Window {
     settings: Settings,
+    /// With `rewrite`: the last label before and after the rules, and a scratch buffer
+    /// (the rules run again only when the label changes).
+    rewritten: RefCell<[String; 3]>,
 }
 
 /// The `window` module.
@@ -52,6 +61,7 @@ fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
             ("format".to_owned(), toml::Value::String(format))
         })),
         "max-length" => Carried::renamed("max_length", value),
+        "rewrite" => Carried::renamed("rewrite", value),
         _ => Carried::No,
     }
 }
@@ -61,7 +71,10 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),
     };
-    Ok(Rc::new(Window { settings }))
+    Ok(Rc::new(Window {
+        settings,
+        rewritten: RefCell::default(),
+    }))
 }
 
 /// Appends `text` with control characters as spaces and no deceptive ones, at most `room` characters of it
@@ -83,19 +96,9 @@ fn push_capped(out: &mut String, text: &str, room: usize) -> usize {
     left
 }
 
-impl Module for Window {
-    fn name(&self) -> &str {
-        "window"
-    }
-
-    fn follows(&self) -> &[Update] {
-        &[Update::Compositor]
-    }
-
-    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        let title = input.compositor.window_title.as_deref()?;
-        let app_id = input.compositor.window_app_id.as_deref().unwrap_or("");
-        let mut room = self.settings.max_length.max(1);
+impl Window {
+    /// The label from `format`, at most `room` characters of it.
+    fn fill(&self, title: &str, app_id: &str, mut room: usize, out: &mut String) {
         let mut rest = self.settings.format.as_str();
         while !rest.is_empty() && room > 0 {
             let (literal, field, after) = match rest.find('{') {
@@ -113,6 +116,36 @@ impl Module for Window {
             };
             rest = after;
         }
+    }
+}
+
+impl Module for Window {
+    fn name(&self) -> &str {
+        "window"
+    }
+
+    fn follows(&self) -> &[Update] {
+        &[Update::Compositor]
+    }
+
+    fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let title = input.compositor.window_title.as_deref()?;
+        let app_id = input.compositor.window_app_id.as_deref().unwrap_or("");
+        let max_length = self.settings.max_length.max(1);
+        if self.settings.rewrite.is_empty() {
+            self.fill(title, app_id, max_length, out);
+            return Some(Status::default());
+        }
+        let mut guard = self.rewritten.borrow_mut();
+        let [before, after, scratch] = &mut *guard;
+        scratch.clear();
+        self.fill(title, app_id, usize::MAX, scratch);
+        if scratch != before {
+            std::mem::swap(before, scratch);
+            after.clone_from(before);
+            self.settings.rewrite.apply(after, scratch);
+        }
+        push_capped(out, after, max_length);
         Some(Status::default())
     }
 
@@ -142,6 +175,13 @@ mod tests {
 
     fn text(config_text: &str, title: Option<&str>) -> Option<String> {
         let config = config::parse(config_text, "c.toml".as_ref()).expect("valid");
+        text_of(&config.modules.left[0], title)
+    }
+
+    fn text_of(
+        module: &std::rc::Rc<dyn crate::modules::Module>,
+        title: Option<&str>,
+    ) -> Option<String> {
         let state = CompositorState {
             window_title: title.map(str::to_owned),
             window_app_id: Some("org.gnome.Weather".to_owned()),
@@ -157,7 +197,37 @@ mod tests {
             events: &crate::modules::NO_EVENTS,
         };
         let mut out = String::new();
-        config.modules.left[0].text(&input, &mut out).map(|_| out)
+        module.text(&input, &mut out).map(|_| out)
+    }
+
+    #[test]
+    fn rewrite_rules_turn_the_whole_label_before_the_cut() {
+        let rules = "modules_left = [\"window\"]\n[window]\nmax_length = 8\n\
+                     rewrite = { \"(.*) - Mozilla Firefox\" = \"FF $1\", \"x\" = \"y\" }\n";
+        let config = config::parse(rules, "c.toml".as_ref()).expect("valid");
+        let module = &config.modules.left[0];
+        for (title, shown) in [
+            ("Docs - Mozilla Firefox", "FF Docs"),
+            ("A long page - mozilla firefox", "FF A lo…"),
+            ("A long page - mozilla firefox", "FF A lo…"),
+            ("X", "y"),
+            ("Flower", "Flower"),
+        ] {
+            assert_eq!(
+                text_of(module, Some(title)).as_deref(),
+                Some(shown),
+                "{title}"
+            );
+        }
+        let bad = config::parse(
+            "[window]\nrewrite = { \"(x\" = \"y\" }\n",
+            "c.toml".as_ref(),
+        );
+        let Err(error) = bad else {
+            panic!("a bad pattern is an error")
+        };
+        let error = error.to_string();
+        assert!(error.contains("rewrite pattern \"(x\""), "{error}");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 pub mod icons;
 pub mod markup;
+pub mod rewrite;
 #[cfg(test)]
 mod tests;
 

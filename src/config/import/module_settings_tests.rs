@@ -166,3 +166,27 @@ fn the_network_interval_is_the_monitors_and_the_backlight_needs_none() {
         import.notes
     );
 }
+
+#[test]
+fn a_windows_rewrite_rules_come_over_and_a_rule_ringbar_cannot_read_is_named() {
+    let rules = json!({"(.*) — Mozilla Firefox": "🌎 $1", "(.*) - fish": "> [$1]"});
+    let waybar =
+        json!({"modules-left": ["hyprland/window"], "hyprland/window": {"rewrite": rules}});
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert!(
+        import.toml.contains("\"(.*) - fish\" = \"> [$1]\""),
+        "{}",
+        import.toml
+    );
+    assert!(notes_about(&import, "`window` `rewrite`").is_empty());
+    assert_eq!(config.modules.left[0].name(), "window");
+
+    let lookahead = json!({"modules-left": ["sway/window"],
+                           "sway/window": {"rewrite": {"(?!x).*": "y"}, "max-length": 9}});
+    let import = convert(&lookahead);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert!(import.toml.contains("max_length = 9"), "{}", import.toml);
+    let notes = notes_about(&import, "`window` `rewrite`");
+    assert!(notes[0].contains("look-around"), "{notes:?}");
+}
