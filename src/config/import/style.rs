@@ -14,10 +14,22 @@ const GTK3_ONLY: [&str; 5] = [
     "-Gtk",
 ];
 
+/// Put before the user's rules (after their `@import`s, which CSS wants first): what
+/// ringbar's own style adds that Waybar's bar lacks (a padding around the modules, a line
+/// under the shown workspaces), taken away so the user's style draws what it drew in
+/// Waybar. Low selectors, so that any of the user's for the same widgets wins.
+pub const WAYBARS_GROUND: &str = "\
+/* From `ringbar import-waybar`: ringbar's own padding and workspace lines taken away,
+   as in Waybar. */
+.ringbar { padding: 0; }
+button.focused, button.visible { box-shadow: none; background-color: transparent; }
+
+";
+
 /// `css` for ringbar, and what was changed or will not apply.
 pub fn convert_style(css: &str, modules: &[String]) -> (String, Vec<String>) {
     let mut notes = Vec::new();
-    let mut out = String::with_capacity(css.len());
+    let mut out = String::with_capacity(WAYBARS_GROUND.len() + css.len());
     let mut segment = String::new();
     let mut rest = css;
     while let Some(at) = rest.find(['{', '}', ';', '/']) {
@@ -53,7 +65,29 @@ pub fn convert_style(css: &str, modules: &[String]) -> (String, Vec<String>) {
     out.push_str(&segment);
     out.push_str(rest);
     notes.extend(style_notes(&out, modules));
+    out.insert_str(imports_end(&out), WAYBARS_GROUND);
     (out, notes)
+}
+
+/// Where the leading `@import`s, with the comments and blanks among them, end.
+fn imports_end(css: &str) -> usize {
+    let mut at = 0;
+    loop {
+        let rest = &css[at..];
+        let statement = rest.trim_start();
+        let end = if statement.starts_with("/*") {
+            statement.find("*/").map(|end| end + 2)
+        } else if statement.starts_with("@import") {
+            statement.find(';').map(|end| end + 1)
+        } else {
+            None
+        };
+        let blank = rest.len() - statement.len();
+        match end {
+            Some(end) => at += blank + end,
+            None => return at + blank,
+        }
+    }
 }
 
 /// A selector with ringbar's names: `window#waybar` is `window#ringbar`, a module that

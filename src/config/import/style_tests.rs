@@ -1,6 +1,7 @@
 //! A Waybar style.css converted for ringbar.
 
 use super::convert_style;
+use super::style::WAYBARS_GROUND;
 
 #[test]
 fn a_waybar_style_is_renamed_for_ringbar_and_gtk3_properties_are_commented_out() {
@@ -23,8 +24,9 @@ fn a_waybar_style_is_renamed_for_ringbar_and_gtk3_properties_are_commented_out()
     ]
     .map(str::to_owned);
     let (converted, notes) = convert_style(css, &modules);
-    let expected = "/* a comment with #mpd { } and -gtk-icon-effect: dim; */\n\
-               @define-color bg #333333;\n\
+    let expected = "/* a comment with #mpd { } and -gtk-icon-effect: dim; */\n".to_owned()
+        + WAYBARS_GROUND
+        + "@define-color bg #333333;\n\
                window#ringbar { background: #000; }\n\
                window#ringbar.empty #window { background: none; }\n\
                #workspaces button.focused, #clock, #battery.charging { color: #fff; }\n\
@@ -51,12 +53,16 @@ fn a_waybar_style_is_renamed_for_ringbar_and_gtk3_properties_are_commented_out()
 }
 
 #[test]
-fn a_style_without_anything_to_convert_is_kept_byte_for_byte() {
-    let css = "* { font-family: \"Font Awesome 6 Free\", monospace; font-size: 13px; }\n\
-               #clock { padding: 0 10px; /* spacing */ }\n@import url(\"colors.css\");\n";
-    let (converted, notes) = convert_style(css, &["clock".to_owned()]);
-    assert_eq!(converted, css);
+fn a_style_without_anything_to_convert_is_kept_byte_for_byte_after_its_imports() {
+    let rules = "* { font-family: \"Font Awesome 6 Free\", monospace; font-size: 13px; }\n\
+                 #clock { padding: 0 10px; /* spacing */ }\n";
+    let (converted, notes) = convert_style(rules, &["clock".to_owned()]);
+    assert_eq!(converted, format!("{WAYBARS_GROUND}{rules}"));
     assert!(notes.is_empty(), "{notes:?}");
+    // CSS takes `@import` first only: ringbar's ground comes after.
+    let imports = "@import url(\"colors.css\");\n/* mine */ @import \"b.css\";\n";
+    let (converted, _) = convert_style(&format!("{imports}{rules}"), &["clock".to_owned()]);
+    assert_eq!(converted, format!("{imports}{WAYBARS_GROUND}{rules}"));
 }
 
 #[test]
@@ -67,7 +73,10 @@ fn waybar_ids_of_modules_ringbar_names_otherwise_are_renamed_whole() {
     let (converted, notes) = convert_style(css, &modules);
     assert_eq!(
         converted,
-        "#audio, #pulseaudio-x, #media.paused, #power_profile, #mode { color: red; }\n"
+        format!(
+            "{WAYBARS_GROUND}#audio, #pulseaudio-x, #media.paused, #power_profile, #mode \
+             {{ color: red; }}\n"
+        )
     );
     assert!(
         notes.contains(&"#mpris: renamed #media, ringbar's name of the module".to_owned()),
