@@ -76,10 +76,7 @@ fn sway_workspaces_windows_titles_and_switching() {
                 output: "HEADLESS-1".into(),
                 focused: true,
                 visible: true,
-                urgent: false,
-                windows: 0,
-                special: false,
-                monitor_id: None,
+                ..Workspace::default()
             }]
         );
         assert_eq!(state.window_title, None);

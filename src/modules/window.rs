@@ -1,7 +1,9 @@
 //! `window`: the focused window's title (`{title}`, or `{app_id}` or both through
 //! `format`), cut to `max_length` characters with `…`. Titles come from any program: the
 //! text is data, escaped by every markup output, and any bytes are safe. Hidden while no
-//! window has the focus. Waybar's `rewrite` rules turn the whole label (before the cut)
+//! window has the focus. With `separate-outputs`, each bar shows the window focused on
+//! its own output (the focused one, or the last focused on the workspace it shows), as
+//! Waybar does. Waybar's `rewrite` rules turn the whole label (before the cut)
 //! into another (`text::rewrite`).
 
 use std::cell::RefCell;
@@ -12,6 +14,7 @@ use serde::Deserialize;
 use super::import::{Carried, Waybar};
 use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table, Update};
+use crate::events::compositor::Workspace;
 use crate::text::rewrite::{self, Rewrite};
 use crate::text::{untrusted, Sink};
 
@@ -22,6 +25,8 @@ struct Settings {
     max_length: usize,
     #[serde(deserialize_with = "rewrite::deserialize")]
     rewrite: Rewrite,
+    #[serde(rename = "separate-outputs")]
+    separate_outputs: bool,
 }
 
 impl Default for Settings {
@@ -30,6 +35,7 @@ impl Default for Settings {
             format: "{title}".to_owned(),
             max_length: 60,
             rewrite: Rewrite::default(),
+            separate_outputs: false,
         }
     }
 }
@@ -62,6 +68,7 @@ fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
         })),
         "max-length" => Carried::renamed("max_length", value),
         "rewrite" => Carried::renamed("rewrite", value),
+        "separate-outputs" => Carried::renamed("separate-outputs", value),
         _ => Carried::No,
     }
 }
@@ -97,6 +104,28 @@ fn push_capped(out: &mut String, text: &str, room: usize) -> usize {
 }
 
 impl Window {
+    /// The title and app id the bar on `input.output` shows.
+    fn shown<'a>(&self, input: &Input<'a>) -> Option<(&'a str, &'a str)> {
+        let state = input.compositor;
+        let focused = || {
+            let title = state.window_title.as_deref()?;
+            Some((title, state.window_app_id.as_deref().unwrap_or("")))
+        };
+        let output = input.output;
+        let here = |w: &&Workspace| w.output == output;
+        if !self.settings.separate_outputs
+            || output.is_empty()
+            || state.workspaces.iter().filter(here).any(|w| w.focused)
+        {
+            return focused();
+        }
+        // The special workspace open over the output, else the one it shows.
+        let shown = || state.workspaces.iter().filter(here).filter(|w| w.visible);
+        let workspace = shown().find(|w| w.special).or_else(|| shown().next())?;
+        let last = workspace.last_window.as_ref()?;
+        Some((last.title.as_str(), last.app_id.as_deref().unwrap_or("")))
+    }
+
     /// The label from `format`, at most `room` characters of it.
     fn fill(&self, title: &str, app_id: &str, mut room: usize, out: &mut String) {
         let mut rest = self.settings.format.as_str();
@@ -129,8 +158,7 @@ impl Module for Window {
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        let title = input.compositor.window_title.as_deref()?;
-        let app_id = input.compositor.window_app_id.as_deref().unwrap_or("");
+        let (title, app_id) = self.shown(input)?;
         let max_length = self.settings.max_length.max(1);
         if self.settings.rewrite.is_empty() {
             self.fill(title, app_id, max_length, out);
@@ -150,12 +178,12 @@ impl Module for Window {
     }
 
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        if let Some(title) = &input.compositor.window_title {
+        if let Some((title, app_id)) = self.shown(input) {
             untrusted(sink, title);
-        }
-        if let Some(app_id) = &input.compositor.window_app_id {
-            sink.out().push('\n');
-            untrusted(sink, app_id);
+            if !app_id.is_empty() {
+                sink.out().push('\n');
+                untrusted(sink, app_id);
+            }
         }
     }
 
@@ -165,114 +193,5 @@ impl Module for Window {
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::config;
-    use crate::events::compositor::CompositorState;
-    use crate::modules::tests::CLOCK;
-    use crate::modules::Input;
-    use crate::sample::Sample;
-    use crate::text::Markup;
-
-    fn text(config_text: &str, title: Option<&str>) -> Option<String> {
-        let config = config::parse(config_text, "c.toml".as_ref()).expect("valid");
-        text_of(&config.modules.left[0], title)
-    }
-
-    fn text_of(
-        module: &std::rc::Rc<dyn crate::modules::Module>,
-        title: Option<&str>,
-    ) -> Option<String> {
-        let state = CompositorState {
-            window_title: title.map(str::to_owned),
-            window_app_id: Some("org.gnome.Weather".to_owned()),
-            ..CompositorState::default()
-        };
-        let sample = Sample::default();
-        let input = Input {
-            sample: &sample,
-            clock: &CLOCK,
-            compositor: &state,
-            output: "",
-            scripts: &crate::modules::NO_SCRIPTS,
-            events: &crate::modules::NO_EVENTS,
-        };
-        let mut out = String::new();
-        module.text(&input, &mut out).map(|_| out)
-    }
-
-    #[test]
-    fn rewrite_rules_turn_the_whole_label_before_the_cut() {
-        let rules = "modules_left = [\"window\"]\n[window]\nmax_length = 8\n\
-                     rewrite = { \"(.*) - Mozilla Firefox\" = \"FF $1\", \"x\" = \"y\" }\n";
-        let config = config::parse(rules, "c.toml".as_ref()).expect("valid");
-        let module = &config.modules.left[0];
-        for (title, shown) in [
-            ("Docs - Mozilla Firefox", "FF Docs"),
-            ("A long page - mozilla firefox", "FF A lo…"),
-            ("A long page - mozilla firefox", "FF A lo…"),
-            ("X", "y"),
-            ("Flower", "Flower"),
-        ] {
-            assert_eq!(
-                text_of(module, Some(title)).as_deref(),
-                Some(shown),
-                "{title}"
-            );
-        }
-        let bad = config::parse(
-            "[window]\nrewrite = { \"(x\" = \"y\" }\n",
-            "c.toml".as_ref(),
-        );
-        let Err(error) = bad else {
-            panic!("a bad pattern is an error")
-        };
-        let error = error.to_string();
-        assert!(error.contains("rewrite pattern \"(x\""), "{error}");
-    }
-
-    #[test]
-    fn titles_are_capped_and_any_bytes_are_safe() {
-        let plain = "modules_left = [\"window\"]\n";
-        assert_eq!(text(plain, None), None, "hidden without a focused window");
-        assert_eq!(text(plain, Some("Flower")), Some("Flower".to_owned()));
-        let long = "x".repeat(100);
-        assert_eq!(
-            text(plain, Some(&long)),
-            Some(format!("{}…", "x".repeat(59))),
-            "60 characters, the last one …"
-        );
-        assert_eq!(
-            text(plain, Some("tab\there\nnew <b>&")),
-            Some("tab here new <b>&".to_owned()),
-            "control characters become spaces; markup is escaped where it is shown"
-        );
-        assert_eq!(
-            text(
-                plain,
-                Some("\u{202E}EVIL\u{202C} pay\u{200B}pal \u{2067}x\u{2069}")
-            ),
-            Some("EVIL paypal x".to_owned()),
-            "a title cannot reorder itself or hide characters"
-        );
-        let both = "modules_left = [\"window\"]\n[window]\nformat = \"{app_id}: {title}\"\nmax_length = 12\n";
-        assert_eq!(text(both, Some("Flower")), Some("org.gnome.W…".to_owned()));
-        let unknown = "modules_left = [\"window\"]\n[window]\nformat = \"[{nope}] {title}\"\n";
-        assert_eq!(text(unknown, Some("a")), Some("[{nope}] a".to_owned()));
-        let mut markup = String::new();
-        let state = CompositorState {
-            window_title: Some("<i>&".to_owned()),
-            ..CompositorState::default()
-        };
-        let sample = Sample::default();
-        let input = Input {
-            sample: &sample,
-            clock: &CLOCK,
-            compositor: &state,
-            output: "",
-            scripts: &crate::modules::NO_SCRIPTS,
-            events: &crate::modules::NO_EVENTS,
-        };
-        crate::modules::tests::default_module("window").tooltip(&mut Markup(&mut markup), &input);
-        assert_eq!(markup, "&lt;i&gt;&amp;");
-    }
-}
+#[path = "window_tests.rs"]
+mod tests;

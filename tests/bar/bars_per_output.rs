@@ -165,3 +165,59 @@ fn each_output_gets_the_bar_that_names_it() {
     });
     assert_eq!(bar.bars().len(), 3, "one bar per output");
 }
+
+/// Waybar's `separate-outputs`: the bar on the output without the focus shows the window
+/// last focused there, by sway's tree; the focused output's bar shows the focused one.
+#[test]
+fn separate_outputs_show_each_outputs_own_window() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.swaymsg(&["create_output"]);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = [\"window\"]\nmodules_center = []\nmodules_right = []\n\
+         [window]\nformat = \"{title} ({app_id})\"\nseparate-outputs = true\n",
+    );
+    let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
+    bar.wait_for_log("bar on output HEADLESS-2");
+    session.swaymsg(&["focus", "output", "HEADLESS-2"]);
+    let mut flower = session
+        .as_user("weston-flower")
+        .spawn()
+        .expect("start weston-flower");
+    // Its app id is `weston-flower` or, in newer westons, `org.freedesktop.weston.flower`.
+    let is_flower = |shown: Option<String>| {
+        shown.is_some_and(|s| s.starts_with("Flower (") && s.ends_with("flower)"))
+    };
+    let window_on = |output: &str| {
+        let bars = bar.bars();
+        let bar = bar_on(&bars, output);
+        (bar["window.visible"] == "true").then(|| bar["window"].clone())
+    };
+    wait_for("the flower on HEADLESS-2's bar", WAIT, || {
+        is_flower(window_on("HEADLESS-2")) && window_on("HEADLESS-1").is_none()
+    });
+    // The focus goes to the other output, whose workspace is empty: no window there,
+    // and HEADLESS-2's bar still shows its own.
+    session.swaymsg(&["focus", "output", "HEADLESS-1"]);
+    wait_for("each bar with its output's window", WAIT, || {
+        is_flower(window_on("HEADLESS-2")) && window_on("HEADLESS-1").is_none()
+    });
+    let focused: serde_json::Value =
+        serde_json::from_str(&session.swaymsg(&["-t", "get_workspaces", "-r"])).expect("JSON");
+    let focused_output = focused
+        .as_array()
+        .expect("workspaces")
+        .iter()
+        .find(|w| w["focused"] == true)
+        .map(|w| w["output"].clone());
+    assert_eq!(
+        focused_output,
+        Some("HEADLESS-1".into()),
+        "sway moved the focus"
+    );
+    let _ = flower.kill();
+    let _ = flower.wait();
+    wait_for("no window left", WAIT, || window_on("HEADLESS-2").is_none());
+}

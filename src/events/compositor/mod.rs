@@ -70,6 +70,17 @@ pub struct Workspace {
     /// Hyprland's number of its output (`monitorID`): persistent workspaces given as a
     /// count are numbered from it. `None` elsewhere.
     pub monitor_id: Option<u32>,
+    /// The window last focused on it, where the compositor says (Sway, Hyprland):
+    /// what a bar on its output shows as the window (Waybar's `separate-outputs`).
+    pub last_window: Option<LastWindow>,
+}
+
+/// A workspace's last focused window.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LastWindow {
+    pub title: String,
+    /// Its app id (or X11 class); `None` where the compositor does not say (Hyprland).
+    pub app_id: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

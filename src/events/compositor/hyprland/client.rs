@@ -37,8 +37,10 @@ pub(super) struct Hyprland {
     requests: Rc<OneShots>,
     round: RefCell<Round>,
     dialect: Cell<Option<Dialect>>,
-    /// The focused window's address, for title events.
+    /// The focused window's address, and the last windows of the shown workspaces, for
+    /// title events.
     active: RefCell<Option<String>>,
+    shown: RefCell<BTreeSet<String>>,
     urgent: RefCell<BTreeSet<String>>,
     retry: RefCell<Option<glib::Source>>,
     backoff: Backoff,
@@ -84,6 +86,7 @@ impl Hyprland {
             round: RefCell::new(Round::default()),
             dialect: Cell::new(None),
             active: RefCell::new(None),
+            shown: RefCell::default(),
             urgent: RefCell::new(BTreeSet::new()),
             retry: RefCell::new(None),
             backoff: Backoff::default(),
@@ -224,7 +227,7 @@ impl Hyprland {
             }
             _ => {}
         }
-        let action = event.action(self.active.borrow().as_deref());
+        let action = event.action(self.active.borrow().as_deref(), &self.shown.borrow());
         match action {
             Action::Requery => true,
             // The answer under way (or asked for) may predate the new title.
@@ -332,6 +335,8 @@ impl Hyprland {
                 }
                 *self.active.borrow_mut() =
                     hyprland::active_window_address(reply("j/activewindow"));
+                *self.shown.borrow_mut() =
+                    hyprland::shown_last_windows(reply("j/workspaces"), reply("j/monitors"));
                 self.backoff.succeeded(WHAT);
                 // The layout and the submap stay as their events left them.
                 let kept = self.shared.state();

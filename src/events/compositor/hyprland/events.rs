@@ -7,6 +7,8 @@
 //! commas, and names and titles may contain commas themselves, so each event splits only
 //! where its format leaves no doubt.
 
+use std::collections::BTreeSet;
+
 use crate::events::compositor::cap_text;
 
 /// The longest event line kept: Hyprland cuts an event's data at 1024 bytes.
@@ -335,14 +337,21 @@ impl Event {
         Some(event)
     }
 
-    /// What this event means for a client whose focused window is `active` (its
-    /// address as [`address`] normalises it).
-    pub fn action(&self, active: Option<&str>) -> Action {
+    /// What this event means for a client whose focused window is `active` and whose
+    /// shown workspaces' last windows are `shown` (addresses as [`address`] normalises
+    /// them).
+    pub fn action(&self, active: Option<&str>, shown: &BTreeSet<String>) -> Action {
         match self {
             Event::WindowTitleV2 { address, title } if Some(address.as_str()) == active => {
                 Action::Title(title.clone())
             }
             Event::WindowTitle { address } if Some(address.as_str()) == active => Action::Requery,
+            // Another output's window, which its bar may show.
+            Event::WindowTitleV2 { address, .. } | Event::WindowTitle { address }
+                if shown.contains(address) =>
+            {
+                Action::Requery
+            }
             Event::WindowTitleV2 { .. } | Event::WindowTitle { .. } => Action::Ignore,
             Event::ActiveLayout { layout } => Action::Layout(layout.clone()),
             Event::Submap { name } => {

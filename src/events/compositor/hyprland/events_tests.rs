@@ -1,6 +1,7 @@
 //! Event lines of every Hyprland release parsed, and addresses normalised.
 
 use super::*;
+use std::collections::BTreeSet;
 
 fn parse(line: &str) -> Event {
     Event::parse(line).unwrap_or_else(|| panic!("{line:?} parses"))
@@ -312,14 +313,25 @@ fn unknown_malformed_and_odd_lines_are_skipped_without_panic() {
 }
 
 #[test]
-fn actions_update_the_title_of_the_active_window_only() {
+fn actions_update_the_title_of_the_active_window_and_requery_for_shown_ones() {
+    let none = BTreeSet::new();
+    let shown = BTreeSet::from(["def".to_owned()]);
     let title = parse("windowtitlev2>>abc,new title");
-    assert_eq!(title.action(Some("abc")), Action::Title("new title".into()));
-    assert_eq!(title.action(Some("def")), Action::Ignore);
-    assert_eq!(title.action(None), Action::Ignore);
+    assert_eq!(
+        title.action(Some("abc"), &none),
+        Action::Title("new title".into())
+    );
+    assert_eq!(title.action(Some("def"), &none), Action::Ignore);
+    // The last window of a workspace another output shows.
+    assert_eq!(
+        title.action(Some("xyz"), &BTreeSet::from(["abc".to_owned()])),
+        Action::Requery
+    );
+    assert_eq!(title.action(Some("xyz"), &shown), Action::Ignore);
+    assert_eq!(title.action(None, &none), Action::Ignore);
     let v1 = parse("windowtitle>>abc");
-    assert_eq!(v1.action(Some("abc")), Action::Requery);
-    assert_eq!(v1.action(Some("def")), Action::Ignore);
+    assert_eq!(v1.action(Some("abc"), &none), Action::Requery);
+    assert_eq!(v1.action(Some("def"), &none), Action::Ignore);
     for line in [
         "workspacev2>>2,2",
         "focusedmonv2>>DP-1,4",
@@ -330,7 +342,11 @@ fn actions_update_the_title_of_the_active_window_only() {
         "monitoradded>>DP-2",
         "renameworkspace>>1,x",
     ] {
-        assert_eq!(parse(line).action(Some("abc")), Action::Requery, "{line}");
+        assert_eq!(
+            parse(line).action(Some("abc"), &none),
+            Action::Requery,
+            "{line}"
+        );
     }
 }
 
@@ -399,11 +415,17 @@ fn the_layout_and_the_submap_as_events() {
         }
     );
     let layout = parse("activelayout>>kbd,German");
-    assert_eq!(layout.action(None), Action::Layout("German".into()));
     assert_eq!(
-        parse("submap>>resize").action(None),
+        layout.action(None, &BTreeSet::new()),
+        Action::Layout("German".into())
+    );
+    assert_eq!(
+        parse("submap>>resize").action(None, &BTreeSet::new()),
         Action::Mode(Some("resize".into()))
     );
-    assert_eq!(parse("submap>>").action(None), Action::Mode(None));
+    assert_eq!(
+        parse("submap>>").action(None, &BTreeSet::new()),
+        Action::Mode(None)
+    );
     assert_eq!(Event::parse("activelayout>>nocomma"), None);
 }

@@ -19,7 +19,9 @@ mod replies;
 pub use dialect::{lua_string, version, Dialect};
 pub use events::MAX_LINE;
 pub use events::{address, Action, Event, WorkspaceRef};
-pub use replies::{active_window_address, apply_urgent, is_special, main_keyboard, parse_state};
+pub use replies::{
+    active_window_address, apply_urgent, is_special, main_keyboard, parse_state, shown_last_windows,
+};
 
 #[cfg(feature = "app")]
 pub(super) use client::BACKEND;

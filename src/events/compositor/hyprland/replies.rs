@@ -8,7 +8,9 @@ use serde::Deserialize;
 
 use super::address;
 use crate::events::compositor::keyboard::Keyboard;
-use crate::events::compositor::{cap_text, sort_workspaces, CompositorState, Workspace};
+use crate::events::compositor::{
+    cap_text, sort_workspaces, CompositorState, LastWindow, Workspace,
+};
 
 pub(super) fn text(json: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(json)
@@ -31,6 +33,11 @@ struct WorkspaceReply {
     /// -1 while a workspace has no monitor.
     #[serde(rename = "monitorID", default)]
     monitor_id: Option<i64>,
+    /// The address of the window last focused on it (`0x0` for none), and its title.
+    #[serde(rename = "lastwindow", default)]
+    last_window: String,
+    #[serde(rename = "lastwindowtitle", default)]
+    last_window_title: String,
 }
 
 impl WorkspaceReply {
@@ -122,6 +129,10 @@ pub fn parse_state(
             windows: w.windows,
             special: w.special(),
             monitor_id: w.monitor_id.and_then(|id| u32::try_from(id).ok()),
+            last_window: last_window(w).map(|_| LastWindow {
+                title: cap_text(&w.last_window_title),
+                app_id: None,
+            }),
             ..Workspace::default()
         })
         .collect();
@@ -137,6 +148,28 @@ pub fn parse_state(
         // The keyboard comes from `j/devices` and the events: kept by the client.
         ..CompositorState::default()
     })
+}
+
+/// The address of a workspace's last window; `None` for `0x0` or none.
+fn last_window(workspace: &WorkspaceReply) -> Option<String> {
+    address(&workspace.last_window).filter(|a| a.bytes().any(|b| b != b'0'))
+}
+
+/// The last windows of the workspaces shown on some output: a change of their titles
+/// is a change of what a bar with `separate-outputs` shows.
+pub fn shown_last_windows(workspaces: &[u8], monitors: &[u8]) -> BTreeSet<String> {
+    let replies: Vec<WorkspaceReply> = serde_json::from_str(&text(workspaces)).unwrap_or_default();
+    let monitors: Vec<MonitorReply> = serde_json::from_str(&text(monitors)).unwrap_or_default();
+    let shown = |name: &str| {
+        monitors
+            .iter()
+            .any(|m| m.active_workspace.name == name || m.special_workspace.name == name)
+    };
+    replies
+        .iter()
+        .filter(|w| !w.name.is_empty() && shown(&w.name))
+        .filter_map(last_window)
+        .collect()
 }
 
 /// `j/activewindow` is `{}` (or, in old releases, not JSON) when nothing has the focus.

@@ -10,7 +10,8 @@ const WORKSPACES: &str = r#"[{
 },{
     "id": -98, "name": "special:term", "monitor": "DP-1", "monitorID": 0, "windows": 1
 },{
-    "id": 4, "name": "4", "monitor": "HDMI-A-1", "monitorID": 1, "windows": 0
+    "id": 4, "name": "4", "monitor": "HDMI-A-1", "monitorID": 1, "windows": 0,
+    "lastwindow": "0x0", "lastwindowtitle": ""
 },{
     "id": -1338, "name": "chat", "monitor": "DP-1", "monitorID": 0, "windows": 1
 },{
@@ -72,6 +73,35 @@ fn state_from_workspaces_monitors_and_the_active_window() {
         active_window_address(ACTIVE.as_bytes()).as_deref(),
         Some("55d1c0a3b2e0")
     );
+}
+
+#[test]
+fn each_workspace_has_its_last_window_and_the_shown_ones_are_watched() {
+    let workspaces = WORKSPACES.replacen(
+        r#""windows": 0,
+    "lastwindow": "0x0", "lastwindowtitle": """#,
+        r#""windows": 1,
+    "lastwindow": "0xABC", "lastwindowtitle": "vim <b>""#,
+        1,
+    );
+    let state = parse_state(workspaces.as_bytes(), MONITORS.as_bytes(), b"{}").expect("state");
+    let last = |name: &str| {
+        let workspace = state.workspaces.iter().find(|w| w.name == name);
+        workspace
+            .and_then(|w| w.last_window.clone())
+            .map(|l| l.title)
+    };
+    assert_eq!(last("1").as_deref(), Some("foot"));
+    assert_eq!(last("4").as_deref(), Some("vim <b>"));
+    assert_eq!(last("2"), None, "no last window");
+    let shown = shown_last_windows(workspaces.as_bytes(), MONITORS.as_bytes());
+    assert_eq!(
+        shown,
+        BTreeSet::from(["55d1c0a3b2e0".to_owned(), "abc".to_owned()])
+    );
+    // Workspace 4 without a window: `0x0`.
+    let shown = shown_last_windows(WORKSPACES.as_bytes(), MONITORS.as_bytes());
+    assert_eq!(shown, BTreeSet::from(["55d1c0a3b2e0".to_owned()]));
 }
 
 #[test]

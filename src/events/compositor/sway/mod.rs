@@ -10,7 +10,9 @@ use std::collections::HashMap;
 use serde::Deserialize;
 
 use super::keyboard::Keyboard;
-use super::{cap_text, sort_workspaces, text, CompositorState, Env, Located, Stashed, Workspace};
+use super::{
+    cap_text, sort_workspaces, text, CompositorState, Env, LastWindow, Located, Stashed, Workspace,
+};
 
 pub mod input;
 
@@ -196,12 +198,19 @@ pub fn parse_workspaces(json: &[u8]) -> Result<Vec<Workspace>, String> {
 
 #[derive(Deserialize)]
 struct Node {
+    #[serde(default)]
+    id: i64,
     #[serde(rename = "type", default)]
     kind: String,
     #[serde(default)]
     name: Option<String>,
     #[serde(default)]
     focused: bool,
+    #[serde(default)]
+    visible: bool,
+    /// The children's ids, the most recently focused first.
+    #[serde(default)]
+    focus: Vec<i64>,
     #[serde(default)]
     nodes: Vec<Node>,
     #[serde(default)]
@@ -258,6 +267,18 @@ impl Node {
         self.children().find_map(Node::focused_window)
     }
 
+    /// The window focused last inside: down the focus order, newest first.
+    fn last_focused(&self) -> Option<&Node> {
+        if self.is_window() {
+            return Some(self);
+        }
+        let newest = self
+            .focus
+            .first()
+            .and_then(|id| self.children().find(|c| c.id == *id));
+        newest.or_else(|| self.children().next())?.last_focused()
+    }
+
     fn app_id(&self) -> Option<String> {
         let class = self
             .window_properties
@@ -296,7 +317,7 @@ pub fn apply_tree(json: &[u8], state: &mut CompositorState) -> Result<(), String
             })
             .collect(),
     );
-    let mut counts = HashMap::new();
+    let mut found = HashMap::new();
     for output in root
         .nodes
         .iter()
@@ -304,12 +325,17 @@ pub fn apply_tree(json: &[u8], state: &mut CompositorState) -> Result<(), String
     {
         for workspace in output.nodes.iter().filter(|w| w.kind == "workspace") {
             if let Some(name) = &workspace.name {
-                counts.insert(name.as_str(), workspace.windows());
+                found.insert(name.as_str(), workspace);
             }
         }
     }
     for workspace in &mut state.workspaces {
-        workspace.windows = counts.get(workspace.name.as_str()).copied().unwrap_or(0);
+        let node = found.get(workspace.name.as_str());
+        workspace.windows = node.map_or(0, |n| n.windows());
+        workspace.last_window = node.and_then(|n| n.last_focused()).map(|w| LastWindow {
+            title: w.name.as_deref().map(cap_text).unwrap_or_default(),
+            app_id: w.app_id(),
+        });
     }
     let focused = root.focused_window();
     state.window_title = focused.and_then(|w| w.name.as_deref()).map(cap_text);
@@ -355,6 +381,8 @@ pub fn event_action(kind: u32, payload: &[u8]) -> EventAction {
                     title: window.name.as_deref().map(cap_text),
                     app_id: window.app_id(),
                 },
+                // Another output's window, which its bar may show.
+                ("title", Some(window)) if window.visible => EventAction::Requery,
                 ("title" | "mark", _) => EventAction::Ignore,
                 _ => EventAction::Requery,
             }

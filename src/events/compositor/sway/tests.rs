@@ -10,7 +10,8 @@ const WORKSPACES: &str = r#"[
 ]"#;
 
 /// GET_TREE of two outputs: "alpha" holds a split of two windows and a floating one,
-/// "1:web" an X11 window, "2" nothing; the scratchpad holds one more.
+/// "1:web" an X11 window and a mail window focused after it, "2" nothing; the
+/// scratchpad holds one more.
 const TREE: &str = r#"{
   "id": 1, "type": "root", "name": "root", "focused": false,
   "nodes": [
@@ -31,9 +32,11 @@ const TREE: &str = r#"{
          {"id": 14, "type": "floating_con", "name": "float", "app_id": "float",
           "nodes": [], "floating_nodes": []}]}]},
     {"id": 20, "type": "output", "name": "HEADLESS-2", "nodes": [
-      {"id": 7, "type": "workspace", "name": "1:web", "nodes": [
+      {"id": 7, "type": "workspace", "name": "1:web", "focus": [22, 21], "nodes": [
         {"id": 21, "type": "con", "name": "Firefox", "app_id": null,
          "window_properties": {"class": "firefox", "title": "Firefox"},
+         "nodes": [], "floating_nodes": []},
+        {"id": 22, "type": "con", "name": "Mail", "app_id": "thunderbird",
          "nodes": [], "floating_nodes": []}], "floating_nodes": []}]}
   ]
 }"#;
@@ -67,7 +70,24 @@ fn the_tree_gives_window_counts_and_the_focused_window() {
         .iter()
         .map(|w| (w.name.as_str(), w.windows))
         .collect();
-    assert_eq!(counts, [("1:web", 1), ("2", 0), ("alpha", 3)]);
+    assert_eq!(counts, [("1:web", 2), ("2", 0), ("alpha", 3)]);
+    // Each workspace's last focused window, down the focus order (else the first).
+    let last: Vec<Option<(&str, Option<&str>)>> = state
+        .workspaces
+        .iter()
+        .map(|w| {
+            let last = w.last_window.as_ref()?;
+            Some((last.title.as_str(), last.app_id.as_deref()))
+        })
+        .collect();
+    assert_eq!(
+        last,
+        [
+            Some(("Mail", Some("thunderbird"))),
+            None,
+            Some(("Flower", Some("weston-flower")))
+        ]
+    );
     assert_eq!(state.window_title.as_deref(), Some("Flower"));
     assert_eq!(state.window_app_id.as_deref(), Some("weston-flower"));
     // The scratchpad's window, counted for no workspace.
@@ -221,6 +241,9 @@ fn events_ask_for_a_requery_or_carry_the_new_title() {
     );
     let other = br#"{"change":"title","container":{"type":"con","name":"bg","focused":false}}"#;
     assert_eq!(event_action(EVENT_WINDOW, other), EventAction::Ignore);
+    // A window shown on another output: its bar may show the title.
+    let shown = br#"{"change":"title","container":{"type":"con","name":"bg","visible":true}}"#;
+    assert_eq!(event_action(EVENT_WINDOW, shown), EventAction::Requery);
     for change in ["new", "close", "focus", "move", "floating", "urgent"] {
         let payload = format!(r#"{{"change":"{change}","container":{{"type":"con"}}}}"#);
         assert_eq!(
