@@ -22,14 +22,25 @@ use crate::common::hyprland::{HyprlandVm, GUEST_SHARE};
 const SSID_HEX: &str = "72696e673c62617201";
 const SSID: &str = "ring<bar\u{1}";
 
-/// Runs `command` in the guest until it prints `done`, in steps (each guest command
-/// has 60 s); panics with `what` after `limit`.
-fn guest_until(vm: &HyprlandVm, what: &str, check: &str, limit: Duration) {
+/// Runs `check` in the guest until it succeeds, in steps (each guest command has
+/// 60 s); false after `limit`.
+fn guest_within(vm: &HyprlandVm, check: &str, limit: Duration) -> bool {
     let deadline = Instant::now() + limit;
     let step = format!("for i in $(seq 40); do {check} && echo done && break; sleep 0.5; done");
     while !vm.guest(&step).contains("done") {
-        assert!(Instant::now() < deadline, "{what}: not within {limit:?}");
+        if Instant::now() >= deadline {
+            return false;
+        }
     }
+    true
+}
+
+/// [`guest_within`], which panics with `what` after `limit`.
+fn guest_until(vm: &HyprlandVm, what: &str, check: &str, limit: Duration) {
+    assert!(
+        guest_within(vm, check, limit),
+        "{what}: not within {limit:?}"
+    );
 }
 
 /// ringbar's `--once --json` in the guest with the config `toml`. The files it needs
@@ -175,27 +186,49 @@ pub fn bluetooth(vm: &HyprlandVm) {
     let start_bluetoothd = format!(
         "setsid -f /usr/libexec/bluetooth/bluetoothd -n > {b}/bluetoothd.log 2>&1 < /dev/null"
     );
-    let two_controllers = "[ $(timeout 5 bluetoothctl list | grep -c Controller) -ge 2 ]";
-
-    // A system bus, two virtual controllers, and bluetoothd, which powers them on.
-    vm.guest(&format!(
-        "modprobe hci_vhci; rm -rf /var/lib/bluetooth/*; mkdir -p /run/dbus; \
-         dbus-daemon --system --fork; setsid -f btvirt -l2 > {b}/btvirt.log 2>&1 < /dev/null; \
-         for i in $(seq 40); do [ $(ls /sys/class/bluetooth | grep -c '^hci') -ge 2 ] && break; \
-         sleep 0.5; done; {start_bluetoothd}"
-    ));
-    guest_until(
-        vm,
-        "bluetoothd has both controllers",
-        two_controllers,
-        Duration::from_secs(60),
+    // bluetoothctl may be slow to answer in the emulated guest.
+    let two_controllers = "[ $(timeout 15 bluetoothctl list | grep -c Controller) -ge 2 ]";
+    let state = format!(
+        "ls /sys/class/bluetooth; timeout 15 bluetoothctl list; \
+         pgrep -a 'bluetoothd|btvirt|dbus'; tail -n 15 {b}/btvirt.log {b}/bluetoothd.log"
     );
+
+    // A system bus; two virtual controllers; then bluetoothd, which powers them on. A
+    // controller is in sysfs before the kernel has set it up for bluetoothd, and CI saw
+    // a bluetoothd started at once never take the first one, and then a scan that found
+    // nothing: if bluetoothd lacks one, the state is printed and all is made anew once.
+    vm.guest("modprobe hci_vhci; mkdir -p /run/dbus; dbus-daemon --system --fork");
+    let kernel_has_two = "[ $(ls /sys/class/bluetooth | grep -c '^hci') -ge 2 ]";
+    let bring_up = || {
+        vm.guest(&format!(
+            "pkill -x bluetoothd; pkill -x btvirt; \
+             for i in $(seq 40); do [ -z \"$(ls /sys/class/bluetooth)\" ] && break; sleep 0.5; done; \
+             rm -rf /var/lib/bluetooth/*; \
+             setsid -f btvirt -l2 > {b}/btvirt.log 2>&1 < /dev/null"
+        ));
+        guest_until(
+            vm,
+            "btvirt's two controllers",
+            kernel_has_two,
+            Duration::from_secs(90),
+        );
+        vm.guest(&format!("sleep 3; {start_bluetoothd}"));
+        guest_within(vm, two_controllers, Duration::from_secs(60))
+    };
+    if !bring_up() {
+        eprintln!("bluetoothd lacks a controller: {}", vm.guest(&state));
+        assert!(
+            bring_up(),
+            "bluetoothd has not both controllers: {}",
+            vm.guest(&state)
+        );
+    }
     let doc = once(vm, "bt", config);
     assert_eq!(module(&doc)["text"], "BT on", "{}", doc["modules"]);
     assert_eq!(module(&doc)["class"], "on");
 
-    // Both controllers powered off and on again (the module shows the first powered
-    // one): bluetoothd follows the kernel's management events.
+    // Both controllers powered off (the module shows the first powered one): bluetoothd
+    // follows the kernel's management events.
     vm.guest("btmgmt --index 0 power off; btmgmt --index 1 power off");
     let powered = "timeout 5 bluetoothctl show | grep -q 'Powered: no'";
     guest_until(
@@ -207,7 +240,14 @@ pub fn bluetooth(vm: &HyprlandVm) {
     let doc = once(vm, "bt", config);
     assert_eq!(module(&doc)["class"], "off", "{}", doc["modules"]);
     assert_eq!(module(&doc)["text"], "BT off");
-    vm.guest("btmgmt --index 0 power on; btmgmt --index 1 power on");
+    // Powered on again, the first controller is lost to bluetoothd for good in the sid
+    // guest (BlueZ 5.87; seen in four runs in a row, a restarted bluetoothd does not
+    // take it either): the controllers are made anew instead.
+    assert!(
+        bring_up(),
+        "bluetoothd has not both controllers again: {}",
+        vm.guest(&state)
+    );
 
     // The peer, named with markup, found, paired and connected.
     // Each step waits for what the next one needs (the agent registered, the peer found),
@@ -223,13 +263,17 @@ pub fn bluetooth(vm: &HyprlandVm) {
         "btmgmt --index 1 connectable on >/dev/null; btmgmt --index 1 discov on >/dev/null; \
          timeout 20 bluetoothctl --timeout 6 scan on > /dev/null",
     );
-    let found = format!("timeout 5 bluetoothctl devices | grep -aq {PEER}");
-    guest_until(
-        vm,
-        "the peer found by the scan",
-        &found,
-        Duration::from_secs(30),
-    );
+    let found = format!("timeout 15 bluetoothctl devices | grep -aq {PEER}");
+    if !guest_within(vm, &found, Duration::from_secs(30)) {
+        eprintln!("the scan missed the peer: {}", vm.guest(&state));
+        vm.guest("timeout 40 bluetoothctl --timeout 20 scan on > /dev/null");
+        guest_until(
+            vm,
+            "the peer found by a second scan",
+            &found,
+            Duration::from_secs(60),
+        );
+    }
     // The whole answer is kept, for the failure message.
     let pair = format!("timeout 40 bluetoothctl --timeout 30 pair {PEER} 2>&1 | tail -n 20");
     let mut paired = vm.guest(&pair);
