@@ -151,7 +151,8 @@ fn waybars_label_sizes_are_any_modules_and_a_modules_own_cut_stays_its_own() {
         LabelShape {
             max_chars: Some(6),
             min_chars: Some(8),
-            align: Some(0.5)
+            align: Some(0.5),
+            tooltip: None,
         }
     );
     // media and scripts cut their own text to max-length: they keep the key.
@@ -160,12 +161,21 @@ fn waybars_label_sizes_are_any_modules_and_a_modules_own_cut_stays_its_own() {
         LabelShape {
             max_chars: None,
             min_chars: None,
-            align: Some(1.0)
+            align: Some(1.0),
+            tooltip: None,
         }
     );
     assert_eq!(bar.shape_of("custom/up").max_chars, None);
     assert_eq!(bar.shape_of("custom/up").min_chars, Some(3));
     assert_eq!(bar.shape_of("cpu"), LabelShape::default());
+    // `tooltip = false` on any module; a script module keeps its own.
+    let config = parse_str(
+        "modules_left = [\"disk\", \"custom/up\"]\n[disk]\ntooltip = false\n\
+         [custom.up]\nexec = \"true\"\ntooltip = false\n",
+    )
+    .expect("valid");
+    assert_eq!(config.bars[0].shape_of("disk").tooltip, Some(false));
+    assert_eq!(config.bars[0].shape_of("custom/up").tooltip, None);
     for (text, says) in [
         (
             "[clock]\nalign = 1.5\n",
@@ -173,6 +183,7 @@ fn waybars_label_sizes_are_any_modules_and_a_modules_own_cut_stays_its_own() {
         ),
         ("[clock]\nmax-length = -1\n", "`max-length`"),
         ("[cpu]\nmin-length = \"wide\"\n", "`min-length`"),
+        ("[disk]\ntooltip = \"no\"\n", "`tooltip`"),
     ] {
         let errors = parse_str(text).expect_err(text);
         let message = errors.to_string();

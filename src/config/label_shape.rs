@@ -1,8 +1,8 @@
 //! Waybar's `max-length`, `min-length` and `align` on any module whose text is a label:
 //! at most so many characters shown (the rest ellipsized), at least so many wide, and
-//! where the text sits in that width (0 left, 0.5 centre, 1 right). Taken out of the
-//! module's table, as `rotate` is; a module that cuts its own text to `max-length`
-//! (`media`, `custom/NAME`) keeps that key.
+//! where the text sits in that width (0 left, 0.5 centre, 1 right); and `tooltip = false`,
+//! no tooltip. Taken out of the module's table, as `rotate` is; a module that cuts its
+//! own text to `max-length` (`media`, `custom/NAME`) or reads `tooltip` keeps that key.
 
 use serde::Deserialize;
 use toml::de::{DeValue, ValueDeserializer};
@@ -16,19 +16,24 @@ pub struct LabelShape {
     pub max_chars: Option<u16>,
     pub min_chars: Option<u16>,
     pub align: Option<f32>,
+    /// `false`: the module shows no tooltip.
+    pub tooltip: Option<bool>,
 }
 
-/// The shape a module table asks for, taken out of it (`max-length` only unless the
-/// module reads it itself); `None` when it asks for none.
+/// The shape a module table asks for, taken out of it (`max-length` and `tooltip` only
+/// unless the module reads them itself); `None` when it asks for none.
 pub(super) fn take(
     table: &mut Spanned<DeValue<'_>>,
     with_max_length: bool,
+    with_tooltip: bool,
 ) -> Option<Result<LabelShape, Located>> {
     let DeValue::Table(keys) = table.get_mut() else {
         return None;
     };
     let asked = |key: &str| keys.contains_key(key);
-    if !(asked("min-length") || asked("align") || (with_max_length && asked("max-length"))) {
+    let tooltip = with_tooltip && asked("tooltip");
+    let max_length = with_max_length && asked("max-length");
+    if !(asked("min-length") || asked("align") || max_length || tooltip) {
         return None;
     }
     let mut shape = LabelShape::default();
@@ -38,6 +43,9 @@ pub(super) fn take(
         }
         shape.min_chars = characters(keys.remove("min-length"), "min-length")?;
         shape.align = alignment(keys.remove("align"))?;
+        if tooltip {
+            shape.tooltip = flag(keys.remove("tooltip"), "tooltip")?;
+        }
         Ok(shape)
     })();
     Some(read)
@@ -51,6 +59,16 @@ fn characters(value: Option<Spanned<DeValue<'_>>>, key: &str) -> Result<Option<u
     u16::deserialize(ValueDeserializer::from(value))
         .map(Some)
         .map_err(|err| (span, format!("`{key}`: {} (characters)", err.message())))
+}
+
+fn flag(value: Option<Spanned<DeValue<'_>>>, key: &str) -> Result<Option<bool>, Located> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let span = value.span();
+    bool::deserialize(ValueDeserializer::from(value))
+        .map(Some)
+        .map_err(|err| (span, format!("`{key}`: {}", err.message())))
 }
 
 fn alignment(value: Option<Spanned<DeValue<'_>>>) -> Result<Option<f32>, Located> {

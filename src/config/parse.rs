@@ -200,7 +200,7 @@ fn custom_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
         }
         let rotation = rotate::take(&mut value);
         // A script module cuts its own text to `max-length`.
-        let shape = label_shape::take(&mut value, false);
+        let shape = label_shape::take(&mut value, false, false);
         match modules::custom::make(&name, ValueDeserializer::from(value)) {
             Ok(module) => {
                 parse.rotation(module.name(), rotation);
@@ -224,7 +224,11 @@ fn module_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
             continue;
         };
         let rotation = rotate::take(&mut value);
-        let shape = label_shape::take(&mut value, !modules::reads_own(&name, "max-length"));
+        let shape = label_shape::take(
+            &mut value,
+            !modules::reads_own(&name, "max-length"),
+            !modules::reads_own(&name, "tooltip"),
+        );
         let clicks = match clicks::take(&mut value) {
             Ok(clicks) => clicks,
             Err((span, message)) => {

@@ -151,6 +151,25 @@ mod tests {
         assert!(make("sway/cpu", None).is_none());
     }
 
+    /// The bar takes `tooltip` (and `max-length`) out of a module's table unless the
+    /// module says it reads the key itself: a module whose own settings take the key
+    /// must say so, or its setting would never reach it.
+    #[test]
+    fn a_module_that_takes_a_label_key_itself_says_so() {
+        for kind in REGISTRY {
+            for (key, value) in [("tooltip", "false"), ("max-length", "5")] {
+                let text = format!("{{ {key} = {value} }}");
+                let table = toml::de::ValueDeserializer::parse(&text).expect("TOML");
+                let made = (kind.make)(kind.name, Some(table));
+                assert!(
+                    made.is_err() || reads_own(kind.name, key),
+                    "{} reads `{key}` itself but does not list it",
+                    kind.name
+                );
+            }
+        }
+    }
+
     #[test]
     fn waybar_names_are_read_as_the_modules_they_name() {
         let aliases: Vec<_> = aliases().collect();

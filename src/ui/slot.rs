@@ -144,7 +144,8 @@ impl Slot {
     }
 
     /// Sizes the module's label as `max-length`, `min-length` and `align` say (a label's
-    /// text only; on a left or right bar its words wrap instead of being cut).
+    /// text only; on a left or right bar its words wrap instead of being cut), and takes
+    /// its tooltip away for `tooltip = false`.
     pub fn shape(&self, shape: LabelShape, vertical: bool) {
         if let (Some(max), false) = (shape.max_chars, vertical) {
             self.label.set_max_width_chars(i32::from(max));
@@ -155,6 +156,9 @@ impl Slot {
         }
         if let Some(align) = shape.align {
             self.label.set_xalign(align);
+        }
+        if shape.tooltip == Some(false) {
+            self.target().set_has_tooltip(false);
         }
     }
 

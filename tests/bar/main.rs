@@ -22,6 +22,7 @@ mod niri;
 mod reloads;
 mod responsive;
 mod taskbar;
+mod tooltips;
 mod workspace_modules;
 
 use std::process::Command;

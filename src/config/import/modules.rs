@@ -32,8 +32,9 @@ const SCRIPT_KEYS: [&str; 20] = [
     "escape",
 ];
 
-/// Waybar's keys for the size of any module's label (`config::label_shape`).
-const LABEL_KEYS: [&str; 3] = ["max-length", "min-length", "align"];
+/// Waybar's keys for the size of any module's label and its tooltip
+/// (`config::label_shape`).
+const LABEL_KEYS: [&str; 4] = ["max-length", "min-length", "align", "tooltip"];
 
 /// A custom module's keys that are about its script: not needed without `exec`.
 const NEED_EXEC: [&str; 6] = [

@@ -138,6 +138,7 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "clock",
     make,
     waybar: Some(Waybar {
+        settings: &["tooltip"],
         convert: waybar::from_waybar,
         ..Waybar::named(&["clock"])
     }),
