@@ -91,7 +91,7 @@ impl BarSpec {
         self.shaped_modules
             .iter()
             .find(|(name, _)| name == module)
-            .map_or_else(LabelShape::default, |(_, shape)| *shape)
+            .map_or_else(LabelShape::default, |(_, shape)| shape.clone())
     }
 }
 

@@ -152,7 +152,7 @@ fn waybars_label_sizes_are_any_modules_and_a_modules_own_cut_stays_its_own() {
             max_chars: Some(6),
             min_chars: Some(8),
             align: Some(0.5),
-            tooltip: None,
+            ..LabelShape::default()
         }
     );
     // media and scripts cut their own text to max-length: they keep the key.
@@ -162,7 +162,7 @@ fn waybars_label_sizes_are_any_modules_and_a_modules_own_cut_stays_its_own() {
             max_chars: None,
             min_chars: None,
             align: Some(1.0),
-            tooltip: None,
+            ..LabelShape::default()
         }
     );
     assert_eq!(bar.shape_of("custom/up").max_chars, None);
@@ -176,6 +176,16 @@ fn waybars_label_sizes_are_any_modules_and_a_modules_own_cut_stays_its_own() {
     .expect("valid");
     assert_eq!(config.bars[0].shape_of("disk").tooltip, Some(false));
     assert_eq!(config.bars[0].shape_of("custom/up").tooltip, None);
+    // `cursor` on any module, scripts too: Waybar's booleans or a name.
+    let config = parse_str(
+        "modules_left = [\"cpu\", \"disk\", \"custom/up\"]\n[cpu]\ncursor = true\n\
+         [disk]\ncursor = \"help\"\n[custom.up]\nexec = \"true\"\ncursor = false\n",
+    )
+    .expect("valid");
+    let cursor = |module: &str| config.bars[0].shape_of(module).cursor;
+    assert_eq!(cursor("cpu").as_deref(), Some("pointer"));
+    assert_eq!(cursor("disk").as_deref(), Some("help"));
+    assert_eq!(cursor("custom/up").as_deref(), Some("default"));
     for (text, says) in [
         (
             "[clock]\nalign = 1.5\n",
@@ -184,6 +194,7 @@ fn waybars_label_sizes_are_any_modules_and_a_modules_own_cut_stays_its_own() {
         ("[clock]\nmax-length = -1\n", "`max-length`"),
         ("[cpu]\nmin-length = \"wide\"\n", "`min-length`"),
         ("[disk]\ntooltip = \"no\"\n", "`tooltip`"),
+        ("[disk]\ncursor = 60\n", "`cursor`: true (a hand)"),
     ] {
         let errors = parse_str(text).expect_err(text);
         let message = errors.to_string();

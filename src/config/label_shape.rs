@@ -1,7 +1,8 @@
 //! Waybar's `max-length`, `min-length` and `align` on any module whose text is a label:
 //! at most so many characters shown (the rest ellipsized), at least so many wide, and
-//! where the text sits in that width (0 left, 0.5 centre, 1 right); and `tooltip = false`,
-//! no tooltip. Taken out of the module's table, as `rotate` is; a module that cuts its
+//! where the text sits in that width (0 left, 0.5 centre, 1 right); `tooltip = false`, no
+//! tooltip; and `cursor`, the pointer's shape over it (`true` a hand, `false` the arrow,
+//! or a CSS cursor name). Taken out of the module's table, as `rotate` is; a module that cuts its
 //! own text to `max-length` (`media`, `custom/NAME`) or reads `tooltip` keeps that key.
 
 use serde::Deserialize;
@@ -11,13 +12,15 @@ use toml::Spanned;
 use super::rotate::Located;
 
 /// How a module's label is sized; `None` leaves GTK's default.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LabelShape {
     pub max_chars: Option<u16>,
     pub min_chars: Option<u16>,
     pub align: Option<f32>,
     /// `false`: the module shows no tooltip.
     pub tooltip: Option<bool>,
+    /// The name of the pointer's shape over the module (`pointer`).
+    pub cursor: Option<String>,
 }
 
 /// The shape a module table asks for, taken out of it (`max-length` and `tooltip` only
@@ -33,7 +36,7 @@ pub(super) fn take(
     let asked = |key: &str| keys.contains_key(key);
     let tooltip = with_tooltip && asked("tooltip");
     let max_length = with_max_length && asked("max-length");
-    if !(asked("min-length") || asked("align") || max_length || tooltip) {
+    if !(asked("min-length") || asked("align") || max_length || tooltip || asked("cursor")) {
         return None;
     }
     let mut shape = LabelShape::default();
@@ -46,6 +49,7 @@ pub(super) fn take(
         if tooltip {
             shape.tooltip = flag(keys.remove("tooltip"), "tooltip")?;
         }
+        shape.cursor = cursor(keys.remove("cursor"))?;
         Ok(shape)
     })();
     Some(read)
@@ -69,6 +73,24 @@ fn flag(value: Option<Spanned<DeValue<'_>>>, key: &str) -> Result<Option<bool>, 
     bool::deserialize(ValueDeserializer::from(value))
         .map(Some)
         .map_err(|err| (span, format!("`{key}`: {}", err.message())))
+}
+
+/// Waybar's `cursor`: `true` the hand (`pointer`), `false` the arrow, or a name.
+fn cursor(value: Option<Spanned<DeValue<'_>>>) -> Result<Option<String>, Located> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let span = value.span();
+    match value.into_inner() {
+        DeValue::Boolean(true) => Ok(Some("pointer".to_owned())),
+        DeValue::Boolean(false) => Ok(Some("default".to_owned())),
+        DeValue::String(name) if !name.trim().is_empty() => Ok(Some(name.trim().to_owned())),
+        _ => Err((
+            span,
+            "`cursor`: true (a hand), false (the arrow) or a cursor's name, such as \"pointer\""
+                .to_owned(),
+        )),
+    }
 }
 
 fn alignment(value: Option<Spanned<DeValue<'_>>>) -> Result<Option<f32>, Located> {

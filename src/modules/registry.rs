@@ -157,7 +157,11 @@ mod tests {
     #[test]
     fn a_module_that_takes_a_label_key_itself_says_so() {
         for kind in REGISTRY {
-            for (key, value) in [("tooltip", "false"), ("max-length", "5")] {
+            for (key, value) in [
+                ("tooltip", "false"),
+                ("max-length", "5"),
+                ("cursor", "true"),
+            ] {
                 let text = format!("{{ {key} = {value} }}");
                 let table = toml::de::ValueDeserializer::parse(&text).expect("TOML");
                 let made = (kind.make)(kind.name, Some(table));

@@ -144,8 +144,8 @@ impl Slot {
     }
 
     /// Sizes the module's label as `max-length`, `min-length` and `align` say (a label's
-    /// text only; on a left or right bar its words wrap instead of being cut), and takes
-    /// its tooltip away for `tooltip = false`.
+    /// text only; on a left or right bar its words wrap instead of being cut), takes its
+    /// tooltip away for `tooltip = false`, and shapes the pointer over it (`cursor`).
     pub fn shape(&self, shape: LabelShape, vertical: bool) {
         if let (Some(max), false) = (shape.max_chars, vertical) {
             self.label.set_max_width_chars(i32::from(max));
@@ -159,6 +159,9 @@ impl Slot {
         }
         if shape.tooltip == Some(false) {
             self.target().set_has_tooltip(false);
+        }
+        if let Some(name) = &shape.cursor {
+            self.target().set_cursor_from_name(Some(name));
         }
     }
 

@@ -1,5 +1,5 @@
 //! Waybar's `tooltip = false` on any module: hovering over it opens no tooltip, while
-//! the module beside it keeps its own.
+//! the module beside it keeps its own (and its `cursor`).
 
 use crate::common::session::{Compositor, Session};
 use crate::common::{require_root, serial, wait_for};
@@ -24,7 +24,7 @@ fn a_module_with_tooltip_false_opens_none() {
     session.write_config_file(
         "config.toml",
         "interval_ms = 250\nmodules_left = [\"disk\", \"memory\"]\nmodules_center = []\n\
-         modules_right = []\n[disk]\ntooltip = false\n",
+         modules_right = []\n[disk]\ntooltip = false\n[memory]\ncursor = true\n",
     );
     let bar = session.start_bar(&[]);
     bar.wait_for_log("bar on output HEADLESS-1");
@@ -43,4 +43,7 @@ fn a_module_with_tooltip_false_opens_none() {
     assert_eq!(bar.tooltip_text(), "", "no tooltip over the disk");
     // The memory label beside it has its tooltip: the hover itself works.
     hover_at_until_tooltip_shows(&mut pointer, &bar, memory, "every 250 ms");
+    // Hovered with a hand's cursor, which GTK finds in the theme without a word.
+    let log = bar.log_text();
+    assert!(!log.to_lowercase().contains("cursor"), "{log}");
 }

@@ -34,7 +34,7 @@ const SCRIPT_KEYS: [&str; 20] = [
 
 /// Waybar's keys for the size of any module's label and its tooltip
 /// (`config::label_shape`).
-const LABEL_KEYS: [&str; 4] = ["max-length", "min-length", "align", "tooltip"];
+const LABEL_KEYS: [&str; 5] = ["max-length", "min-length", "align", "tooltip", "cursor"];
 
 /// A custom module's keys that are about its script: not needed without `exec`.
 const NEED_EXEC: [&str; 6] = [
@@ -214,7 +214,9 @@ impl Layout {
                 {
                     Carried::NotNeeded
                 }
-                (Kind::Script, key) if SCRIPT_KEYS.contains(&key) => Carried::renamed(key, value),
+                (Kind::Script, key) if SCRIPT_KEYS.contains(&key) || key == "cursor" => {
+                    Carried::renamed(key, value)
+                }
                 (Kind::Script, _) => Carried::No,
                 // Every module runs the user's commands for clicks and scrolls.
                 (Kind::Module(_), key) if Clicks::KEYS.contains(&key) => {
