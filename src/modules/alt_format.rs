@@ -18,6 +18,24 @@ impl AltFormat {
         }
     }
 
+    /// The format to fill: `alt` while it is switched on, else `format` (`None`: the
+    /// module's own text).
+    pub fn chosen<'a>(&self, format: Option<&'a str>, alt: Option<&'a str>) -> Option<&'a str> {
+        match alt {
+            Some(alt) if self.0.get() => Some(alt),
+            _ => format,
+        }
+    }
+
+    /// A monitor module's click: with a `format-alt` (`has_alt`), a left click switches
+    /// formats; the other clicks are the monitor's.
+    pub fn monitor_click(&self, has_alt: bool, button: Button) -> Option<Action> {
+        match has_alt && button == Button::Left {
+            true => self.click(button),
+            false => super::monitor_action(button),
+        }
+    }
+
     /// A left click switches the format, and the module is drawn again; other buttons
     /// are not its.
     pub fn click(&self, button: Button) -> Option<Action> {

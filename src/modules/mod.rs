@@ -58,7 +58,8 @@ pub use input::{
     utc_offset_seconds, Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS,
 };
 pub use module::{
-    event_sources, Action, Button, Layout, Level, Module, Sampling, Status, Table, Update, Widget,
+    event_sources, monitor_action, Action, Button, Layout, Level, Module, Sampling, Status, Table,
+    Update, Widget,
 };
 pub use registry::{
     aliases, is_custom, is_module, make, make_listed, names, readers_of, reads_own, ModuleKind,

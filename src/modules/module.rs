@@ -283,12 +283,17 @@ pub trait Module {
 
     /// What a click does; the monitor modules share theirs.
     fn action(&self, button: Button) -> Option<Action> {
-        match button {
-            Button::Left => Some(Action::Monitor(Request::CycleInterval)),
-            Button::Middle => Some(Action::Monitor(Request::ToggleKernelThreads)),
-            Button::Right => Some(Action::Monitor(Request::ToggleGroupBy)),
-            Button::ScrollUp | Button::ScrollDown => None,
-        }
+        monitor_action(button)
+    }
+}
+
+/// The monitor modules' clicks: the interval, kernel threads, grouping.
+pub fn monitor_action(button: Button) -> Option<Action> {
+    match button {
+        Button::Left => Some(Action::Monitor(Request::CycleInterval)),
+        Button::Middle => Some(Action::Monitor(Request::ToggleKernelThreads)),
+        Button::Right => Some(Action::Monitor(Request::ToggleGroupBy)),
+        Button::ScrollUp | Button::ScrollDown => None,
     }
 }
 

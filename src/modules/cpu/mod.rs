@@ -14,12 +14,13 @@ use std::rc::Rc;
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
+use super::alt_format::AltFormat;
 use super::format;
 use super::import::{self, Waybar};
 use super::number_spec::{write_number, NumberSpec};
 use super::thresholds::{decimals, percent, DEFAULT_DECIMALS};
 use super::ModuleKind;
-use super::{Input, Level, Module, Status, Table};
+use super::{Action, Button, Input, Level, Module, Status, Table};
 use crate::render::{number, write_percent_to, write_value};
 use crate::sample::Sample;
 use crate::text::icons::FormatIcons;
@@ -52,6 +53,9 @@ struct Settings {
     format_warning: Option<String>,
     #[serde(deserialize_with = "checked")]
     format_critical: Option<String>,
+    /// Shown instead of the format after a left click, until the next one.
+    #[serde(deserialize_with = "checked")]
+    format_alt: Option<String>,
     format_icons: Option<FormatIcons>,
     tooltip: bool,
     #[serde(deserialize_with = "checked")]
@@ -67,6 +71,7 @@ impl Default for Settings {
             format: None,
             format_warning: None,
             format_critical: None,
+            format_alt: None,
             format_icons: None,
             tooltip: true,
             tooltip_format: None,
@@ -83,6 +88,7 @@ fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> 
 struct Cpu {
     settings: Settings,
     decimals: usize,
+    alternative: AltFormat,
 }
 
 /// The `cpu` module.
@@ -94,6 +100,7 @@ pub const KIND: ModuleKind = ModuleKind {
             "format",
             "format-warning",
             "format-critical",
+            "format-alt",
             "format-icons",
             "tooltip",
             "tooltip-format",
@@ -110,7 +117,11 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         None => Settings::default(),
     };
     let decimals = settings.decimals.map_or(DEFAULT_DECIMALS, usize::from);
-    Ok(Rc::new(Cpu { settings, decimals }))
+    Ok(Rc::new(Cpu {
+        settings,
+        decimals,
+        alternative: AltFormat::default(),
+    }))
 }
 
 impl Cpu {
@@ -182,13 +193,11 @@ impl Module for Cpu {
             ..Status::default()
         };
         let settings = &self.settings;
-        if let Some(format) = &settings.format {
-            let format = format::for_level(
-                level,
-                format,
-                settings.format_warning.as_ref(),
-                settings.format_critical.as_ref(),
-            );
+        let own = settings.format.as_deref().map(|format| {
+            let (warning, critical) = (&settings.format_warning, &settings.format_critical);
+            format::for_level(level, format, warning.as_ref(), critical.as_ref())
+        });
+        if let Some(format) = self.alternative.chosen(own, settings.format_alt.as_deref()) {
             if format.is_empty() {
                 return None;
             }
@@ -226,5 +235,11 @@ impl Module for Cpu {
     /// Under the monitor's report only.
     fn history_graphs(&self) -> bool {
         self.settings.tooltip && self.settings.tooltip_format.is_none()
+    }
+
+    /// With `format-alt`, a left click switches formats; the rest are the monitor's.
+    fn action(&self, button: Button) -> Option<Action> {
+        let has_alt = self.settings.format_alt.is_some();
+        self.alternative.monitor_click(has_alt, button)
     }
 }

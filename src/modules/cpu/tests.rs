@@ -124,3 +124,41 @@ fn the_levels_format_icons_and_tooltip() {
         err.message
     );
 }
+
+#[test]
+fn format_alt_is_switched_by_a_left_click_and_the_other_clicks_stay_the_monitors() {
+    use crate::model::controls::Request;
+    use crate::modules::{Action, Button};
+    let sample = busy_sample();
+    let make = |table: &str| {
+        let table = toml::de::ValueDeserializer::parse(table).expect("toml");
+        crate::modules::make("cpu", Some(table))
+            .expect("registered")
+            .expect("valid")
+    };
+    let text = |module: &dyn crate::modules::Module| {
+        let mut out = String::new();
+        module.text(&crate::modules::tests::input(&sample), &mut out);
+        out
+    };
+    let module = make("{ format = \"C {usage}%\", format-alt = \"ALT {usage}\" }");
+    assert_eq!(text(&*module), "C 37%");
+    assert_eq!(module.action(Button::Left), Some(Action::Redraw));
+    assert_eq!(text(&*module), "ALT 37");
+    assert_eq!(
+        module.action(Button::Middle),
+        Some(Action::Monitor(Request::ToggleKernelThreads))
+    );
+    module.action(Button::Left);
+    assert_eq!(text(&*module), "C 37%");
+    // Without its own format, the alternative takes turns with ringbar's text.
+    let module = make("{ format-alt = \"ALT {usage}\" }");
+    assert!(text(&*module).starts_with("CPU 38%"), "{}", text(&*module));
+    module.action(Button::Left);
+    assert_eq!(text(&*module), "ALT 37");
+    // Without one, a left click is the monitor's.
+    assert_eq!(
+        make("{}").action(Button::Left),
+        Some(Action::Monitor(Request::CycleInterval))
+    );
+}

@@ -13,12 +13,13 @@ use std::rc::Rc;
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
+use super::alt_format::AltFormat;
 use super::format;
 use super::import::{self, Carried, Waybar};
 use super::number_spec::{write_number, NumberSpec};
 use super::thresholds::percent;
 use super::ModuleKind;
-use super::{Input, Level, Module, Status, Table};
+use super::{Action, Button, Input, Level, Module, Status, Table};
 use crate::model::Memory as Meminfo;
 use crate::render::write_bytes;
 use crate::text::icons::FormatIcons;
@@ -65,6 +66,9 @@ struct Settings {
     format_warning: Option<String>,
     #[serde(deserialize_with = "checked")]
     format_critical: Option<String>,
+    /// Shown instead of the format after a left click, until the next one.
+    #[serde(deserialize_with = "checked")]
+    format_alt: Option<String>,
     format_icons: Option<FormatIcons>,
     tooltip: bool,
     #[serde(deserialize_with = "checked")]
@@ -82,6 +86,7 @@ impl Default for Settings {
             format: None,
             format_warning: None,
             format_critical: None,
+            format_alt: None,
             format_icons: None,
             tooltip: true,
             tooltip_format: None,
@@ -112,6 +117,7 @@ fn unit<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
 
 struct MemoryModule {
     settings: Settings,
+    alternative: AltFormat,
 }
 
 /// The `memory` module.
@@ -123,6 +129,7 @@ pub const KIND: ModuleKind = ModuleKind {
             "format",
             "format-warning",
             "format-critical",
+            "format-alt",
             "format-icons",
             "tooltip",
             "tooltip-format",
@@ -150,7 +157,10 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),
     };
-    Ok(Rc::new(MemoryModule { settings }))
+    Ok(Rc::new(MemoryModule {
+        settings,
+        alternative: AltFormat::default(),
+    }))
 }
 
 impl MemoryModule {
@@ -216,7 +226,11 @@ impl Module for MemoryModule {
             ..Status::default()
         };
         let settings = &self.settings;
-        let Some(format) = &settings.format else {
+        let own = settings.format.as_deref().map(|format| {
+            let (warning, critical) = (&settings.format_warning, &settings.format_critical);
+            format::for_level(level, format, warning.as_ref(), critical.as_ref())
+        });
+        let Some(format) = self.alternative.chosen(own, settings.format_alt.as_deref()) else {
             out.push_str("MEM ");
             match memory {
                 Some(m) => {
@@ -228,12 +242,6 @@ impl Module for MemoryModule {
             }
             return Some(status);
         };
-        let format = format::for_level(
-            level,
-            format,
-            settings.format_warning.as_ref(),
-            settings.format_critical.as_ref(),
-        );
         let memory = memory.filter(|_| !format.is_empty())?;
         self.fill(format, &memory, level, out);
         Some(status)
@@ -259,5 +267,11 @@ impl Module for MemoryModule {
     /// Under the monitor's report only.
     fn history_graphs(&self) -> bool {
         self.settings.tooltip && self.settings.tooltip_format.is_none()
+    }
+
+    /// With `format-alt`, a left click switches formats; the rest are the monitor's.
+    fn action(&self, button: Button) -> Option<Action> {
+        let has_alt = self.settings.format_alt.is_some();
+        self.alternative.monitor_click(has_alt, button)
     }
 }

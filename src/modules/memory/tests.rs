@@ -80,3 +80,18 @@ fn the_levels_format_and_icons_and_the_users_tooltip() {
     assert_eq!(shown(&*calm, &sample()).0, "b 34");
     assert!(calm.history_graphs(), "the monitor's report stays");
 }
+
+#[test]
+fn format_alt_is_switched_by_a_left_click() {
+    use crate::modules::{Action, Button};
+    let module = configured(
+        "memory",
+        "format = \"M {percentage}%\"\nformat-alt = \"USED {used:0.1f}G\"\n",
+    );
+    let sample = sample();
+    assert_eq!(shown(&*module, &sample).0, "M 34%");
+    assert_eq!(module.action(Button::Left), Some(Action::Redraw));
+    assert_eq!(shown(&*module, &sample).0, "USED 5.5G");
+    module.action(Button::Left);
+    assert_eq!(shown(&*module, &sample).0, "M 34%");
+}
