@@ -19,7 +19,7 @@ use crate::events::backlight::BacklightState;
 use crate::events::backlight::{Backlight, BacklightCommand};
 use crate::render::header;
 use crate::text::icons::FormatIcons;
-use crate::text::{untrusted, Sink};
+use crate::text::{untrusted, MarkupBuffer, Sink};
 
 pub const KEYS: [&str; 3] = ["percent", "name", "icon"];
 
@@ -27,6 +27,7 @@ pub const KEYS: [&str; 3] = ["percent", "name", "icon"];
 pub const SETTINGS: &[&str] = &[
     "format",
     "format-icons",
+    "tooltip-format",
     "device",
     "scroll-step",
     "reverse-scrolling",
@@ -40,6 +41,9 @@ struct Settings {
     /// One icon, or a list from dark to bright.
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
+    /// Pango markup with the label's fields, instead of ringbar's tooltip.
+    #[serde(rename = "tooltip-format", deserialize_with = "markup")]
+    tooltip_format: Option<String>,
     /// The directory's name under /sys/class/backlight; read here, kept in
     /// [`BacklightModule::device`].
     device: Option<String>,
@@ -54,6 +58,7 @@ impl Default for Settings {
         Settings {
             format: "LIGHT {percent}%".to_owned(),
             format_icons: None,
+            tooltip_format: None,
             device: None,
             scroll_step: 5.0,
             reverse_scrolling: false,
@@ -65,9 +70,14 @@ fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     format::deserialize_checked(d, &KEYS)
 }
 
+fn markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    format::deserialize_markup(d, &KEYS)
+}
+
 struct BacklightModule {
     settings: Settings,
     device: Option<Rc<str>>,
+    tooltip_text: MarkupBuffer,
 }
 
 /// The `backlight` module.
@@ -102,10 +112,31 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         ));
     }
     let device = settings.device.take().map(Rc::from);
-    Ok(Rc::new(BacklightModule { settings, device }))
+    Ok(Rc::new(BacklightModule {
+        settings,
+        device,
+        tooltip_text: MarkupBuffer::default(),
+    }))
 }
 
 impl BacklightModule {
+    /// Writes the field `key` of `light`; false for a key that is not one.
+    fn field(&self, light: &Backlight, key: &str, out: &mut String) -> bool {
+        let percent = light.percent();
+        match key {
+            "percent" => {
+                let _ = write!(out, "{percent}");
+            }
+            "name" => out.push_str(&light.name),
+            "icon" => {
+                let icons = self.settings.format_icons.as_ref();
+                out.push_str(icons.map_or("", |i| i.icon(Some(f64::from(percent)), None)));
+            }
+            _ => return false,
+        }
+        true
+    }
+
     fn shown<'a>(&self, input: &'a Input<'_>) -> Option<&'a Backlight> {
         input
             .events
@@ -136,31 +167,27 @@ impl Module for BacklightModule {
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let light = self.shown(input)?;
-        let percent = light.percent();
-        let icons = self.settings.format_icons.as_ref();
-        let icon = icons.map_or("", |i| i.icon(Some(f64::from(percent)), None));
         format::fill(&self.settings.format, out, |key, out| {
-            match key {
-                "percent" => {
-                    let _ = write!(out, "{percent}");
-                }
-                "name" => out.push_str(&light.name),
-                "icon" => out.push_str(icon),
-                _ => return false,
-            }
-            true
+            self.field(light, key, out)
         });
         Some(Status {
-            percentage: Some(f64::from(percent)),
+            percentage: Some(f64::from(light.percent())),
             ..Status::default()
         })
     }
 
-    /// `Backlight  intel_backlight · 50% (12000 of 24000)`.
+    /// `Backlight  intel_backlight · 50% (12000 of 24000)`, or the user's
+    /// `tooltip-format`.
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
         let Some(light) = self.shown(input) else {
             return;
         };
+        if let Some(format) = &self.settings.tooltip_format {
+            self.tooltip_text.write(sink, |text| {
+                format::fill_escaped(format, text, &[], |key, out| self.field(light, key, out));
+            });
+            return;
+        }
         header(sink, "Backlight");
         untrusted(sink, &light.name);
         let _ = writeln!(

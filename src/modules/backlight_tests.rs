@@ -61,6 +61,11 @@ fn the_firmware_backlight_unless_one_is_named() {
     let mut markup = String::new();
     named.tooltip(&mut Markup(&mut markup), &input);
     assert!(markup.contains("intel&lt;b&gt;"), "{markup}");
+    // The user's tooltip: markup of their own, the device's name escaped.
+    let own = module("device = \"intel<b>\"\ntooltip-format = \"<b>{name}</b> {percent}%\"");
+    let mut markup = String::new();
+    own.tooltip(&mut Markup(&mut markup), &input);
+    assert_eq!(markup, "<b>intel&lt;b&gt;</b> 75%");
     // No such device, no backlight at all, no source: hidden.
     let missing = module("device = \"nope\"");
     assert_eq!(shown(missing.as_ref(), &events).1, None);

@@ -19,7 +19,7 @@ use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, T
 use crate::events::power_profiles::{PowerProfileCommand, PowerProfiles};
 use crate::render::header;
 use crate::text::icons::FormatIcons;
-use crate::text::{untrusted, Sink};
+use crate::text::{untrusted, MarkupBuffer, Sink};
 
 pub const KEYS: [&str; 3] = ["profile", "driver", "icon"];
 
@@ -31,6 +31,9 @@ struct Settings {
     /// One icon, a list, or a table by profile (`performance = "…"`).
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
+    /// Pango markup with the label's fields, instead of ringbar's tooltip.
+    #[serde(rename = "tooltip-format", deserialize_with = "markup")]
+    tooltip_format: Option<String>,
 }
 
 impl Default for Settings {
@@ -38,6 +41,7 @@ impl Default for Settings {
         Settings {
             format: "PWR {profile}".to_owned(),
             format_icons: None,
+            tooltip_format: None,
         }
     }
 }
@@ -46,8 +50,29 @@ fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     format::deserialize_checked(d, &KEYS)
 }
 
+fn markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    format::deserialize_markup(d, &KEYS)
+}
+
 struct PowerProfile {
     settings: Settings,
+    tooltip_text: MarkupBuffer,
+}
+
+impl PowerProfile {
+    /// Writes the field `key` of `state`; false for a key that is not one.
+    fn field(&self, state: &PowerProfiles, key: &str, out: &mut String) -> bool {
+        match key {
+            "profile" => out.push_str(&state.active),
+            "driver" => out.push_str(state.driver()),
+            "icon" => {
+                let icons = self.settings.format_icons.as_ref();
+                out.push_str(icons.map_or("", |icons| icons.icon(None, Some(&state.active))));
+            }
+            _ => return false,
+        }
+        true
+    }
 }
 
 /// The `power_profile` module.
@@ -55,7 +80,7 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "power_profile",
     make,
     waybar: Some(Waybar {
-        settings: &["format", "format-icons"],
+        settings: &["format", "format-icons", "tooltip-format"],
         fields: &KEYS,
         ..Waybar::named(&["power-profiles-daemon"])
     }),
@@ -66,7 +91,10 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),
     };
-    Ok(Rc::new(PowerProfile { settings }))
+    Ok(Rc::new(PowerProfile {
+        settings,
+        tooltip_text: MarkupBuffer::default(),
+    }))
 }
 
 /// The profiles power-profiles-daemon defines, as CSS classes.
@@ -87,16 +115,8 @@ impl Module for PowerProfile {
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let state: &PowerProfiles = input.events.get::<PowerProfiles>()?;
-        let icons = self.settings.format_icons.as_ref();
-        let icon = icons.map_or("", |icons| icons.icon(None, Some(&state.active)));
         format::fill(&self.settings.format, out, |key, out| {
-            match key {
-                "profile" => out.push_str(&state.active),
-                "driver" => out.push_str(state.driver()),
-                "icon" => out.push_str(icon),
-                _ => return false,
-            }
-            true
+            self.field(state, key, out)
         });
         let mut status = Status {
             class: class_of(&state.active),
@@ -108,11 +128,18 @@ impl Module for PowerProfile {
         Some(status)
     }
 
-    /// `Power profile  balanced · driver placeholder`, the degradation, the profiles.
+    /// `Power profile  balanced · driver placeholder`, the degradation, the profiles; or
+    /// the user's `tooltip-format`.
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
         let Some(state) = input.events.get::<PowerProfiles>() else {
             return;
         };
+        if let Some(format) = &self.settings.tooltip_format {
+            self.tooltip_text.write(sink, |text| {
+                format::fill_escaped(format, text, &[], |key, out| self.field(state, key, out));
+            });
+            return;
+        }
         header(sink, "Power profile");
         untrusted(sink, &state.active);
         if !state.driver().is_empty() {

@@ -87,6 +87,11 @@ fn the_tooltip_names_the_driver_the_degradation_and_the_profiles() {
     power.tooltip(&mut Markup(&mut tooltip), &shown);
     assert!(tooltip.contains("&lt;b&gt;x"), "{tooltip}");
     assert_eq!(text(power.as_ref(), &odd).1.and_then(|s| s.class), None);
+    // The user's tooltip, Waybar's example: markup of their own, the profile escaped.
+    let own = module("tooltip-format = \"Power profile: <b>{profile}</b>\\nDriver: {driver}\"");
+    let mut tooltip = String::new();
+    own.tooltip(&mut Markup(&mut tooltip), &shown);
+    assert_eq!(tooltip, "Power profile: <b>&lt;b&gt;x</b>\nDriver: ");
 }
 
 #[test]
