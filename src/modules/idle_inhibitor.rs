@@ -16,12 +16,17 @@ use super::ModuleKind;
 use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, Table, Update};
 use crate::events::idle_inhibitor::{IdleCommand, IdleInhibition};
 use crate::text::icons::FormatIcons;
-use crate::text::Sink;
+use crate::text::{MarkupBuffer, Sink};
 
 pub const KEYS: [&str; 2] = ["status", "icon"];
 
 /// The settings, as Waybar names them (`ringbar import-waybar` carries them over).
-pub const SETTINGS: &[&str] = &["format", "format-icons"];
+pub const SETTINGS: &[&str] = &[
+    "format",
+    "format-icons",
+    "tooltip-format-activated",
+    "tooltip-format-deactivated",
+];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -31,6 +36,11 @@ struct Settings {
     /// By status; `AWAKE` and `idle` unless set.
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
+    /// Pango markup with the label's fields, instead of ringbar's tooltip, by status.
+    #[serde(rename = "tooltip-format-activated", deserialize_with = "markup")]
+    tooltip_format_activated: Option<String>,
+    #[serde(rename = "tooltip-format-deactivated", deserialize_with = "markup")]
+    tooltip_format_deactivated: Option<String>,
 }
 
 impl Default for Settings {
@@ -38,6 +48,8 @@ impl Default for Settings {
         Settings {
             format: "{icon}".to_owned(),
             format_icons: None,
+            tooltip_format_activated: None,
+            tooltip_format_deactivated: None,
         }
     }
 }
@@ -46,8 +58,39 @@ fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     format::deserialize_checked(d, &KEYS)
 }
 
+fn markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    format::deserialize_markup(d, &KEYS)
+}
+
 struct IdleInhibitor {
     settings: Settings,
+    tooltip_text: MarkupBuffer,
+}
+
+/// The status as Waybar names it, and as the class.
+fn status_of(on: bool) -> &'static str {
+    if on {
+        "activated"
+    } else {
+        "deactivated"
+    }
+}
+
+impl IdleInhibitor {
+    /// Writes the field `key`; false for a key that is not one.
+    fn field(&self, on: bool, key: &str, out: &mut String) -> bool {
+        let status = status_of(on);
+        match key {
+            "status" => out.push_str(status),
+            "icon" => out.push_str(match &self.settings.format_icons {
+                Some(icons) => icons.icon(None, Some(status)),
+                None if on => "AWAKE",
+                None => "idle",
+            }),
+            _ => return false,
+        }
+        true
+    }
 }
 
 /// The `idle_inhibitor` module.
@@ -66,7 +109,10 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),
     };
-    Ok(Rc::new(IdleInhibitor { settings }))
+    Ok(Rc::new(IdleInhibitor {
+        settings,
+        tooltip_text: MarkupBuffer::default(),
+    }))
 }
 
 impl Module for IdleInhibitor {
@@ -80,28 +126,32 @@ impl Module for IdleInhibitor {
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let on = input.events.get::<IdleInhibition>()?.on;
-        let status = if on { "activated" } else { "deactivated" };
-        let icon = match &self.settings.format_icons {
-            Some(icons) => icons.icon(None, Some(status)),
-            None if on => "AWAKE",
-            None => "idle",
-        };
         format::fill(&self.settings.format, out, |key, out| {
-            match key {
-                "status" => out.push_str(status),
-                "icon" => out.push_str(icon),
-                _ => return false,
-            }
-            true
+            self.field(on, key, out)
         });
         Some(Status {
-            class: Some(status),
+            class: Some(status_of(on)),
             ..Status::default()
         })
     }
 
+    /// ringbar's words, or the user's `tooltip-format-activated` or `-deactivated`.
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        let text = match input.events.get::<IdleInhibition>().map(|i| i.on) {
+        let on = input.events.get::<IdleInhibition>().map(|i| i.on);
+        let s = &self.settings;
+        let own = match on {
+            Some(true) => s.tooltip_format_activated.as_deref(),
+            Some(false) => s.tooltip_format_deactivated.as_deref(),
+            None => None,
+        };
+        if let (Some(format), Some(on)) = (own, on) {
+            // Only its own words and icons: nothing to escape.
+            self.tooltip_text.write(sink, |text| {
+                format::fill(format, text, |key, out| self.field(on, key, out));
+            });
+            return;
+        }
+        let text = match on {
             Some(true) => "Idle inhibitor on: the screen stays awake",
             Some(false) => "Idle inhibitor off",
             None => return,
@@ -148,6 +198,20 @@ mod tests {
         let mut tooltip = String::new();
         module.tooltip(&mut Plain(&mut tooltip), &input);
         (out, class, tooltip)
+    }
+
+    #[test]
+    fn the_users_tooltips_by_status() {
+        let idle = module(
+            "tooltip-format-activated = \"<b>{status}</b> {icon}\"\n\
+             tooltip-format-deactivated = \"off\"",
+        );
+        // Plain text of the markup.
+        assert_eq!(shown(idle.as_ref(), Some(true)).2, "activated AWAKE");
+        assert_eq!(shown(idle.as_ref(), Some(false)).2, "off");
+        assert!(shown(module("").as_ref(), Some(false))
+            .2
+            .contains("Idle inhibitor off"));
     }
 
     #[test]
