@@ -16,8 +16,14 @@ const MAX_INCLUDE_DEPTH: usize = 8;
 /// include the next many times grows exponentially without a cap.
 const MAX_INCLUDES: usize = 256;
 
+/// Reads an environment variable: the process's, or a test's.
+type Env = fn(&str) -> Option<String>;
+
+fn process_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
 /// Reads a config and its includes, each file once however often it is included.
-#[derive(Default)]
 pub struct Loader {
     /// Each file read, by its canonical path, with its includes merged.
     loaded: HashMap<PathBuf, Json>,
@@ -25,6 +31,18 @@ pub struct Loader {
     followed: usize,
     /// What was skipped, and why.
     pub notes: Vec<String>,
+    env: Env,
+}
+
+impl Default for Loader {
+    fn default() -> Self {
+        Loader {
+            loaded: HashMap::new(),
+            followed: 0,
+            notes: Vec::new(),
+            env: process_env,
+        }
+    }
 }
 
 impl Loader {
@@ -91,7 +109,7 @@ impl Loader {
             return;
         }
         for include in includes {
-            for included in expand(&include, path, &mut self.notes) {
+            for included in expand(&include, path, self.env, &mut self.notes) {
                 self.followed += 1;
                 if self.followed > MAX_INCLUDES {
                     let why = format!("more than {MAX_INCLUDES} includes in all; not followed");
@@ -122,19 +140,32 @@ fn merge(into: &mut Map<String, Json>, from: Map<String, Json>) {
     }
 }
 
-/// An `include` path as wordexp(3) expands it: `~`, `$VAR` and `${VAR}` (unset: empty),
-/// then wildcards; relative to the including file's directory. The files it names, in
+/// An `include` path as wordexp(3) expands it: `~`, `$VAR` and `${VAR}` (unset: empty;
+/// `XDG_CONFIG_HOME` unset: `~/.config`, its default), then wildcards. A relative one is
+/// looked for where Waybar looks: beside the including file, in the home folder (the
+/// session's working folder), then in Waybar's config folders. The files it names, in
 /// order; a note where none.
-fn expand(include: &str, from: &Path, notes: &mut Vec<String>) -> Vec<PathBuf> {
-    let home = std::env::var("HOME").unwrap_or_default();
+fn expand(include: &str, from: &Path, env: Env, notes: &mut Vec<String>) -> Vec<PathBuf> {
+    let home = env("HOME").unwrap_or_default();
     let tilde = match include.strip_prefix('~') {
         Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{home}{rest}"),
         _ => include.to_owned(),
     };
-    let expanded = variables(&tilde);
+    let expanded = variables(&tilde, env);
     let path = PathBuf::from(&expanded);
     let path = match (path.is_absolute(), from.parent()) {
-        (false, Some(dir)) => dir.join(path),
+        (false, Some(dir)) => {
+            let config = variables("$XDG_CONFIG_HOME", env);
+            let dirs = [
+                dir.to_path_buf(),
+                PathBuf::from(&home),
+                Path::new(&config).join("waybar"),
+                Path::new(&home).join("waybar"),
+                PathBuf::from("/etc/xdg/waybar"),
+            ];
+            let found = dirs.iter().map(|d| d.join(&path)).find(|p| p.exists());
+            found.unwrap_or_else(|| dir.join(path))
+        }
         _ => path,
     };
     let pattern = path.to_string_lossy().into_owned();
@@ -156,8 +187,9 @@ fn expand(include: &str, from: &Path, notes: &mut Vec<String>) -> Vec<PathBuf> {
     found
 }
 
-/// `$VAR` and `${VAR}` replaced by the variable's value (empty when unset).
-fn variables(text: &str) -> String {
+/// `$VAR` and `${VAR}` replaced by the variable's value (empty when unset, but for
+/// `XDG_CONFIG_HOME`: `~/.config`).
+fn variables(text: &str, env: Env) -> String {
     let mut out = String::new();
     let mut rest = text;
     while let Some(at) = rest.find('$') {
@@ -178,7 +210,15 @@ fn variables(text: &str) -> String {
         if name.is_empty() {
             out.push('$');
         } else {
-            out.push_str(&std::env::var(name).unwrap_or_default());
+            let value = env(name).filter(|v| !v.is_empty());
+            let value = match (value, name) {
+                (Some(value), _) => value,
+                (None, "XDG_CONFIG_HOME") => {
+                    format!("{}/.config", env("HOME").unwrap_or_default())
+                }
+                (None, _) => String::new(),
+            };
+            out.push_str(&value);
         }
         rest = next;
     }

@@ -99,8 +99,54 @@ fn includes_expand_variables_home_and_wildcards_and_merge_nested_keys() {
     );
     assert!(noted("matches no file"), "{:?}", loader.notes);
     assert_eq!(
-        variables("a/$NO_SUCH_RINGBAR_VAR/b${NO_SUCH_RINGBAR_VAR}c$"),
+        variables(
+            "a/$NO_SUCH_RINGBAR_VAR/b${NO_SUCH_RINGBAR_VAR}c$",
+            process_env
+        ),
         "a//bc$"
+    );
+}
+
+/// The home folder of [`test_env`].
+static HOME: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// A session with HOME set and XDG_CONFIG_HOME not.
+fn test_env(name: &str) -> Option<String> {
+    (name == "HOME").then(|| HOME.get().map(|h| h.display().to_string()))?
+}
+
+#[test]
+fn relative_and_xdg_includes_are_found_where_waybar_looks() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = HOME.get_or_init(|| dir.path().to_path_buf());
+    let waybar = home.join(".config/waybar");
+    std::fs::create_dir_all(waybar.join("themes")).expect("mkdir");
+    // From the home folder (the session's working folder), and from Waybar's folders.
+    std::fs::write(waybar.join("modules.json"), r#"{"cpu": {"interval": 3}}"#).expect("write");
+    std::fs::write(
+        waybar.join("themes/m.jsonc"),
+        r#"{"memory": {"interval": 4}}"#,
+    )
+    .expect("write");
+    let top = waybar.join("config.jsonc");
+    std::fs::write(
+        &top,
+        r#"{"include": [".config/waybar/modules.json", "$XDG_CONFIG_HOME/waybar/themes/m.jsonc",
+                        "themes/m.jsonc"], "clock": {}}"#,
+    )
+    .expect("write");
+    let mut loader = Loader {
+        env: test_env,
+        ..Loader::default()
+    };
+    let config = loader.load(&top, 0).expect("loads");
+    assert_eq!(config["cpu"]["interval"], 3, "{:?}", loader.notes);
+    assert_eq!(config["memory"]["interval"], 4, "{:?}", loader.notes);
+    assert!(loader.notes.is_empty(), "{:?}", loader.notes);
+    assert_eq!(
+        variables("$XDG_CONFIG_HOME/waybar", test_env),
+        format!("{}/.config/waybar", home.display()),
+        "XDG_CONFIG_HOME's default"
     );
 }
 
