@@ -2,7 +2,6 @@
 
 use crate::config;
 use crate::events::compositor::CompositorState;
-use crate::modules::tests::CLOCK;
 use crate::modules::Input;
 use crate::sample::Sample;
 use crate::text::Markup;
@@ -23,12 +22,8 @@ fn text_of(
     };
     let sample = Sample::default();
     let input = Input {
-        sample: &sample,
-        clock: &CLOCK,
         compositor: &state,
-        output: "",
-        scripts: &crate::modules::NO_SCRIPTS,
-        events: &crate::modules::NO_EVENTS,
+        ..crate::modules::tests::input(&sample)
     };
     let mut out = String::new();
     module.text(&input, &mut out).map(|_| out)
@@ -73,12 +68,9 @@ fn separate_outputs_show_each_outputs_own_window() {
     let shown = |config: &config::Config, state: &CompositorState, output: &str| {
         let sample = Sample::default();
         let input = Input {
-            sample: &sample,
-            clock: &CLOCK,
             compositor: state,
             output,
-            scripts: &crate::modules::NO_SCRIPTS,
-            events: &crate::modules::NO_EVENTS,
+            ..crate::modules::tests::input(&sample)
         };
         let mut out = String::new();
         config.modules.left[0].text(&input, &mut out).map(|_| out)
@@ -177,12 +169,8 @@ fn titles_are_capped_and_any_bytes_are_safe() {
     };
     let sample = Sample::default();
     let input = Input {
-        sample: &sample,
-        clock: &CLOCK,
         compositor: &state,
-        output: "",
-        scripts: &crate::modules::NO_SCRIPTS,
-        events: &crate::modules::NO_EVENTS,
+        ..crate::modules::tests::input(&sample)
     };
     crate::modules::tests::default_module("window").tooltip(&mut Markup(&mut markup), &input);
     assert_eq!(markup, "&lt;i&gt;&amp;");
