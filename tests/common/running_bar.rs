@@ -55,22 +55,7 @@ impl Session {
         let mut env = Vec::from(extra_env);
         env.push(("RINGBAR_TEST_HOOK", hook.as_str()));
         let inner = self.as_user_with(&binary, &env);
-        let mut script = String::new();
-        for (source, target) in mounts {
-            script.push_str(&format!(
-                "mount --bind '{}' '{}' && ",
-                source.display(),
-                target.display()
-            ));
-        }
-        script.push_str("exec \"$@\"");
-        let mut command = Command::new("unshare");
-        command
-            .args(["--mount", "--propagation", "private", "--", "sh", "-c"])
-            .arg(script)
-            .arg("sh")
-            .arg(inner.get_program())
-            .args(inner.get_args());
+        let command = with_mounts(mounts, &inner);
         let runs = fs::read_dir(self.path()).map_or(0, |d| d.count());
         let log = self.path().join(format!("ringbar-{runs}.log"));
         RunningBar::spawn(command, log, self.hook_dir())
@@ -160,6 +145,28 @@ impl Session {
             hook: self.hook_dir(),
         }
     }
+}
+
+/// `inner` in a mount namespace of its own where each `(source, target)` directory is
+/// bind-mounted first (as root, before `inner` drops to the test user).
+pub fn with_mounts(mounts: &[(&Path, &Path)], inner: &Command) -> Command {
+    let mut script = String::new();
+    for (source, target) in mounts {
+        script.push_str(&format!(
+            "mount --bind '{}' '{}' && ",
+            source.display(),
+            target.display()
+        ));
+    }
+    script.push_str("exec \"$@\"");
+    let mut command = Command::new("unshare");
+    command
+        .args(["--mount", "--propagation", "private", "--", "sh", "-c"])
+        .arg(script)
+        .arg("sh")
+        .arg(inner.get_program())
+        .args(inner.get_args());
+    command
 }
 
 pub struct RunningBar {

@@ -7,7 +7,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use super::ocr;
@@ -47,21 +47,7 @@ impl Session {
         ];
         let mut waybar = self.as_user_with("waybar", &env);
         waybar.arg("-c").arg(&config).arg("-s").arg(&style);
-        let mut script = String::new();
-        for (source, target) in mounts {
-            script.push_str(&format!(
-                "mount --bind '{}' '{}' && ",
-                source.display(),
-                target.display()
-            ));
-        }
-        script.push_str("exec \"$@\"");
-        let child = Command::new("unshare")
-            .args(["--mount", "--propagation", "private", "--", "sh", "-c"])
-            .arg(script)
-            .arg("sh")
-            .arg(waybar.get_program())
-            .args(waybar.get_args())
+        let child = super::running_bar::with_mounts(mounts, &waybar)
             .stdout(file.try_clone().expect("dup"))
             .stderr(file)
             .spawn()
