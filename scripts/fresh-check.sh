@@ -9,6 +9,8 @@
 # the compositors work as on a machine; only the installed packages and files are new.
 #
 #   scripts/fresh-check.sh [ROOT]   default /var/tmp/ringbar-fresh; made anew each run
+#   scripts/fresh-check.sh --again ROOT COMMAND
+#                                   COMMAND in the root a run left (to look at a failure)
 #
 # Writes the log of each command to ROOT.log and says how long each took.
 set -euo pipefail
@@ -19,6 +21,12 @@ tag=fresh
 . "$here/scripts/common.sh"
 
 [ "$(id -u)" -eq 0 ] || die "run as root (mmdebstrap, chroot, mounts)"
+again=
+if [ "${1:-}" = --again ]; then
+    [ $# -eq 3 ] || die "usage: scripts/fresh-check.sh --again ROOT COMMAND"
+    again=$3
+    set -- "$2"
+fi
 root=${1:-/var/tmp/ringbar-fresh}
 shared=$(cd "$here/../shared" 2>/dev/null && pwd) || die "no ../shared beside the checkout"
 rustup_home=${RUSTUP_HOME:-$HOME/.rustup}
@@ -52,42 +60,44 @@ remove_root() {
 }
 trap unmount_all EXIT
 
-command -v mmdebstrap >/dev/null || install_missing mmdebstrap
-[ -e "$root" ] && remove_root
+make_root() {
+    command -v mmdebstrap >/dev/null || install_missing mmdebstrap
+    [ -e "$root" ] && remove_root
 
-started=$(date +%s)
-log "making a Debian 12 root at $root"
-quietly mmdebstrap --variant=apt --include="$base_packages" bookworm "$root" "$(debian_mirror)"
-cp /etc/apt/sources.list.d/debian.sources "$root/etc/apt/sources.list.d/" 2>/dev/null ||
-    cp /etc/apt/sources.list "$root/etc/apt/sources.list"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-# The machine's own certificate authorities (a registry proxy's), as a new machine has them.
-if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
-    cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
-    chroot "$root" update-ca-certificates >/dev/null
-fi
+    started=$(date +%s)
+    log "making a Debian 12 root at $root"
+    quietly mmdebstrap --variant=apt --include="$base_packages" bookworm "$root" "$(debian_mirror)"
+    cp /etc/apt/sources.list.d/debian.sources "$root/etc/apt/sources.list.d/" 2>/dev/null ||
+        cp /etc/apt/sources.list "$root/etc/apt/sources.list"
+    cp /etc/resolv.conf "$root/etc/resolv.conf"
+    # The machine's own certificate authorities (a registry proxy's), as a new machine has them.
+    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+        cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+        chroot "$root" update-ca-certificates >/dev/null
+    fi
+}
 
 # The root a mount point of its own, as / is on a machine: `unshare --propagation`
 # (the tests' private mounts) refuses a root that is not one.
-mount --bind "$root" "$root"
-mkdir -p "$root/work/shared" "$root/opt/rustup" "$root/opt/cargo-bin"
-git clone --quiet "$here" "$root/work/main"
-mount --bind "$shared" "$root/work/shared"
-mount -o remount,bind,ro "$root/work/shared"
-mount --bind "$rustup_home" "$root/opt/rustup"
-mount -o remount,bind,ro "$root/opt/rustup"
-mount --bind "$cargo_bin" "$root/opt/cargo-bin"
-mount -o remount,bind,ro "$root/opt/cargo-bin"
-mount -t proc proc "$root/proc"
-mount --rbind /sys "$root/sys"
-mount --make-rslave "$root/sys"
-mount --rbind /dev "$root/dev"
-mount --make-rslave "$root/dev"
-# This machine's /run, as a machine's: its systemd's state there is what wireplumber's
-# logind monitor needs (on an empty /run it ends, and no default sink is ever set).
-mount --rbind /run "$root/run"
-mount --make-rslave "$root/run"
-log "root ready after $(($(date +%s) - started)) s"
+mount_root() {
+    mount --bind "$root" "$root"
+    mkdir -p "$root/work/shared" "$root/opt/rustup" "$root/opt/cargo-bin"
+    mount --bind "$shared" "$root/work/shared"
+    mount -o remount,bind,ro "$root/work/shared"
+    mount --bind "$rustup_home" "$root/opt/rustup"
+    mount -o remount,bind,ro "$root/opt/rustup"
+    mount --bind "$cargo_bin" "$root/opt/cargo-bin"
+    mount -o remount,bind,ro "$root/opt/cargo-bin"
+    mount -t proc proc "$root/proc"
+    mount --rbind /sys "$root/sys"
+    mount --make-rslave "$root/sys"
+    mount --rbind /dev "$root/dev"
+    mount --make-rslave "$root/dev"
+    # This machine's /run, as a machine's: its systemd's state there is what wireplumber's
+    # logind monitor needs (on an empty /run it ends, and no default sink is ever set).
+    mount --rbind /run "$root/run"
+    mount --make-rslave "$root/run"
+}
 
 in_root() {
     chroot "$root" env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
@@ -95,6 +105,17 @@ in_root() {
         RUSTUP_HOME=/opt/rustup CARGO_HOME=/root/.cargo \
         bash -c "cd /work/main && $1"
 }
+
+if [ -n "$again" ]; then
+    [ -d "$root/work/main" ] || die "no root left at $root"
+    mount_root
+    in_root "$again"
+    exit
+fi
+make_root
+git clone --quiet "$here" "$root/work/main"
+mount_root
+log "root ready after $(($(date +%s) - started)) s"
 
 : >"$log_file"
 status=0

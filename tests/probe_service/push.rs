@@ -154,3 +154,38 @@ fn exit_reports_are_pushed_and_a_client_that_does_not_read_holds_nothing_up() {
         service.log_text()
     );
 }
+
+/// A client that does not read between two samples (a bar at 2 s, or `--once`) finds
+/// many report messages before the answer to its walk: a process exiting every 15 ms
+/// makes a message per drain, over 130 in 2 s. The walk is answered all the same, and
+/// every report comes through.
+#[test]
+fn a_walk_is_answered_behind_however_many_reports_came_since_the_last_sample() {
+    require_root();
+    let _serial = serial();
+    let dir = world_readable_dir();
+    let service = ProbeService::start(dir.path());
+    let mut reader = RemoteProbe::connect(service.socket()).expect("connect");
+    reader.read_tasks().expect("the first sample");
+
+    let mut pids = HashSet::new();
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(2) {
+        let mut child = Command::new("/bin/true").spawn().expect("true");
+        pids.insert(child.id());
+        child.wait().expect("true");
+        std::thread::sleep(Duration::from_millis(15));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+
+    reader.request_walk();
+    let walked = reader.read_tasks().expect("the walk behind the reports");
+    assert!(walked.is_some() && !reader.tasks().is_empty(), "a walk");
+    let mut exits: Vec<ExitRecord> = Vec::new();
+    let mut seen = HashSet::new();
+    wait_for("every exit report", Duration::from_secs(5), || {
+        reader.drain_exits(&mut exits).expect("drain");
+        seen.extend(exits.iter().map(|e| e.tgid));
+        pids.is_subset(&seen)
+    });
+}

@@ -16,7 +16,7 @@ use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustix::net::{
     connect, socket_with, sockopt, AddressFamily, SocketAddrUnix, SocketFlags, SocketType,
@@ -32,9 +32,12 @@ use crate::records::wire::{self, Op};
 
 /// A service that does not answer within this long is treated as gone.
 const TIMEOUT: Duration = Duration::from_secs(1);
-/// Messages taken per sample at most (each up to `wire::MAX_EXITS_PER_MESSAGE` reports),
-/// so that a service that floods the socket cannot hold a sample: the rest waits.
-const MAX_MESSAGES_PER_SAMPLE: usize = 64;
+/// The longest a sample spends taking the exit reports waiting in the socket, so that a
+/// service that floods it cannot hold a sample: the rest waits for the next. (A steady
+/// stream of exits makes a message per drain, up to 100 a second; taking one is a few µs.)
+const MAX_DRAIN_TIME: Duration = Duration::from_millis(10);
+/// Exit reports kept while waiting for an answer, at most; more are dropped, and said so.
+const MAX_PENDING_EXITS: usize = 1 << 16;
 /// The largest memfd of records a client maps (7 million tasks): a service that sends a
 /// bigger one is broken.
 const MAX_LENT_BYTES: u64 = 1 << 30;
@@ -213,19 +216,31 @@ impl RemoteProbe {
     /// next drain. Its length in `self.message`, and the fd that came with it.
     fn receive_answer(&mut self, op: Op) -> io::Result<(usize, Option<OwnedFd>)> {
         let connection = self.connection.as_ref().ok_or_else(closed)?;
-        for _ in 0..MAX_MESSAGES_PER_SAMPLE {
+        // However many reports came since the last sample: they are in the socket
+        // before the answer. Each receive waits at most TIMEOUT, and so does the whole.
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
             let (len, fd) = fds::receive(&connection.socket, &mut self.message)?;
             let bytes = &self.message[..len];
             if len == 0 {
                 return Err(closed());
             }
             match wire::service_message_op(bytes).map_err(invalid)? {
-                Op::Exits => take_exits(bytes, &mut self.lost_seen, &mut self.pending_exits)?,
+                Op::Exits => {
+                    take_exits(bytes, &mut self.lost_seen, &mut self.pending_exits)?;
+                    if self.pending_exits.len() > MAX_PENDING_EXITS {
+                        let dropped = self.pending_exits.len() - MAX_PENDING_EXITS;
+                        self.pending_exits.drain(..dropped);
+                        tracing::warn!(dropped, "exit reports dropped while waiting for an answer");
+                    }
+                }
                 got if got == op => return Ok((len, fd)),
                 _ => return Err(invalid("an answer to another request")),
             }
+            if Instant::now() >= deadline {
+                return Err(invalid("no answer within 1 s, only exit reports"));
+            }
         }
-        Err(invalid("no answer among the exit reports"))
     }
 
     /// A new iterator instance: made here when the kernel allows it, else by the service.
@@ -282,7 +297,8 @@ impl RemoteProbe {
     fn receive_exits(&mut self, out: &mut Vec<ExitRecord>) -> io::Result<()> {
         self.connection()?;
         let connection = self.connection.as_ref().expect("connected above");
-        for _ in 0..MAX_MESSAGES_PER_SAMPLE {
+        let started = Instant::now();
+        while started.elapsed() < MAX_DRAIN_TIME {
             let len = match fds::try_receive(&connection.socket, &mut self.message) {
                 Ok((0, _)) => return Err(closed()),
                 Ok((len, _)) => len,
