@@ -8,6 +8,7 @@ use gtk4_layer_shell::{Edge, LayerShell};
 
 use std::rc::Rc;
 
+use super::clip_bin::ClipBin;
 use super::group_box::GroupBox;
 use super::row_view::RowView;
 use super::slot::Slot;
@@ -74,6 +75,16 @@ fn object<T: IsA<glib::Object>>(builder: &gtk::Builder, id: &str) -> T {
     builder
         .object(id)
         .unwrap_or_else(|| panic!("ui definition lacks object `{id}`"))
+}
+
+/// The bar's content in a box that cuts it off at the output's edge rather than grow the
+/// window past it.
+fn along_the_bar(root: &gtk::CenterBox, spec: &BarSpec) -> ClipBin {
+    let axis = match spec.vertical() {
+        true => gtk::Orientation::Vertical,
+        false => gtk::Orientation::Horizontal,
+    };
+    ClipBin::along(root, axis)
 }
 
 /// `row` makes the button row of a workspaces module.
@@ -182,7 +193,7 @@ impl Bar {
         window.add_css_class("ringbar-window");
         window.set_widget_name("ringbar");
         window.set_decorated(false);
-        window.set_child(Some(&content.root));
+        window.set_child(Some(&along_the_bar(&content.root, spec)));
         Bar {
             window,
             frame: Frame::of(spec),
@@ -206,7 +217,8 @@ impl Bar {
     pub fn refill(&mut self, spec: &BarSpec, row: &dyn Fn(&Rc<dyn Module>) -> RowView) {
         let content = content(spec, row);
         self.window.set_visible(false);
-        self.window.set_child(Some(&content.root));
+        self.window
+            .set_child(Some(&along_the_bar(&content.root, spec)));
         self.slots = content.slots;
         self.notice = content.notice;
         self.notice_tooltip = content.notice_tooltip;

@@ -19,6 +19,7 @@ mod keyboard;
 mod lifecycle;
 mod monitor;
 mod niri;
+mod overflow;
 mod reloads;
 mod responsive;
 mod taskbar;
