@@ -12,7 +12,9 @@
 #   scripts/dev.sh setup  only install what is missing
 #   scripts/dev.sh screenshot  regenerate data/screenshot.png in a headless sway
 #   scripts/dev.sh fuzz [SECONDS]  run every fuzz target SECONDS each (default 60)
-#   scripts/dev.sh soak [SECONDS]  the soak test, 600 s by default (the suite runs 60 s)
+#   scripts/dev.sh soak [SECONDS [DAILY]]  the soak tests, release build: the probe's
+#                         SECONDS (600 by default; the suite runs 60), the whole bar's
+#                         DAILY (1800 by default; the suite runs 120)
 #   scripts/dev.sh bench  ringbar side by side with a /proc walk, perf and Waybar, and its
 #                         main loop's stall on a slow /proc walk (release), into
 #                         docs/performance.md
@@ -233,7 +235,8 @@ case "${1:-}" in
         ;;
     soak)
         setup
-        RINGBAR_SOAK_SECONDS="${2:-600}" cargo_test_as_root --test soak -- --nocapture
+        RINGBAR_SOAK_SECONDS="${2:-600}" RINGBAR_DAILY_SOAK_SECONDS="${3:-1800}" \
+            cargo_test_as_root --release --test soak -- --nocapture --test-threads 1
         ;;
     bench)
         setup
@@ -257,5 +260,5 @@ case "${1:-}" in
             log "docs/performance.md updated from target/bench/report.md"
         fi
         ;;
-    *) die "usage: scripts/dev.sh run|test|check|hyprland|labwc|deb|package|setup|screenshot|fuzz [SECONDS]|soak [SECONDS]|bench" ;;
+    *) die "usage: scripts/dev.sh run|test|check|hyprland|labwc|deb|package|setup|screenshot|fuzz [SECONDS]|soak [SECONDS [DAILY]]|bench" ;;
 esac

@@ -8,76 +8,17 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::os::unix::net::UnixStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{ChildStdin, Stdio};
 use std::time::{Duration, Instant};
 
 use common::bus::{bus_address, start_session_bus, Helper};
+use common::mpv::{mpv, mpv_property, tone};
 use common::session::{Compositor, RunningBar, Session};
 use common::{ocr, require_root, serial, wait_for};
 
 const WAIT: Duration = Duration::from_secs(20);
 const WIDTH: u32 = 1280;
-
-/// A tone of `seconds` with a title and an artist, made by sox as the test user.
-fn tone(session: &Session, name: &str, title: &str, artist: &str) -> PathBuf {
-    let path = session.home().join(format!("{name}.ogg"));
-    let status = session
-        .as_user("sox")
-        .args(["-n", "-r", "44100", "-c", "2", "--comment"])
-        .arg(format!("TITLE={title}"))
-        .arg("--add-comment")
-        .arg(format!("ARTIST={artist}"))
-        .arg(&path)
-        .args(["synth", "60", "sine", "440", "vol", "0.1"])
-        .status()
-        .expect("run sox (Debian's sox)");
-    assert!(status.success(), "sox made {}", path.display());
-    path
-}
-
-/// mpv playing `file` in a loop, with mpv-mpris, no sound or video device, and its
-/// JSON IPC at `socket`.
-fn mpv(session: &Session, file: &Path, socket: &Path) -> Helper {
-    let bus = bus_address(session);
-    let child = session
-        .as_user_with("mpv", &[("DBUS_SESSION_BUS_ADDRESS", bus.as_str())])
-        .args([
-            "--no-config",
-            "--script=/usr/lib/mpv-mpris/mpris.so",
-            "--ao=null",
-            "--vo=null",
-            "--no-terminal",
-            "--loop=inf",
-        ])
-        .arg(format!("--input-ipc-server={}", socket.display()))
-        .arg(file)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start mpv (Debian's mpv and mpv-mpris)");
-    wait_for("mpv's IPC socket", WAIT, || socket.exists());
-    Helper(child)
-}
-
-/// mpv's property `name`, through its JSON IPC.
-fn mpv_property(socket: &Path, name: &str) -> String {
-    let mut stream = UnixStream::connect(socket).expect("mpv's IPC");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(5)))
-        .expect("timeout");
-    let request = format!("{{\"command\":[\"get_property\",\"{name}\"],\"request_id\":7}}\n");
-    stream.write_all(request.as_bytes()).expect("ask mpv");
-    for line in BufReader::new(stream).lines() {
-        let line = line.expect("mpv answers");
-        let reply: serde_json::Value = serde_json::from_str(&line).expect("JSON");
-        if reply["request_id"] == 7 {
-            return reply["data"].to_string();
-        }
-    }
-    panic!("mpv closed its IPC without answering");
-}
 
 /// `tests/media/player.py ARGS` as the test user, killed when dropped (a failed check
 /// included); returns once it owns its name.
@@ -140,9 +81,9 @@ fn the_media_module_follows_mpv_and_controls_it() {
         "hidden without a player"
     );
 
-    let first = tone(&session, "first", "Ring <b>Tone</b>", "Sine\u{1}Wave");
+    let first = tone(&session, "first", "Ring <b>Tone</b>", "Sine\u{1}Wave", 60);
     let first_socket = session.runtime_dir().join("mpv-first");
-    let _mpv = mpv(&session, &first, &first_socket);
+    let _mpv = mpv(&session, &[&first], &first_socket);
     let label = || bar.field("media");
     wait_for("mpv's title", WAIT, || {
         label() == "▶ Sine Wave - Ring <b>Tone</b>"
@@ -162,9 +103,9 @@ fn the_media_module_follows_mpv_and_controls_it() {
     assert_eq!(bar.field("media.classes"), "module,media,paused");
 
     // A second player that starts playing takes the label; it quits, the first is back.
-    let second = tone(&session, "second", "Second Song", "Other");
+    let second = tone(&session, "second", "Second Song", "Other", 60);
     let second_socket = session.runtime_dir().join("mpv-second");
-    let mut second_mpv = mpv(&session, &second, &second_socket);
+    let mut second_mpv = mpv(&session, &[&second], &second_socket);
     wait_for("the second player", WAIT, || {
         label() == "▶ Other - Second Song"
     });
@@ -242,9 +183,10 @@ fn silent_names_cannot_hide_a_real_player() {
         "real",
         "\u{202E}EVIL\u{202C} \u{2066}Tune",
         "Real\u{200B}Artist",
+        60,
     );
     let socket = session.runtime_dir().join("mpv-real");
-    let _mpv = mpv(&session, &file, &socket);
+    let _mpv = mpv(&session, &[&file], &socket);
     let label = || bar.field("media");
     let shown = (0..200).any(|_| {
         std::thread::sleep(Duration::from_millis(100));

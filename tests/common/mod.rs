@@ -15,6 +15,7 @@ pub mod fake_sys;
 pub mod hyprland;
 pub mod ipc;
 pub mod labwc;
+pub mod mpv;
 pub mod netns;
 pub mod niri;
 pub mod ocr;

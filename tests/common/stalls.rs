@@ -58,17 +58,23 @@ impl Window {
         }
     }
 
-    /// Asserts that the samples since the window opened went on (at least three) and
-    /// the main loop never stalled 250 ms or more beyond what the machine itself stalled
-    /// meanwhile: nothing waited for `what`.
-    pub fn assert_on_time(mut self, what: &str) {
+    /// Stops the window: the bar's worst stall of each sample since it opened, and the
+    /// test's own timer's worst delay meanwhile (both µs).
+    pub fn close(mut self) -> (Vec<u64>, u64) {
         self.stop.store(true, Ordering::Relaxed);
         if let Some(timer) = self.timer.take() {
             timer.join().expect("the test's own timer");
         }
         let machine_us = self.machine_worst_us.load(Ordering::Relaxed);
         let stalls = worst_per_sample(&self.hook_dir);
-        let since = &stalls[self.before.min(stalls.len())..];
+        (stalls[self.before.min(stalls.len())..].to_vec(), machine_us)
+    }
+
+    /// Asserts that the samples since the window opened went on (at least three) and
+    /// the main loop never stalled 250 ms or more beyond what the machine itself stalled
+    /// meanwhile: nothing waited for `what`.
+    pub fn assert_on_time(self, what: &str) {
+        let (since, machine_us) = self.close();
         assert!(since.len() >= 3, "samples went on: {since:?}");
         assert!(
             since.iter().all(|&us| us < LIMIT_US + machine_us),

@@ -9,8 +9,19 @@
 //! The full run is 10 minutes: `scripts/dev.sh soak` (or RINGBAR_SOAK_SECONDS=600). The
 //! test suite runs a shorter one (RINGBAR_SOAK_SECONDS, default 60 s), with the churn
 //! target scaled to its length.
+//!
+//! `daily` soaks the whole bar instead, every module on real services under a day's churn.
 
+#[path = "../common/mod.rs"]
 mod common;
+mod daily;
+// Shared with the benchmark and the tray tests, which use the rest.
+#[allow(dead_code)]
+#[path = "../bench/fake_sys.rs"]
+mod fake_sys;
+#[allow(dead_code, unused_imports)]
+#[path = "../tray/support.rs"]
+mod tray_support;
 
 use std::fs;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
