@@ -235,6 +235,9 @@ case "${1:-}" in
         ;;
     soak)
         setup
+        # The session's helpers (the virtual pointer) are examples: `cargo test` builds them
+        # only for its own profile.
+        cargo build --release --locked --features test-support --examples
         RINGBAR_SOAK_SECONDS="${2:-600}" RINGBAR_DAILY_SOAK_SECONDS="${3:-1800}" \
             cargo_test_as_root --release --test soak -- --nocapture --test-threads 1
         ;;
