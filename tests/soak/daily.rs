@@ -186,6 +186,20 @@ fn start_bar(session: &Session, netns: &Netns, classes: &Path) -> RunningBar {
     RunningBar::spawn(command, log, session.hook_dir())
 }
 
+/// What the bar's fds are open on, for a failure's message.
+fn fd_targets(pid: u32) -> String {
+    let Ok(entries) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return String::new();
+    };
+    let mut targets: Vec<String> = entries
+        .flatten()
+        .filter_map(|e| std::fs::read_link(e.path()).ok())
+        .map(|target| target.display().to_string())
+        .collect();
+    targets.sort();
+    targets.join(", ")
+}
+
 /// Least-squares slope of `points` (seconds, KiB), in KiB a minute.
 fn slope_per_minute(points: &[(f64, f64)]) -> f64 {
     let n = points.len() as f64;
@@ -299,6 +313,7 @@ fn the_daily_layout_stays_flat_and_on_time_through_a_day_of_churn() {
     }
     let (rss_warm, fds_warm) = (rss_kib(pid), fd_count(pid));
     let renders_warm = CHURNED.map(|source| bar.renders(source));
+    println!("fds after the warm-up: {}", fd_targets(pid));
     let window = stalls::Window::open(&session.hook_dir());
     let mut points = vec![(started.elapsed().as_secs_f64(), rss_warm as f64)];
     let mut last_look = Instant::now();
@@ -320,7 +335,8 @@ fn the_daily_layout_stays_flat_and_on_time_through_a_day_of_churn() {
             age < Duration::from_secs(3),
             "the bar stopped updating {age:?} ago"
         );
-        assert_eq!(fd_count(pid), fds_warm, "fds changed");
+        let fds = fd_count(pid);
+        assert_eq!(fds, fds_warm, "fds changed: {}", fd_targets(pid));
         let at = started.elapsed().as_secs_f64();
         let rss = rss_kib(pid);
         points.push((at, rss as f64));
