@@ -69,8 +69,9 @@ impl Actions {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, default)]
 struct Settings {
+    #[serde(deserialize_with = "time_format")]
     format: String,
-    #[serde(alias = "format-alt")]
+    #[serde(alias = "format-alt", deserialize_with = "time_format")]
     format_alt: String,
     tooltip: bool,
     #[serde(rename = "tooltip-format", deserialize_with = "tooltip_format")]
@@ -86,6 +87,15 @@ struct Settings {
         deserialize_with = "timezone_tooltip_format"
     )]
     timezone_tooltip_format: Option<String>,
+}
+
+/// A strftime format, or Waybar's form of one (`{:%H:%M}`), read as Waybar reads it.
+fn time_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let format = String::deserialize(d)?;
+    Ok(match format.contains("{:") {
+        true => waybar::strftime(&format),
+        false => format,
+    })
 }
 
 fn zone<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {

@@ -46,6 +46,19 @@ fn waybar_clock_formats_lose_their_braces() {
 }
 
 #[test]
+fn a_waybar_format_written_by_hand_reads_as_waybar_reads_it() {
+    let sample = Sample::default();
+    let clock = clock_from("format = \"{:%H:%M} 100%\"\nformat-alt = \"{:%Y}\"\n");
+    let mut out = String::new();
+    clock.text(&input(&sample), &mut out);
+    assert_eq!(out, "14:28 100%");
+    assert_eq!(clock.action(Button::Left), Some(Action::Redraw));
+    out.clear();
+    clock.text(&input(&sample), &mut out);
+    assert!(out.len() == 4 && out.starts_with("20"), "{out}");
+}
+
+#[test]
 fn formats_and_the_alternative_on_click() {
     let clock = default_module("clock");
     let sample = Sample::default();
