@@ -47,14 +47,6 @@ const STALL_LIMIT_US: u64 = if cfg!(debug_assertions) {
 /// RSS may grow by this much after the warm-up (glib's and GTK's caches settle).
 const RSS_GROWTH_LIMIT_KIB: u64 = 2048;
 
-fn soak_seconds() -> u64 {
-    std::env::var("RINGBAR_DAILY_SOAK_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .filter(|&s| s >= 60)
-        .unwrap_or(120)
-}
-
 /// Every module, the services' ones included (bluetooth, power_profile, upower,
 /// gamemode, mpd, backlight and gpu have no hardware or daemon here and stay hidden).
 fn config(scripts: &Path, picture: &Path) -> String {
@@ -222,7 +214,7 @@ fn slope_per_minute(points: &[(f64, f64)]) -> f64 {
 fn the_daily_layout_stays_flat_and_on_time_through_a_day_of_churn() {
     let _serial = serial();
     require_root();
-    let seconds = soak_seconds();
+    let seconds = crate::seconds_from("RINGBAR_DAILY_SOAK_SECONDS", 60, 120);
     let session = Session::start(Compositor::Sway);
     let _bus = start_session_bus(&session);
     let sound = Sound::start(&session);

@@ -34,12 +34,13 @@ use common::*;
 /// Processes and threads the full 10-minute run must create and reap.
 const CHURN_PER_10_MIN: u64 = 50_000;
 
-fn soak_seconds() -> u64 {
-    std::env::var("RINGBAR_SOAK_SECONDS")
+/// The run's length in seconds from `variable`: `default` unless it says `minimum` or more.
+fn seconds_from(variable: &str, minimum: u64, default: u64) -> u64 {
+    std::env::var(variable)
         .ok()
         .and_then(|s| s.parse().ok())
-        .filter(|&s| s >= 30)
-        .unwrap_or(60)
+        .filter(|&s| s >= minimum)
+        .unwrap_or(default)
 }
 
 /// `processes` of /proc/stat: forks since boot (threads included).
@@ -142,7 +143,7 @@ enum Source {
 fn soak(source: Source, sleepers: usize) {
     let _serial = serial();
     require_root();
-    let seconds = soak_seconds();
+    let seconds = seconds_from("RINGBAR_SOAK_SECONDS", 30, 60);
     let crowd = Subjects::new();
     let sleep = crowd.program("rb-crowd", "/bin/sleep");
     let _crowd: Vec<Subject> = (0..sleepers)
