@@ -288,7 +288,8 @@ int dump_task(struct bpf_iter__task *ctx)
 	return 0;
 }
 
-static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u64 read_bytes, __u64 write_bytes)
+static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u64 read_bytes, __u64 write_bytes,
+					__u32 exit_flags)
 {
 	struct task_struct *leader = t->group_leader;
 	struct net_counts net;
@@ -305,7 +306,7 @@ static __always_inline void submit_exit(struct task_struct *t, __u64 cpu_ns, __u
 	}
 	e->tgid = t->tgid;
 	report_ns_tgid(e->ns_tgid, leader, t->tgid);
-	e->flags = task_flags(t);
+	e->flags = task_flags(t) | exit_flags;
 	e->uid = t->cred->uid.val;
 	e->gid = t->cred->gid.val;
 	if (task_private(t, e->uid, e->gid)) {
@@ -359,7 +360,7 @@ static __always_inline int report_group_exit(struct task_struct *t)
 			write += leader->ioac.write_bytes;
 		}
 	}
-	submit_exit(t, cpu, read, write);
+	submit_exit(t, cpu, read, write, 0);
 	return 0;
 }
 
@@ -403,7 +404,7 @@ int BPF_PROG(group_freed, struct task_struct *t)
 		read = sig->ioac.read_bytes;
 		write = sig->ioac.write_bytes;
 	}
-	submit_exit(t, sig->sum_sched_runtime, read, write);
+	submit_exit(t, sig->sum_sched_runtime, read, write, RINGBAR_EXIT_FREED);
 	return 0;
 }
 

@@ -24,6 +24,11 @@
  * refused this task's io".
  */
 #define RINGBAR_TASK_IO_HIDDEN 2u
+/*
+ * ringbar_exit.flags: the group has been freed; this is its final report and no other
+ * will follow, so userspace can forget the group at once.
+ */
+#define RINGBAR_EXIT_FREED 8u
 
 /*
  * ringbar_oom.flags: the record in the exits ring buffer is a struct ringbar_oom, not a

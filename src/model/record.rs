@@ -15,6 +15,9 @@ pub const TASK_IO_UNKNOWN: u32 = 1 << 1;
 /// reading process this task's IO (another user's, or not dumpable). See
 /// [`Privacy`](super::visibility::Privacy).
 pub const TASK_PRIVATE: u32 = 1 << 2;
+/// [`ExitRecord::flags`]: the group has been freed; no report follows this one
+/// (`RINGBAR_EXIT_FREED`).
+pub const EXIT_FREED: u32 = 1 << 3;
 /// In the exit reports: the record is an [`OomRecord`] (`RINGBAR_RECORD_OOM`).
 pub const RECORD_OOM: u32 = 1 << 8;
 /// [`OomRecord::flags`]: a cgroup's memory limit was hit, not the machine's memory.

@@ -197,6 +197,8 @@ pub struct SystemCpu {
 }
 
 #[cfg(test)]
+mod departed_tests;
+#[cfg(test)]
 mod net_tests;
 #[cfg(test)]
 mod stuck_tests;

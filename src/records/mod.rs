@@ -60,3 +60,35 @@ pub fn unix_ms_now() -> u64 {
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
+
+/// Gives back the room a burst (a fork storm's exit reports) made `buffer` take, once it
+/// holds no more than `room` again; a steady buffer keeps its room and reallocates nothing.
+pub fn give_back_burst_room<T>(buffer: &mut Vec<T>, room: usize) {
+    let wanted = room.max(buffer.len());
+    if buffer.capacity() > 4 * wanted {
+        buffer.shrink_to(wanted);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::give_back_burst_room;
+
+    #[test]
+    fn a_buffer_keeps_its_room_until_a_burst_is_over() {
+        let mut buffer: Vec<u64> = Vec::with_capacity(1024);
+        give_back_burst_room(&mut buffer, 1024);
+        assert_eq!(buffer.capacity(), 1024, "its own room is kept");
+        buffer.extend(0..100_000);
+        give_back_burst_room(&mut buffer, 1024);
+        assert!(buffer.capacity() >= 100_000, "a burst still held is kept");
+        buffer.truncate(3000);
+        give_back_burst_room(&mut buffer, 1024);
+        assert!(
+            buffer.capacity() < 12_000,
+            "room back: {}",
+            buffer.capacity()
+        );
+        assert_eq!(buffer.len(), 3000);
+    }
+}

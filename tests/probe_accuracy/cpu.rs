@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use ringbar::model::record::RECORD_OOM;
+use ringbar::model::record::{EXIT_FREED, RECORD_OOM};
 use ringbar::model::ExitRecord;
 use ringbar::records::probe::Probe;
 
@@ -85,25 +85,42 @@ impl ExitReports {
     }
 
     /// The reports since [`Self::forget`]: the final CPU time of the processes named
-    /// `comm`, how many they were, and the final CPU time of all the others.
-    fn take(&mut self, comm: &str) -> (u64, usize, u64) {
+    /// `comm`, how many they were, how many of them ended with exactly one freed report
+    /// (`EXIT_FREED`, the last), and the final CPU time of all the others.
+    fn take(&mut self, comm: &str) -> (u64, usize, usize, u64) {
         self.probe.drain_exits(&mut self.records).expect("drain");
         // A group's last report is its final total.
         let mut finals = std::collections::HashMap::new();
         for exit in self.records.iter().filter(|e| e.flags & RECORD_OOM == 0) {
             let group = finals
                 .entry((exit.tgid, exit.leader_start_ns))
-                .or_insert((0, false));
-            *group = (group.0.max(exit.cpu_ns), name(&exit.comm) == comm);
+                .or_insert(Group::default());
+            group.cpu_ns = group.cpu_ns.max(exit.cpu_ns);
+            group.named = name(&exit.comm) == comm;
+            let freed = exit.flags & EXIT_FREED != 0;
+            group.freed_reports += u32::from(freed);
+            group.last_freed = freed;
         }
-        let named = finals.values().filter(|(_, named)| *named);
-        let others = finals.values().filter(|(_, named)| !named);
+        let named = finals.values().filter(|g| g.named);
+        let others = finals.values().filter(|g| !g.named);
         (
-            named.clone().map(|(cpu, _)| cpu).sum(),
-            named.count(),
-            others.map(|(cpu, _)| cpu).sum(),
+            named.clone().map(|g| g.cpu_ns).sum(),
+            named.clone().count(),
+            named
+                .filter(|g| g.freed_reports == 1 && g.last_freed)
+                .count(),
+            others.map(|g| g.cpu_ns).sum(),
         )
     }
+}
+
+/// One group's exit reports, as [`ExitReports::take`] saw them.
+#[derive(Default)]
+struct Group {
+    cpu_ns: u64,
+    named: bool,
+    freed_reports: u32,
+    last_freed: bool,
 }
 
 /// cutime + cstime of a process, in nanoseconds (USER_HZ is 100).
@@ -169,11 +186,17 @@ pub(crate) fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies(
     );
     // Only the probe sees each exit; the /proc walk gets the total from /proc/stat.
     if let Some(reports) = &mut reports {
-        let (reported, groups, others) = reports.take("rb-burst");
+        let (reported, groups, freed, others) = reports.take("rb-burst");
         assert!(
             groups >= 200 && s.exited_groups >= 200,
             "{groups} and {} exited groups reported",
             s.exited_groups
+        );
+        // Each child freed inside the bracket says so in its last report, and only there:
+        // the model forgets a group at that report.
+        assert_eq!(
+            freed, groups,
+            "children whose last report alone was the freed one"
         );
         // The children's own final reports against what their parent reaped (cutime and
         // cstime, whole 10 ms ticks: up to 10 ms less).

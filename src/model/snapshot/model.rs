@@ -9,7 +9,7 @@ use super::{OthersIo, Snapshot, StuckList, SystemCpu};
 use crate::model::app::{AppNames, GroupBy};
 use crate::model::net::NetBytes;
 use crate::model::process::{ProcessKey, ProcessTable};
-use crate::model::record::{ExitRecord, TaskRecord};
+use crate::model::record::{ExitRecord, TaskRecord, EXIT_FREED};
 use crate::model::system::{LoadAverage, Memory};
 use crate::model::top::Row;
 use crate::model::visibility::Privacy;
@@ -178,6 +178,8 @@ impl Model {
             if self.current.contains(&key) {
                 continue; // still listed (a zombie): its task records count
             }
+            // The group's last report: nothing will come to count against it.
+            let freed = exit.flags & EXIT_FREED != 0;
             let added = match self.departed.get_mut(&key) {
                 Some(departed) => Some(departed.count(exit)),
                 None => {
@@ -192,10 +194,15 @@ impl Model {
                         departed.take(exit);
                         None
                     };
-                    self.departed.insert(key, departed);
+                    if !freed {
+                        self.departed.insert(key, departed);
+                    }
                     added
                 }
             };
+            if freed {
+                self.departed.remove(&key);
+            }
             if let Some((cpu, read, write, net, first_report)) = added {
                 snap.net.add(net);
                 snap.exited_cpu_ns = snap.exited_cpu_ns.saturating_add(cpu);
@@ -207,6 +214,12 @@ impl Model {
         let samples = self.samples;
         self.departed
             .retain(|_, d| samples - d.sample < DEPARTED_SAMPLES);
+        // A burst of exits whose final reports were lost grows the table: give the room
+        // back once the burst is over (with slack, so that no steady sample reallocates).
+        let room = DEPARTED_ROOM.max(2 * self.departed.len());
+        if self.departed.capacity() > 4 * room {
+            self.departed.shrink_to(room);
+        }
         snap.cpu_busy_ns = snap.cpu_busy_ns.saturating_add(snap.exited_cpu_ns);
 
         snap.memory = memory;
@@ -218,6 +231,12 @@ impl Model {
         if let Some(names) = &mut self.app_names {
             names.next_sample();
         }
+    }
+
+    /// How many departed processes are remembered, and the room their table has.
+    #[cfg(test)]
+    pub(super) fn departed_room(&self) -> (usize, usize) {
+        (self.departed.len(), self.departed.capacity())
     }
 
     /// Fills the ranked lists from the latest sample; cheap enough to call again at once

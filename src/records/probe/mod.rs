@@ -330,6 +330,7 @@ impl Probe {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         std::mem::swap(out, &mut *queue);
+        crate::records::give_back_burst_room(&mut queue, INITIAL_EXITS.max(out.len()));
         drop(queue);
         self.log_lost_exits();
         Ok(())

@@ -38,6 +38,8 @@ const TIMEOUT: Duration = Duration::from_secs(1);
 const MAX_DRAIN_TIME: Duration = Duration::from_millis(10);
 /// Exit reports kept while waiting for an answer, at most; more are dropped, and said so.
 const MAX_PENDING_EXITS: usize = 1 << 16;
+/// Exit reports kept waiting without giving room back: a busy machine's sample's worth.
+const EXITS_ROOM: usize = 1024;
 /// The largest memfd of records a client maps (7 million tasks): a service that sends a
 /// bigger one is broken.
 const MAX_LENT_BYTES: u64 = 1 << 30;
@@ -289,6 +291,7 @@ impl RemoteProbe {
     pub fn drain_exits(&mut self, out: &mut Vec<ExitRecord>) -> io::Result<()> {
         out.clear();
         out.append(&mut self.pending_exits);
+        crate::records::give_back_burst_room(&mut self.pending_exits, EXITS_ROOM);
         let result = self.receive_exits(out);
         self.on_error(result)
     }

@@ -183,6 +183,7 @@ impl Client {
             }
             self.exits.drain(..count);
         }
+        crate::records::give_back_burst_room(&mut self.exits, wire::MAX_EXITS_PER_MESSAGE);
         Ok(())
     }
 
