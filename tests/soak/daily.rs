@@ -4,7 +4,8 @@
 //! default and removed every few seconds and the volume changed; mpv playing a playlist
 //! of short tones (a new track every 2 s) and a second player coming and going; the
 //! bar's network link taken down and up; a script printing ten lines a second and one
-//! run every second; a picture redrawn; a tray icon. After the first minute (half of a
+//! run every second; a picture redrawn; a tray icon; a burst of short processes, as a
+//! build makes, in the first part of the measured window. After the first minute (half of a
 //! shorter run), RSS may grow by less than 2 MiB and the fd count not at all, the main
 //! loop must never stall 50 ms beyond what the machine itself stalled (see
 //! [`STALL_LIMIT_US`]), each churned source must have been redrawn, and nothing may be
@@ -178,6 +179,20 @@ fn start_bar(session: &Session, netns: &Netns, classes: &Path) -> RunningBar {
     RunningBar::spawn(command, log, session.hook_dir())
 }
 
+/// A shell that starts `true` over and over for `seconds`, at low priority.
+fn fork_burst(seconds: u64) -> Helper {
+    let script = format!(
+        "end=$(( $(date +%s) + {seconds} )); \
+         while [ \"$(date +%s)\" -lt \"$end\" ]; do /bin/true; /bin/true; done"
+    );
+    Helper(
+        std::process::Command::new("nice")
+            .args(["-n", "10", "sh", "-c", &script])
+            .spawn()
+            .expect("sh"),
+    )
+}
+
 /// What the bar's fds are open on, for a failure's message.
 fn fd_targets(pid: u32) -> String {
     let Ok(entries) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
@@ -306,6 +321,12 @@ fn the_daily_layout_stays_flat_and_on_time_through_a_day_of_churn() {
     let (rss_warm, fds_warm) = (rss_kib(pid), fd_count(pid));
     let renders_warm = CHURNED.map(|source| bar.renders(source));
     println!("fds after the warm-up: {}", fd_targets(pid));
+    // A build beside the bar: short processes as fast as one shell forks them, for the
+    // first third of the measured window. The probe reports every exit; what the bar
+    // keeps of them must not stay behind when the burst is over.
+    let burst_seconds = ((seconds - warm_up.as_secs()) / 3).min(30);
+    let forks_before = crate::forks_since_boot();
+    let _build = fork_burst(burst_seconds);
     let window = stalls::Window::open(&session.hook_dir());
     let mut points = vec![(started.elapsed().as_secs_f64(), rss_warm as f64)];
     let mut last_look = Instant::now();
@@ -342,12 +363,14 @@ fn the_daily_layout_stays_flat_and_on_time_through_a_day_of_churn() {
         }
     }
     let (stalls, machine_us) = window.close();
+    let forks = crate::forks_since_boot() - forks_before;
     let rss_end = rss_kib(pid);
     let rss_max = points.iter().map(|p| p.1 as u64).fold(rss_end, u64::max);
     let slope = slope_per_minute(&points);
     let worst = stalls.iter().copied().max().unwrap_or(0);
     println!(
-        "daily soak {seconds}s ({} churn steps): RSS {rss_warm} KiB after warm-up, \
+        "daily soak {seconds}s ({} churn steps, {forks} processes started, a {burst_seconds} s \
+         burst of them included): RSS {rss_warm} KiB after warm-up, \
          {rss_end} KiB at the end, {rss_max} KiB max, slope {slope:.1} KiB/min; {fds_warm} \
          fds; worst main-loop stall {} ms over {} samples (the test's own timer: {} ms)",
         churn.steps,
