@@ -193,6 +193,21 @@ fn fork_burst(seconds: u64) -> Helper {
     )
 }
 
+/// The bar's fd count once any fd in flight is closed: a script's pipes live while it
+/// runs (one starts every second), a leaked fd stays. Looks again for up to 2 s while the
+/// count differs from `expected`.
+fn settled_fd_count(pid: u32, expected: usize) -> usize {
+    let mut count = fd_count(pid);
+    for _ in 0..10 {
+        if count == expected {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        count = fd_count(pid);
+    }
+    count
+}
+
 /// What the bar's fds are open on, for a failure's message.
 fn fd_targets(pid: u32) -> String {
     let Ok(entries) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
@@ -348,8 +363,12 @@ fn the_daily_layout_stays_flat_and_on_time_through_a_day_of_churn() {
             age < Duration::from_secs(3),
             "the bar stopped updating {age:?} ago"
         );
-        let fds = fd_count(pid);
-        assert_eq!(fds, fds_warm, "fds changed: {}", fd_targets(pid));
+        assert_eq!(
+            settled_fd_count(pid, fds_warm),
+            fds_warm,
+            "fds changed: {}",
+            fd_targets(pid)
+        );
         let at = started.elapsed().as_secs_f64();
         let rss = rss_kib(pid);
         points.push((at, rss as f64));
