@@ -3,7 +3,8 @@
 //! answered with `ok` once the compositor has processed it:
 //!
 //!   move X Y W H      absolute motion to (X, Y) in a W×H output layout
-//!   click BUTTON      press and release `left`, `middle` or `right`
+//!   click BUTTON      press and release `left`, `middle`, `right`, or the side buttons
+//!                     `back` and `forward`
 //!   scroll DIRECTION  one wheel step `up` or `down`
 //!
 //! Run with WAYLAND_DISPLAY and XDG_RUNTIME_DIR of the compositor.
@@ -41,6 +42,8 @@ delegate_noop!(State: ignore ZwlrVirtualPointerV1);
 const BTN_LEFT: u32 = 0x110;
 const BTN_RIGHT: u32 = 0x111;
 const BTN_MIDDLE: u32 = 0x112;
+const BTN_SIDE: u32 = 0x113;
+const BTN_EXTRA: u32 = 0x114;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let conn = Connection::connect_to_env()?;
@@ -68,6 +71,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "left" => BTN_LEFT,
                     "middle" => BTN_MIDDLE,
                     "right" => BTN_RIGHT,
+                    "back" => BTN_SIDE,
+                    "forward" => BTN_EXTRA,
                     other => return Err(format!("unknown button {other}").into()),
                 };
                 pointer.button(now(), code, wl_pointer::ButtonState::Pressed);

@@ -125,6 +125,8 @@ impl Module for Custom {
             Button::Right => &c.on_click_right,
             Button::ScrollUp => &c.on_scroll_up,
             Button::ScrollDown => &c.on_scroll_down,
+            Button::Back => &c.on_click_backward,
+            Button::Forward => &c.on_click_forward,
         };
         match self.config.is_static() {
             true => command.as_ref().map(|_| Action::Run(button)),
@@ -150,5 +152,7 @@ pub fn command(config: &ScriptConfig, button: Button) -> Option<&str> {
         Button::Right => c.on_click_right.as_deref(),
         Button::ScrollUp => c.on_scroll_up.as_deref(),
         Button::ScrollDown => c.on_scroll_down.as_deref(),
+        Button::Back => c.on_click_backward.as_deref(),
+        Button::Forward => c.on_click_forward.as_deref(),
     }
 }

@@ -181,6 +181,10 @@ pub enum Button {
     Right,
     ScrollUp,
     ScrollDown,
+    /// The mouse's back side button (8; Waybar's `backward`).
+    Back,
+    /// The mouse's forward side button (9).
+    Forward,
 }
 
 /// What a click on a module asks the bar to do.
@@ -293,7 +297,7 @@ pub fn monitor_action(button: Button) -> Option<Action> {
         Button::Left => Some(Action::Monitor(Request::CycleInterval)),
         Button::Middle => Some(Action::Monitor(Request::ToggleKernelThreads)),
         Button::Right => Some(Action::Monitor(Request::ToggleGroupBy)),
-        Button::ScrollUp | Button::ScrollDown => None,
+        Button::ScrollUp | Button::ScrollDown | Button::Back | Button::Forward => None,
     }
 }
 

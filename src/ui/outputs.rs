@@ -250,6 +250,9 @@ impl App {
                         gdk::BUTTON_PRIMARY => Button::Left,
                         gdk::BUTTON_MIDDLE => Button::Middle,
                         gdk::BUTTON_SECONDARY => Button::Right,
+                        // The side buttons, as GDK numbers BTN_SIDE and BTN_EXTRA.
+                        8 => Button::Back,
+                        9 => Button::Forward,
                         _ => return,
                     };
                     app.clicked(module.as_ref(), button);

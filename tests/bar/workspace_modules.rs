@@ -184,6 +184,7 @@ fn custom_modules_run_waybar_scripts_and_their_clicks() {
     let scripts = session.home().join("scripts");
     std::fs::create_dir_all(&scripts).expect("mkdir");
     let clicked = session.home().join("clicked");
+    let forwarded = session.home().join("forwarded");
     let weather = scripts.join("weather.sh");
     std::fs::write(
         &weather,
@@ -201,9 +202,11 @@ fn custom_modules_run_waybar_scripts_and_their_clicks() {
         &format!(
             "modules_left = [\"custom/weather\", \"custom/dying\"]\nmodules_right = [\"cpu\"]\n\
              [custom.weather]\nexec = \"{}\"\nreturn-type = \"json\"\non-click = \"touch {}\"\n\
+             on-click-forward = \"touch {}\"\n\
              [custom.dying]\nexec = \"{}\"\nreturn-type = \"json\"\n",
             weather.display(),
             clicked.display(),
+            forwarded.display(),
             dying.display()
         ),
     );
@@ -231,6 +234,10 @@ fn custom_modules_run_waybar_scripts_and_their_clicks() {
     hover_until_tooltip_shows(&mut pointer, &bar, "Bergen & co");
     pointer.click("left");
     wait_for("on-click ran", WAIT, || clicked.exists());
+    // The mouse's forward side button (9), which Waybar calls `on-click-forward`.
+    assert!(!forwarded.exists());
+    pointer.click("forward");
+    wait_for("on-click-forward ran", WAIT, || forwarded.exists());
     assert!(bar.try_wait().is_none(), "the bar still runs");
     let log = bar.log_text();
     assert!(

@@ -22,7 +22,8 @@ fn a_clock_with_waybars_calendar_actions_and_older_keys_comes_over_whole() {
                 "format": {"months": "<span color='#ffead3'><b>{}</b></span>",
                            "weeks": "<span color='#99ffdd'><b>W{}</b></span>"}
             },
-            "actions": {"on-scroll-up": "shift_up", "on-scroll-down": "shift_down"},
+            "actions": {"on-scroll-up": "shift_up", "on-scroll-down": "shift_down",
+                        "on-click-forward": "tz_up", "on-click-backward": "tz_down"},
             "interval": 60,
             "locale": "de_DE.UTF-8"
         }
@@ -37,6 +38,8 @@ fn a_clock_with_waybars_calendar_actions_and_older_keys_comes_over_whole() {
         "weeks = \"<span color='#99ffdd'><b>W{}</b></span>\"",
         "on-click-right = \"mode\"",
         "on-scroll-up = \"shift_up\"",
+        "on-click-forward = \"tz_up\"",
+        "on-click-backward = \"tz_down\"",
     ] {
         assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
     }

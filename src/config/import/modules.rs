@@ -9,7 +9,7 @@ use crate::modules::import::Carried;
 use crate::modules::{registry, Clicks, ModuleKind};
 
 /// The settings of a custom module ringbar's script modules read as Waybar does.
-const SCRIPT_KEYS: [&str; 20] = [
+const SCRIPT_KEYS: [&str; 22] = [
     "exec",
     "interval",
     "return-type",
@@ -22,6 +22,8 @@ const SCRIPT_KEYS: [&str; 20] = [
     "on-click-right",
     "on-scroll-up",
     "on-scroll-down",
+    "on-click-backward",
+    "on-click-forward",
     "exec-on-event",
     "restart-interval",
     "max-length",

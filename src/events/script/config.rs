@@ -50,6 +50,9 @@ pub struct ScriptConfig {
     pub on_click_right: Option<String>,
     pub on_scroll_up: Option<String>,
     pub on_scroll_down: Option<String>,
+    /// The mouse's side buttons.
+    pub on_click_backward: Option<String>,
+    pub on_click_forward: Option<String>,
     /// Run the script again after an `on-*` command (default true; no effect while a
     /// continuous script runs).
     pub exec_on_event: Option<bool>,
@@ -83,6 +86,8 @@ impl ScriptConfig {
             on_click_right: None,
             on_scroll_up: None,
             on_scroll_down: None,
+            on_click_backward: None,
+            on_click_forward: None,
             exec_on_event: None,
             restart_interval: None,
             max_length: None,

@@ -52,6 +52,8 @@ struct Actions {
     on_click_right: Option<CalendarAction>,
     on_scroll_up: Option<CalendarAction>,
     on_scroll_down: Option<CalendarAction>,
+    on_click_backward: Option<CalendarAction>,
+    on_click_forward: Option<CalendarAction>,
 }
 
 impl Actions {
@@ -62,6 +64,8 @@ impl Actions {
             Button::Right => self.on_click_right,
             Button::ScrollUp => self.on_scroll_up,
             Button::ScrollDown => self.on_scroll_down,
+            Button::Back => self.on_click_backward,
+            Button::Forward => self.on_click_forward,
         }
     }
 }

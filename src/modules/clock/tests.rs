@@ -238,7 +238,8 @@ fn time_zones_cycle_on_their_actions_and_list_the_others() {
     let clock = clock_from(
         "format = \"%H:%M\"\ntimezones = [\"\", \"+09:00\", \"-03:30\"]\n\
          tooltip-format = \"{tz_list}\"\n\
-         [clock.actions]\non-scroll-up = \"tz_up\"\non-scroll-down = \"tz_down\"\n",
+         [clock.actions]\non-scroll-up = \"tz_up\"\non-scroll-down = \"tz_down\"\n\
+         on-click-forward = \"tz_up\"\non-click-backward = \"tz_down\"\n",
     );
     let sample = Sample::default();
     let text = |clock: &Rc<dyn Module>| {
@@ -257,6 +258,11 @@ fn time_zones_cycle_on_their_actions_and_list_the_others() {
     assert_eq!(text(&clock), "14:28", "round the list");
     clock.action(Button::ScrollDown);
     assert_eq!(text(&clock), "10:58", "back round it");
+    // Waybar's documented pair: the mouse's side buttons.
+    assert_eq!(clock.action(Button::Forward), Some(Action::Redraw));
+    assert_eq!(text(&clock), "14:28");
+    clock.action(Button::Back);
+    assert_eq!(text(&clock), "10:58");
 
     // With a format of its own the list shows the zone shown too.
     let clock = clock_from(

@@ -361,7 +361,9 @@ impl ButtonRow for Taskbar {
                 Button::Left => TaskAction::Activate,
                 Button::Middle => TaskAction::Close,
                 Button::Right => TaskAction::Minimize,
-                Button::ScrollUp | Button::ScrollDown => return None,
+                Button::ScrollUp | Button::ScrollDown | Button::Back | Button::Forward => {
+                    return None
+                }
             },
         };
         let command = TaskCommand { task, action };
