@@ -1,6 +1,8 @@
 //! `language` (Waybar's `sway/language`, `hyprland/language`, `niri/language`): the active keyboard
 //! layout, `{short}` (XKB's layout name, "us") by default, `{long}` its description
-//! ("English (US)"), `{variant}` and `{shortDescription}` ("en"). The layout comes from
+//! ("English (US)"), `{variant}`, `{shortDescription}` ("en") and `{flag}` (the country's
+//! flag, 🇺🇸). `format-<lang>` and `format-<lang>-<variant>` name a layout in the user's own
+//! words, by its short description: that text is `{}` in `format`. The layout comes from
 //! the compositor's events (Sway's `input`, Hyprland's `activelayout`, niri's layout events); its tooltip
 //! names the active layout and lists the others. A left click switches every keyboard
 //! to its next layout. Hidden until the compositor has named a layout.
@@ -8,36 +10,94 @@
 use std::fmt::Write;
 use std::rc::Rc;
 
-use serde::de::Deserializer;
+use serde::de::{self, Deserializer};
 use serde::Deserialize;
+use serde_json::Value as Json;
 
 use super::format;
-use super::import::Waybar;
+use super::import::{Carried, Waybar};
 use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table, Update};
-use crate::events::compositor::keyboard::{layout_name, Keyboard};
+use crate::events::compositor::keyboard::{layout_name, Keyboard, LayoutName};
 use crate::render::header;
 use crate::text::{untrusted, Sink};
 
-pub const KEYS: [&str; 4] = ["short", "long", "variant", "shortDescription"];
+/// The fields; the empty one is `{}`, the layout's `format-<lang>` text.
+pub const KEYS: [&str; 6] = ["short", "long", "variant", "shortDescription", "flag", ""];
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, default)]
 struct Settings {
-    #[serde(deserialize_with = "checked_format")]
     format: String,
+    /// `format-<lang>` and `format-<lang>-<variant>`: the key's layout part and its text.
+    own_names: Vec<(String, String)>,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
             format: "{short}".to_owned(),
+            own_names: Vec::new(),
         }
     }
 }
 
-fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    format::deserialize_checked(d, &KEYS)
+/// By hand: Waybar's `format-<lang>` keys are open-ended.
+impl<'de> Deserialize<'de> for Settings {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let table = std::collections::BTreeMap::<String, toml::Value>::deserialize(d)?;
+        let mut settings = Settings::default();
+        for (key, value) in table {
+            let layout = key.strip_prefix("format-").filter(|l| !l.is_empty());
+            if key != "format" && layout.is_none() {
+                // `format-<lang>` is not a key to list: it is said in the man page.
+                return Err(de::Error::unknown_field(&key, &["format"]));
+            }
+            let toml::Value::String(text) = value else {
+                let kind = de::Unexpected::Other(value.type_str());
+                return Err(de::Error::invalid_type(kind, &"a string"));
+            };
+            match layout {
+                Some(layout) => settings.own_names.push((layout.to_owned(), text)),
+                None => {
+                    format::check(&text, &KEYS).map_err(de::Error::custom)?;
+                    settings.format = text;
+                }
+            }
+        }
+        Ok(settings)
+    }
+}
+
+impl Settings {
+    /// The user's own name for the layout: `format-<lang>-<variant>` before
+    /// `format-<lang>`.
+    fn own_name(&self, names: Option<&LayoutName>) -> Option<&str> {
+        let names = names?;
+        let lang = names.short_description.as_str();
+        let variant = names.variant.as_str();
+        let named = |wanted: &dyn Fn(&str) -> bool| {
+            self.own_names
+                .iter()
+                .find(|(layout, _)| wanted(layout))
+                .map(|(_, text)| text.as_str())
+        };
+        let with_variant = |layout: &str| {
+            !variant.is_empty()
+                && layout.strip_prefix(lang).and_then(|r| r.strip_prefix('-')) == Some(variant)
+        };
+        named(&with_variant).or_else(|| named(&|layout| layout == lang))
+    }
+}
+
+/// A two-letter layout name as its country's flag, in regional indicator symbols
+/// ("us" → 🇺🇸); nothing for others.
+fn write_flag(out: &mut String, short: &str) {
+    if short.len() != 2 || !short.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return;
+    }
+    for letter in short.bytes() {
+        let offset = u32::from(letter.to_ascii_uppercase() - b'A');
+        out.extend(char::from_u32(0x1F1E6 + offset));
+    }
 }
 
 struct Language {
@@ -51,9 +111,18 @@ pub const KIND: ModuleKind = ModuleKind {
     waybar: Some(Waybar {
         settings: &["format"],
         fields: &KEYS,
+        convert: own_names,
         ..Waybar::named(&["sway/language", "hyprland/language", "niri/language"])
     }),
 };
+
+/// Waybar's `format-<lang>` and `format-<lang>-<variant>` carry over as they are.
+fn own_names(key: &str, value: &Json) -> Carried {
+    match (key.strip_prefix("format-"), value) {
+        (Some(layout), Json::String(_)) if !layout.is_empty() => Carried::renamed(key, value),
+        _ => Carried::No,
+    }
+}
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let settings = match table {
@@ -68,9 +137,14 @@ fn push_clean(out: &mut String, text: &str) {
     out.extend(crate::text::shown(text, '?'));
 }
 
-fn write_field(key: &str, out: &mut String, keyboard: &Keyboard) -> bool {
+fn write_field(key: &str, out: &mut String, keyboard: &Keyboard, settings: &Settings) -> bool {
     let names = layout_name(&keyboard.active);
     match key {
+        "" => match settings.own_name(names) {
+            Some(own) => push_clean(out, own),
+            None => return write_field("short", out, keyboard, settings),
+        },
+        "flag" => write_flag(out, names.map_or("", |n| n.short.as_str())),
         // Without XKB's registry, the description's first word, lowercased.
         "short" => match names {
             Some(names) => out.push_str(&names.short),
@@ -99,7 +173,7 @@ impl Module for Language {
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let keyboard = input.compositor.keyboard.as_ref()?;
         format::fill(&self.settings.format, out, |key, out| {
-            write_field(key, out, keyboard)
+            write_field(key, out, keyboard, &self.settings)
         });
         Some(Status::default())
     }

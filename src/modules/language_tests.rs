@@ -85,7 +85,7 @@ fn a_click_switches_the_layout_or_runs_on_click() {
     let own = module("language", "[language]\non-click = \"notify-send hi\"\n");
     assert_eq!(own.action(Button::Left), Some(Action::Run(Button::Left)));
     assert_eq!(own.command(Button::Left), Some("notify-send hi"));
-    for bad in ["format = \"{flag}\"", "colour = 1"] {
+    for bad in ["format = \"{flags}\"", "colour = 1"] {
         let text = format!("modules_right = [\"language\"]\n[language]\n{bad}\n");
         assert!(
             crate::config::parse(&text, Path::new("c.toml")).is_err(),
@@ -108,5 +108,37 @@ fn the_mode_shows_only_outside_the_default() {
     }
     for name in ["sway/language", "hyprland/language"] {
         assert!(crate::modules::is_module(name), "{name}");
+    }
+}
+
+#[test]
+fn a_layout_by_the_users_own_name_and_its_flag() {
+    // XKB's registry (xkb-data, which sway's libxkbcommon brings) names the layouts.
+    assert!(
+        crate::events::compositor::keyboard::layout_name("English (Dvorak)").is_some(),
+        "xkb-data installed"
+    );
+    let language = module(
+        "language",
+        "[language]\nformat = \"{} {flag}\"\nformat-en = \"ENG\"\n\
+         format-en-dvorak = \"DVK\"\nformat-de = \"<DE>\"\n",
+    );
+    let shown = |active: &str| text(language.as_ref(), &state(active, &[active], None));
+    assert_eq!(shown("English (US)").as_deref(), Some("ENG 🇺🇸"));
+    assert_eq!(
+        shown("English (Dvorak)").as_deref(),
+        Some("DVK 🇺🇸"),
+        "the variant's own name first"
+    );
+    assert_eq!(shown("German").as_deref(), Some("<DE> 🇩🇪"));
+    // No name of the user's: `{}` is the short name; a layout XKB does not know has no flag.
+    assert_eq!(shown("French").as_deref(), Some("fr 🇫🇷"));
+    assert_eq!(shown("Klingon").as_deref(), Some("klingon "));
+    for bad in ["format-en = 1", "format- = \"x\"", "formats = \"x\""] {
+        let text = format!("modules_right = [\"language\"]\n[language]\n{bad}\n");
+        assert!(
+            crate::config::parse(&text, Path::new("c.toml")).is_err(),
+            "{bad}"
+        );
     }
 }

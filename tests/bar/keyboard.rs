@@ -17,7 +17,7 @@ fn the_layout_and_the_mode_follow_sway_and_a_click_switches_the_layout() {
     session.write_config_file(
         "config.toml",
         "modules_left = []\nmodules_center = []\nmodules_right = [\"mode\", \"language\"]\n\
-         [language]\nformat = \"KB {short}\"\n[mode]\nformat = \"MODE {mode}\"\n",
+         [language]\nformat = \"KB {}\"\nformat-de = \"Deutsch\"\n[mode]\nformat = \"MODE {mode}\"\n",
     );
     let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
     bar.wait_for_log("bar on output HEADLESS-1");
@@ -29,10 +29,15 @@ fn the_layout_and_the_mode_follow_sway_and_a_click_switches_the_layout() {
     let right_text = || ocr::read_text(&session.screenshot(WIDTH - 400, 0, 400, 26));
     wait_for("`KB us` on screen", WAIT, || right_text().contains("KB us"));
 
-    // Switched by sway's own command.
+    // Switched by sway's own command; the user's own name for it (Waybar's
+    // `format-<lang>`), where the first had none and showed its short name.
     session.swaymsg(&["input", "type:keyboard", "xkb_switch_layout", "next"]);
-    wait_for("the second layout", WAIT, || field("language") == "KB de");
-    wait_for("`KB de` on screen", WAIT, || right_text().contains("KB de"));
+    wait_for("the second layout", WAIT, || {
+        field("language") == "KB Deutsch"
+    });
+    wait_for("`KB Deutsch` on screen", WAIT, || {
+        right_text().contains("KB Deutsch")
+    });
 
     // A click on the module switches to the next one (back to the first), in sway too.
     let bounds: Vec<u32> = field("language.bounds")

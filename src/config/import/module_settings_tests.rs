@@ -193,3 +193,23 @@ fn a_windows_rewrite_rules_come_over_and_a_rule_ringbar_cannot_read_is_named() {
     let notes = notes_about(&import, "`window` `rewrite`");
     assert!(notes[0].contains("look-around"), "{notes:?}");
 }
+
+#[test]
+fn a_language_named_by_the_users_own_words_comes_over() {
+    let waybar = json!({
+        "modules-right": ["hyprland/language"],
+        "hyprland/language": {"format": "{} {flag}", "format-en": "en", "format-ru-phonetic": "ру",
+                              "format-de": 7}
+    });
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    for line in [
+        "format = \"{} {flag}\"",
+        "format-en = \"en\"",
+        "format-ru-phonetic = \"ру\"",
+    ] {
+        assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
+    }
+    let dropped = notes_about(&import, "format-de");
+    assert_eq!(dropped.len(), 1, "{:?}", import.notes);
+}
