@@ -17,13 +17,13 @@ mod reader;
 #[cfg(all(test, feature = "app"))]
 mod reader_tests;
 mod reading;
+mod settings;
 #[cfg(test)]
 mod tests;
 
 use std::fmt::Write;
 use std::rc::Rc;
 
-use serde::de::Deserializer;
 use serde::Deserialize;
 
 use super::alt_format::AltFormat;
@@ -35,137 +35,11 @@ use super::{Action, Button, EventSource, Input, Module, Status, Table, Update};
 use crate::events::network::{Connection, NetworkState, Primary};
 use crate::render::{header, write_rate};
 use crate::sample::readings::{Reader, Roots};
-use crate::text::icons::FormatIcons;
 use crate::text::MarkupBuffer;
 use crate::text::{untrusted, Sink};
 pub use reading::{InterfaceRates, Traffic, Wifi};
-
-/// Wi-Fi's label when neither `format-wifi` nor `format` is set.
-const DEFAULT_WIFI: &str = "NET {essid} {signalStrength}% {down}↓ {up}↑";
-/// The label of the other connections when `format` is not set.
-const DEFAULT_FORMAT: &str = "NET {ifname} {down}↓ {up}↑";
-
-/// The keys the formats take; Waybar's names for the rates too.
-pub const KEYS: [&str; 19] = [
-    "ifname",
-    "essid",
-    "signalStrength",
-    "signaldBm",
-    "frequency",
-    "ipaddr",
-    "cidr",
-    "gwaddr",
-    "down",
-    "up",
-    "bandwidthDownBytes",
-    "bandwidthUpBytes",
-    "bandwidthTotalBytes",
-    "bandwidthDownBits",
-    "bandwidthUpBits",
-    "bandwidthTotalBits",
-    "bandwidthDownOctets",
-    "bandwidthUpOctets",
-    "icon",
-];
-
-/// The settings, named as Waybar names them (`ringbar import-waybar` carries them over).
-pub const SETTINGS: &[&str] = &[
-    "interface",
-    "format",
-    "format-wifi",
-    "format-ethernet",
-    "format-linked",
-    "format-disconnected",
-    "format-alt",
-    "format-icons",
-    "tooltip",
-    "tooltip-format",
-    "tooltip-format-wifi",
-    "tooltip-format-ethernet",
-    "tooltip-format-linked",
-    "tooltip-format-disconnected",
-];
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, default)]
-struct Settings {
-    /// Only this interface (`wlan0`, or a pattern with `*`: `wlp2*`); by default the one
-    /// of the default route.
-    interface: Option<String>,
-    #[serde(deserialize_with = "checked_format")]
-    format: String,
-    #[serde(rename = "format-wifi", deserialize_with = "checked_optional")]
-    format_wifi: Option<String>,
-    #[serde(rename = "format-ethernet", deserialize_with = "checked_optional")]
-    format_ethernet: Option<String>,
-    #[serde(rename = "format-linked", deserialize_with = "checked_format")]
-    format_linked: String,
-    #[serde(rename = "format-disconnected", deserialize_with = "checked_format")]
-    format_disconnected: String,
-    /// The label after a left click, whatever the connection.
-    #[serde(rename = "format-alt", deserialize_with = "checked_optional")]
-    format_alt: Option<String>,
-    /// As a script module's: one icon, a list, or a table by connection.
-    #[serde(rename = "format-icons")]
-    format_icons: Option<FormatIcons>,
-    tooltip: bool,
-    /// The tooltip as Pango markup with the formats' fields, by connection as the
-    /// formats are, each falling back to `tooltip-format`; unset, ringbar's own.
-    #[serde(rename = "tooltip-format", deserialize_with = "checked_markup")]
-    tooltip_format: Option<String>,
-    #[serde(rename = "tooltip-format-wifi", deserialize_with = "checked_markup")]
-    tooltip_format_wifi: Option<String>,
-    #[serde(
-        rename = "tooltip-format-ethernet",
-        deserialize_with = "checked_markup"
-    )]
-    tooltip_format_ethernet: Option<String>,
-    #[serde(rename = "tooltip-format-linked", deserialize_with = "checked_markup")]
-    tooltip_format_linked: Option<String>,
-    #[serde(
-        rename = "tooltip-format-disconnected",
-        deserialize_with = "checked_markup"
-    )]
-    tooltip_format_disconnected: Option<String>,
-    /// The monitor's list of processes on the network counts their traffic to the
-    /// machine itself (loopback, its own address); read through
-    /// [`Module::net_include_local`].
-    include_loopback: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            interface: None,
-            format: DEFAULT_FORMAT.to_owned(),
-            format_wifi: None,
-            format_ethernet: None,
-            format_linked: "NET {ifname} linked".to_owned(),
-            format_disconnected: "NET off".to_owned(),
-            format_alt: None,
-            format_icons: None,
-            tooltip: true,
-            tooltip_format: None,
-            tooltip_format_wifi: None,
-            tooltip_format_ethernet: None,
-            tooltip_format_linked: None,
-            tooltip_format_disconnected: None,
-            include_loopback: false,
-        }
-    }
-}
-
-fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    format::deserialize_checked(d, &KEYS)
-}
-
-fn checked_optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    checked_format(d).map(Some)
-}
-
-fn checked_markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    format::deserialize_markup(d, &KEYS)
-}
+use settings::{Settings, DEFAULT_FORMAT, DEFAULT_WIFI};
+pub use settings::{KEYS, SETTINGS};
 
 struct Network {
     /// As listed (`network`, `network#wifi`): the key of its reading.
