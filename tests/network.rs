@@ -229,3 +229,54 @@ fn links_addresses_and_routes_show_within_a_second() {
     }
     bar.stop();
 }
+
+/// Waybar's `disabled`: nothing connected while rfkill blocks the Wi-Fi radio. The
+/// namespace's only link is down; sysfs is a fake one whose `class/rfkill/rfkill0` is a
+/// Wi-Fi switch in the kernel's layout (Documentation/ABI/stable/sysfs-class-rfkill),
+/// blocked or not (this machine's kernel has no rfkill of its own).
+#[test]
+fn a_blocked_wifi_radio_shows_disabled_and_a_free_one_disconnected() {
+    let _serial = serial();
+    require_root();
+    let netns = Netns::new();
+    netns.ip(&["link", "set", &netns.inner, "down"]);
+    let config = "modules_left = []\nmodules_center = []\nmodules_right = [\"network\"]\n\
+                  [network]\nformat-disconnected = \"off\"\nformat-disabled = \"airplane\"\n";
+    for (soft, text, class) in [("1", "airplane", "disabled"), ("0", "off", "disconnected")] {
+        let build = |sys: &std::path::Path| {
+            let radio = sys.join("class/rfkill/rfkill0");
+            std::fs::create_dir_all(&radio).expect("mkdir");
+            for (file, value) in [
+                ("type", "wlan"),
+                ("name", "phy0"),
+                ("soft", soft),
+                ("hard", "0"),
+                ("state", if soft == "1" { "0" } else { "1" }),
+            ] {
+                std::fs::write(radio.join(file), format!("{value}\n")).expect("write");
+            }
+        };
+        let (command, home) = common::fake_sys::ringbar_on(build, &["--once", "--json"]);
+        let file = home.path().join(".config/ringbar/config.toml");
+        std::fs::create_dir_all(file.parent().expect("dir")).expect("mkdir");
+        std::fs::write(&file, config).expect("config");
+        let mut in_netns = netns.exec(command.get_program().to_str().expect("unshare"));
+        in_netns.args(command.get_args());
+        for (key, value) in command.get_envs() {
+            match value {
+                Some(value) => in_netns.env(key, value),
+                None => in_netns.env_remove(key),
+            };
+        }
+        let out = in_netns.output().expect("run ringbar");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        let doc: Json = serde_json::from_slice(&out.stdout).expect("JSON");
+        let network = doc["modules"]
+            .as_array()
+            .and_then(|modules| modules.iter().find(|m| m["name"] == "network"))
+            .unwrap_or_else(|| panic!("{doc}"));
+        assert_eq!(network["text"], text, "soft {soft}: {network}");
+        assert_eq!(network["class"], class, "soft {soft}: {network}");
+    }
+}

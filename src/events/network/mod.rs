@@ -64,6 +64,9 @@ pub struct NetworkState {
     pub links: Vec<Link>,
     pub addresses: Vec<Address>,
     pub routes: Vec<DefaultRoute>,
+    /// Every Wi-Fi radio is blocked by rfkill (a switch, airplane mode), as sysfs said at
+    /// the last change.
+    pub wifi_blocked: bool,
 }
 
 /// How the machine is connected, as the module's classes name it.
@@ -74,6 +77,8 @@ pub enum Connection {
     /// Up with a carrier, but without an address or a default route through it.
     Linked,
     Disconnected,
+    /// Disconnected while rfkill blocks the Wi-Fi radios (Waybar's `disabled`).
+    Disabled,
 }
 
 impl Connection {
@@ -83,6 +88,7 @@ impl Connection {
             Connection::Ethernet => "ethernet",
             Connection::Linked => "linked",
             Connection::Disconnected => "disconnected",
+            Connection::Disabled => "disabled",
         }
     }
 }
@@ -165,9 +171,17 @@ impl NetworkState {
             .iter()
             .filter(usable)
             .find(|l| l.up && l.carrier && !l.loopback);
+        // Blocked radios explain the lack of a connection, unless the interface asked
+        // for is a wired one (a cable pulled is not airplane mode).
+        let wired_pinned = pinned.is_some_and(|pattern| {
+            self.links
+                .iter()
+                .any(|l| matches(pattern, &l.name) && !l.wireless)
+        });
         Primary {
             connection: match linked {
                 Some(_) => Connection::Linked,
+                None if self.wifi_blocked && !wired_pinned => Connection::Disabled,
                 None => Connection::Disconnected,
             },
             link: linked,
@@ -193,6 +207,22 @@ pub fn is_wireless(sys: &Path, name: &str) -> bool {
     }
     let uevent = sys.join("class/net").join(name).join("uevent");
     std::fs::read_to_string(uevent).is_ok_and(|text| text.lines().any(|l| l == "DEVTYPE=wlan"))
+}
+
+/// Whether rfkill blocks every Wi-Fi radio (`class/rfkill/*/type` is `wlan`, and its
+/// `soft` or `hard` is 1): false without one.
+pub fn wifi_radios_blocked(sys: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(sys.join("class/rfkill")) else {
+        return false;
+    };
+    let read = |dir: &Path, name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    let mut radios = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|dir| read(dir, "type").trim() == "wlan")
+        .peekable();
+    radios.peek().is_some()
+        && radios.all(|dir| read(&dir, "soft").trim() == "1" || read(&dir, "hard").trim() == "1")
 }
 
 /// Whether `name` matches `pattern`, where `*` stands for any run of characters

@@ -215,8 +215,10 @@ impl NetworkWatch {
                     }
                 }
             }
-            // One call per wake-up, however many events came: a flood draws once.
+            // One call per wake-up, however many events came: a flood draws once. An
+            // rfkill block takes the Wi-Fi links down, so the radios are read here.
             if changed {
+                session.state.wifi_blocked = super::wifi_radios_blocked(&session.sys);
                 on_change(Some(&session.state));
             }
             glib::ControlFlow::Continue

@@ -128,3 +128,51 @@ fn changes_replace_what_they_name_and_ipv4_lists_first() {
     assert!(state.routes.is_empty(), "a link set down loses its routes");
     assert_eq!(Connection::Linked.name(), "linked");
 }
+
+/// A sysfs root with rfkill switches as the kernel lays them out
+/// (Documentation/ABI/stable/sysfs-class-rfkill): `type`, `soft` and `hard`.
+fn rfkill_root(radios: &[(&str, &str, &str)]) -> tempfile::TempDir {
+    let root = tempfile::tempdir().expect("tempdir");
+    for (index, (kind, soft, hard)) in radios.iter().enumerate() {
+        let dir = root.path().join(format!("class/rfkill/rfkill{index}"));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        for (file, value) in [("type", kind), ("soft", soft), ("hard", hard)] {
+            std::fs::write(dir.join(file), format!("{value}\n")).expect("write");
+        }
+    }
+    root
+}
+
+#[test]
+fn blocked_wifi_radios_are_read_from_sysfs() {
+    let blocked = |radios: &[(&str, &str, &str)]| wifi_radios_blocked(rfkill_root(radios).path());
+    assert!(!blocked(&[]), "no radio, nothing blocked");
+    assert!(blocked(&[("wlan", "1", "0")]), "airplane mode");
+    assert!(blocked(&[("wlan", "0", "1")]), "the hardware switch");
+    assert!(!blocked(&[("wlan", "0", "0")]));
+    assert!(!blocked(&[("bluetooth", "1", "1"), ("wlan", "0", "0")]));
+    assert!(
+        !blocked(&[("wlan", "1", "0"), ("wlan", "0", "0")]),
+        "a second card still on"
+    );
+    assert!(blocked(&[("bluetooth", "0", "0"), ("wlan", "1", "1")]));
+}
+
+#[test]
+fn disconnected_with_blocked_radios_is_disabled_unless_a_cable_was_asked_for() {
+    let mut state = laptop();
+    state.apply(Change::LinkGone(3));
+    let mut unplugged = link(2, "enp3s0", false);
+    unplugged.carrier = false;
+    state.apply(Change::Link(unplugged));
+    assert_eq!(state.primary(None).connection, Connection::Disconnected);
+    state.wifi_blocked = true;
+    assert_eq!(state.primary(None).connection, Connection::Disabled);
+    assert_eq!(Connection::Disabled.name(), "disabled");
+    assert_eq!(state.primary(Some("wl*")).connection, Connection::Disabled);
+    assert_eq!(
+        state.primary(Some("enp3s0")).connection,
+        Connection::Disconnected,
+        "a pulled cable is not airplane mode"
+    );
+}

@@ -1,8 +1,9 @@
 //! `network`: the interface that carries the default route, as `format-wifi`,
-//! `format-ethernet`, `format-linked` (up, no address) or `format-disconnected` says,
-//! each falling back to `format`; `{down}`/`{up}` are its rates, `{essid}` and
+//! `format-ethernet`, `format-linked` (up, no address), `format-disconnected` or
+//! `format-disabled` (nothing connected while rfkill blocks Wi-Fi) says, each falling
+//! back to `format` (`format-disabled` to `format-disconnected`); `{down}`/`{up}` are its rates, `{essid}` and
 //! `{signalStrength}` a Wi-Fi network's name and signal. The classes name the
-//! connection (`wifi`, `ethernet`, `linked`, `disconnected`). Links, addresses and routes
+//! connection (`wifi`, `ethernet`, `linked`, `disconnected`, `disabled`). Links, addresses and routes
 //! come from rtnetlink's events (`crate::events::network`); the rates from the interface
 //! counters and Wi-Fi's name and signal from nl80211, on the sample tick. The tooltip
 //! has the network, the addresses, the gateway and the rates.
@@ -17,6 +18,8 @@ mod reader;
 #[cfg(all(test, feature = "app"))]
 mod reader_tests;
 mod reading;
+#[cfg(test)]
+mod rfkill_tests;
 mod settings;
 #[cfg(test)]
 mod tests;
@@ -77,6 +80,16 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
 }
 
 impl Network {
+    /// The interface shown and its connection; blocked radios are `disconnected` with
+    /// `rfkill = false`.
+    fn primary<'a>(&self, state: &'a NetworkState) -> Primary<'a> {
+        let mut primary = state.primary(self.settings.interface.as_deref());
+        if primary.connection == Connection::Disabled && !self.settings.rfkill {
+            primary.connection = Connection::Disconnected;
+        }
+        primary
+    }
+
     /// The format for `connection`; Wi-Fi's only once nl80211 has named the network
     /// (else the interface's name is all there is to show).
     fn format(&self, connection: Connection, wifi: Option<&Wifi>) -> &str {
@@ -100,6 +113,7 @@ impl Network {
             Connection::Ethernet => s.format_ethernet.as_deref().unwrap_or(&s.format),
             Connection::Linked => &s.format_linked,
             Connection::Disconnected => &s.format_disconnected,
+            Connection::Disabled => s.format_disabled.as_ref().unwrap_or(&s.format_disconnected),
         }
     }
 
@@ -111,6 +125,7 @@ impl Network {
             Connection::Ethernet => &s.tooltip_format_ethernet,
             Connection::Linked => &s.tooltip_format_linked,
             Connection::Disconnected => &s.tooltip_format_disconnected,
+            Connection::Disabled => &s.tooltip_format_disabled,
         };
         own.as_deref().or(s.tooltip_format.as_deref())
     }
@@ -126,10 +141,10 @@ impl Network {
         let Some(state) = input.events.get::<NetworkState>() else {
             return;
         };
-        let primary = state.primary(self.settings.interface.as_deref());
+        let primary = self.primary(state);
         header(sink, "Network");
         let Some(link) = primary.link else {
-            sink.out().push_str("disconnected\n");
+            let _ = writeln!(sink.out(), "{}", primary.connection.name());
             return;
         };
         untrusted(sink, &link.name);
@@ -202,7 +217,7 @@ impl Module for Network {
     /// Hidden until rtnetlink has told the state (or where it cannot be followed).
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let state = input.events.get::<NetworkState>()?;
-        let primary = state.primary(self.settings.interface.as_deref());
+        let primary = self.primary(state);
         let rates = self.rates(input, &primary);
         let connection = primary.connection;
         let wifi = rates.and_then(|r| r.wifi.as_ref());
@@ -231,7 +246,7 @@ impl Module for Network {
             return;
         }
         let state = input.events.get::<NetworkState>();
-        let primary = state.map(|state| state.primary(self.settings.interface.as_deref()));
+        let primary = state.map(|state| self.primary(state));
         let own = primary
             .as_ref()
             .and_then(|p| self.tooltip_format(p.connection));

@@ -42,6 +42,7 @@ pub const SETTINGS: &[&str] = &[
     "format-ethernet",
     "format-linked",
     "format-disconnected",
+    "format-disabled",
     "format-alt",
     "format-icons",
     "tooltip",
@@ -50,6 +51,8 @@ pub const SETTINGS: &[&str] = &[
     "tooltip-format-ethernet",
     "tooltip-format-linked",
     "tooltip-format-disconnected",
+    "tooltip-format-disabled",
+    "rfkill",
 ];
 
 #[derive(Deserialize)]
@@ -68,6 +71,10 @@ pub(super) struct Settings {
     pub(super) format_linked: String,
     #[serde(rename = "format-disconnected", deserialize_with = "checked_format")]
     pub(super) format_disconnected: String,
+    /// While rfkill blocks the Wi-Fi radios and nothing is connected; unset,
+    /// `format-disconnected`.
+    #[serde(rename = "format-disabled", deserialize_with = "checked_optional")]
+    pub(super) format_disabled: Option<String>,
     /// The label after a left click, whatever the connection.
     #[serde(rename = "format-alt", deserialize_with = "checked_optional")]
     pub(super) format_alt: Option<String>,
@@ -93,6 +100,13 @@ pub(super) struct Settings {
         deserialize_with = "checked_markup"
     )]
     pub(super) tooltip_format_disconnected: Option<String>,
+    #[serde(
+        rename = "tooltip-format-disabled",
+        deserialize_with = "checked_markup"
+    )]
+    pub(super) tooltip_format_disabled: Option<String>,
+    /// Whether blocked Wi-Fi radios show as `disabled` (Waybar's `rfkill`).
+    pub(super) rfkill: bool,
     /// The monitor's list of processes on the network counts their traffic to the
     /// machine itself (loopback, its own address); read through
     /// [`Module::net_include_local`].
@@ -108,6 +122,7 @@ impl Default for Settings {
             format_ethernet: None,
             format_linked: "NET {ifname} linked".to_owned(),
             format_disconnected: "NET off".to_owned(),
+            format_disabled: None,
             format_alt: None,
             format_icons: None,
             tooltip: true,
@@ -116,6 +131,8 @@ impl Default for Settings {
             tooltip_format_ethernet: None,
             tooltip_format_linked: None,
             tooltip_format_disconnected: None,
+            tooltip_format_disabled: None,
+            rfkill: true,
             include_loopback: false,
         }
     }

@@ -12,7 +12,7 @@ use crate::sample::readings::Reading;
 use crate::sample::Sample;
 use crate::text::Plain;
 
-fn module(toml: &str) -> Rc<dyn Module> {
+pub(super) fn module(toml: &str) -> Rc<dyn Module> {
     let text = format!("modules_right = [\"network\"]\n[network]\n{toml}");
     let config = crate::config::parse(&text, Path::new("c.toml")).expect("valid");
     config.modules.right[0].clone()
@@ -20,7 +20,7 @@ fn module(toml: &str) -> Rc<dyn Module> {
 
 /// An ethernet card `enp3s0` with 192.168.1.10/24, a default route through it, and
 /// `wlan0`, up without a carrier.
-fn wired() -> NetworkState {
+pub(super) fn wired() -> NetworkState {
     let mut state = NetworkState::default();
     let link = |index, name: &str, wireless, carrier| Link {
         index,
@@ -46,7 +46,7 @@ fn wired() -> NetworkState {
     state
 }
 
-fn sample_with_rates(down: Option<f64>) -> Sample {
+pub(super) fn sample_with_rates(down: Option<f64>) -> Sample {
     let mut sample = Sample::default();
     let rates = InterfaceRates {
         name: "enp3s0".to_owned(),
@@ -60,7 +60,11 @@ fn sample_with_rates(down: Option<f64>) -> Sample {
     sample
 }
 
-fn text(module: &dyn Module, sample: &Sample, events: &Events) -> (String, Option<Status>) {
+pub(super) fn text(
+    module: &dyn Module,
+    sample: &Sample,
+    events: &Events,
+) -> (String, Option<Status>) {
     let input = Input {
         events,
         ..input(sample)
