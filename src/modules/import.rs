@@ -111,6 +111,23 @@ pub fn checked_format(key: &str, value: &Json, fields: &[&str]) -> Option<(Strin
     to_toml(value).map(|v| (key.to_owned(), v))
 }
 
+/// The fields of a format that are not among `known`, as written (`gwaddri`), each once;
+/// none for what is not text.
+pub fn unknown_fields(format: &Json, known: &[&str]) -> Vec<String> {
+    let mut unknown: Vec<String> = Vec::new();
+    if let Some(text) = format.as_str() {
+        super::format::fill(text, &mut String::new(), |key, _| {
+            let fits =
+                super::number_spec::split(key).is_some_and(|(name, _)| known.contains(&name));
+            if !fits && !unknown.iter().any(|u| u == key) {
+                unknown.push(key.to_owned());
+            }
+            true
+        });
+    }
+    unknown
+}
+
 /// A format whose `{}` is Waybar's positional field, the one the module names `field`
 /// (the disk's `{}` is `{percentage_free}`).
 pub fn positional(format: &Json, field: &str) -> Json {

@@ -247,12 +247,24 @@ impl Layout {
                 }
                 Carried::NotNeeded => "not needed".to_owned(),
                 Carried::UnknownField => {
-                    let module = match kind {
-                        Kind::Module(kind) => kind.name,
-                        Kind::Script => "script",
+                    let (module, fields) = match kind {
+                        Kind::Module(kind) => (
+                            kind.name,
+                            kind.waybar.as_ref().map_or(&[][..], |w| w.fields),
+                        ),
+                        Kind::Script => ("script", &[][..]),
+                    };
+                    let named: Vec<String> = crate::modules::import::unknown_fields(value, fields)
+                        .iter()
+                        .map(|field| format!("`{{{field}}}`"))
+                        .collect();
+                    let what = match named.len() {
+                        0 => "a field".to_owned(),
+                        1 => format!("{}, a field", named[0]),
+                        _ => format!("{}, fields", named.join(", ")),
                     };
                     format!(
-                        "a field ringbar's {module} module does not fill (see man 5 ringbar); \
+                        "{what} ringbar's {module} module does not fill (see man 5 ringbar); \
                          not carried over"
                     )
                 }

@@ -173,7 +173,7 @@ fn network_settings_carry_over_where_ringbar_fills_their_fields() {
         "modules-right": ["network"],
         "network": {"interface": "wlan0", "format-ethernet": "{ifname} {ipaddr}/{cidr}",
                     "format-wifi": "{essid} ({signalStrength}%)", "format-disconnected": "off",
-                    "format-linked": "{ifname} {netmask}",
+                    "format-linked": "{ifname} {rssi}",
                     "format-icons": ["a", "b"], "on-click-right": "nm-connection-editor",
                     "tooltip-format": "{ifname}"}
     });
@@ -198,7 +198,9 @@ fn network_settings_carry_over_where_ringbar_fills_their_fields() {
     }
     let linked = notes_about(&import, "`network` `format-linked`");
     assert!(
-        linked.iter().any(|n| n.contains("does not fill")),
+        linked
+            .iter()
+            .any(|n| n.contains("`{rssi}`, a field ringbar's network module does not fill")),
         "{:?}",
         import.notes
     );

@@ -2,6 +2,7 @@
 //! Waybar names them, for the label and the user's tooltip.
 
 use std::fmt::Write;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use super::{InterfaceRates, Wifi};
 use crate::events::network::{NetworkState, Primary};
@@ -32,6 +33,24 @@ fn write_bits(out: &mut String, bytes_per_second: Option<f64>) {
 /// no deceptive ones.
 fn push_clean(out: &mut String, text: &str) {
     out.extend(crate::text::shown(text, '?'));
+}
+
+/// The mask of a prefix length, in its address family's notation (24: 255.255.255.0).
+fn netmask(address: IpAddr, prefix: u8) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => {
+            let bits = u32::MAX
+                .checked_shl(32 - u32::from(prefix.min(32)))
+                .unwrap_or(0);
+            IpAddr::V4(Ipv4Addr::from(bits))
+        }
+        IpAddr::V6(_) => {
+            let bits = u128::MAX
+                .checked_shl(128 - u32::from(prefix.min(128)))
+                .unwrap_or(0);
+            IpAddr::V6(Ipv6Addr::from(bits))
+        }
+    }
 }
 
 /// Appends the field `key`; `false` for a key the network does not fill.
@@ -78,6 +97,11 @@ pub fn write_field(
                 let _ = write!(out, "{}", address.prefix);
             }
         }
+        "netmask" => {
+            if let Some(address) = address {
+                let _ = write!(out, "{}", netmask(address.address, address.prefix));
+            }
+        }
         "gwaddr" => {
             if let Some(gateway) = primary.route.and_then(|r| r.gateway) {
                 let _ = write!(out, "{gateway}");
@@ -107,5 +131,18 @@ mod tests {
             out.push(' ');
         }
         assert_eq!(out, "0b/s 800b/s 10kb/s 1.2Mb/s 20Gb/s ");
+    }
+
+    #[test]
+    fn netmasks_of_prefix_lengths() {
+        let v4 = IpAddr::V4(Ipv4Addr::LOCALHOST);
+        let v6 = IpAddr::V6(Ipv6Addr::LOCALHOST);
+        let mask = |address, prefix| netmask(address, prefix).to_string();
+        assert_eq!(mask(v4, 24), "255.255.255.0");
+        assert_eq!(mask(v4, 0), "0.0.0.0");
+        assert_eq!(mask(v4, 32), "255.255.255.255");
+        assert_eq!(mask(v4, 20), "255.255.240.0");
+        assert_eq!(mask(v6, 64), "ffff:ffff:ffff:ffff::");
+        assert_eq!(mask(v6, 0), "::");
     }
 }

@@ -12,7 +12,7 @@ pub(super) const DEFAULT_WIFI: &str = "NET {essid} {signalStrength}% {down}↓ {
 pub(super) const DEFAULT_FORMAT: &str = "NET {ifname} {down}↓ {up}↑";
 
 /// The keys the formats take; Waybar's names for the rates too.
-pub const KEYS: [&str; 19] = [
+pub const KEYS: [&str; 20] = [
     "ifname",
     "essid",
     "signalStrength",
@@ -20,6 +20,7 @@ pub const KEYS: [&str; 19] = [
     "frequency",
     "ipaddr",
     "cidr",
+    "netmask",
     "gwaddr",
     "down",
     "up",

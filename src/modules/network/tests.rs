@@ -103,7 +103,7 @@ fn the_default_route_interface_with_its_rates() {
 #[test]
 fn formats_by_connection_with_icons() {
     let network = module(
-        "format = \"{icon} {ifname} {ipaddr}/{cidr} via {gwaddr} {bandwidthDownBytes}\"\n\
+        "format = \"{icon} {ifname} {ipaddr}/{cidr} ({netmask}) via {gwaddr} {bandwidthDownBytes}\"\n\
          format-linked = \"{ifname} (no IP)\"\nformat-disconnected = \"offline\"\n\
          format-icons = { ethernet = \"E\", default = \"?\" }\n",
     );
@@ -111,7 +111,10 @@ fn formats_by_connection_with_icons() {
     let mut state = wired();
     let events = |state: &NetworkState| Events::default().with(Some(state.clone()));
     let (out, _) = text(network.as_ref(), &sample, &events(&state));
-    assert_eq!(out, "E enp3s0 192.168.1.10/24 via 192.168.1.1 0B/s");
+    assert_eq!(
+        out,
+        "E enp3s0 192.168.1.10/24 (255.255.255.0) via 192.168.1.1 0B/s"
+    );
 
     state.apply(Change::AddressGone(state.addresses[0].clone()));
     let (out, status) = text(network.as_ref(), &sample, &events(&state));
