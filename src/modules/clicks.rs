@@ -7,6 +7,7 @@
 use serde::Deserialize;
 
 use super::Button;
+use crate::events::script::AltClick;
 
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -25,11 +26,25 @@ pub struct Clicks {
     back: Option<String>,
     #[serde(rename = "on-click-forward")]
     forward: Option<String>,
+    /// Waybar's `format-alt-click`: the button that switches to `format-alt` and back.
+    #[serde(rename = "format-alt-click")]
+    alt_click: Option<AltClick>,
+}
+
+/// The button a `format-alt-click` names.
+pub fn alt_button(click: AltClick) -> Button {
+    match click {
+        AltClick::Click => Button::Left,
+        AltClick::ClickMiddle => Button::Middle,
+        AltClick::ClickRight => Button::Right,
+        AltClick::ClickBackward => Button::Back,
+        AltClick::ClickForward => Button::Forward,
+    }
 }
 
 impl Clicks {
     /// The keys, as a module's table and Waybar's config name them.
-    pub const KEYS: [&str; 7] = [
+    pub const KEYS: [&str; 8] = [
         "on-click",
         "on-click-middle",
         "on-click-right",
@@ -37,6 +52,7 @@ impl Clicks {
         "on-scroll-down",
         "on-click-backward",
         "on-click-forward",
+        "format-alt-click",
     ];
 
     /// The shell command `button` runs, if one is set.
@@ -53,6 +69,11 @@ impl Clicks {
         .as_deref()
     }
 
+    /// The button `format-alt-click` names, if set.
+    pub fn alt_toggle(&self) -> Option<Button> {
+        self.alt_click.map(alt_button)
+    }
+
     pub fn is_empty(&self) -> bool {
         *self == Clicks::default()
     }
@@ -66,7 +87,8 @@ mod tests {
     fn every_button_has_its_waybar_key() {
         let toml = "on-click = \"a\"\non-click-middle = \"b\"\non-click-right = \"c\"\n\
                     on-scroll-up = \"d\"\non-scroll-down = \"e\"\n\
-                    on-click-backward = \"f\"\non-click-forward = \"g\"\n";
+                    on-click-backward = \"f\"\non-click-forward = \"g\"\n\
+                    format-alt-click = \"click-right\"\n";
         let clicks: Clicks = toml::from_str(toml).expect("clicks");
         let buttons = [
             Button::Left,
@@ -79,6 +101,7 @@ mod tests {
         ];
         let commands: Vec<_> = buttons.map(|b| clicks.command(b).unwrap_or("")).to_vec();
         assert_eq!(commands, ["a", "b", "c", "d", "e", "f", "g"]);
+        assert_eq!(clicks.alt_toggle(), Some(Button::Right));
         for key in Clicks::KEYS {
             assert!(toml.contains(&format!("{key} =")), "{key} is read");
         }

@@ -12,6 +12,7 @@ use serde::Deserialize;
 
 use toml::de::ValueDeserializer;
 
+use super::alt_format::AltFormat;
 use super::Widget;
 use super::{Action, Button, Input, Level, Module, Status, Update};
 use crate::events::script::{self, ScriptConfig, ScriptState};
@@ -23,6 +24,7 @@ struct Custom {
     /// `custom-NAME`, as Waybar names it.
     css: String,
     config: ScriptConfig,
+    alternative: AltFormat,
 }
 
 /// `custom/NAME` from its table `[custom.NAME]`.
@@ -31,10 +33,15 @@ pub fn make(name: &str, table: ValueDeserializer<'_>) -> Result<Rc<dyn Module>, 
         .checked()
         .map_err(<toml::de::Error as serde::de::Error>::custom)?;
     let short = name.trim_start_matches("custom/");
+    let alternative = AltFormat::default();
+    if let Some(click) = config.format_alt_click {
+        alternative.toggle_with(super::clicks::alt_button(click));
+    }
     Ok(Rc::new(Custom {
         name: name.to_owned(),
         css: format!("custom-{}", short),
         config,
+        alternative,
     }))
 }
 
@@ -60,7 +67,7 @@ impl Module for Custom {
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         if self.config.is_static() {
-            script::static_label(&self.config, out);
+            script::static_label(&self.config, self.alternative.shown(), out);
             return (!out.is_empty()).then(|| Status {
                 markup: true,
                 ..Status::default()
@@ -69,7 +76,7 @@ impl Module for Custom {
         match input.scripts.get(&self.name)? {
             ScriptState::Starting | ScriptState::Hidden => None,
             ScriptState::Output(output) => {
-                script::format(&self.config, output, out);
+                script::format(&self.config, output, self.alternative.shown(), out);
                 if out.is_empty() {
                     return None;
                 }
@@ -117,7 +124,16 @@ impl Module for Custom {
         }
     }
 
+    fn alt_format(&self) -> Option<&AltFormat> {
+        Some(&self.alternative)
+    }
+
     fn action(&self, button: Button) -> Option<Action> {
+        // `format-alt`'s button switches the label, and runs its command too if it has one.
+        let switched = match self.config.format_alt {
+            Some(_) => self.alternative.click(button),
+            None => None,
+        };
         let c = &self.config;
         let command = match button {
             Button::Left => &c.on_click,
@@ -132,6 +148,7 @@ impl Module for Custom {
             true => command.as_ref().map(|_| Action::Run(button)),
             false => command.as_ref().map(|_| Action::Script(button)),
         }
+        .or(switched)
     }
 
     /// A static module's click command (a script's are its runner's).
@@ -154,5 +171,45 @@ pub fn command(config: &ScriptConfig, button: Button) -> Option<&str> {
         Button::ScrollDown => c.on_scroll_down.as_deref(),
         Button::Back => c.on_click_backward.as_deref(),
         Button::Forward => c.on_click_forward.as_deref(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::modules::tests::input;
+    use crate::sample::Sample;
+
+    fn label(module: &dyn Module) -> String {
+        let sample = Sample::default();
+        let mut out = String::new();
+        module.text(&input(&sample), &mut out);
+        out
+    }
+
+    #[test]
+    fn format_alt_switches_on_its_button_and_the_click_still_runs() {
+        let config = crate::config::parse(
+            "modules_right = [\"custom/weather\", \"custom/power\"]\n\
+             [custom.weather]\nformat = \"sun\"\nformat-alt = \"sun, 21°\"\n\
+             format-alt-click = \"click-right\"\n\
+             [custom.power]\nformat = \"off\"\nformat-alt = \"really?\"\non-click = \"true\"\n",
+            Path::new("c.toml"),
+        )
+        .expect("valid");
+        let [weather, power] = &config.modules.right[..] else {
+            panic!("two modules");
+        };
+        assert_eq!(label(weather.as_ref()), "sun");
+        assert_eq!(weather.action(Button::Left), None, "not its button");
+        assert_eq!(weather.action(Button::Right), Some(Action::Redraw));
+        assert_eq!(label(weather.as_ref()), "sun, 21°");
+        weather.action(Button::Right);
+        assert_eq!(label(weather.as_ref()), "sun");
+        // A left click both switches and runs `on-click`, as in Waybar.
+        assert_eq!(power.action(Button::Left), Some(Action::Run(Button::Left)));
+        assert_eq!(label(power.as_ref()), "really?");
     }
 }

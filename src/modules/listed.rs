@@ -7,6 +7,7 @@
 
 use std::rc::Rc;
 
+use super::alt_format::AltFormat;
 use super::clicks::Clicks;
 use super::{Action, Button, Input, Module, Status, Update};
 use super::{Sampling, Widget};
@@ -32,6 +33,9 @@ pub fn split(name: &str) -> Option<(&str, &str)> {
 /// `inner` as listed under `name`, with `clicks` over its own actions; `inner` itself
 /// when that adds nothing.
 pub fn wrap(name: &str, clicks: Clicks, inner: Rc<dyn Module>) -> Rc<dyn Module> {
+    if let (Some(button), Some(alt)) = (clicks.alt_toggle(), inner.alt_format()) {
+        alt.toggle_with(button);
+    }
     let name = split(name).map(|_| name.to_owned());
     if name.is_none() && clicks.is_empty() {
         return inner;
@@ -102,6 +106,10 @@ impl Module for Listed {
         self.inner.sampling()
     }
 
+    fn alt_format(&self) -> Option<&AltFormat> {
+        self.inner.alt_format()
+    }
+
     fn action(&self, button: Button) -> Option<Action> {
         match self.clicks.command(button) {
             Some(_) => Some(Action::Run(button)),
@@ -148,5 +156,35 @@ mod tests {
                 "{bad} is no module"
             );
         }
+    }
+
+    #[test]
+    fn format_alt_click_moves_the_switch_to_its_button() {
+        let config = crate::config::parse(
+            "modules_right = [\"cpu\", \"battery\", \"disk\"]\n\
+             [cpu]\nformat-alt = \"{usage}%\"\nformat-alt-click = \"click-right\"\n\
+             [battery]\nformat-alt = \"{time}\"\n\
+             [disk]\nformat-alt-click = \"click-middle\"\n",
+            Path::new("c.toml"),
+        )
+        .expect("valid");
+        let [cpu, battery, disk] = &config.modules.right[..] else {
+            panic!("three modules");
+        };
+        assert_eq!(cpu.action(Button::Right), Some(Action::Redraw), "switches");
+        assert_eq!(
+            cpu.action(Button::Left),
+            crate::modules::monitor_action(Button::Left),
+            "the monitor's left click again"
+        );
+        assert_eq!(
+            battery.action(Button::Left),
+            Some(Action::Redraw),
+            "by default"
+        );
+        // A module without `format-alt` has nothing to switch: its clicks stay its own.
+        assert_ne!(disk.action(Button::Middle), Some(Action::Redraw));
+        let bad = "modules_right = [\"cpu\"]\n[cpu]\nformat-alt-click = \"click-left\"\n";
+        assert!(crate::config::parse(bad, Path::new("c.toml")).is_err());
     }
 }

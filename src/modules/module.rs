@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use toml::de::ValueDeserializer;
 
+use super::alt_format::AltFormat;
 use super::graph::BarGraph;
 use super::input::Input;
 use super::row::{ButtonRow, LabelRow};
@@ -242,6 +243,12 @@ pub trait Module {
     /// The shell command a click runs (`on-click-right = "nm-connection-editor"`), for
     /// [`Action::Run`].
     fn command(&self, _button: Button) -> Option<&str> {
+        None
+    }
+
+    /// Its `format-alt` switch, for a module that has one (`format-alt-click` picks the
+    /// button).
+    fn alt_format(&self) -> Option<&AltFormat> {
         None
     }
 

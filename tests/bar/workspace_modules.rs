@@ -203,6 +203,7 @@ fn custom_modules_run_waybar_scripts_and_their_clicks() {
             "modules_left = [\"custom/weather\", \"custom/dying\"]\nmodules_right = [\"cpu\"]\n\
              [custom.weather]\nexec = \"{}\"\nreturn-type = \"json\"\non-click = \"touch {}\"\n\
              on-click-forward = \"touch {}\"\n\
+             format-alt = \"ALT {{}}\"\nformat-alt-click = \"click-middle\"\n\
              [custom.dying]\nexec = \"{}\"\nreturn-type = \"json\"\n",
             weather.display(),
             clicked.display(),
@@ -238,6 +239,13 @@ fn custom_modules_run_waybar_scripts_and_their_clicks() {
     assert!(!forwarded.exists());
     pointer.click("forward");
     wait_for("on-click-forward ran", WAIT, || forwarded.exists());
+    // Waybar's `format-alt-click`: the middle button switches the label, and back.
+    pointer.click("middle");
+    wait_for("the alternative format", WAIT, || {
+        field("custom/weather") == "ALT rain 12°"
+    });
+    pointer.click("middle");
+    wait_for("the format again", WAIT, || field("custom/weather") == "rain 12°");
     assert!(bar.try_wait().is_none(), "the bar still runs");
     let log = bar.log_text();
     assert!(

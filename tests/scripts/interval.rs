@@ -153,7 +153,7 @@ sleep 100"#,
         );
         assert_eq!(output.tooltip.as_deref(), Some("<b>ok</b>"));
         let mut label = String::new();
-        ringbar::events::script::format(runner.config(), &output, &mut label);
+        ringbar::events::script::format(runner.config(), &output, false, &mut label);
         assert_eq!(label, output.text, "shows the markup as text");
     });
 }

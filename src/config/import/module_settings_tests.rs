@@ -213,3 +213,28 @@ fn a_language_named_by_the_users_own_words_comes_over() {
     let dropped = notes_about(&import, "format-de");
     assert_eq!(dropped.len(), 1, "{:?}", import.notes);
 }
+
+#[test]
+fn format_alt_click_comes_over_as_waybar_reads_it() {
+    let waybar = json!({
+        "modules-right": ["battery", "cpu", "custom/weather"],
+        "battery": {"format-alt": "{time}", "format-alt-click": "click-right"},
+        "cpu": {"format-alt": "{usage}%", "format-alt-click": 3},
+        "custom/weather": {"exec": "weather", "format-alt": "{alt}", "format-alt-click": "click-left"}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert_eq!(config.modules.right.len(), 3);
+    for line in [
+        "format-alt-click = \"click-right\"",
+        // Anything Waybar does not name is its left button.
+        "format-alt-click = \"click\"",
+        "format-alt = \"{alt}\"",
+    ] {
+        assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
+    }
+    assert_eq!(
+        import.toml.matches("format-alt-click = \"click\"").count(),
+        2
+    );
+}

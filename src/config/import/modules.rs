@@ -9,12 +9,14 @@ use crate::modules::import::Carried;
 use crate::modules::{registry, Clicks, ModuleKind};
 
 /// The settings of a custom module ringbar's script modules read as Waybar does.
-const SCRIPT_KEYS: [&str; 22] = [
+const SCRIPT_KEYS: [&str; 24] = [
     "exec",
     "interval",
     "return-type",
     "format",
     "format-icons",
+    "format-alt",
+    "format-alt-click",
     "exec-if",
     "signal",
     "on-click",
@@ -207,6 +209,20 @@ impl Layout {
                 (_, "tooltip") if !value.is_boolean() => Carried::Refused(
                     "Waybar reads only true or false here and ignores anything else".to_owned(),
                 ),
+                // Waybar reads any other value as the left button.
+                (_, "format-alt-click") => {
+                    let named = [
+                        "click-middle",
+                        "click-right",
+                        "click-backward",
+                        "click-forward",
+                    ];
+                    let button = value
+                        .as_str()
+                        .filter(|v| named.contains(v))
+                        .unwrap_or("click");
+                    Carried::one(Some((key.to_owned(), Value::String(button.to_owned()))))
+                }
                 // GTK gathers a touchpad's smooth scrolling into the wheel's steps, and
                 // each step is one scroll action.
                 (_, "smooth-scrolling-threshold") => Carried::NotNeeded,

@@ -21,6 +21,18 @@ pub fn realtime_offset<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D:
     }
 }
 
+/// The button that switches a module to its `format-alt` and back, as Waybar's
+/// `format-alt-click` names it.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum AltClick {
+    Click,
+    ClickMiddle,
+    ClickRight,
+    ClickBackward,
+    ClickForward,
+}
+
 /// A custom module's settings: Waybar's keys, hyphenated as in Waybar's config.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -38,6 +50,9 @@ pub struct ScriptConfig {
     /// The label: `{}` (or `{text}`) is the text, `{percentage}`, `{icon}`, `{alt}`;
     /// `{{` and `}}` are braces. Default `{}`.
     pub format: Option<String>,
+    /// The label after a left click (or `format-alt-click`'s button), and back.
+    pub format_alt: Option<String>,
+    pub format_alt_click: Option<AltClick>,
     /// Icons for `{icon}`: low to high by percentage, or such lists by `alt`.
     pub format_icons: Option<FormatIcons>,
     /// Run first; the module shows only while this exits with status 0.
@@ -78,6 +93,8 @@ impl ScriptConfig {
             interval: None,
             return_type: None,
             format: None,
+            format_alt: None,
+            format_alt_click: None,
             format_icons: None,
             exec_if: None,
             signal: None,

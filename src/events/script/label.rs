@@ -20,12 +20,12 @@ pub fn push_markup(out: &mut String, text: &str, escape: bool, multiline: bool) 
 /// Writes the label: `config.format` with the output's fields, as Pango markup that is
 /// always well-formed, at most `max-length` visible characters (the last one `…` when
 /// cut). An empty text gives an empty label, whatever the format: the module is hidden then.
-pub fn format(config: &ScriptConfig, output: &ScriptOutput, out: &mut String) {
+pub fn format(config: &ScriptConfig, output: &ScriptOutput, alternative: bool, out: &mut String) {
     if output.text.is_empty() {
         return;
     }
     let mut label = String::new();
-    format_full(config, output, &mut label);
+    format_full(config, output, alternative, &mut label);
     match config.max_length {
         Some(max) => markup::truncate(&label, max, out),
         None => out.push_str(&label),
@@ -34,18 +34,23 @@ pub fn format(config: &ScriptConfig, output: &ScriptOutput, out: &mut String) {
 
 /// The label of a module without a script: its `format` with empty fields, at most
 /// `max-length` visible characters.
-pub fn static_label(config: &ScriptConfig, out: &mut String) {
+pub fn static_label(config: &ScriptConfig, alternative: bool, out: &mut String) {
     let mut label = String::new();
-    format_full(config, &ScriptOutput::default(), &mut label);
+    format_full(config, &ScriptOutput::default(), alternative, &mut label);
     match config.max_length {
         Some(max) => markup::truncate(&label, max, out),
         None => out.push_str(&label),
     }
 }
 
-/// The label before `max-length`, always well-formed markup.
-fn format_full(config: &ScriptConfig, output: &ScriptOutput, out: &mut String) {
-    let format = config.format.as_deref().unwrap_or("{}");
+/// The label before `max-length`, always well-formed markup: by `format-alt` when
+/// `alternative` and it is set.
+fn format_full(config: &ScriptConfig, output: &ScriptOutput, alternative: bool, out: &mut String) {
+    let own = config.format.as_deref().unwrap_or("{}");
+    let format = match &config.format_alt {
+        Some(alt) if alternative => alt,
+        _ => own,
+    };
     fill(config, format, output, false, out);
 }
 
@@ -123,7 +128,7 @@ pub fn tooltip_markup(config: &ScriptConfig, output: &ScriptOutput, out: &mut St
     }
     match output.tooltip.as_deref().filter(|t| !t.is_empty()) {
         Some(tooltip) => push_markup(out, tooltip, config.escapes(), true),
-        None if !output.text.is_empty() => format_full(config, output, out),
+        None if !output.text.is_empty() => format_full(config, output, false, out),
         None => {}
     }
     out.len() > start

@@ -103,7 +103,7 @@ fn what_the_reader_accepts_pango_accepts() {
             ..ScriptOutput::default()
         };
         let mut label = String::new();
-        format(&config, &output, &mut label);
+        format(&config, &output, false, &mut label);
         assert!(
             pango_accepts(&label),
             "Pango refuses {label:?} for {text:?}"

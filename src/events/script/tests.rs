@@ -14,6 +14,6 @@ fn json(line: &str) -> ScriptOutput {
 
 fn label(config: &ScriptConfig, output: &ScriptOutput) -> String {
     let mut out = String::new();
-    format(config, output, &mut out);
+    format(config, output, false, &mut out);
     out
 }

@@ -251,6 +251,10 @@ impl Module for BatteryModule {
     }
 
     /// A left click switches to `format-alt` and back, where it is set.
+    fn alt_format(&self) -> Option<&AltFormat> {
+        Some(&self.alternative)
+    }
+
     fn action(&self, button: super::Button) -> Option<super::Action> {
         self.settings
             .format_alt

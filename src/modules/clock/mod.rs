@@ -320,6 +320,10 @@ impl Module for Clock {
             });
     }
 
+    fn alt_format(&self) -> Option<&AltFormat> {
+        Some(&self.alternative)
+    }
+
     fn action(&self, button: Button) -> Option<Action> {
         match self.settings.actions.of(button) {
             Some(action) => {

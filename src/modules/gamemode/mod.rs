@@ -162,6 +162,10 @@ impl Module for GameModeModule {
         false
     }
 
+    fn alt_format(&self) -> Option<&AltFormat> {
+        Some(&self.alternative)
+    }
+
     fn action(&self, button: Button) -> Option<Action> {
         self.alternative.click(button)
     }

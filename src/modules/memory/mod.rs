@@ -270,6 +270,10 @@ impl Module for MemoryModule {
     }
 
     /// With `format-alt`, a left click switches formats; the rest are the monitor's.
+    fn alt_format(&self) -> Option<&AltFormat> {
+        Some(&self.alternative)
+    }
+
     fn action(&self, button: Button) -> Option<Action> {
         let has_alt = self.settings.format_alt.is_some();
         self.alternative.monitor_click(has_alt, button)

@@ -273,6 +273,10 @@ impl Module for Network {
         false
     }
 
+    fn alt_format(&self) -> Option<&AltFormat> {
+        Some(&self.alternative)
+    }
+
     fn action(&self, button: Button) -> Option<Action> {
         if self.settings.format_alt.is_some() {
             return self.alternative.click(button);

@@ -210,6 +210,10 @@ impl Module for UpowerModule {
         false
     }
 
+    fn alt_format(&self) -> Option<&AltFormat> {
+        Some(&self.alternative)
+    }
+
     fn action(&self, button: Button) -> Option<Action> {
         self.alternative.click(button)
     }
