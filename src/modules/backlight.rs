@@ -3,7 +3,7 @@
 //! first firmware backlight, else platform, else raw. Scrolling steps it by
 //! `scroll-step` percent (up brightens, unless `reverse-scrolling`). Changes come from
 //! the kernel's uevents (`crate::events::backlight`), never polled; hidden without a
-//! backlight.
+//! backlight. A left click switches to `format-alt` and back, when that is set.
 
 use std::fmt::Write;
 use std::rc::Rc;
@@ -11,6 +11,7 @@ use std::rc::Rc;
 use serde::de::Deserializer;
 use serde::Deserialize;
 
+use super::alt_format::AltFormat;
 use super::format;
 use super::import::Waybar;
 use super::ModuleKind;
@@ -26,6 +27,7 @@ pub const KEYS: [&str; 3] = ["percent", "name", "icon"];
 /// The settings, as Waybar names them (`ringbar import-waybar` carries them over).
 pub const SETTINGS: &[&str] = &[
     "format",
+    "format-alt",
     "format-icons",
     "tooltip-format",
     "device",
@@ -38,6 +40,9 @@ pub const SETTINGS: &[&str] = &[
 struct Settings {
     #[serde(deserialize_with = "checked")]
     format: String,
+    /// The label after a left click, and back.
+    #[serde(rename = "format-alt", deserialize_with = "checked_optional")]
+    format_alt: Option<String>,
     /// One icon, or a list from dark to bright.
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
@@ -57,6 +62,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             format: "LIGHT {percent}%".to_owned(),
+            format_alt: None,
             format_icons: None,
             tooltip_format: None,
             device: None,
@@ -70,6 +76,10 @@ fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     format::deserialize_checked(d, &KEYS)
 }
 
+fn checked_optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    checked(d).map(Some)
+}
+
 fn markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     format::deserialize_markup(d, &KEYS)
 }
@@ -77,6 +87,7 @@ fn markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
 struct BacklightModule {
     settings: Settings,
     device: Option<Rc<str>>,
+    alternative: AltFormat,
     tooltip_text: MarkupBuffer,
 }
 
@@ -115,6 +126,7 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
     Ok(Rc::new(BacklightModule {
         settings,
         device,
+        alternative: AltFormat::default(),
         tooltip_text: MarkupBuffer::default(),
     }))
 }
@@ -167,9 +179,12 @@ impl Module for BacklightModule {
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let light = self.shown(input)?;
-        format::fill(&self.settings.format, out, |key, out| {
-            self.field(light, key, out)
-        });
+        let s = &self.settings;
+        let format = match &s.format_alt {
+            Some(alt) => self.alternative.pick(&s.format, alt),
+            None => &s.format,
+        };
+        format::fill(format, out, |key, out| self.field(light, key, out));
         Some(Status {
             percentage: Some(f64::from(light.percent())),
             ..Status::default()
@@ -203,10 +218,15 @@ impl Module for BacklightModule {
         false
     }
 
+    fn alt_format(&self) -> Option<&AltFormat> {
+        Some(&self.alternative)
+    }
+
     fn action(&self, button: Button) -> Option<Action> {
         match button {
             Button::ScrollUp => self.step(true),
             Button::ScrollDown => self.step(false),
+            _ if self.settings.format_alt.is_some() => self.alternative.click(button),
             _ => None,
         }
     }

@@ -115,3 +115,15 @@ fn scrolls_step_the_brightness_and_settings_are_checked() {
         ],
     );
 }
+
+#[test]
+fn a_left_click_switches_to_format_alt_and_back() {
+    let light =
+        module("format = \"{percent}%\"\nformat-alt = \"{name} {icon}\"\nformat-icons = \"☀\"");
+    assert_eq!(shown(light.as_ref(), &events()).0, "40%");
+    assert_eq!(light.action(Button::Left), Some(Action::Redraw));
+    assert_eq!(shown(light.as_ref(), &events()).0, "acpi_video0 ☀");
+    light.action(Button::Left);
+    assert_eq!(shown(light.as_ref(), &events()).0, "40%");
+    assert_eq!(module("").action(Button::Left), None, "nothing to switch");
+}

@@ -245,7 +245,9 @@ fn custom_modules_run_waybar_scripts_and_their_clicks() {
         field("custom/weather") == "ALT rain 12°"
     });
     pointer.click("middle");
-    wait_for("the format again", WAIT, || field("custom/weather") == "rain 12°");
+    wait_for("the format again", WAIT, || {
+        field("custom/weather") == "rain 12°"
+    });
     assert!(bar.try_wait().is_none(), "the bar still runs");
     let log = bar.log_text();
     assert!(

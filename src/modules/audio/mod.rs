@@ -2,7 +2,8 @@
 //! volume, `VOL 45%`, or `VOL muted`, with `MIC muted` while the default source is muted;
 //! `format-bluetooth` for a Bluetooth sink. Classes `muted` and `bluetooth`. Scrolling
 //! changes the volume by `step` percent up to `max_volume`; a left click toggles the
-//! mute, unless `on-click` is set. Its tooltip has the sink's description and port, the
+//! mute, unless `on-click` is set, or switches to `format-alt` (in place of `format`) and
+//! back when that is set. Its tooltip has the sink's description and port, the
 //! other sinks and the source. The state comes from the sound server's events
 //! (`crate::events::audio`); hidden while there is none.
 
@@ -15,6 +16,7 @@ use std::rc::Rc;
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
+use super::alt_format::AltFormat;
 use super::format;
 use super::import::{self, Carried, Waybar};
 use super::number_spec::{self, write_number, NumberSpec};
@@ -40,6 +42,7 @@ pub const SETTINGS: &[&str] = &[
     "format-source",
     "format-source-muted",
     "format-icons",
+    "format-alt",
     "scroll-step",
     "max-volume",
     "tooltip",
@@ -53,6 +56,9 @@ struct Settings {
     format: String,
     #[serde(rename = "format-muted", deserialize_with = "sink_format")]
     format_muted: String,
+    /// In place of `format` after a left click, and back.
+    #[serde(rename = "format-alt", deserialize_with = "optional_sink_format")]
+    format_alt: Option<String>,
     #[serde(rename = "format-bluetooth", deserialize_with = "optional_sink_format")]
     format_bluetooth: Option<String>,
     #[serde(
@@ -84,6 +90,7 @@ impl Default for Settings {
         Settings {
             format: "VOL {volume}%{format_source}".to_owned(),
             format_muted: "VOL muted{format_source}".to_owned(),
+            format_alt: None,
             format_bluetooth: None,
             format_bluetooth_muted: None,
             format_source: String::new(),
@@ -146,6 +153,7 @@ struct Audio {
     /// `audio`, or the Waybar name it was listed as: its CSS class.
     kind: &'static str,
     settings: Settings,
+    alternative: AltFormat,
     /// The user's tooltip as it is filled, kept so that drawing it allocates nothing.
     tooltip_text: MarkupBuffer,
 }
@@ -186,6 +194,7 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
     Ok(Rc::new(Audio {
         kind,
         settings,
+        alternative: AltFormat::default(),
         tooltip_text: MarkupBuffer::default(),
     }))
 }
@@ -216,13 +225,17 @@ impl Audio {
 
     fn sink_format(&self, sink: &Sink) -> &str {
         let s = &self.settings;
+        let format = match &s.format_alt {
+            Some(alt) => self.alternative.pick(&s.format, alt),
+            None => &s.format,
+        };
         match (sink.bluetooth, sink.muted) {
-            (true, false) => s.format_bluetooth.as_deref().unwrap_or(&s.format),
+            (true, false) => s.format_bluetooth.as_deref().unwrap_or(format),
             (true, true) => s
                 .format_bluetooth_muted
                 .as_deref()
                 .unwrap_or(&s.format_muted),
-            (false, false) => &s.format,
+            (false, false) => format,
             (false, true) => &s.format_muted,
         }
     }
@@ -326,7 +339,19 @@ impl Module for Audio {
         false
     }
 
+    fn alt_format(&self) -> Option<&AltFormat> {
+        Some(&self.alternative)
+    }
+
     fn action(&self, button: Button) -> Option<Action> {
+        if let Some(switched) = self
+            .settings
+            .format_alt
+            .as_ref()
+            .and_then(|_| self.alternative.click(button))
+        {
+            return Some(switched);
+        }
         let step = self.settings.step;
         let change = |percent| AudioCommand::ChangeVolume {
             percent,

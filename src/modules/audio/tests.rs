@@ -216,3 +216,25 @@ fn the_wheel_steps_a_click_mutes_and_commands_win() {
         assert!(err.is_some(), "{bad} is refused");
     }
 }
+
+#[test]
+fn format_alt_takes_formats_place_on_a_left_click_and_back() {
+    let audio = module(
+        "pulseaudio",
+        "format = \"{volume}%\"\nformat-alt = \"{desc} {volume}%\"\nformat-muted = \"M\"\n",
+    );
+    let mut state = state();
+    assert_eq!(text(audio.as_ref(), &state).0, "45%");
+    assert_eq!(audio.action(Button::Left), Some(Action::Redraw), "no mute");
+    assert_eq!(text(audio.as_ref(), &state).0, "Built-in Audio 45%");
+    state.sinks[0].muted = true;
+    assert_eq!(text(audio.as_ref(), &state).0, "M", "muted has its own");
+    state.sinks[0].muted = false;
+    audio.action(Button::Left);
+    assert_eq!(text(audio.as_ref(), &state).0, "45%");
+    assert!(crate::config::parse(
+        "modules_right = [\"audio\"]\n[audio]\nformat-alt = \"{vol}\"\n",
+        Path::new("c.toml")
+    )
+    .is_err());
+}
