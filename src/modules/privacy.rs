@@ -12,11 +12,12 @@
 use std::fmt::Write;
 use std::rc::Rc;
 
-use serde::de::Deserializer;
+use serde::de::{self, Deserializer};
 use serde::Deserialize;
+use serde_json::Value as Json;
 
 use super::format;
-use super::import::Waybar;
+use super::import::{Carried, Waybar};
 use super::ModuleKind;
 use super::{Action, Button, EventSource, Input, Module, Status, Table, Update};
 use crate::events::audio::AudioState;
@@ -42,6 +43,9 @@ struct Settings {
     /// One icon (`""`), or one per kind (`{ microphone = "…", camera = "…" }`).
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
+    /// The kinds shown, by ringbar's names or Waybar's types; unset, all.
+    #[serde(deserialize_with = "kinds")]
+    modules: Vec<Kind>,
 }
 
 impl Default for Settings {
@@ -51,8 +55,61 @@ impl Default for Settings {
             format_camera: "CAM {apps}".to_owned(),
             format_screen: "SCREEN {apps}".to_owned(),
             format_icons: None,
+            modules: Kind::ALL.to_vec(),
         }
     }
+}
+
+/// `modules`: `microphone`, `camera`, `screen`, or Waybar's `audio-in` (the microphone)
+/// and `screenshare` (any video capture: cameras and screens).
+fn kinds<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Kind>, D::Error> {
+    let mut kinds = Vec::new();
+    for name in Vec::<String>::deserialize(d)? {
+        let named: &[Kind] = match name.as_str() {
+            "microphone" | "audio-in" => &[Kind::Microphone],
+            "camera" => &[Kind::Camera],
+            "screen" => &[Kind::Screen],
+            "screenshare" => &[Kind::Camera, Kind::Screen],
+            other => {
+                return Err(de::Error::custom(format!(
+                    "`{other}`: the kinds are microphone, camera and screen (Waybar's \
+                     audio-in and screenshare)"
+                )))
+            }
+        };
+        kinds.extend(named);
+    }
+    Ok(kinds)
+}
+
+/// Waybar's `modules`, a list of objects by `type`, as ringbar's list of kinds: those it
+/// shows, and nothing else set in them but the tooltip's icon size (ringbar's tooltip is
+/// text).
+fn from_waybar(key: &str, value: &Json) -> Carried {
+    if key != "modules" {
+        return Carried::No;
+    }
+    let Some(list) = value.as_array() else {
+        return Carried::No;
+    };
+    let mut types = Vec::new();
+    for module in list {
+        let kind = module.get("type").and_then(Json::as_str).unwrap_or("");
+        let plain = module.as_object().is_some_and(|object| {
+            object.iter().all(|(key, value)| match key.as_str() {
+                "type" | "tooltip-icon-size" => true,
+                "tooltip" => value.as_bool() == Some(true),
+                _ => false,
+            })
+        });
+        if !plain || !["audio-in", "screenshare"].contains(&kind) {
+            return Carried::Refused(format!(
+                "{module}: ringbar shows audio-in and screenshare, as text"
+            ));
+        }
+        types.push(Json::String(kind.to_owned()));
+    }
+    Carried::renamed("modules", &Json::Array(types))
 }
 
 fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -60,7 +117,7 @@ fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 }
 
 /// What is captured, in the label's order.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Microphone,
     Camera,
@@ -103,7 +160,10 @@ struct Privacy {
 pub const KIND: ModuleKind = ModuleKind {
     name: "privacy",
     make,
-    waybar: Some(Waybar::named(&["privacy"])),
+    waybar: Some(Waybar {
+        convert: from_waybar,
+        ..Waybar::named(&["privacy"])
+    }),
 };
 
 pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
@@ -163,6 +223,13 @@ fn apps<'a>(capturing: &[Capturing<'a>]) -> Vec<&'a str> {
 }
 
 impl Privacy {
+    /// The kinds `modules` names, in the label's order.
+    fn kinds(&self) -> impl Iterator<Item = Kind> + '_ {
+        Kind::ALL
+            .into_iter()
+            .filter(|kind| self.settings.modules.contains(kind))
+    }
+
     fn format_of(&self, kind: Kind) -> &str {
         match kind {
             Kind::Microphone => &self.settings.format_microphone,
@@ -189,7 +256,7 @@ impl Module for Privacy {
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let mut status: Option<Status> = None;
-        for kind in Kind::ALL {
+        for kind in self.kinds() {
             let apps = apps(&capturing(input, kind));
             if apps.is_empty() {
                 continue;
@@ -226,7 +293,7 @@ impl Module for Privacy {
     /// For each kind in use, `Microphone  in use`, then each application: its name, its
     /// pid, the device.
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        for kind in Kind::ALL {
+        for kind in self.kinds() {
             let capturing = capturing(input, kind);
             if capturing.is_empty() {
                 continue;

@@ -153,3 +153,58 @@ fn cameras_and_screen_shares_have_parts_of_their_own() {
     let idle = Events::default().with(Some(CaptureState::default()));
     assert_eq!(shown(old.as_ref(), &idle).1, None);
 }
+
+#[test]
+fn modules_names_the_kinds_shown_as_waybar_does() {
+    let mut all = events(vec![recording("pw-record", Some(7))]);
+    all.set(Some(CaptureState {
+        captures: vec![
+            capture(CaptureKind::Screen, "obs", Some(9)),
+            capture(CaptureKind::Camera, "Firefox", None),
+        ],
+    }));
+    let microphone = module("modules = [\"audio-in\"]");
+    let (text, status, tooltip) = shown(microphone.as_ref(), &all);
+    assert_eq!(text, "MIC pw-record");
+    assert!(status.expect("shown").classes.is_empty());
+    assert!(!tooltip.contains("Camera"), "{tooltip}");
+    // Waybar's screenshare is any video capture: cameras and screens.
+    let video = module("modules = [\"screenshare\"]");
+    assert_eq!(shown(video.as_ref(), &all).0, "CAM Firefox SCREEN obs");
+    assert_eq!(
+        shown(module("modules = [\"screen\"]").as_ref(), &all).0,
+        "SCREEN obs"
+    );
+    let recording_only = events(vec![recording("pw-record", Some(7))]);
+    assert_eq!(
+        shown(video.as_ref(), &recording_only).1,
+        None,
+        "nothing of its kinds"
+    );
+    let bad = "modules_right = [\"privacy\"]\n[privacy]\nmodules = [\"location\"]\n";
+    let err = crate::config::parse(bad, Path::new("c.toml")).expect_err("location");
+    assert!(err.to_string().contains("`location`"), "{err}");
+}
+
+#[test]
+fn waybars_modules_carry_over_where_ringbar_shows_them() {
+    let carry = |value: serde_json::Value| super::from_waybar("modules", &value);
+    let carried = carry(serde_json::json!([
+        {"type": "screenshare", "tooltip": true, "tooltip-icon-size": 24},
+        {"type": "audio-in"}
+    ]));
+    assert_eq!(
+        carried,
+        Carried::Set(vec![(
+            "modules".to_owned(),
+            toml::Value::Array(vec!["screenshare".into(), "audio-in".into()])
+        )])
+    );
+    for unshown in [
+        serde_json::json!([{"type": "audio-out"}]),
+        serde_json::json!([{"type": "audio-in", "tooltip": false}]),
+        serde_json::json!([{"type": "screenshare", "icon-name": "camera"}]),
+    ] {
+        assert!(matches!(carry(unshown), Carried::Refused(_)));
+    }
+}
