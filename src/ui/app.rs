@@ -225,9 +225,11 @@ impl App {
         self.render_of(Update::Sample);
     }
 
-    /// The modules with their own timer, then the timer for their next change.
+    /// The timer for the timed modules' next change, then the modules. Armed first: a
+    /// clock set while they are drawn then cancels the timer (it fires, and they are drawn
+    /// again); armed after, a clock set between the drawing and the arming went unseen,
+    /// and the old time stayed up to a minute.
     fn render_timed(&self) {
-        self.render_of(Update::Timer);
         let clock = LocalClock;
         let now = crate::modules::WallClock::unix_ms(&clock);
         let next = self
@@ -241,6 +243,7 @@ impl App {
         if let Some(delay) = next {
             self.sources.arm_wall_timer(now + delay);
         }
+        self.render_of(Update::Timer);
     }
 
     /// A source of events changed: redraw the modules that follow it.
