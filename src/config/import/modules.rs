@@ -8,24 +8,17 @@ use toml::{Table, Value};
 use crate::modules::import::Carried;
 use crate::modules::{registry, Clicks, ModuleKind};
 
-/// The settings of a custom module ringbar's script modules read as Waybar does.
-const SCRIPT_KEYS: [&str; 24] = [
+/// The settings of a custom module ringbar's script modules read as Waybar does, besides
+/// the click keys every module takes ([`Clicks::KEYS`]).
+const SCRIPT_KEYS: [&str; 16] = [
     "exec",
     "interval",
     "return-type",
     "format",
     "format-icons",
     "format-alt",
-    "format-alt-click",
     "exec-if",
     "signal",
-    "on-click",
-    "on-click-middle",
-    "on-click-right",
-    "on-scroll-up",
-    "on-scroll-down",
-    "on-click-backward",
-    "on-click-forward",
     "exec-on-event",
     "restart-interval",
     "max-length",
@@ -232,7 +225,11 @@ impl Layout {
                 {
                     Carried::NotNeeded
                 }
-                (Kind::Script, key) if SCRIPT_KEYS.contains(&key) || key == "cursor" => {
+                (Kind::Script, key)
+                    if SCRIPT_KEYS.contains(&key)
+                        || Clicks::KEYS.contains(&key)
+                        || key == "cursor" =>
+                {
                     Carried::renamed(key, value)
                 }
                 (Kind::Script, _) => Carried::No,
