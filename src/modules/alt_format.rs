@@ -40,6 +40,16 @@ impl AltFormat {
         }
     }
 
+    /// [`AltFormat::pick`] for a module whose `format-alt` may be unset: `format` then.
+    pub fn pick_set<'a>(&self, format: &'a str, alt: Option<&'a str>) -> &'a str {
+        alt.map_or(format, |alt| self.pick(format, alt))
+    }
+
+    /// [`AltFormat::click`] for a module whose `format-alt` may be unset: no switch then.
+    pub fn click_set(&self, alt: Option<&str>, button: Button) -> Option<Action> {
+        alt.and_then(|_| self.click(button))
+    }
+
     /// The format to fill: `alt` while it is switched on, else `format` (`None`: the
     /// module's own text).
     pub fn chosen<'a>(&self, format: Option<&'a str>, alt: Option<&'a str>) -> Option<&'a str> {

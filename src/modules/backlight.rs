@@ -180,10 +180,9 @@ impl Module for BacklightModule {
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let light = self.shown(input)?;
         let s = &self.settings;
-        let format = match &s.format_alt {
-            Some(alt) => self.alternative.pick(&s.format, alt),
-            None => &s.format,
-        };
+        let format = self
+            .alternative
+            .pick_set(&s.format, s.format_alt.as_deref());
         format::fill(format, out, |key, out| self.field(light, key, out));
         Some(Status {
             percentage: Some(f64::from(light.percent())),
@@ -226,8 +225,7 @@ impl Module for BacklightModule {
         match button {
             Button::ScrollUp => self.step(true),
             Button::ScrollDown => self.step(false),
-            _ if self.settings.format_alt.is_some() => self.alternative.click(button),
-            _ => None,
+            _ => (self.alternative).click_set(self.settings.format_alt.as_deref(), button),
         }
     }
 }

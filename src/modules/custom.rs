@@ -130,10 +130,7 @@ impl Module for Custom {
 
     fn action(&self, button: Button) -> Option<Action> {
         // `format-alt`'s button switches the label, and runs its command too if it has one.
-        let switched = match self.config.format_alt {
-            Some(_) => self.alternative.click(button),
-            None => None,
-        };
+        let switched = (self.alternative).click_set(self.config.format_alt.as_deref(), button);
         let c = &self.config;
         let command = match button {
             Button::Left => &c.on_click,

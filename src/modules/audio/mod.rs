@@ -225,10 +225,9 @@ impl Audio {
 
     fn sink_format(&self, sink: &Sink) -> &str {
         let s = &self.settings;
-        let format = match &s.format_alt {
-            Some(alt) => self.alternative.pick(&s.format, alt),
-            None => &s.format,
-        };
+        let format = self
+            .alternative
+            .pick_set(&s.format, s.format_alt.as_deref());
         match (sink.bluetooth, sink.muted) {
             (true, false) => s.format_bluetooth.as_deref().unwrap_or(format),
             (true, true) => s
@@ -344,12 +343,8 @@ impl Module for Audio {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
-        if let Some(switched) = self
-            .settings
-            .format_alt
-            .as_ref()
-            .and_then(|_| self.alternative.click(button))
-        {
+        let alt = self.settings.format_alt.as_deref();
+        if let Some(switched) = self.alternative.click_set(alt, button) {
             return Some(switched);
         }
         let step = self.settings.step;

@@ -145,10 +145,9 @@ impl BatteryModule {
         let status = status_name(total, reading.1);
         let state = settings.state(total.capacity.round());
         let own = settings.format_for(status, state);
-        let format = match &settings.format_alt {
-            Some(alternative) => self.alternative.pick(own, alternative),
-            None => own,
-        };
+        let format = self
+            .alternative
+            .pick_set(own, settings.format_alt.as_deref());
         let health = self.health(self.shown(reading));
         settings.fill(format, total, health, status, state, out);
         match state {
@@ -256,9 +255,6 @@ impl Module for BatteryModule {
     }
 
     fn action(&self, button: super::Button) -> Option<super::Action> {
-        self.settings
-            .format_alt
-            .as_ref()
-            .and_then(|_| self.alternative.click(button))
+        (self.alternative).click_set(self.settings.format_alt.as_deref(), button)
     }
 }

@@ -94,10 +94,7 @@ impl Network {
     /// (else the interface's name is all there is to show).
     fn format(&self, connection: Connection, wifi: Option<&Wifi>) -> &str {
         let own = self.connection_format(connection, wifi);
-        match &self.settings.format_alt {
-            Some(alternative) => self.alternative.pick(own, alternative),
-            None => own,
-        }
+        (self.alternative).pick_set(own, self.settings.format_alt.as_deref())
     }
 
     /// The format of `connection`, as `format-CONNECTION` and `format` say.
