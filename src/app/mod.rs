@@ -3,9 +3,11 @@
 //! thread ([`worker`]), the [`monitor`] that holds the settings and the latest sample for
 //! the main loop, the local [`wallclock`], how often a burst of changes is drawn
 //! ([`pacing`]), where files live ([`paths`]), one bar per session ([`single_instance`]), the
-//! remembered settings ([`state`]), the log ([`log`]).
+//! remembered settings ([`state`]), the log ([`log`]), memory given back after a burst of
+//! windows ([`heap`]).
 //! The GTK bar (`ui`) and the command line (`cli`) run on it.
 
+pub mod heap;
 pub mod log;
 pub mod monitor;
 pub mod pacing;

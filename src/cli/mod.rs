@@ -180,6 +180,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if command == Command::Bar {
+        crate::app::heap::start_without_slice_allocator();
+    }
     // The bar logs what it does; a command's stderr carries only what goes wrong.
     init_logging(if command == Command::Bar {
         "info"

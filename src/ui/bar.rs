@@ -286,7 +286,10 @@ impl Bar {
     pub fn retire(&self) {
         self.window.set_visible(false);
         let window = self.window.clone();
-        glib::timeout_add_local_once(RELEASE_TIME, move || window.destroy());
+        glib::timeout_add_local_once(RELEASE_TIME, move || {
+            window.destroy();
+            crate::app::heap::trim_soon();
+        });
     }
 
     /// The output's connector (`HEADLESS-1`), empty for the fallback window.
