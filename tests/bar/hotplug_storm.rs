@@ -8,20 +8,9 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use crate::common::session::{Compositor, RunningBar, Session};
-use crate::common::{require_root, rss_kib, serial, status_kib, wait_for};
+use crate::common::storm::{Dice, Footprint};
+use crate::common::{require_root, serial, wait_for};
 use crate::*;
-
-fn fd_count(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count)
-}
-
-/// How many of GDK's window buffers the bar has mapped.
-fn gdk_buffers(pid: u32) -> usize {
-    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default();
-    maps.lines()
-        .filter(|l| l.contains("memfd:gdk-wayland"))
-        .count()
-}
 
 /// The inner sway's outputs, by name.
 fn outputs_of(session: &Session) -> BTreeSet<String> {
@@ -47,18 +36,6 @@ fn diagnosis(session: &Session, bar: &RunningBar) -> String {
         bar.log_text(),
         lines[lines.len().saturating_sub(40)..].join("\n")
     )
-}
-
-/// A small xorshift: the order of plugs and unplugs, printed so a failure can be replayed.
-struct Dice(u64);
-
-impl Dice {
-    fn roll(&mut self, sides: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % sides as u64) as usize
-    }
 }
 
 #[test]
@@ -106,8 +83,7 @@ fn a_hotplug_storm_leaves_one_bar_per_output_and_nothing_behind() {
     hover_until_tooltip_shows(&mut pointer, &bar, "every 2000 ms");
     pointer.move_to(600, 400);
     std::thread::sleep(Duration::from_secs(2));
-    let (rss_before, fds_before) = (rss_kib(pid), fd_count(pid));
-    let shm_before = status_kib(pid, "RssShmem");
+    let before = Footprint::of(pid);
 
     hover_until_tooltip_shows(&mut pointer, &bar, "every 2000 ms");
     let seed = u64::from(std::process::id()) | 1;
@@ -165,24 +141,10 @@ fn a_hotplug_storm_leaves_one_bar_per_output_and_nothing_behind() {
     pointer.move_to(600, 400);
     // Windows go half a second after their output, and the heap is trimmed a second later.
     std::thread::sleep(Duration::from_secs(3));
-    let (rss_after, fds_after) = (rss_kib(pid), fd_count(pid));
-    let shm_after = status_kib(pid, "RssShmem");
-    eprintln!("RSS {rss_before} → {rss_after} KiB, shared {shm_before} → {shm_after} KiB, fds {fds_before} → {fds_after}, {} window buffers", gdk_buffers(pid));
-    // The shared memory is the windows' buffers, and how many the live ones hold varies
-    // (a tooltip's is over 1 MiB): the rest is compared, and the buffers are counted.
-    let (private_before, private_after) = (rss_before - shm_before, rss_after - shm_after);
-    assert!(
-        private_after <= private_before * 11 / 10,
-        "RSS {rss_before} → {rss_after} KiB, of it shared {shm_before} → {shm_after} KiB"
-    );
-    // Two windows remain, the bar and its tooltip's; GDK draws each into two buffers, and
-    // into a third while the compositor still holds both.
-    let buffers = gdk_buffers(pid);
-    assert!(buffers <= 6, "{buffers} window buffers are mapped");
-    assert!(
-        fds_after <= fds_before * 11 / 10,
-        "fds {fds_before} → {fds_after}"
-    );
+    let after = Footprint::of(pid);
+    eprintln!("before {before:?}, after {after:?}");
+    // The bar and its tooltip.
+    after.assert_back_to(&before, 2);
     let log = bar.log_text();
     assert!(
         !log.contains("Gtk-CRITICAL") && !log.contains("Gtk-WARNING") && !log.contains("panicked"),

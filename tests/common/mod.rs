@@ -26,6 +26,7 @@ pub mod service;
 pub mod session;
 pub mod sound;
 pub mod stalls;
+pub mod storm;
 pub mod system_bus;
 pub mod systemd;
 pub mod waybar;
