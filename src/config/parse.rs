@@ -201,7 +201,14 @@ fn custom_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
         let rotation = rotate::take(&mut value);
         // A script module cuts its own text to `max-length`.
         let shape = label_shape::take(&mut value, false, false);
-        match modules::custom::make(&name, ValueDeserializer::from(value)) {
+        let clicks = match clicks::take(&mut value) {
+            Ok(clicks) => clicks,
+            Err((span, message)) => {
+                parse.at(span, message);
+                modules::Clicks::default()
+            }
+        };
+        match modules::custom::make(&name, ValueDeserializer::from(value), clicks) {
             Ok(module) => {
                 parse.rotation(module.name(), rotation);
                 parse.shape(module.name(), shape);

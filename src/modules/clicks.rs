@@ -1,13 +1,12 @@
 //! The commands a click or a scroll on a module runs, as in Waybar: `on-click`,
 //! `on-click-middle`, `on-click-right`, `on-scroll-up`, `on-scroll-down`, and the side
-//! buttons' `on-click-backward` and `on-click-forward`. Every
-//! module takes them in its table; each one set runs in place of the module's own action
-//! for that button.
+//! buttons' `on-click-backward` and `on-click-forward`; and `format-alt-click`. Every
+//! module takes them in its table, script modules too; each one set runs in place of the
+//! module's own action for that button.
 
 use serde::Deserialize;
 
 use super::Button;
-use crate::events::script::AltClick;
 
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -31,14 +30,28 @@ pub struct Clicks {
     alt_click: Option<AltClick>,
 }
 
-/// The button a `format-alt-click` names.
-pub fn alt_button(click: AltClick) -> Button {
-    match click {
-        AltClick::Click => Button::Left,
-        AltClick::ClickMiddle => Button::Middle,
-        AltClick::ClickRight => Button::Right,
-        AltClick::ClickBackward => Button::Back,
-        AltClick::ClickForward => Button::Forward,
+/// The button that switches a module to its `format-alt` and back, as Waybar's
+/// `format-alt-click` names it.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum AltClick {
+    Click,
+    ClickMiddle,
+    ClickRight,
+    ClickBackward,
+    ClickForward,
+}
+
+impl AltClick {
+    /// The button this names.
+    fn button(self) -> Button {
+        match self {
+            AltClick::Click => Button::Left,
+            AltClick::ClickMiddle => Button::Middle,
+            AltClick::ClickRight => Button::Right,
+            AltClick::ClickBackward => Button::Back,
+            AltClick::ClickForward => Button::Forward,
+        }
     }
 }
 
@@ -71,7 +84,7 @@ impl Clicks {
 
     /// The button `format-alt-click` names, if set.
     pub fn alt_toggle(&self) -> Option<Button> {
-        self.alt_click.map(alt_button)
+        self.alt_click.map(AltClick::button)
     }
 
     pub fn is_empty(&self) -> bool {

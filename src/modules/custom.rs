@@ -13,6 +13,7 @@ use serde::Deserialize;
 use toml::de::ValueDeserializer;
 
 use super::alt_format::AltFormat;
+use super::clicks::Clicks;
 use super::Widget;
 use super::{Action, Button, Input, Level, Module, Status, Update};
 use crate::events::script::{self, ScriptConfig, ScriptState};
@@ -24,23 +25,30 @@ struct Custom {
     /// `custom-NAME`, as Waybar names it.
     css: String,
     config: ScriptConfig,
+    /// Its click keys, as every module's: a script's commands run through its runner.
+    clicks: Clicks,
     alternative: AltFormat,
 }
 
 /// `custom/NAME` from its table `[custom.NAME]`.
-pub fn make(name: &str, table: ValueDeserializer<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+pub fn make(
+    name: &str,
+    table: ValueDeserializer<'_>,
+    clicks: Clicks,
+) -> Result<Rc<dyn Module>, toml::de::Error> {
     let config = ScriptConfig::deserialize(table)?
         .checked()
         .map_err(<toml::de::Error as serde::de::Error>::custom)?;
     let short = name.trim_start_matches("custom/");
     let alternative = AltFormat::default();
-    if let Some(click) = config.format_alt_click {
-        alternative.toggle_with(super::clicks::alt_button(click));
+    if let Some(button) = clicks.alt_toggle() {
+        alternative.toggle_with(button);
     }
     Ok(Rc::new(Custom {
         name: name.to_owned(),
         css: format!("custom-{}", short),
         config,
+        clicks,
         alternative,
     }))
 }
@@ -131,43 +139,18 @@ impl Module for Custom {
     fn action(&self, button: Button) -> Option<Action> {
         // `format-alt`'s button switches the label, and runs its command too if it has one.
         let switched = (self.alternative).click_set(self.config.format_alt.as_deref(), button);
-        let c = &self.config;
-        let command = match button {
-            Button::Left => &c.on_click,
-            Button::Middle => &c.on_click_middle,
-            Button::Right => &c.on_click_right,
-            Button::ScrollUp => &c.on_scroll_up,
-            Button::ScrollDown => &c.on_scroll_down,
-            Button::Back => &c.on_click_backward,
-            Button::Forward => &c.on_click_forward,
-        };
+        let command = self.clicks.command(button);
         match self.config.is_static() {
-            true => command.as_ref().map(|_| Action::Run(button)),
-            false => command.as_ref().map(|_| Action::Script(button)),
+            true => command.map(|_| Action::Run(button)),
+            false => command.map(|_| Action::Script(button)),
         }
         .or(switched)
     }
 
-    /// A static module's click command (a script's are its runner's).
+    /// The command a click runs: alone for a static module, through the script's runner
+    /// otherwise ([`Action::Script`]).
     fn command(&self, button: Button) -> Option<&str> {
-        self.config
-            .is_static()
-            .then(|| command(&self.config, button))
-            .flatten()
-    }
-}
-
-/// The command a click runs, for the runner.
-pub fn command(config: &ScriptConfig, button: Button) -> Option<&str> {
-    let c = config;
-    match button {
-        Button::Left => c.on_click.as_deref(),
-        Button::Middle => c.on_click_middle.as_deref(),
-        Button::Right => c.on_click_right.as_deref(),
-        Button::ScrollUp => c.on_scroll_up.as_deref(),
-        Button::ScrollDown => c.on_scroll_down.as_deref(),
-        Button::Back => c.on_click_backward.as_deref(),
-        Button::Forward => c.on_click_forward.as_deref(),
+        self.clicks.command(button)
     }
 }
 

@@ -315,7 +315,7 @@ impl Module for Media {
             Button::ScrollUp => self.ask(PlayerAction::Next),
             Button::ScrollDown => self.ask(PlayerAction::Previous),
             Button::Right => self.ask(PlayerAction::Raise),
-            Button::Middle | Button::Back | Button::Forward => None,
+            _ => None,
         }
     }
 }

@@ -175,6 +175,9 @@ impl Status {
     }
 }
 
+/// A pointer button, or a wheel step. A module's `action` names the buttons it acts on
+/// and leaves the rest to `_`, so a new button is added here, in the config's keys
+/// ([`super::Clicks`]) and in the bar's mapping of GDK's buttons, and in no module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Button {
     Left,
@@ -304,7 +307,7 @@ pub fn monitor_action(button: Button) -> Option<Action> {
         Button::Left => Some(Action::Monitor(Request::CycleInterval)),
         Button::Middle => Some(Action::Monitor(Request::ToggleKernelThreads)),
         Button::Right => Some(Action::Monitor(Request::ToggleGroupBy)),
-        Button::ScrollUp | Button::ScrollDown | Button::Back | Button::Forward => None,
+        _ => None,
     }
 }
 

@@ -131,7 +131,11 @@ impl App {
     /// A click or scroll on `module`.
     fn clicked(self: &Rc<Self>, module: &dyn crate::modules::Module, button: Button) {
         match module.action(button) {
-            Some(Action::Script(button)) => self.sources.run_script_action(module.name(), button),
+            Some(Action::Script(button)) => {
+                if let Some(command) = module.command(button) {
+                    self.sources.run_script_action(module.name(), command);
+                }
+            }
             Some(Action::Run(button)) => {
                 if let Some(command) = module.command(button) {
                     crate::events::script::runner::run_detached(module.name(), command);

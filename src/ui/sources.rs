@@ -20,7 +20,7 @@ use crate::events::script::runner::{self, ScriptRunner};
 use crate::events::script::ScriptState;
 use crate::events::source::Running;
 use crate::events::{EventSource, Events, SourceCommand, SourceSettings};
-use crate::modules::{custom, Button, Layout, Scripts, TraySettings, Update};
+use crate::modules::{Layout, Scripts, TraySettings, Update};
 
 /// A source started, with the settings it started with and its client (`None`: it could
 /// not start).
@@ -186,14 +186,11 @@ impl Sources {
         }
     }
 
-    /// Runs the command of script module `name` for `button`.
-    pub fn run_script_action(&self, name: &str, button: Button) {
+    /// Runs a click's `command` through the runner of script module `name`.
+    pub fn run_script_action(&self, name: &str, command: &str) {
         let short = name.trim_start_matches("custom/");
         let runners = self.runners.borrow();
-        let Some(runner) = runners.iter().find(|r| r.name() == short) else {
-            return;
-        };
-        if let Some(command) = custom::command(runner.config(), button) {
+        if let Some(runner) = runners.iter().find(|r| r.name() == short) {
             runner.run_action(command);
         }
     }

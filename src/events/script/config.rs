@@ -21,18 +21,6 @@ pub fn realtime_offset<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D:
     }
 }
 
-/// The button that switches a module to its `format-alt` and back, as Waybar's
-/// `format-alt-click` names it.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum AltClick {
-    Click,
-    ClickMiddle,
-    ClickRight,
-    ClickBackward,
-    ClickForward,
-}
-
 /// A custom module's settings: Waybar's keys, hyphenated as in Waybar's config.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -52,7 +40,6 @@ pub struct ScriptConfig {
     pub format: Option<String>,
     /// The label after a left click (or `format-alt-click`'s button), and back.
     pub format_alt: Option<String>,
-    pub format_alt_click: Option<AltClick>,
     /// Icons for `{icon}`: low to high by percentage, or such lists by `alt`.
     pub format_icons: Option<FormatIcons>,
     /// Run first; the module shows only while this exits with status 0.
@@ -60,14 +47,6 @@ pub struct ScriptConfig {
     /// SIGRTMIN+N sent to ringbar runs the script again; 1 to SIGRTMAX−SIGRTMIN.
     #[serde(default, deserialize_with = "realtime_offset")]
     pub signal: Option<u8>,
-    pub on_click: Option<String>,
-    pub on_click_middle: Option<String>,
-    pub on_click_right: Option<String>,
-    pub on_scroll_up: Option<String>,
-    pub on_scroll_down: Option<String>,
-    /// The mouse's side buttons.
-    pub on_click_backward: Option<String>,
-    pub on_click_forward: Option<String>,
     /// Run the script again after an `on-*` command (default true; no effect while a
     /// continuous script runs).
     pub exec_on_event: Option<bool>,
@@ -94,17 +73,9 @@ impl ScriptConfig {
             return_type: None,
             format: None,
             format_alt: None,
-            format_alt_click: None,
             format_icons: None,
             exec_if: None,
             signal: None,
-            on_click: None,
-            on_click_middle: None,
-            on_click_right: None,
-            on_scroll_up: None,
-            on_scroll_down: None,
-            on_click_backward: None,
-            on_click_forward: None,
             exec_on_event: None,
             restart_interval: None,
             max_length: None,

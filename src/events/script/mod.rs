@@ -34,9 +34,7 @@ mod config;
 mod label;
 mod output;
 
-pub use config::{
-    realtime_offset, AltClick, IntervalSetting, ScriptConfig, MAX_INTERVAL, MIN_INTERVAL,
-};
+pub use config::{realtime_offset, IntervalSetting, ScriptConfig, MAX_INTERVAL, MIN_INTERVAL};
 pub use label::{format, push_markup, static_label, tooltip_markup};
 pub use output::{parse_line, safe_class, ScriptOutput, ScriptState, MAX_CLASSES, MAX_CLASS_LEN};
 

@@ -356,7 +356,7 @@ impl Module for Audio {
             Button::Left => AudioCommand::ToggleMute,
             Button::ScrollUp => change(step),
             Button::ScrollDown => change(-step),
-            Button::Middle | Button::Right | Button::Back | Button::Forward => return None,
+            _ => return None,
         };
         Some(Action::Command(SourceCommand::to::<AudioState>(command)))
     }

@@ -268,7 +268,7 @@ impl Module for Mpd {
             Button::Right => MpdCommand::Stop,
             Button::Middle | Button::ScrollDown => MpdCommand::Next,
             Button::ScrollUp => MpdCommand::Previous,
-            Button::Back | Button::Forward => return None,
+            _ => return None,
         };
         Some(Action::Command(SourceCommand::to::<MpdState>(command)))
     }

@@ -361,9 +361,7 @@ impl ButtonRow for Taskbar {
                 Button::Left => TaskAction::Activate,
                 Button::Middle => TaskAction::Close,
                 Button::Right => TaskAction::Minimize,
-                Button::ScrollUp | Button::ScrollDown | Button::Back | Button::Forward => {
-                    return None
-                }
+                _ => return None,
             },
         };
         let command = TaskCommand { task, action };

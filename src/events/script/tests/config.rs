@@ -16,8 +16,7 @@ fn a_waybar_config_reads_as_json_and_toml() {
     let config = config_json(
         r#"{"exec": "~/bin/mpd.sh", "interval": 5, "return-type": "json", "format": "♪ {}",
             "format-icons": {"playing": ["a", "b"], "default": "x"}, "exec-if": "pgrep mpd",
-            "signal": 8, "on-click": "mpc toggle", "on-scroll-up": "mpc volume +2",
-            "max-length": 40, "tooltip": false, "escape": true, "exec-on-event": false}"#,
+            "signal": 8, "max-length": 40, "tooltip": false, "escape": true, "exec-on-event": false}"#,
     )
     .expect("config");
     assert_eq!(config.interval, Some(IntervalSetting::Seconds(5.0)));
