@@ -51,6 +51,7 @@ apt_packages=(
     mpd mpc flac                                                  # mpd: the real daemon, its client, metaflac
     upower umockdev gir1.2-umockdev-1.0                          # upower: the real daemon over umockdev's fake sysfs
     systemd dbus-user-session                                     # systemd-failed-units: real managers (systemd --user)
+    locales                                                       # the clock's locale: de_DE.UTF-8 (below)
 )
 
 install_apt_packages() {
@@ -87,8 +88,16 @@ give_back_target() {
     fi
 }
 
+# A language besides the session's, for the clock's `locale` test.
+install_test_locale() {
+    if locale -a 2>/dev/null | grep -qx 'de_DE.utf8'; then return; fi
+    command -v localedef >/dev/null || { log "no localedef: the clock's locale test will say de_DE.UTF-8 is missing"; return; }
+    as_root localedef -i de_DE -c -f UTF-8 de_DE.UTF-8
+}
+
 setup() {
     install_apt_packages
+    install_test_locale
     install_gtk4_layer_shell
     find_cargo
 }

@@ -426,3 +426,61 @@ fn a_custom_module_without_exec_shows_its_format() {
     let said = text(&out.stderr) + &text(&out.stdout);
     assert!(said.contains("`interval` needs `exec`"), "{said}");
 }
+
+/// The clock's `locale` names the days in its language, whatever the session's; the same
+/// clock without it speaks the session's. `scripts/dev.sh` generates de_DE.UTF-8.
+#[test]
+fn a_clocks_locale_names_the_days_in_its_language() {
+    let german = "de_DE.UTF-8";
+    let has = Command::new("locale")
+        .arg("-a")
+        .output()
+        .expect("locale -a");
+    assert!(
+        text(&has.stdout).lines().any(|l| l == "de_DE.utf8"),
+        "{german} is missing: `scripts/dev.sh setup` generates it"
+    );
+    let home = tempfile::tempdir().expect("tempdir");
+    let config = home.path().join("ringbar");
+    std::fs::create_dir_all(&config).expect("mkdir");
+    std::fs::write(
+        config.join("config.toml"),
+        format!(
+            "modules_left = []\nmodules_center = []\nmodules_right = [\"clock\", \"clock#de\"]\n\
+             [clock]\nformat = \"%A\"\n[\"clock#de\"]\nformat = \"%A\"\nlocale = \"{german}\"\n"
+        ),
+    )
+    .expect("config");
+    let day_in = |locale: &str| {
+        let out = Command::new("date")
+            .arg("+%A")
+            .env("LC_ALL", locale)
+            .output()
+            .expect("date");
+        text(&out.stdout).trim().to_owned()
+    };
+    let before = (day_in("C"), day_in(german));
+    let out = Command::new(RINGBAR)
+        .args(["--once", "--json", "--interval-ms", "200"])
+        .env("XDG_CONFIG_HOME", home.path())
+        .env_remove("LC_ALL")
+        .env_remove("LC_TIME")
+        .env_remove("LANG")
+        .output()
+        .expect("run ringbar");
+    let after = (day_in("C"), day_in(german));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let shown = |name: &str| {
+        let modules = doc["modules"].as_array().expect("modules");
+        let module = modules.iter().find(|m| m["name"] == name).expect(name);
+        module["text"].as_str().unwrap_or_default().to_owned()
+    };
+    let shown = (shown("clock"), shown("clock#de"));
+    // Either side of a midnight that came during the run.
+    assert!(
+        shown == before || shown == after,
+        "{shown:?}, date says {before:?}"
+    );
+    assert_ne!(shown.0, shown.1, "two languages");
+}

@@ -25,7 +25,7 @@ fn a_clock_with_waybars_calendar_actions_and_older_keys_comes_over_whole() {
             "actions": {"on-scroll-up": "shift_up", "on-scroll-down": "shift_down",
                         "on-click-forward": "tz_up", "on-click-backward": "tz_down"},
             "interval": 60,
-            "locale": "de_DE.UTF-8"
+            "locale": "xx_NOWHERE.UTF-8"
         }
     });
     let import = convert(&waybar);
@@ -50,6 +50,22 @@ fn a_clock_with_waybars_calendar_actions_and_older_keys_comes_over_whole() {
         .collect();
     assert_eq!(dropped.len(), 1, "{dropped:?}");
     assert!(dropped[0].contains("`clock` `locale`"), "{dropped:?}");
+    assert!(
+        dropped[0].contains("not a locale this system has"),
+        "{dropped:?}"
+    );
+}
+
+#[test]
+fn a_clocks_locale_comes_over_when_the_system_has_it() {
+    let waybar = json!({"modules-right": ["clock"], "clock": {"locale": "C.UTF-8"}});
+    let import = convert(&waybar);
+    crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert!(
+        import.toml.contains("locale = \"C.UTF-8\""),
+        "{}",
+        import.toml
+    );
 }
 
 #[test]

@@ -4,10 +4,12 @@
 //! boundary, or the next second when the format shows seconds, never on the sample tick.
 //! Its tooltip is the month's calendar with today marked, or the user's
 //! `tooltip-format` around `{calendar}`, laid out as Waybar's (`calendar.rs`); its
-//! `actions` switch the calendar between month and year and move it.
+//! `actions` switch the calendar between month and year and move it. `locale` gives its
+//! names and formats another language than the session's.
 
 mod calendar;
 mod calendar_settings;
+mod locale;
 mod waybar;
 mod zones;
 
@@ -91,6 +93,9 @@ struct Settings {
         deserialize_with = "timezone_tooltip_format"
     )]
     timezone_tooltip_format: Option<String>,
+    /// The language of the day and month names and of `%c`; unset: the session's.
+    #[serde(deserialize_with = "locale::deserialize")]
+    locale: Option<locale::Locale>,
 }
 
 /// A strftime format, or Waybar's form of one (`{:%H:%M}`), read as Waybar reads it.
@@ -123,6 +128,7 @@ impl Default for Settings {
             timezone: None,
             timezones: Vec::new(),
             timezone_tooltip_format: None,
+            locale: None,
         }
     }
 }
@@ -300,6 +306,7 @@ impl Module for Clock {
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
+        let _spoken = self.settings.locale.as_ref().map(locale::Locale::speak);
         input
             .clock
             .format_in(self.zones.shown(), self.format(), out);
@@ -313,6 +320,7 @@ impl Module for Clock {
         let Ok(mut calendar) = self.calendar_scratch.try_borrow_mut() else {
             return;
         };
+        let _spoken = self.settings.locale.as_ref().map(locale::Locale::speak);
         self.markup
             .write(sink, |markup| match &self.settings.tooltip_format {
                 Some(format) => self.write_tooltip_format(format, input, markup, &mut calendar),

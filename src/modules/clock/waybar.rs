@@ -26,9 +26,11 @@ pub fn from_waybar(key: &str, value: &Json) -> Carried {
         "tooltip-format" => text("tooltip-format"),
         "tooltip" => Carried::renamed("tooltip", value),
         "interval" => Carried::NotNeeded,
-        "locale" => {
-            Carried::Refused("ringbar's clock speaks the session's locale (LC_TIME)".to_owned())
-        }
+        "locale" => match value.as_str().map(super::locale::Locale::new) {
+            Some(Ok(_)) => Carried::renamed("locale", value),
+            Some(Err(missing)) => Carried::Refused(missing),
+            None => Carried::Refused("not a locale's name".to_owned()),
+        },
         "calendar" => match value.as_object() {
             Some(calendar) => calendar_settings(calendar),
             None => Carried::Refused("not a table".to_owned()),
