@@ -112,7 +112,7 @@ fn sizes_and_margins_are_read_as_waybar_reads_them() {
 fn a_positional_field_and_a_text_tooltip_are_read_as_waybar_reads_them() {
     let waybar = json!({
         "modules-left": ["disk", "custom/launcher"],
-        "disk": {"path": "/", "format": "{}% free"},
+        "disk": {"path": "/", "format": "{}% free", "tooltip-format": "{used} of {total} ({})"},
         "custom/launcher": {"format": "\u{f135}", "tooltip": "Apps", "on-click": "fuzzel"}
     });
     let import = convert(&waybar);
@@ -121,6 +121,13 @@ fn a_positional_field_and_a_text_tooltip_are_read_as_waybar_reads_them() {
     // Waybar's disk fills {} with the share free.
     assert!(
         import.toml.contains("format = \"{percentage_free}% free\""),
+        "{}",
+        import.toml
+    );
+    assert!(
+        import
+            .toml
+            .contains("tooltip-format = \"{used} of {total} ({percentage_free})\""),
         "{}",
         import.toml
     );

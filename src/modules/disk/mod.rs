@@ -28,7 +28,7 @@ use super::ModuleKind;
 use super::{Action, Button, Input, Module, Status, Table};
 use crate::render::{write_bytes, write_rate};
 use crate::sample::readings::{Reader, Reading, Roots};
-use crate::text::Sink;
+use crate::text::{untrusted_lines, Sink};
 pub use reading::{Device, DiskReading, Mount, Space};
 
 /// The keys `format` takes.
@@ -49,6 +49,9 @@ const KEYS: [&str; 9] = [
 struct Settings {
     #[serde(deserialize_with = "checked_format")]
     format: String,
+    /// The tooltip, with the label's fields, in place of the disks' report.
+    #[serde(rename = "tooltip-format", deserialize_with = "checked_tooltip_format")]
+    tooltip_format: Option<String>,
     #[serde(deserialize_with = "mount_points")]
     mounts: Vec<String>,
     #[serde(deserialize_with = "device_names")]
@@ -63,12 +66,17 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             format: "DISK {percentage_used}%".to_owned(),
+            tooltip_format: None,
             mounts: vec!["/".to_owned()],
             devices: Vec::new(),
             warning: Some(80.0),
             critical: Some(90.0),
         }
     }
+}
+
+fn checked_tooltip_format<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    checked_format(d).map(Some)
 }
 
 fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -127,15 +135,17 @@ pub const KIND: ModuleKind = ModuleKind {
     }),
 };
 
-/// Waybar's `path` is the one mount shown; its format's fields are the module's own, and
-/// its `{}` the share free.
+/// Waybar's `path` is the one mount shown; its formats' fields are the module's own, and
+/// their `{}` the share free.
 fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
     match key {
         "path" => Carried::one(value.as_str().map(|path| {
             let mounts = vec![toml::Value::String(path.into())];
             ("mounts".into(), toml::Value::Array(mounts))
         })),
-        "format" => Carried::renamed("format", &import::positional(value, "percentage_free")),
+        "format" | "tooltip-format" => {
+            Carried::renamed(key, &import::positional(value, "percentage_free"))
+        }
         _ => import::sampled(key, value),
     }
 }
@@ -163,6 +173,30 @@ fn write_rate_or_zero(out: &mut String, rate: Option<f64>) {
 }
 
 impl Disk {
+    /// `format` with its fields filled in from the fullest mount and the rates.
+    fn fill(&self, format: &str, reading: &DiskReading, out: &mut String) {
+        let Some((mount, space)) = reading.fullest() else {
+            return;
+        };
+        let (read, write) = reading.total_rates();
+        format::fill_numbers(format, out, |key, spec, out| {
+            match key {
+                "path" => out.push_str(&mount.path),
+                "filesystem" => out.push_str(&mount.filesystem),
+                "used" => write_bytes(out, space.used as f64),
+                "free" => write_bytes(out, space.available as f64),
+                "total" => write_bytes(out, space.total as f64),
+                // Whole percents, cut as Waybar's integer division cuts them.
+                "percentage_used" => write_number(out, space.used_percent().floor(), spec),
+                "percentage_free" => write_number(out, space.free_percent().floor(), spec),
+                "read" => write_rate_or_zero(out, read),
+                "write" => write_rate_or_zero(out, write),
+                _ => return false,
+            }
+            true
+        });
+    }
+
     fn reading<'a>(&self, input: &Input<'a>) -> Option<&'a DiskReading> {
         input.sample.readings.get::<DiskReading>(&self.key)
     }
@@ -190,32 +224,27 @@ impl Module for Disk {
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let reading = self.reading(input)?;
-        let (mount, space) = reading.fullest()?;
-        let used = space.used_percent();
-        let (read, write) = reading.total_rates();
-        format::fill_numbers(&self.settings.format, out, |key, spec, out| {
-            match key {
-                "path" => out.push_str(&mount.path),
-                "filesystem" => out.push_str(&mount.filesystem),
-                "used" => write_bytes(out, space.used as f64),
-                "free" => write_bytes(out, space.available as f64),
-                "total" => write_bytes(out, space.total as f64),
-                // Whole percents, cut as Waybar's integer division cuts them.
-                "percentage_used" => write_number(out, used.floor(), spec),
-                "percentage_free" => write_number(out, space.free_percent().floor(), spec),
-                "read" => write_rate_or_zero(out, read),
-                "write" => write_rate_or_zero(out, write),
-                _ => return false,
-            }
-            true
-        });
+        let (_, space) = reading.fullest()?;
+        self.fill(&self.settings.format, reading, out);
         let t = self.thresholds;
-        Some(Status::of(Some(used), t.warning, t.critical))
+        Some(Status::of(
+            Some(space.used_percent()),
+            t.warning,
+            t.critical,
+        ))
     }
 
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        if let Some(reading) = self.reading(input) {
-            reading.write_report(sink);
+        let Some(reading) = self.reading(input) else {
+            return;
+        };
+        match &self.settings.tooltip_format {
+            Some(format) => {
+                let mut text = String::new();
+                self.fill(format, reading, &mut text);
+                untrusted_lines(sink, &text);
+            }
+            None => reading.write_report(sink),
         }
     }
 

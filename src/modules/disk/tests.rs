@@ -124,6 +124,16 @@ fn tooltip_json_and_report() {
          \x20 r   2.0M/s  w   512B/s  nvme0n1\n\
          \x20 r        –  w        –  sda\n"
     );
+    let table = "modules_right = [\"disk\"]\n[disk]\n\
+                 tooltip-format = \"{path}: {free} free of {total}\\n{percentage_used}% <used>\"";
+    let config = crate::config::parse(table, std::path::Path::new("c.toml")).expect("valid");
+    let mut markup = String::new();
+    let mut sink = crate::text::Markup(&mut markup);
+    config.modules.right[0].tooltip(&mut sink, &input(&sample));
+    assert_eq!(
+        markup, "/home: 40G free of 400G\n85% &lt;used&gt;",
+        "tooltip-format"
+    );
     let mut markup = String::new();
     default_module("disk").tooltip(&mut crate::text::Markup(&mut markup), &input(&sample));
     assert!(markup.contains("/mnt/&lt;nfs&gt;"), "{markup}");
