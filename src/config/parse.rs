@@ -179,6 +179,14 @@ fn every_module(bars: &[BarSpec]) -> Layout {
     every
 }
 
+/// A module table's click keys, taken out of it; a wrong one is reported, and none are used.
+fn take_clicks(parse: &mut Parse<'_>, table: &mut Spanned<DeValue<'_>>) -> modules::Clicks {
+    clicks::take(table).unwrap_or_else(|(span, message)| {
+        parse.at(span, message);
+        modules::Clicks::default()
+    })
+}
+
 /// `[custom.NAME]`: the script modules' tables, each made into `custom/NAME`.
 fn custom_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
     let Some(custom) = table.remove("custom") else {
@@ -201,13 +209,7 @@ fn custom_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
         let rotation = rotate::take(&mut value);
         // A script module cuts its own text to `max-length`.
         let shape = label_shape::take(&mut value, false, false);
-        let clicks = match clicks::take(&mut value) {
-            Ok(clicks) => clicks,
-            Err((span, message)) => {
-                parse.at(span, message);
-                modules::Clicks::default()
-            }
-        };
+        let clicks = take_clicks(parse, &mut value);
         match modules::custom::make(&name, ValueDeserializer::from(value), clicks) {
             Ok(module) => {
                 parse.rotation(module.name(), rotation);
@@ -236,13 +238,7 @@ fn module_tables(parse: &mut Parse<'_>, table: &mut DeTable<'_>) {
             !modules::reads_own(&name, "max-length"),
             !modules::reads_own(&name, "tooltip"),
         );
-        let clicks = match clicks::take(&mut value) {
-            Ok(clicks) => clicks,
-            Err((span, message)) => {
-                parse.at(span, message);
-                modules::Clicks::default()
-            }
-        };
+        let clicks = take_clicks(parse, &mut value);
         match modules::make_listed(&name, Some(ValueDeserializer::from(value)), clicks) {
             Some(Ok(module)) => {
                 parse.rotation(module.name(), rotation);
