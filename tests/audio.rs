@@ -188,3 +188,37 @@ fn volume_and_mute_follow_the_server_and_the_wheel() {
     let text = module["text"].as_str().expect("shown");
     assert!(text.ends_with("% <b>odd</b>&amp;"), "{text}");
 }
+
+/// The server's last event and its end reach the bar together: the event's read of the
+/// state comes on a later turn of the main loop than the event, and by then the connection
+/// is gone. libpulse refuses a request on a closed connection (its Rust binding panicked at
+/// that, and the bar aborted). The bar is stopped while the server changes a volume and
+/// dies, so that both wait for it; three times: it runs on, hides, and comes back.
+#[test]
+fn a_server_that_dies_after_an_event_leaves_the_bar_running() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let _bus = start_session_bus(&session);
+    let mut sound = Sound::start(&session);
+    let mut bar = start_bar(&session, "VOL {volume}%");
+    let pid = bar.pid().to_string();
+    for round in 1..=3 {
+        wait_for("shown with the server", WAIT, || {
+            bar.field("pulseaudio.visible") == "true"
+        });
+        sound.run_as_root("kill", &["-STOP", &pid]);
+        sound.run("pactl", &["set-sink-volume", "rbnull", "+1%"]);
+        sound.stop_daemons();
+        sound.run_as_root("kill", &["-CONT", &pid]);
+        wait_for("hidden without a server", WAIT, || {
+            bar.try_wait().is_some() || bar.field("pulseaudio.visible") == "false"
+        });
+        assert!(
+            bar.try_wait().is_none(),
+            "the bar ended (round {round}): {}",
+            bar.log_text()
+        );
+        sound.start_daemons();
+    }
+}

@@ -104,7 +104,8 @@ impl Watch<AudioState> for AudioWatch {
     fn command(&self, command: &AudioCommand) {
         let mut inner = self.inner.borrow_mut();
         let inner = &mut *inner;
-        if let (Some(context), Some(state)) = (inner.context.as_mut(), inner.state.as_mut()) {
+        let context = ready_context(&mut inner.context);
+        if let (Some(context), Some(state)) = (context, inner.state.as_mut()) {
             command::carry_out(context, state, inner.sink_volumes.as_mut(), *command);
         }
     }
@@ -177,8 +178,8 @@ fn ready(inner_rc: &Rc<RefCell<Inner>>) {
     inner.absence_logged = false;
     inner.settle_tries = 0;
     inner.unsettled_reads = 0;
-    let Some(context) = inner.context.as_mut() else {
-        return;
+    let Some(context) = ready_context(&mut inner.context) else {
+        return; // gone again before this turn of the loop: its `Failed` is queued
     };
     let weak = Rc::downgrade(inner_rc);
     context.set_subscribe_callback(Some(Box::new(move |_, _, _| queue_refresh(&weak))));
@@ -189,6 +190,14 @@ fn ready(inner_rc: &Rc<RefCell<Inner>>) {
     context.subscribe(interest, |_| {});
     drop(inner);
     queue_refresh(&Rc::downgrade(inner_rc));
+}
+
+/// The context, if it is connected now. libpulse refuses a request on a context in any
+/// other state, and its binding panics at the refusal: the server can go between an event
+/// and the turn of the loop that handles it, so every request asks this first (on the one
+/// thread libpulse runs on, nothing changes the state between this and the request).
+fn ready_context(context: &mut Option<Context>) -> Option<&mut Context> {
+    context.as_mut().filter(|c| c.get_state() == State::Ready)
 }
 
 /// The context closed, its callbacks gone, and nothing of its read left.
@@ -292,8 +301,8 @@ fn refresh(weak: &Weak<RefCell<Inner>>) {
         glib::timeout_add_local_once(Duration::from_millis(50), move || refresh(&weak));
         return;
     }
-    let Some(context) = inner.context.as_ref() else {
-        return;
+    let Some(context) = ready_context(&mut inner.context) else {
+        return; // not connected (yet, or any more): `ready` reads once it is
     };
     let introspect = context.introspect();
     let (server, sinks, sources) = (weak.clone(), weak.clone(), weak.clone());
