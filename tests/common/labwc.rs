@@ -99,6 +99,17 @@ impl Labwc {
             }
             return None;
         }
+        // In memory, as a desktop's /run is: the bar writes its test hook there on its main
+        // loop, and on a disk busy writing back such a write can wait long enough to read
+        // as the bar stalling.
+        let run = root.join("run");
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "mode=0755", "tmpfs"])
+            .arg(&run)
+            .status()
+            .expect("mount");
+        assert!(status.success(), "a tmpfs on the root's /run");
+        mounted.push(run);
         let xdg = root.join(XDG.trim_start_matches('/'));
         let _ = fs::remove_dir_all(&xdg);
         fs::create_dir_all(xdg.join("config")).expect("runtime folder");

@@ -61,6 +61,8 @@ pub enum Compositor {
 
 pub struct Session {
     dir: tempfile::TempDir,
+    /// The test hook's folder, in memory where the machine has /dev/shm (see [`hook_dir_in_memory`]).
+    hook: tempfile::TempDir,
     uid: u32,
     gid: u32,
     compositor: Child,
@@ -83,18 +85,14 @@ impl Session {
         let (uid, gid) = user_ids();
         let dir = tempfile::tempdir().expect("tempdir");
         fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
-        for sub in ["run", "home", "home/.config/ringbar", "hook"] {
+        for sub in ["run", "home", "home/.config/ringbar"] {
             fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
         }
-        for sub in [
-            "run",
-            "home",
-            "home/.config",
-            "home/.config/ringbar",
-            "hook",
-        ] {
+        for sub in ["run", "home", "home/.config", "home/.config/ringbar"] {
             chown(&dir.path().join(sub), uid, gid);
         }
+        let hook = hook_dir_in_memory(dir.path());
+        chown(hook.path(), uid, gid);
         fs::set_permissions(dir.path().join("run"), fs::Permissions::from_mode(0o700))
             .expect("chmod");
         let config = dir.path().join("sway.cfg");
@@ -112,6 +110,7 @@ impl Session {
             nested: None,
             pointer: std::cell::RefCell::new(None),
             dir,
+            hook,
             uid,
             gid,
         };
@@ -215,7 +214,7 @@ impl Session {
     }
 
     pub fn hook_dir(&self) -> PathBuf {
-        self.path().join("hook")
+        self.hook.path().to_path_buf()
     }
 
     /// Writes a file into the user's `~/.config/ringbar/`.
@@ -350,6 +349,19 @@ impl Session {
             let _ = child.wait();
         }
     }
+}
+
+/// The bar writes its test hook's files on its main loop, and the stall tests time that
+/// loop. On a disk busy writing back (a build that just finished), a write there waited up
+/// to half a second, which read as the bar stalling: the hook lives in memory
+/// (`/dev/shm`, as a desktop's runtime folder does), in `session` where there is none.
+fn hook_dir_in_memory(session: &Path) -> tempfile::TempDir {
+    let memory = Path::new("/dev/shm");
+    let parent = if memory.is_dir() { memory } else { session };
+    tempfile::Builder::new()
+        .prefix("ringbar-hook")
+        .tempdir_in(parent)
+        .expect("the test hook's folder")
 }
 
 impl Drop for Session {
