@@ -3,7 +3,7 @@
 //! thread ([`worker`]), the [`monitor`] that holds the settings and the latest sample for
 //! the main loop, the local [`wallclock`], how often a burst of changes is drawn
 //! ([`pacing`]), where files live ([`paths`]), one bar per session ([`single_instance`]), the
-//! remembered settings ([`state`]), the log ([`log`]), memory given back after a burst of
+//! remembered settings ([`state`], written off the main loop by [`state_writer`]), the log ([`log`]), memory given back after a burst of
 //! windows ([`heap`]).
 //! The GTK bar (`ui`) and the command line (`cli`) run on it.
 
@@ -16,5 +16,6 @@ pub mod sampler;
 pub mod single_instance;
 pub mod startup;
 pub mod state;
+pub mod state_writer;
 pub mod wallclock;
 pub mod worker;

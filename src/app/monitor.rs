@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::app::sampler::Sampler;
 use crate::app::state::StateFile;
+use crate::app::state_writer::StateWriter;
 use crate::app::worker::{Handover, Taken, Worker};
 use crate::config::Config;
 use crate::model::controls::{Controls, Request};
@@ -24,6 +25,7 @@ pub struct Monitor {
     sample: Sample,
     controls: Controls,
     state_file: Option<StateFile>,
+    state_writer: StateWriter,
 }
 
 impl Monitor {
@@ -47,6 +49,7 @@ impl Monitor {
             sample,
             controls,
             state_file,
+            state_writer: StateWriter::default(),
         })
     }
 
@@ -149,12 +152,9 @@ impl Monitor {
         tracing::info!("{line}");
     }
 
-    fn remember(&self) {
+    fn remember(&mut self) {
         if let Some(state_file) = &self.state_file {
-            if let Err(err) = state_file.save(self.controls) {
-                let path = state_file.path.display();
-                tracing::warn!("cannot remember the setting in {path}: {err}");
-            }
+            self.state_writer.write(state_file, self.controls);
         }
     }
 }
