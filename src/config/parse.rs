@@ -181,7 +181,7 @@ fn every_module(bars: &[BarSpec]) -> Layout {
 
 /// A module table's click keys, taken out of it; a wrong one is reported, and none are used.
 fn take_clicks(parse: &mut Parse<'_>, table: &mut Spanned<DeValue<'_>>) -> modules::Clicks {
-    clicks::take(table).unwrap_or_else(|(span, message)| {
+    clicks::take(table, parse.path).unwrap_or_else(|(span, message)| {
         parse.at(span, message);
         modules::Clicks::default()
     })

@@ -4,8 +4,11 @@
 //! module takes them in its table, script modules too; each one set runs in place of the
 //! module's own action for that button.
 
+use std::rc::Rc;
+
 use serde::Deserialize;
 
+use super::menu::Menu;
 use super::Button;
 
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
@@ -28,6 +31,9 @@ pub struct Clicks {
     /// Waybar's `format-alt-click`: the button that switches to `format-alt` and back.
     #[serde(rename = "format-alt-click")]
     alt_click: Option<AltClick>,
+    /// The menu a click opens (`menu`, `menu-file`, `menu-actions`), read apart.
+    #[serde(skip)]
+    pub menu: Option<Rc<Menu>>,
 }
 
 /// The button that switches a module to its `format-alt` and back, as Waybar's
@@ -80,6 +86,11 @@ impl Clicks {
             Button::Forward => &self.forward,
         }
         .as_deref()
+    }
+
+    /// The menu `button` opens, if one is set for it.
+    pub fn menu_of(&self, button: Button) -> Option<&Rc<Menu>> {
+        self.menu.as_ref().filter(|menu| menu.button == button)
     }
 
     /// The button `format-alt-click` names, if set.

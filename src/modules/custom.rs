@@ -137,6 +137,9 @@ impl Module for Custom {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
+        if let Some(menu) = self.clicks.menu_of(button) {
+            return Some(Action::Menu(menu.clone()));
+        }
         // `format-alt`'s button switches the label, and runs its command too if it has one.
         let switched = (self.alternative).click_set(self.config.format_alt.as_deref(), button);
         let command = self.clicks.command(button);

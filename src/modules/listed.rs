@@ -111,6 +111,9 @@ impl Module for Listed {
     }
 
     fn action(&self, button: Button) -> Option<Action> {
+        if let Some(menu) = self.clicks.menu_of(button) {
+            return Some(Action::Menu(menu.clone()));
+        }
         match self.clicks.command(button) {
             Some(_) => Some(Action::Run(button)),
             None => self.inner.action(button),

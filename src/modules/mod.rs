@@ -29,6 +29,7 @@ pub mod language;
 mod listed;
 pub mod media;
 mod memory;
+pub mod menu;
 pub mod mode;
 mod module;
 pub mod mpd;

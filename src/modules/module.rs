@@ -202,6 +202,8 @@ pub enum Action {
     Script(Button),
     /// Run the module's own command for this button ([`Module::command`]).
     Run(Button),
+    /// Pop up this menu (and run the button's command too, if one is set, as Waybar does).
+    Menu(std::rc::Rc<super::menu::Menu>),
     /// A command for an event source (the sound server's volume, BlueZ's power…).
     Command(SourceCommand),
     /// Switch the keyboard to its next layout, through the compositor.

@@ -150,7 +150,7 @@ impl App {
             Action::NextLayout => self.sources.next_layout(),
             Action::FocusWorkspace(workspace) => self.sources.focus_workspace(&workspace),
             Action::StepWorkspace(forward) => self.sources.step_workspace(forward),
-            Action::Script(_) | Action::Run(_) => {}
+            Action::Script(_) | Action::Run(_) | Action::Menu(_) => {}
         }
     }
 

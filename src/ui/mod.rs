@@ -13,6 +13,7 @@ mod history_graph;
 mod image_view;
 mod inputs;
 mod label_row;
+pub(crate) mod module_menu;
 mod outputs;
 mod paced;
 mod rotate_bin;

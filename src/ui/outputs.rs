@@ -128,9 +128,22 @@ impl App {
         self.render_all();
     }
 
-    /// A click or scroll on `module`.
-    fn clicked(self: &Rc<Self>, module: &dyn crate::modules::Module, button: Button) {
+    /// A click or scroll on `module`, whose widget `anchor` is (a menu opens on it).
+    fn clicked(
+        self: &Rc<Self>,
+        module: &dyn crate::modules::Module,
+        button: Button,
+        anchor: Option<gtk::Widget>,
+    ) {
         match module.action(button) {
+            Some(Action::Menu(menu)) => {
+                if let Some(anchor) = anchor {
+                    super::module_menu::open(&menu, &anchor, module.name());
+                }
+                if let Some(command) = module.command(button) {
+                    crate::events::script::runner::run_detached(module.name(), command);
+                }
+            }
             Some(Action::Script(button)) => {
                 if let Some(command) = module.command(button) {
                     self.sources.run_script_action(module.name(), command);
@@ -181,7 +194,7 @@ impl App {
                 } else {
                     Button::ScrollUp
                 };
-                app.clicked(scrolled.as_ref(), button);
+                app.clicked(scrolled.as_ref(), button, None);
             }
         );
         RowView::new(
@@ -259,7 +272,7 @@ impl App {
                         9 => Button::Forward,
                         _ => return,
                     };
-                    app.clicked(module.as_ref(), button);
+                    app.clicked(module.as_ref(), button, gesture.widget());
                 }
             ));
             slot.target().add_controller(click);
@@ -276,13 +289,13 @@ impl App {
                     self,
                     #[upgrade_or]
                     glib::Propagation::Proceed,
-                    move |_, _, dy| {
+                    move |scroll, _, dy| {
                         let button = if dy < 0.0 {
                             Button::ScrollUp
                         } else {
                             Button::ScrollDown
                         };
-                        app.clicked(module.as_ref(), button);
+                        app.clicked(module.as_ref(), button, scroll.widget());
                         glib::Propagation::Stop
                     }
                 ));

@@ -230,6 +230,11 @@ impl TestHook {
         self.write("tray-menu", text);
     }
 
+    /// A module's own menu last opened, as `Menu::describe` writes it.
+    pub fn write_module_menu(&self, text: &str) {
+        self.write("module-menu", text);
+    }
+
     fn write(&self, name: &str, text: &str) {
         let path = self.dir.join(name);
         let tmp = self.dir.join(format!(".{name}.tmp"));

@@ -17,6 +17,7 @@ mod image;
 mod imported_style;
 mod keyboard;
 mod lifecycle;
+mod module_menu;
 mod monitor;
 mod niri;
 mod overflow;

@@ -134,7 +134,7 @@ impl Source {
                 }
                 source.show(&popover, &root);
                 if popup {
-                    popover.popup();
+                    crate::ui::module_menu::popup_when_built(&popover);
                 }
             },
         );
