@@ -254,3 +254,55 @@ fn format_alt_click_comes_over_as_waybar_reads_it() {
         2
     );
 }
+
+#[test]
+fn a_menu_comes_over_with_its_file_and_actions_or_is_named_with_the_reason() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("power_menu.xml");
+    std::fs::write(
+        &file,
+        "<interface><object class=\"GtkMenu\" id=\"menu\"><child>\
+         <object class=\"GtkMenuItem\" id=\"reboot\"><property name=\"label\">Reboot</property>\
+         </object></child></object></interface>",
+    )
+    .expect("write");
+    let file = file.display().to_string();
+    let waybar = json!({
+        "modules-right": ["custom/power", "clock", "battery"],
+        "custom/power": {"format": "P", "menu": "on-click", "menu-file": file,
+                         "menu-actions": {"reboot": "systemctl reboot"}},
+        // Its file is not there: the clock keeps its other keys.
+        "clock": {"format": "{:%H}", "menu": "on-click-right", "menu-file": "$HOME/gone.xml"},
+        // A variable ringbar does not expand.
+        "battery": {"menu": "on-click", "menu-file": "$XDG_CONFIG_HOME/waybar/m.xml"}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    let power = &config.modules.right[0];
+    let Some(crate::modules::Action::Menu(menu)) = power.action(crate::modules::Button::Left)
+    else {
+        panic!("the power button opens its menu: {}", import.toml);
+    };
+    assert_eq!(menu.command("reboot"), Some("systemctl reboot"));
+    let clock = notes_about(&import, "`clock`")
+        .iter()
+        .map(|n| n.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        clock.contains("`menu`, `menu-file`: `menu-file`:") && clock.contains("gone.xml"),
+        "{clock}"
+    );
+    assert!(import.toml.contains("format = \"%H\""), "{}", import.toml);
+    let battery = notes_about(&import, "`battery` `menu`")
+        .iter()
+        .map(|n| n.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(battery.contains("no other variable"), "{battery}");
+    let battery = &config.modules.right[2];
+    assert!(!matches!(
+        battery.action(crate::modules::Button::Left),
+        Some(crate::modules::Action::Menu(_))
+    ));
+}

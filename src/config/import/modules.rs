@@ -216,6 +216,7 @@ impl Layout {
                         .unwrap_or("click");
                     Carried::one(Some((key.to_owned(), Value::String(button.to_owned()))))
                 }
+                (_, "menu" | "menu-file" | "menu-actions") => super::menu::carry(key, settings),
                 // GTK gathers a touchpad's smooth scrolling into the wheel's steps, and
                 // each step is one scroll action.
                 (_, "smooth-scrolling-threshold") => Carried::NotNeeded,
@@ -376,18 +377,17 @@ fn checked(ringbar: &str, table: Table, notes: &mut Vec<String>) -> Option<Table
         return Some(table);
     }
     let mut kept = Table::new();
-    for (key, value) in table {
-        let alone = Table::from_iter([(key.clone(), value.clone())]);
-        match reads(ringbar, &alone) {
-            Ok(()) => {
-                kept.insert(key, value);
-            }
-            Err(problem) if ringbar.starts_with("custom/") && key == "exec" => {
+    for unit in super::menu::units(table) {
+        let keys: Vec<String> = unit.keys().map(|key| format!("`{key}`")).collect();
+        match reads(ringbar, &unit) {
+            Ok(()) => kept.extend(unit),
+            Err(problem) if ringbar.starts_with("custom/") && unit.contains_key("exec") => {
                 notes.push(format!("`{ringbar}`: {problem}; left out"));
                 return None;
             }
             Err(problem) => notes.push(format!(
-                "`{ringbar}` `{key}`: {problem}; not carried over (ringbar's defaults apply)"
+                "`{ringbar}` {}: {problem}; not carried over (ringbar's defaults apply)",
+                keys.join(", ")
             )),
         }
     }
