@@ -153,9 +153,11 @@ fn sensors_and_their_text_allocate_nothing_once_warm() {
         &mut sample.hardware,
     );
     assert_eq!(sample.hardware.gpus.len(), 2);
-    // Every module shown, the pressure module too.
+    // Every module shown, the pressure module too, and each core's share.
     let config = config::parse(
-        "modules_left = [\"cpu\", \"memory\", \"gpu\", \"pressure\", \"battery\"]\n[pressure]\nwarning = 0\n",
+        "modules_left = [\"cpu\", \"memory\", \"gpu\", \"pressure\", \"cpu#cores\", \"battery\"]\n\
+         [pressure]\nwarning = 0\n\
+         [\"cpu#cores\"]\nformat = \"{usage0}% {usage1:.1f} {icon0}{icon1}\"\nformat-icons = [\"a\", \"b\"]\n",
         "config.toml".as_ref(),
     )
     .expect("valid");

@@ -106,12 +106,31 @@ pub fn fill_numbers(
     });
 }
 
-/// [`check`] for a format filled by [`fill_numbers`]: each field one of `known`, with
-/// a number's spec or none.
+/// Whether the field `name` is one of `known`, where a known name ending in `N` stands
+/// for its stem and a number (`usageN`: `{usage0}`, `{usage15}`, one per core).
+pub fn is_known(name: &str, known: &[&str]) -> bool {
+    known.iter().any(|known| match known.strip_suffix('N') {
+        Some(stem) => name
+            .strip_prefix(stem)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())),
+        None => *known == name,
+    })
+}
+
+/// The number of a field that [`is_known`] as `stem` + `N` (`usage7` → 7).
+pub fn numbered(name: &str, stem: &str) -> Option<usize> {
+    let n = name.strip_prefix(stem)?;
+    n.bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| n.parse().ok())?
+}
+
+/// [`check`] for a format filled by [`fill_numbers`]: each field one of `known` (see
+/// [`is_known`]), with a number's spec or none.
 pub fn check_numbers(format: &str, known: &[&str]) -> Result<(), String> {
     let mut wrong = None;
     fill(format, &mut String::new(), |key, _| {
-        let fits = number_spec::split(key).is_some_and(|(name, _)| known.contains(&name));
+        let fits = number_spec::split(key).is_some_and(|(name, _)| is_known(name, known));
         if wrong.is_none() && !fits {
             wrong = Some(key.to_owned());
         }

@@ -117,8 +117,8 @@ pub fn unknown_fields(format: &Json, known: &[&str]) -> Vec<String> {
     let mut unknown: Vec<String> = Vec::new();
     if let Some(text) = format.as_str() {
         super::format::fill(text, &mut String::new(), |key, _| {
-            let fits =
-                super::number_spec::split(key).is_some_and(|(name, _)| known.contains(&name));
+            let fits = super::number_spec::split(key)
+                .is_some_and(|(name, _)| super::format::is_known(name, known));
             if !fits && !unknown.iter().any(|u| u == key) {
                 unknown.push(key.to_owned());
             }

@@ -2,10 +2,14 @@
 //! `decimals` says), then temperature and average frequency where the machine has the
 //! sensors (`–` when one fails). With a `format`, Waybar's cpu module: `{usage}` (whole
 //! percents, truncated as Waybar's), `{load}` `{load1}` `{load5}` `{load15}`,
-//! `{avg_frequency}` and `{max_frequency}` (GHz) and `{icon}`, fmt's number specs taken,
-//! `format-warning` and `format-critical` past the thresholds, and `tooltip-format` in
-//! place of the monitor's report.
+//! `{avg_frequency}` and `{max_frequency}` (GHz) and `{icon}`, each core's `{usageN}` and
+//! `{iconN}` ([`cores`]), fmt's number specs taken, `format-warning` and `format-critical`
+//! past the thresholds, and `tooltip-format` in place of the monitor's report.
 
+mod cores;
+// The reader: the edge, with the application.
+#[cfg(feature = "app")]
+mod cores_reader;
 #[cfg(test)]
 mod tests;
 
@@ -22,12 +26,14 @@ use super::thresholds::{decimals, percent, DEFAULT_DECIMALS};
 use super::ModuleKind;
 use super::{Action, Button, Input, Level, Module, Status, Table};
 use crate::render::{number, write_percent_to, write_value};
+use crate::sample::readings::{Reader, Roots};
 use crate::sample::Sample;
 use crate::text::icons::FormatIcons;
 use crate::text::{untrusted, Sink};
+use cores::CoreUsage;
 
-/// Waybar's fields of the cpu module that ringbar fills.
-pub const KEYS: [&str; 8] = [
+/// Waybar's fields of the cpu module that ringbar fills; `N` is a core's number.
+pub const KEYS: [&str; 10] = [
     "usage",
     "load",
     "load1",
@@ -36,6 +42,8 @@ pub const KEYS: [&str; 8] = [
     "avg_frequency",
     "max_frequency",
     "icon",
+    "usageN",
+    "iconN",
 ];
 
 #[derive(Deserialize)]
@@ -86,6 +94,10 @@ fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> 
 }
 
 struct Cpu {
+    /// As listed (`cpu`, `cpu#cores`): the key of its cores' reading.
+    key: String,
+    /// A format shows a core's own share, so the cores are read.
+    per_core: bool,
     settings: Settings,
     decimals: usize,
     alternative: AltFormat,
@@ -111,17 +123,43 @@ pub const KIND: ModuleKind = ModuleKind {
     }),
 };
 
-pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
+pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     let settings = match table {
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),
     };
     let decimals = settings.decimals.map_or(DEFAULT_DECIMALS, usize::from);
+    let s = &settings;
+    let formats = [
+        &s.format,
+        &s.format_warning,
+        &s.format_critical,
+        &s.format_alt,
+    ];
+    let per_core = formats
+        .into_iter()
+        .chain([&s.tooltip_format])
+        .flatten()
+        .any(|format| shows_a_core(format));
     Ok(Rc::new(Cpu {
+        key: name.to_owned(),
+        per_core,
         settings,
         decimals,
         alternative: AltFormat::default(),
     }))
+}
+
+/// Whether `format` has a core's field (`{usage0}`, `{icon3}`).
+fn shows_a_core(format: &str) -> bool {
+    let mut found = false;
+    format::fill_numbers(format, &mut String::new(), |name, _, _| {
+        found |= format::numbered(name, "usage")
+            .or(format::numbered(name, "icon"))
+            .is_some();
+        true
+    });
+    found
 }
 
 impl Cpu {
@@ -163,7 +201,7 @@ impl Cpu {
                     }
                     return true;
                 }
-                _ => return false,
+                _ => return self.fill_core(name, spec, sample, level, out),
             };
             // Loads print as fmt prints a float: two decimals as /proc/loadavg has.
             let value = if name.starts_with("load") {
@@ -177,9 +215,52 @@ impl Cpu {
     }
 }
 
+impl Cpu {
+    /// `{usageN}` (truncated as `{usage}`; `–` while core N has no share) and `{iconN}`
+    /// (nothing then); `false` for any other field.
+    fn fill_core(
+        &self,
+        name: &str,
+        spec: Option<NumberSpec>,
+        sample: &Sample,
+        level: Level,
+        out: &mut String,
+    ) -> bool {
+        let cores = sample.readings.get::<CoreUsage>(&self.key);
+        let share = |n: usize| cores.and_then(|cores| cores.of(n)).map(f64::floor);
+        if let Some(n) = format::numbered(name, "usage") {
+            match share(n) {
+                Some(percent) => write_number(out, percent, spec),
+                None => out.push('–'),
+            }
+            return true;
+        }
+        let Some(n) = format::numbered(name, "icon") else {
+            return false;
+        };
+        if let (Some(icons), Some(percent)) = (&self.settings.format_icons, share(n)) {
+            out.push_str(icons.icon(Some(percent), level.css_class()));
+        }
+        true
+    }
+}
+
 impl Module for Cpu {
     fn name(&self) -> &str {
         "cpu"
+    }
+
+    fn reader(&self, roots: &Roots) -> Option<Box<dyn Reader>> {
+        if !self.per_core {
+            return None;
+        }
+        #[cfg(feature = "app")]
+        return Some(Box::new(cores_reader::CoresReader::new(&self.key, roots)));
+        #[cfg(not(feature = "app"))]
+        {
+            let _ = roots;
+            None
+        }
     }
 
     /// `CPU –` until there is an interval to measure.

@@ -1,3 +1,4 @@
+use super::cores::CoreUsage;
 use crate::model::{CpuReading, Value};
 use crate::modules::tests::text_of;
 use crate::modules::Level;
@@ -114,15 +115,44 @@ fn the_levels_format_icons_and_tooltip() {
     assert_eq!(tooltip, "load 1.25");
     assert!(!module.history_graphs());
     let err = crate::config::parse(
-        "modules_right = [\"cpu\"]\n[cpu]\nformat = \"{usage0}\"\n",
+        "modules_right = [\"cpu\"]\n[cpu]\nformat = \"{usage_0}\"\n",
         std::path::Path::new("c.toml"),
     )
-    .expect_err("a core's field");
+    .expect_err("no field");
     assert!(
-        err.message.contains("no {usage0} in a format here"),
+        err.message.contains("no {usage_0} in a format here") && err.message.contains("{usageN}"),
         "{}",
         err.message
     );
+}
+
+#[test]
+fn each_cores_share_and_icon_from_its_reading() {
+    use crate::modules::tests::{configured, input};
+    use crate::sample::readings::Roots;
+    let module = configured(
+        "cpu",
+        "format = \"{usage0}% {usage1:.1f} {icon0}{icon1} [{usage2}{icon2}]\"\n\
+         format-icons = [\"a\", \"b\", \"c\", \"d\"]\n",
+    );
+    assert!(module.reader(&Roots::system()).is_some() == cfg!(feature = "app"));
+    let mut sample = busy_sample();
+    let mut out = String::new();
+    module.text(&input(&sample), &mut out);
+    assert_eq!(out, "–% –  [–]", "before the cores' second reading");
+    let cores = CoreUsage {
+        percent: vec![Some(12.9), Some(99.5), None],
+    };
+    sample.readings.insert("cpu", Box::new(cores));
+    out.clear();
+    module.text(&input(&sample), &mut out);
+    assert_eq!(out, "12% 99.0 ad [–]");
+    // Without a core's field the cores are not read.
+    let plain = configured(
+        "cpu",
+        "format = \"{usage}% {icon}\"\nformat-icons = [\"a\"]\n",
+    );
+    assert!(plain.reader(&Roots::system()).is_none());
 }
 
 #[test]
