@@ -5,7 +5,7 @@
 #   scripts/dev.sh test   install what is missing, build, run every test
 #   scripts/dev.sh check  the fast inner loop: fmt, clippy, the core's unit tests
 #   scripts/dev.sh hyprland  only the real-Hyprland stage of `test` (a VM, minutes)
-#   scripts/dev.sh labwc  only the real-labwc stage of `test` (in the same sid root)
+#   scripts/dev.sh labwc  only the real-labwc stage of `test`, Wayfire too (same sid root)
 #   scripts/dev.sh deb    build the Debian package (target/deb/ringbar_*.deb, lintian-clean)
 #   scripts/dev.sh package  only the package stage of `test`: build it, install it into a
 #                         clean Debian 12 root, use it, purge it
@@ -133,13 +133,15 @@ hyprland_stage() {
     return "$status"
 }
 
-# The workspaces and window modules on labwc (tests/labwc.rs): headless, in the sid root
-# the Hyprland stage builds (built here if missing). Skips with a loud warning when the
-# root cannot be set up; a failing check fails the stage.
+# The workspaces, window and taskbar modules on labwc (tests/labwc.rs) and the window and
+# taskbar on Wayfire (tests/wayfire.rs): headless, in the sid root the Hyprland stage
+# builds (built here if missing). Skips with a loud warning when the root cannot be set
+# up; a failing check fails the stage.
 labwc_stage() {
     local started=$SECONDS status=0
-    log "real-labwc stage: labwc 0.20 headless in the sid root"
+    log "real-labwc stage: labwc 0.20 and Wayfire 0.10 headless in the sid root"
     cargo_test_as_root --test labwc -- --ignored --nocapture || status=$?
+    cargo_test_as_root --test wayfire -- --ignored --nocapture || status=$?
     log "real-labwc stage took $((SECONDS - started))s"
     return "$status"
 }

@@ -7,70 +7,23 @@
 
 mod common;
 
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use common::labwc::Labwc;
-use common::running_bar::RunningBar;
+use common::sid_compositor::SidCompositor as Labwc;
 use common::{require_root, wait_for};
 
 const WAIT: Duration = Duration::from_secs(30);
-
-/// foot on labwc, running `args`.
-fn foot(labwc: &Labwc, args: &[&str]) -> Client {
-    let child = labwc
-        .client("foot", &[])
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start foot");
-    Client(child)
-}
-
-/// Kills a client when the test ends, passed or not.
-struct Client(Child);
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// A virtual pointer (made before the bar: GDK drops the first events of one made
-/// later), then the bar with `config` on labwc's output.
-fn pointer_and_bar(labwc: &Labwc, config: &str) -> (common::screen::Pointer, RunningBar) {
-    let screen = labwc.screenshot("");
-    let layout = (screen.width as u32, screen.height as u32);
-    let pointer = labwc.pointer(&common::hyprland::example("virtual_pointer"), layout);
-    let bar_binary = labwc.install(std::path::Path::new(env!("CARGO_BIN_EXE_ringbar")));
-    let folder = labwc.host_path("/root/.config/ringbar");
-    std::fs::create_dir_all(&folder).expect("config folder");
-    std::fs::write(folder.join("config.toml"), config).expect("config");
-    let hook = labwc.host_path("/run/ringbar-hook");
-    let _ = std::fs::remove_dir_all(&hook);
-    std::fs::create_dir_all(&hook).expect("hook folder");
-    let bar = RunningBar::spawn(
-        labwc.client(&bar_binary, &[("RINGBAR_TEST_HOOK", "/run/ringbar-hook")]),
-        labwc.host_path("/run/ringbar-labwc/ringbar.log"),
-        hook,
-    );
-    bar.wait_for_log("bar on output HEADLESS-1");
-    (pointer, bar)
-}
 
 #[test]
 #[ignore = "needs the sid root (minutes to build): scripts/dev.sh labwc"]
 fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
     let _serial = common::serial();
     require_root();
-    let Some(labwc) = Labwc::start(&["FIRST", "SECOND"]) else {
+    let Some(labwc) = Labwc::labwc(&["FIRST", "SECOND"]) else {
         return;
     };
     let started = Instant::now();
-    let (mut pointer, bar) = pointer_and_bar(
-        &labwc,
+    let (mut pointer, bar) = labwc.pointer_and_bar(
         "interval_ms = 500\nmodules_left = [\"ext/workspaces\", \"window\"]\n\
          modules_right = [\"clock\"]\n",
     );
@@ -78,7 +31,7 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
     wait_for("labwc's desktops on the bar", WAIT, || {
         field("workspaces") == "FIRST:focused+visible|SECOND:"
     });
-    let _start = foot(&labwc, &["-T", "START", "--", "sleep", "600"]);
+    let _start = labwc.foot(&["-T", "START", "--", "sleep", "600"]);
     wait_for("the window's title", WAIT, || field("window") == "START");
     let left_text = || common::ocr::read_text(&labwc.screenshot("0,0 400x26"));
     wait_for("`FIRST SECOND START` on screen", WAIT, || {
@@ -101,7 +54,7 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
         field("window.visible") == "false"
     });
     // A second window, on SECOND; then back to FIRST and its window.
-    let _beta = foot(&labwc, &["-T", "BETA", "--", "sleep", "600"]);
+    let _beta = labwc.foot(&["-T", "BETA", "--", "sleep", "600"]);
     wait_for("BETA's title", WAIT, || field("window") == "BETA");
     click_button(0, "FIRST", &|| {
         field("workspaces") == "FIRST:focused+visible|SECOND:"
@@ -116,7 +69,7 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
          printf '\\033]2;t%d\\007' $i; i=$((i+1)); done; sleep 600"
     );
     let renders_before = bar.renders("Compositor");
-    let _hostile = foot(&labwc, &["-T", "HOSTILE", "--", "sh", "-c", &script]);
+    let _hostile = labwc.foot(&["-T", "HOSTILE", "--", "sh", "-c", &script]);
     wait_for("the hostile title, cut", WAIT, || {
         let title = field("window");
         title.starts_with("<b>&amp;xxx") && title.chars().count() <= 1025
@@ -130,7 +83,7 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
 
     // labwc stopped (SIGSTOP) for 3 s: neither the bar's own Wayland connection nor
     // GTK's holds the main loop up; then the bar follows labwc again.
-    let window = common::stalls::Window::open(&labwc.host_path("/run/ringbar-hook"));
+    let window = common::stalls::Window::open(&labwc.hook_dir());
     let signal = |which: &str| {
         let sent = std::process::Command::new("kill")
             .args([which, &labwc.pid().to_string()])
@@ -142,7 +95,7 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
     std::thread::sleep(Duration::from_secs(3));
     signal("-CONT");
     window.assert_on_time("the stopped labwc");
-    let _after = foot(&labwc, &["-T", "AFTER", "--", "sleep", "600"]);
+    let _after = labwc.foot(&["-T", "AFTER", "--", "sleep", "600"]);
     wait_for("a window opened after labwc went on", WAIT, || {
         field("window") == "AFTER"
     });
@@ -159,20 +112,19 @@ fn labwc_workspaces_and_window_title_over_the_standard_protocols() {
 fn labwc_taskbar_activates_minimizes_and_closes() {
     let _serial = common::serial();
     require_root();
-    let Some(labwc) = Labwc::start(&["FIRST"]) else {
+    let Some(labwc) = Labwc::labwc(&["FIRST"]) else {
         return;
     };
-    let (mut pointer, bar) = pointer_and_bar(
-        &labwc,
+    let (mut pointer, bar) = labwc.pointer_and_bar(
         "modules_left = [\"wlr/taskbar\"]\nmodules_right = [\"clock\"]\n\
          [\"wlr/taskbar\"]\nformat = \"{icon} {title}\"\n",
     );
     let field = |key: &str| bar.field(key);
-    let _start = foot(&labwc, &["-T", "START", "--", "sleep", "600"]);
+    let _start = labwc.foot(&["-T", "START", "--", "sleep", "600"]);
     wait_for("START's button", WAIT, || {
         field("taskbar") == "START:active@foot"
     });
-    let mut beta = foot(&labwc, &["-T", "BETA", "--", "sleep", "600"]);
+    let mut beta = labwc.foot(&["-T", "BETA", "--", "sleep", "600"]);
     wait_for("two buttons with foot's icon, BETA active", WAIT, || {
         let taskbar = field("taskbar");
         eprintln!("taskbar: {taskbar}");
