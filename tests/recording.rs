@@ -210,3 +210,53 @@ fn cameras_and_screen_shares_are_named_until_they_stop() {
     let log = bar.log_text();
     assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
 }
+
+/// Waybar's `audio-out`: the applications playing sound, when the config asks for them.
+/// `pacat` plays silence into the null sink; once it ends, nothing is shown.
+#[test]
+fn the_speakers_name_the_playing_app_when_asked() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let _bus = start_session_bus(&session);
+    let sound = Sound::start(&session);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = []\nmodules_center = []\nmodules_right = [\"privacy\"]\n\
+         [privacy]\nmodules = [\"audio-in\", \"audio-out\"]\n",
+    );
+    let address = bus_address(&session);
+    let bar = session.start_bar(&[("DBUS_SESSION_BUS_ADDRESS", address.as_str())]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    wait_for("the bar drawn", WAIT, || {
+        !bar.field("privacy.visible").is_empty()
+    });
+    assert_eq!(bar.field("privacy.visible"), "false", "nothing plays");
+    let zeros = std::fs::File::open("/dev/zero").expect("/dev/zero");
+    let mut playing = Helper(
+        sound
+            .user("pacat")
+            .args([
+                "--playback",
+                "--device",
+                "rbnull",
+                "--client-name",
+                "rb-player",
+            ])
+            .stdin(zeros)
+            .spawn()
+            .expect("run pacat (Debian's pulseaudio-utils)"),
+    );
+    wait_for("the speakers' indicator", WAIT, || {
+        bar.field("privacy") == "OUT rb-player"
+    });
+    assert_eq!(bar.field("privacy.classes"), "module,privacy,speaker");
+    wait_for("`OUT rb-player` on screen", WAIT, || {
+        let seen = ocr::read_text(&session.screenshot(WIDTH - 300, 0, 300, 26));
+        seen.contains("OUT rb-player")
+    });
+    playing.kill();
+    wait_for("hidden once it stops", WAIT, || {
+        bar.field("privacy.visible") == "false"
+    });
+}

@@ -2,10 +2,12 @@
 //! being captured, one part per kind: `MIC pw-record`, `CAM Firefox`, `SCREEN obs` by
 //! default (`{apps}`: the applications, `{count}`, `{icon}`), with the applications,
 //! their pids and the devices in the tooltip; hidden otherwise. Never ringbar's own.
+//! Asked for (`speaker`, Waybar's `audio-out`), the applications playing sound too:
+//! `OUT mpv`.
 //!
 //! The microphone: the sound server's streams that record from an input device (not a
 //! sink's monitor) and are not paused, on the `audio` module's connection
-//! (`crate::events::audio`). Cameras and screen shares: PipeWire's video sources linked
+//! (`crate::events::audio`); the speakers: its streams that play, not paused. Cameras and screen shares: PipeWire's video sources linked
 //! to a running video stream (`crate::events::capture`); a source a device monitor made
 //! is a camera, one a program made (a screen-cast portal) a screen share.
 
@@ -20,7 +22,7 @@ use super::format;
 use super::import::{Carried, Waybar};
 use super::ModuleKind;
 use super::{Action, Button, EventSource, Input, Module, Status, Table, Update};
-use crate::events::audio::AudioState;
+use crate::events::audio::{AppStream, AudioState};
 use crate::events::capture::CaptureKind;
 use crate::events::capture::CaptureState;
 use crate::render::header;
@@ -40,6 +42,8 @@ struct Settings {
     format_camera: String,
     #[serde(rename = "format-screen", deserialize_with = "checked")]
     format_screen: String,
+    #[serde(rename = "format-speaker", deserialize_with = "checked")]
+    format_speaker: String,
     /// One icon (`""`), or one per kind (`{ microphone = "…", camera = "…" }`).
     #[serde(rename = "format-icons")]
     format_icons: Option<FormatIcons>,
@@ -54,14 +58,16 @@ impl Default for Settings {
             format_microphone: "MIC {apps}".to_owned(),
             format_camera: "CAM {apps}".to_owned(),
             format_screen: "SCREEN {apps}".to_owned(),
+            format_speaker: "OUT {apps}".to_owned(),
             format_icons: None,
-            modules: Kind::ALL.to_vec(),
+            modules: Kind::CAPTURES.to_vec(),
         }
     }
 }
 
-/// `modules`: `microphone`, `camera`, `screen`, or Waybar's `audio-in` (the microphone)
-/// and `screenshare` (any video capture: cameras and screens).
+/// `modules`: `microphone`, `camera`, `screen`, `speaker`, or Waybar's `audio-in` (the
+/// microphone), `screenshare` (any video capture: cameras and screens) and `audio-out`
+/// (the speakers).
 fn kinds<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Kind>, D::Error> {
     let mut kinds = Vec::new();
     for name in Vec::<String>::deserialize(d)? {
@@ -70,10 +76,11 @@ fn kinds<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Kind>, D::Error> {
             "camera" => &[Kind::Camera],
             "screen" => &[Kind::Screen],
             "screenshare" => &[Kind::Camera, Kind::Screen],
+            "speaker" | "audio-out" => &[Kind::Speaker],
             other => {
                 return Err(de::Error::custom(format!(
-                    "`{other}`: the kinds are microphone, camera and screen (Waybar's \
-                     audio-in and screenshare)"
+                    "`{other}`: the kinds are microphone, camera, screen and speaker \
+                     (Waybar's audio-in, screenshare and audio-out)"
                 )))
             }
         };
@@ -102,9 +109,9 @@ fn from_waybar(key: &str, value: &Json) -> Carried {
                 _ => false,
             })
         });
-        if !plain || !["audio-in", "screenshare"].contains(&kind) {
+        if !plain || !["audio-in", "screenshare", "audio-out"].contains(&kind) {
             return Carried::Refused(format!(
-                "{module}: ringbar shows audio-in and screenshare, as text"
+                "{module}: ringbar shows audio-in, screenshare and audio-out, as text"
             ));
         }
         types.push(Json::String(kind.to_owned()));
@@ -122,10 +129,13 @@ enum Kind {
     Microphone,
     Camera,
     Screen,
+    Speaker,
 }
 
 impl Kind {
-    const ALL: [Kind; 3] = [Kind::Microphone, Kind::Camera, Kind::Screen];
+    const ALL: [Kind; 4] = [Kind::Microphone, Kind::Camera, Kind::Screen, Kind::Speaker];
+    /// What is shown by default: what is captured. Sound playing is no one's privacy.
+    const CAPTURES: [Kind; 3] = [Kind::Microphone, Kind::Camera, Kind::Screen];
 
     /// Its CSS class, and its key in `format-icons`.
     fn class(self) -> &'static str {
@@ -133,6 +143,7 @@ impl Kind {
             Kind::Microphone => "microphone",
             Kind::Camera => "camera",
             Kind::Screen => "screen",
+            Kind::Speaker => "speaker",
         }
     }
 
@@ -141,6 +152,7 @@ impl Kind {
             Kind::Microphone => "Microphone",
             Kind::Camera => "Camera",
             Kind::Screen => "Screen share",
+            Kind::Speaker => "Speakers",
         }
     }
 }
@@ -191,23 +203,22 @@ fn capturing<'a>(input: &'a Input<'_>, kind: Kind) -> Vec<Capturing<'a>> {
             })
             .collect()
     };
+    let audio = |streams: fn(&AudioState) -> &Vec<AppStream>| {
+        let audio = input.events.get::<AudioState>();
+        let streams = audio.into_iter().flat_map(streams);
+        streams
+            .map(|s| Capturing {
+                app: &s.app,
+                pid: s.pid,
+                from: &s.device,
+            })
+            .collect()
+    };
     match kind {
-        Kind::Microphone => {
-            let recordings = input
-                .events
-                .get::<AudioState>()
-                .into_iter()
-                .flat_map(|a| &a.recordings);
-            recordings
-                .map(|r| Capturing {
-                    app: &r.app,
-                    pid: r.pid,
-                    from: &r.source,
-                })
-                .collect()
-        }
+        Kind::Microphone => audio(|a| &a.recordings),
         Kind::Camera => video(CaptureKind::Camera),
         Kind::Screen => video(CaptureKind::Screen),
+        Kind::Speaker => audio(|a| &a.playbacks),
     }
 }
 
@@ -235,6 +246,7 @@ impl Privacy {
             Kind::Microphone => &self.settings.format_microphone,
             Kind::Camera => &self.settings.format_camera,
             Kind::Screen => &self.settings.format_screen,
+            Kind::Speaker => &self.settings.format_speaker,
         }
     }
 }

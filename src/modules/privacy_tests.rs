@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::*;
-use crate::events::audio::{AudioState, Recording};
+use crate::events::audio::{AppStream, AudioState};
 use crate::events::capture::{Capture, CaptureKind, CaptureState};
 use crate::modules::tests::input;
 use crate::modules::Events;
@@ -16,15 +16,15 @@ fn module(toml: &str) -> Rc<dyn Module> {
     config.modules.right[0].clone()
 }
 
-fn recording(app: &str, pid: Option<u32>) -> Recording {
-    Recording {
+fn recording(app: &str, pid: Option<u32>) -> AppStream {
+    AppStream {
         app: app.to_owned(),
         pid,
-        source: "Null Input".to_owned(),
+        device: "Null Input".to_owned(),
     }
 }
 
-fn events(recordings: Vec<Recording>) -> Events {
+fn events(recordings: Vec<AppStream>) -> Events {
     Events::default().with(Some(AudioState {
         recordings,
         ..AudioState::default()
@@ -200,11 +200,41 @@ fn waybars_modules_carry_over_where_ringbar_shows_them() {
             toml::Value::Array(vec!["screenshare".into(), "audio-in".into()])
         )])
     );
+    assert!(matches!(
+        carry(serde_json::json!([{"type": "audio-out"}])),
+        Carried::Set(_)
+    ));
     for unshown in [
-        serde_json::json!([{"type": "audio-out"}]),
         serde_json::json!([{"type": "audio-in", "tooltip": false}]),
         serde_json::json!([{"type": "screenshare", "icon-name": "camera"}]),
     ] {
         assert!(matches!(carry(unshown), Carried::Refused(_)));
     }
+}
+
+#[test]
+fn the_speakers_are_shown_only_when_asked_for() {
+    let mut playing = events(vec![recording("pw-record", Some(7))]);
+    let mut audio = playing.get::<AudioState>().cloned().expect("audio");
+    audio.playbacks = vec![AppStream {
+        app: "mpv".to_owned(),
+        pid: Some(11),
+        device: "Null Output".to_owned(),
+    }];
+    playing.set(Some(audio));
+    assert_eq!(
+        shown(module("").as_ref(), &playing).0,
+        "MIC pw-record",
+        "not by default"
+    );
+    let asked = module("modules = [\"audio-in\", \"audio-out\"]\nformat-speaker = \"♪ {apps}\"");
+    let (text, status, tooltip) = shown(asked.as_ref(), &playing);
+    assert_eq!(text, "MIC pw-record ♪ mpv");
+    assert_eq!(status.expect("shown").classes, ["speaker"]);
+    assert!(
+        tooltip.ends_with("Speakers  in use\n  mpv (pid 11) · Null Output\n"),
+        "{tooltip}"
+    );
+    let speaker_only = module("modules = [\"speaker\"]");
+    assert_eq!(shown(speaker_only.as_ref(), &playing).0, "OUT mpv");
 }

@@ -39,16 +39,16 @@ pub struct Source {
     pub muted: bool,
 }
 
-/// A stream recording from an input device (not a sink's monitor): a microphone in use,
-/// for the `privacy` module.
+/// An application's stream, for the `privacy` module: one recording from an input device
+/// (not a sink's monitor), a microphone in use; or one playing to an output device.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Recording {
+pub struct AppStream {
     /// `application.name` (`pw-record`, `Firefox`), else the stream's own name.
     pub app: String,
     /// `application.process.id`, where the client said.
     pub pid: Option<u32>,
     /// The device's description (`Built-in Audio Analog Stereo`).
-    pub source: String,
+    pub device: String,
 }
 
 /// What the modules show and act on.
@@ -61,7 +61,9 @@ pub struct AudioState {
     /// The default source (not a sink's monitor), if there is one.
     pub source: Option<Source>,
     /// The streams recording from an input device now (not paused, not ringbar's own).
-    pub recordings: Vec<Recording>,
+    pub recordings: Vec<AppStream>,
+    /// The streams playing to an output device now (not paused).
+    pub playbacks: Vec<AppStream>,
 }
 
 impl AudioState {

@@ -3,7 +3,7 @@
 //! so one client speaks to both. Everything is asynchronous: a request's reply comes
 //! back as a callback on the main loop, which never waits for the server.
 //!
-//! Connected, it subscribes to sink, source and server changes and reads the state again
+//! Connected, it subscribes to sink, source, stream and server changes and reads the state again
 //! after each burst of them (one read per burst, however many events). Without a server,
 //! or when it goes away, the state is `None` (logged once), and the server's socket
 //! (`$XDG_RUNTIME_DIR/pulse/native`) is watched with inotify: a connection is tried
@@ -22,7 +22,7 @@ use libpulse_binding::context::{Context, FlagSet, State};
 use libpulse_binding::volume::ChannelVolumes;
 use libpulse_glib_binding::Mainloop;
 
-use super::reading::{recording_of, sink_of, source_of, Reading};
+use super::reading::{playback_of, recording_of, sink_of, source_of, Reading};
 use super::{command, socket};
 use super::{AudioCommand, AudioState};
 use crate::events::source::{OnChange, Watch};
@@ -186,6 +186,7 @@ fn ready(inner_rc: &Rc<RefCell<Inner>>) {
     let interest = InterestMaskSet::SINK
         | InterestMaskSet::SOURCE
         | InterestMaskSet::SOURCE_OUTPUT
+        | InterestMaskSet::SINK_INPUT
         | InterestMaskSet::SERVER;
     context.subscribe(interest, |_| {});
     drop(inner);
@@ -306,7 +307,7 @@ fn refresh(weak: &Weak<RefCell<Inner>>) {
     };
     let introspect = context.introspect();
     let (server, sinks, sources) = (weak.clone(), weak.clone(), weak.clone());
-    let streams = weak.clone();
+    let (streams, playing) = (weak.clone(), weak.clone());
     introspect.get_server_info(move |info| {
         with_reading(&server, |reading| {
             reading.default_sink = info.default_sink_name.as_deref().map(str::to_owned);
@@ -317,6 +318,8 @@ fn refresh(weak: &Weak<RefCell<Inner>>) {
     introspect.get_sink_info_list(move |item| match item {
         ListResult::Item(info) => {
             with_reading(&sinks, |reading| {
+                let description = info.description.as_deref().unwrap_or_default();
+                (reading.sink_descriptions).push((info.index, description.to_owned()));
                 reading.sinks.push(sink_of(info));
                 false
             });
@@ -356,8 +359,21 @@ fn refresh(weak: &Weak<RefCell<Inner>>) {
             with_reading(&streams, |_| true);
         }
     });
+    introspect.get_sink_input_info_list(move |item| match item {
+        ListResult::Item(info) => {
+            with_reading(&playing, |reading| {
+                if let Some(playback) = playback_of(info) {
+                    reading.playbacks.push((info.sink, playback));
+                }
+                false
+            });
+        }
+        ListResult::End | ListResult::Error => {
+            with_reading(&playing, |_| true);
+        }
+    });
     inner.reading = Some(Reading {
-        waiting: 4,
+        waiting: 5,
         ..Reading::default()
     });
 }

@@ -1,10 +1,13 @@
-//! One read of the sound server's state: the replies to the four requests a read makes
-//! (server info, sinks, sources, recording streams), and the state they make together.
+//! One read of the sound server's state: the replies to the five requests a read makes
+//! (server info, sinks, sources, recording streams, playing streams), and the state they
+//! make together.
 
-use libpulse_binding::context::introspect::{SinkInfo, SourceInfo, SourceOutputInfo};
+use libpulse_binding::context::introspect::{
+    SinkInfo, SinkInputInfo, SourceInfo, SourceOutputInfo,
+};
 use libpulse_binding::volume::{ChannelVolumes, Volume};
 
-use super::{AudioState, Recording, Sink, Source};
+use super::{AppStream, AudioState, Sink, Source};
 
 /// The replies of one read of the state.
 #[derive(Default)]
@@ -12,13 +15,18 @@ pub(super) struct Reading {
     pub(super) default_sink: Option<String>,
     pub(super) default_source: Option<String>,
     pub(super) sinks: Vec<(Sink, ChannelVolumes)>,
+    /// Every sink's description, by its index.
+    pub(super) sink_descriptions: Vec<(u32, String)>,
     pub(super) sources: Vec<Source>,
     /// The sources that are a sink's monitor (by index), and every source's description.
     pub(super) monitors: Vec<u32>,
     pub(super) descriptions: Vec<(u32, String)>,
     /// Recording streams, by the index of the source they record from.
-    pub(super) recordings: Vec<(u32, Recording)>,
-    /// Replies still to come: server info, sink list, source list, recording streams.
+    pub(super) recordings: Vec<(u32, AppStream)>,
+    /// Playing streams, by the index of the sink they play to.
+    pub(super) playbacks: Vec<(u32, AppStream)>,
+    /// Replies still to come: server info, sink list, source list, recording streams,
+    /// playing streams.
     pub(super) waiting: u8,
 }
 
@@ -34,25 +42,31 @@ impl Reading {
             .sources
             .into_iter()
             .find(|source| Some(&source.name) == self.default_source.as_ref());
-        let (monitors, descriptions) = (&self.monitors, &self.descriptions);
-        let recordings = self
-            .recordings
-            .into_iter()
-            .filter(|(from, _)| !monitors.contains(from))
-            .map(|(from, mut recording)| {
-                let described = descriptions.iter().find(|(index, _)| *index == from);
-                recording.source = described.map(|(_, d)| d.clone()).unwrap_or_default();
-                recording
-            })
-            .collect();
+        let monitors = &self.monitors;
+        let recordings = self.recordings.into_iter();
+        let recordings = recordings.filter(|(from, _)| !monitors.contains(from));
         let state = AudioState {
             sinks: self.sinks.into_iter().map(|(sink, _)| sink).collect(),
             default_sink: default,
             source,
-            recordings,
+            recordings: described(recordings, &self.descriptions),
+            playbacks: described(self.playbacks.into_iter(), &self.sink_descriptions),
         };
         (state, volumes)
     }
+}
+
+/// The streams, each with its device's description (by the device's index).
+fn described(
+    streams: impl Iterator<Item = (u32, AppStream)>,
+    descriptions: &[(u32, String)],
+) -> Vec<AppStream> {
+    let with_device = |(device, mut stream): (u32, AppStream)| {
+        let found = descriptions.iter().find(|(index, _)| *index == device);
+        stream.device = found.map(|(_, d)| d.clone()).unwrap_or_default();
+        stream
+    };
+    streams.map(with_device).collect()
 }
 
 fn percent(volumes: &ChannelVolumes) -> f64 {
@@ -76,23 +90,37 @@ pub(super) fn sink_of(info: &SinkInfo<'_>) -> (Sink, ChannelVolumes) {
 }
 
 /// A stream that records now: not paused (corked), and not one of ringbar's own.
-pub(super) fn recording_of(info: &SourceOutputInfo<'_>) -> Option<Recording> {
-    if info.corked {
+pub(super) fn recording_of(info: &SourceOutputInfo<'_>) -> Option<AppStream> {
+    let name = info.name.as_deref();
+    app_stream(info.corked, &info.proplist, name)
+}
+
+/// A stream that plays now: not paused (corked), and not one of ringbar's own.
+pub(super) fn playback_of(info: &SinkInputInfo<'_>) -> Option<AppStream> {
+    let name = info.name.as_deref();
+    app_stream(info.corked, &info.proplist, name)
+}
+
+fn app_stream(
+    corked: bool,
+    properties: &libpulse_binding::proplist::Proplist,
+    name: Option<&str>,
+) -> Option<AppStream> {
+    if corked {
         return None;
     }
-    let pid = info
-        .proplist
+    let pid = properties
         .get_str("application.process.id")
         .and_then(|pid| pid.parse::<u32>().ok());
     if pid == Some(std::process::id()) {
         return None;
     }
-    let name = info.proplist.get_str("application.name");
-    let app = name.or_else(|| info.name.as_deref().map(str::to_owned));
-    Some(Recording {
+    let app = properties.get_str("application.name");
+    let app = app.or_else(|| name.map(str::to_owned));
+    Some(AppStream {
         app: clean_name(&app.unwrap_or_default()),
         pid,
-        source: String::new(),
+        device: String::new(),
     })
 }
 

@@ -21,6 +21,7 @@ fn the_default_sink_and_its_port_kind() {
         default_sink: Some("b".to_owned()),
         source: None,
         recordings: Vec::new(),
+        playbacks: Vec::new(),
     };
     assert_eq!(state.default_sink().map(|s| s.port_kind()), Some("hdmi"));
     assert_eq!(state.sinks[0].port_kind(), "headphone");

@@ -46,6 +46,7 @@ fn state() -> AudioState {
             muted: false,
         }),
         recordings: Vec::new(),
+        playbacks: Vec::new(),
     }
 }
 
