@@ -1,7 +1,9 @@
-//! The bar on Wayfire 0.10 (Debian sid's), which offers no workspace protocol: the
-//! focused window's title and the taskbar from wlr-foreign-toplevel (Wayfire's
-//! foreign-toplevel plugin), read by the test hook and by OCR; a click on a taskbar
-//! button activates its window, read back from the title, and a middle click closes one.
+//! The bar on Wayfire 0.10 (Debian sid's): the workspaces (a grid of three) and the
+//! focused window from Wayfire's own IPC (its `ipc` and `ipc-rules` plugins), the taskbar
+//! from wlr-foreign-toplevel (its foreign-toplevel plugin), read by the test hook and by
+//! OCR. A click on a workspace makes Wayfire switch (through its `vswitch` plugin), as its
+//! own events then say; a click on a taskbar button activates its window, read back from
+//! the title, and a middle click closes one.
 //! Wayfire runs headless in the sid root the Hyprland harness builds, with the pixman
 //! renderer, as `nobody` (it refuses root); `scripts/dev.sh labwc` runs this stage too.
 
@@ -16,17 +18,21 @@ const WAIT: Duration = Duration::from_secs(30);
 
 #[test]
 #[ignore = "needs the sid root (minutes to build): scripts/dev.sh labwc"]
-fn wayfire_window_title_and_taskbar_over_foreign_toplevel() {
+fn wayfire_workspaces_window_title_and_taskbar() {
     let _serial = common::serial();
     require_root();
     let Some(wayfire) = SidCompositor::wayfire() else {
         return;
     };
     let (mut pointer, bar) = wayfire.pointer_and_bar(
-        "modules_left = [\"wlr/taskbar\", \"window\"]\nmodules_right = [\"clock\"]\n\
+        "interval_ms = 500\nmodules_left = [\"wayfire/workspaces\", \"wlr/taskbar\", \"wayfire/window\"]\n\
+         modules_right = [\"clock\"]\n\
          [\"wlr/taskbar\"]\nformat = \"{icon} {title}\"\n",
     );
     let field = |key: &str| bar.field(key);
+    wait_for("Wayfire's three workspaces, empty", WAIT, || {
+        field("workspaces") == "1:focused+visible+empty|2:empty|3:empty"
+    });
     let _one = wayfire.foot(&["-T", "ONE", "--", "sleep", "600"]);
     wait_for("ONE's title", WAIT, || field("window") == "ONE");
     let mut two = wayfire.foot(&["-T", "TWO", "--", "sleep", "600"]);
@@ -56,6 +62,56 @@ fn wayfire_window_title_and_taskbar_over_foreign_toplevel() {
     });
     wait_for("one button left", WAIT, || {
         field("taskbar") == "ONE:active@foot"
+    });
+
+    // A click on the third workspace: Wayfire switches and says so; ONE stays on the
+    // first, so no window has the focus there. Then back.
+    let mut click_workspace = |index: usize| {
+        let (x, y) = bar.button_center("workspaces", index);
+        pointer.move_to(x, y);
+        pointer.click("left");
+    };
+    wait_for("ONE on the first workspace", WAIT, || {
+        field("workspaces") == "1:focused+visible+occupied|2:empty|3:empty"
+    });
+    click_workspace(2);
+    wait_for("Wayfire on the third workspace", WAIT, || {
+        field("workspaces") == "1:occupied|2:empty|3:focused+visible+empty"
+    });
+    wait_for("no focused window there", WAIT, || {
+        field("window.visible") == "false"
+    });
+    click_workspace(0);
+    wait_for("back on the first", WAIT, || {
+        field("workspaces") == "1:focused+visible+occupied|2:empty|3:empty"
+    });
+
+    // A hostile title stays text, cut to 1024 characters.
+    let hostile = format!("<b>&amp;{}", "x".repeat(10_000));
+    let script = format!("printf '\\033]2;%s\\007' '{hostile}'; sleep 600");
+    let _hostile = wayfire.foot(&["-T", "HOSTILE", "--", "sh", "-c", &script]);
+    wait_for("the hostile title, cut", WAIT, || {
+        let title = field("window");
+        title.starts_with("<b>&amp;xxx") && title.chars().count() <= 1025
+    });
+
+    // Wayfire stopped (SIGSTOP) for 3 s: neither its IPC nor the Wayland connections hold
+    // the main loop up; then the bar follows Wayfire again.
+    let window = common::stalls::Window::open(&wayfire.hook_dir());
+    let signal = |which: &str| {
+        let sent = std::process::Command::new("kill")
+            .args([which, &wayfire.pid().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill {which}");
+    };
+    signal("-STOP");
+    std::thread::sleep(Duration::from_secs(3));
+    signal("-CONT");
+    window.assert_on_time("the stopped Wayfire");
+    let _after = wayfire.foot(&["-T", "AFTER", "--", "sleep", "600"]);
+    wait_for("a window opened after Wayfire went on", WAIT, || {
+        field("window") == "AFTER"
     });
     let log = bar.log_text();
     assert!(!log.contains("ERROR"), "{log}");

@@ -186,6 +186,8 @@ mod tests {
             ("niri/workspaces", "workspaces"),
             ("niri/window", "window"),
             ("niri/language", "language"),
+            ("wayfire/workspaces", "workspaces"),
+            ("wayfire/window", "window"),
             ("hyprland/submap", "mode"),
             ("power-profiles-daemon", "power_profile"),
         ] {

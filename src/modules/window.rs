@@ -53,7 +53,12 @@ pub const KIND: ModuleKind = ModuleKind {
     make,
     waybar: Some(Waybar {
         convert: from_waybar,
-        ..Waybar::named(&["sway/window", "hyprland/window", "niri/window"])
+        ..Waybar::named(&[
+            "sway/window",
+            "hyprland/window",
+            "niri/window",
+            "wayfire/window",
+        ])
     }),
 };
 

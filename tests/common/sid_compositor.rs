@@ -45,6 +45,8 @@ pub struct SidCompositor {
     user: Option<u32>,
     /// Its Wayland socket's name.
     socket: String,
+    /// What its clients are told besides the display: Wayfire's IPC socket.
+    env: Vec<String>,
 }
 
 fn warn_skip(why: &str, detail: &[u8]) {
@@ -106,10 +108,12 @@ impl SidCompositor {
         SidCompositor::start(None, ("rc.xml", &rc), &command)
     }
 
-    /// Wayfire with one headless output and its foreign-toplevel plugin (the window
-    /// list other programs read), run as `nobody`.
+    /// Wayfire with one headless output and a grid of three workspaces, with its
+    /// foreign-toplevel plugin (the window list other programs read) and its IPC, run as
+    /// `nobody`. Its clients are told the IPC socket, as Wayfire tells those it starts.
     pub fn wayfire() -> Option<SidCompositor> {
-        let ini = "[core]\nplugins = foreign-toplevel\nxwayland = false\n";
+        let ini = "[core]\nplugins = ipc ipc-rules vswitch foreign-toplevel\n\
+                   xwayland = false\nvwidth = 3\nvheight = 1\n";
         let command = ["wayfire", "-c", &format!("{XDG}/config/wayfire.ini")].map(str::to_owned);
         SidCompositor::start(Some(NOBODY), ("wayfire.ini", ini), &command)
     }
@@ -178,6 +182,7 @@ impl SidCompositor {
             mounted,
             user,
             socket: String::new(),
+            env: Vec::new(),
         };
         compositor.compositor = compositor
             .in_root(&[
@@ -190,18 +195,29 @@ impl SidCompositor {
             .stderr(log)
             .spawn()
             .expect("start the compositor");
+        // Its Wayland socket, and Wayfire's IPC socket (made as its plugin loads, later).
         let deadline = Instant::now() + Duration::from_secs(30);
-        compositor.socket = loop {
-            let socket = fs::read_dir(inside(XDG)).ok().and_then(|entries| {
-                let names = entries
-                    .flatten()
-                    .map(|e| e.file_name().to_string_lossy().into_owned());
-                names
-                    .filter(|n| n.starts_with("wayland-") && !n.ends_with(".lock"))
-                    .min()
-            });
-            if let Some(socket) = socket {
-                break socket;
+        let wants_ipc = command[0] == "wayfire";
+        loop {
+            let names: Vec<String> = fs::read_dir(inside(XDG))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            let wayland = names
+                .iter()
+                .filter(|n| n.starts_with("wayland-") && !n.ends_with(".lock"))
+                .min();
+            let ipc = names
+                .iter()
+                .find(|n| n.starts_with("wayfire-") && n.ends_with(".socket"));
+            if let (Some(wayland), true) = (wayland, ipc.is_some() || !wants_ipc) {
+                compositor.socket = wayland.clone();
+                if let Some(ipc) = ipc {
+                    compositor.env.push(format!("WAYFIRE_SOCKET={XDG}/{ipc}"));
+                }
+                break;
             }
             assert!(
                 Instant::now() < deadline,
@@ -209,7 +225,7 @@ impl SidCompositor {
                 compositor.log()
             );
             std::thread::sleep(Duration::from_millis(50));
-        };
+        }
         Some(compositor)
     }
 
@@ -264,6 +280,7 @@ impl SidCompositor {
         let display = format!("WAYLAND_DISPLAY={}", self.socket);
         let env: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let mut all: Vec<&str> = vec![&display];
+        all.extend(self.env.iter().map(String::as_str));
         all.extend(env.iter().map(String::as_str));
         let mut command = self.in_root(&all);
         command.arg(program);

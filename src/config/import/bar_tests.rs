@@ -182,3 +182,21 @@ fn a_niri_bar_keeps_its_workspaces_window_and_layout() {
         import.toml
     );
 }
+
+#[test]
+fn a_wayfire_bar_keeps_its_workspaces_and_window() {
+    let waybar = json!({
+        "modules-left": ["wayfire/workspaces", "wayfire/window"],
+        "wayfire/workspaces": {"format": "{value}"},
+        "wayfire/window": {"max-length": 40}
+    });
+    let import = convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    let names: Vec<&str> = config.modules.left.iter().map(|m| m.name()).collect();
+    assert_eq!(names, ["workspaces", "window"]);
+    assert!(
+        !import.notes.iter().any(|n| n.contains("wayfire")),
+        "{:?}",
+        import.notes
+    );
+}

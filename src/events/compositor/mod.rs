@@ -15,6 +15,7 @@ pub mod hyprland;
 pub mod keyboard;
 pub mod niri;
 pub mod sway;
+pub mod wayfire;
 pub mod wayland;
 
 #[cfg(feature = "app")]

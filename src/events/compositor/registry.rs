@@ -3,10 +3,11 @@
 
 use super::backend::Kind;
 
-pub(super) const BACKENDS: [Kind; 4] = [
+pub(super) const BACKENDS: [Kind; 5] = [
     super::sway::BACKEND,
     super::hyprland::BACKEND,
     super::niri::BACKEND,
+    super::wayfire::BACKEND,
     // The standard protocols of any compositor: the fallback, as it always locates.
     super::wayland::BACKEND,
 ];

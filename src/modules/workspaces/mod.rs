@@ -85,6 +85,7 @@ pub const KIND: ModuleKind = ModuleKind {
             "sway/workspaces",
             "hyprland/workspaces",
             "niri/workspaces",
+            "wayfire/workspaces",
             "ext/workspaces",
             "wlr/workspaces",
         ])
