@@ -4,7 +4,9 @@
 //! and one fake hwmon sensor. Each module's text, read back from the screen with OCR, is
 //! the same in both bars: formats, icons from `format-icons` and static buttons included.
 //! An icon from Font Awesome (Debian's `fonts-font-awesome`), which OCR cannot read, is
-//! compared by its red ink: the same glyph has the same size and about the same ink.
+//! compared by its red ink: the same glyph has the same size and about the same ink. The
+//! disk module reads a tmpfs of its own, 30 % full: the root file system's use moves
+//! while the machine writes, and once crossed a percent between the two bars.
 
 use std::fs;
 use std::path::Path;
@@ -22,7 +24,8 @@ const WORDS: [&str; 12] = [
     "WS", "HELLO", "SAY", "WIN", "DAY", "BAT", "TEMP", "MEM", "DISK", "NET", "IDLE", "USER",
 ];
 
-/// The user's config, in the style of real dotfiles; `HWMON` is the fake sensor's file.
+/// The user's config, in the style of real dotfiles; `HWMON` is the fake sensor's file and
+/// `FAKE_DISK` the disk module's file system.
 const CONFIG: &str = r#"// My bar
 {
     "layer": "top",
@@ -50,7 +53,7 @@ const CONFIG: &str = r#"// My bar
     },
     "temperature": { "hwmon-path": "HWMON", "format": "TEMP {temperatureC}C" },
     "memory": { "format": "MEM {total}G" },
-    "disk": { "path": "/", "format": "DISK {percentage_used}%" },
+    "disk": { "path": "FAKE_DISK", "format": "DISK {percentage_used}%" },
     "network": {
         "format-ethernet": "NET {ifname}",
         "format-disconnected": "NET off",
@@ -178,6 +181,30 @@ fn read_bar(session: &Session, who: &str, log: impl Fn() -> String) -> (String, 
     }
 }
 
+/// A tmpfs of 10 MiB at `path` with 3 MiB in it (30 % used), unmounted when dropped.
+struct FixedDisk(std::path::PathBuf);
+
+impl FixedDisk {
+    fn mount(path: &Path) -> FixedDisk {
+        fs::create_dir_all(path).expect("mkdir");
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=10m,mode=0755", "tmpfs"])
+            .arg(path)
+            .status()
+            .expect("mount");
+        assert!(mounted.success(), "a tmpfs at {}", path.display());
+        let disk = FixedDisk(path.to_path_buf());
+        fs::write(path.join("data"), vec![1u8; 3 << 20]).expect("3 MiB into the tmpfs");
+        disk
+    }
+}
+
+impl Drop for FixedDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
 #[test]
 fn a_waybar_config_and_style_show_the_same_text_in_both_bars() {
     let _serial = serial();
@@ -186,7 +213,10 @@ fn a_waybar_config_and_style_show_the_same_text_in_both_bars() {
     let power_supply = session.home().join("fake/power_supply");
     fake_power_supply(&power_supply);
     let hwmon = session.write_home_file("fake/hwmon/temp1_input", "47000\n");
-    let config = CONFIG.replace("HWMON", &hwmon.display().to_string());
+    let disk = FixedDisk::mount(&session.path().join("fake-disk"));
+    let config = CONFIG
+        .replace("HWMON", &hwmon.display().to_string())
+        .replace("FAKE_DISK", &disk.0.display().to_string());
     let mounts = [(power_supply.as_path(), Path::new("/sys/class/power_supply"))];
     // A focused window, whose title the window module rewrites.
     let mut flower = session
@@ -243,6 +273,7 @@ fn a_waybar_config_and_style_show_the_same_text_in_both_bars() {
     );
     // Waybar 0.9.17 rewrites the title; later ones the label: the same with `{}`.
     assert_eq!(theirs[3], "WIN ROSE lower", "Waybar's rewrite of Flower");
+    assert_eq!(theirs[8], "DISK 30%", "Waybar on the fixed disk");
     let _ = flower.kill();
     let _ = flower.wait();
     for (module, (waybar, ringbar)) in WORDS.iter().zip(theirs.iter().zip(&ours)) {
