@@ -287,32 +287,24 @@ impl SidCompositor {
         command
     }
 
-    /// The output's strip `geometry` (grim's "X,Y WxH"), or all of it for "". A
-    /// compositor that has not drawn its output yet (Wayfire, just started) refuses the
-    /// copy: tried again for a few seconds.
+    /// The output's strip `geometry` (grim's "X,Y WxH"), or all of it for "".
     pub fn screenshot(&self, geometry: &str) -> Image {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let mut grim = self.client("grim", &[]);
-            if !geometry.is_empty() {
-                grim.args(["-g", geometry]);
-            }
-            let out = grim
-                .args(["-t", "ppm", "-"])
-                .stderr(Stdio::piped())
-                .output()
-                .expect("run grim");
-            if out.status.success() {
-                return Image::from_ppm(&out.stdout);
-            }
-            assert!(
-                Instant::now() < deadline,
-                "grim: {}; the compositor's log:\n{}",
-                String::from_utf8_lossy(&out.stderr),
-                self.log()
-            );
-            std::thread::sleep(Duration::from_millis(200));
+        let mut grim = self.client("grim", &[]);
+        if !geometry.is_empty() {
+            grim.args(["-g", geometry]);
         }
+        let out = grim
+            .args(["-t", "ppm", "-"])
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run grim");
+        assert!(
+            out.status.success(),
+            "grim: {}; the compositor's log:\n{}",
+            String::from_utf8_lossy(&out.stderr),
+            self.log()
+        );
+        Image::from_ppm(&out.stdout)
     }
 
     /// A virtual pointer on the compositor's output layout of `layout` pixels.
