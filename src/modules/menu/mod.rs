@@ -86,10 +86,12 @@ impl Menu {
 
     /// The entries as one line, for the tests: `Label` (`~Label` where it runs nothing
     /// or is disabled), `---` for a separator, `Label>(…)` for a submenu, `|` between.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn describe(&self) -> String {
         self.describe_entries(&self.entries)
     }
 
+    #[cfg(any(test, feature = "test-support"))]
     fn describe_entries(&self, entries: &[MenuEntry]) -> String {
         let line = |entry: &MenuEntry| match entry {
             MenuEntry::Separator => "---".to_owned(),
