@@ -149,9 +149,17 @@ fn the_client_follows_hyprland(vm: &HyprlandVm) {
         });
         eprintln!("flower's class: {:?}", state.window_app_id);
         assert!(state.window_app_id.is_some());
+        // Listed on its workspace (from `j/clients`), for `window-rewrite`.
+        let state = wait("the flower listed on 1", &|s| {
+            workspace(s, "1").is_some_and(|w| w.window_names.len() == 1)
+        });
+        let listed = &workspace(&state, "1").expect("1").window_names[0];
+        assert_eq!(listed.title, "Flower");
+        assert_eq!(listed.app_id, state.window_app_id);
         window.stop();
         let state = wait("the window closed", &|s| {
-            s.window_title.is_none() && workspace(s, "1").is_some_and(|w| w.windows == 0)
+            s.window_title.is_none()
+                && workspace(s, "1").is_some_and(|w| w.windows == 0 && w.window_names.is_empty())
         });
         assert_eq!(state.window_app_id, None);
 

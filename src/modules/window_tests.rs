@@ -31,9 +31,9 @@ fn text_of(
 
 #[test]
 fn separate_outputs_show_each_outputs_own_window() {
-    use crate::events::compositor::{LastWindow, Workspace};
+    use crate::events::compositor::{WindowName, Workspace};
     let last = |title: &str| {
-        Some(LastWindow {
+        Some(WindowName {
             title: title.into(),
             app_id: Some(format!("{title}.app")),
         })

@@ -28,7 +28,7 @@ impl Rewrite {
                 .case_insensitive(true)
                 .build()
                 .map_err(|e| format!("rewrite pattern {pattern:?}: {e}"))?;
-            Ok((regex, expansion(replacement)))
+            Ok((regex, javascript_expansion(replacement)))
         });
         Ok(Rewrite {
             rules: compiled.collect::<Result<_, String>>()?,
@@ -49,7 +49,7 @@ impl Rewrite {
 
 /// A JavaScript replacement in the `regex` crate's syntax: `$1` and `$12` (groups by
 /// number), `$&` (the whole match) and `$$` (a dollar); any other `$` is itself.
-fn expansion(replacement: &str) -> String {
+pub fn javascript_expansion(replacement: &str) -> String {
     let mut out = String::with_capacity(replacement.len() + 8);
     let mut chars = replacement.chars().peekable();
     while let Some(c) = chars.next() {

@@ -126,6 +126,55 @@ fn a_persistent_workspace_is_shown_and_made_by_a_click() {
     assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
 }
 
+/// Waybar's `window-rewrite`: each window on a workspace is written by the first rule
+/// its app id matches (`class<…>` holds the whole app id, here
+/// `org.freedesktop.weston.flower`), and two alike are grouped.
+#[test]
+fn window_rewrite_writes_the_windows_of_each_workspace() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = [\"sway/workspaces\"]\nmodules_right = [\"clock\"]\n\
+         [\"sway/workspaces\"]\nformat = \"{name}={windows}\"\n\
+         window-rewrite = { \"class<.*\\\\.flower>\" = \"Bloom\", \"class<nothing>\" = \"x\" }\n\
+         window-rewrite-group-threshold = 2\nwindow-rewrite-group-format = \"{count} {icon}s\"\n",
+    );
+    let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let field = |key: &str| bar.field(key);
+    wait_for("workspace 1 without windows", WAIT, || {
+        field("workspaces") == "1=:focused+visible+empty"
+    });
+    let flower = || {
+        let child = session.as_user("weston-flower").spawn();
+        child.expect("start weston-flower")
+    };
+    let mut first = flower();
+    wait_for("one flower", WAIT, || {
+        field("workspaces") == "1=Bloom:focused+visible+occupied"
+    });
+    let mut second = flower();
+    wait_for("two flowers, grouped", WAIT, || {
+        field("workspaces") == "1=2 Blooms:focused+visible+occupied"
+    });
+    let text = crate::common::ocr::read_text(&session.screenshot(0, 0, 200, 26));
+    assert!(text.contains("2 Blooms"), "OCR: {text:?}");
+    let _ = second.kill();
+    let _ = second.wait();
+    wait_for("one flower again", WAIT, || {
+        field("workspaces") == "1=Bloom:focused+visible+occupied"
+    });
+    let _ = first.kill();
+    let _ = first.wait();
+    wait_for("none", WAIT, || {
+        field("workspaces") == "1=:focused+visible+empty"
+    });
+    let log = bar.log_text();
+    assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
+}
+
 /// Sway's scratchpad, by Waybar's name: a window moved there is counted, with its line
 /// in the tooltip; shown again, the module hides.
 #[test]

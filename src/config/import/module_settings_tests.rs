@@ -132,6 +132,36 @@ fn persistent_workspaces_come_over_and_the_number_order_is_ringbars_own() {
 }
 
 #[test]
+fn window_rewrite_comes_over_whole() {
+    let waybar = json!({
+        "modules-left": ["hyprland/workspaces"],
+        "hyprland/workspaces": {
+            "format": "{name} {windows}",
+            "format-window-separator": " | ",
+            "window-rewrite-default": "?",
+            "window-rewrite": {
+                "class<firefox>": "F",
+                "title<.* - (.*) - VSCodium>": "codium $1",
+                "class<steam>": ""
+            },
+            "window-rewrite-group-threshold": 2,
+            "window-rewrite-group-format": "{icon}x{count}"
+        }
+    });
+    let import = convert(&waybar);
+    assert!(import.notes.is_empty(), "{:?}", import.notes);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    assert_eq!(config.modules.left[0].name(), "workspaces");
+    for line in [
+        "\"title<.* - (.*) - VSCodium>\" = \"codium $1\"",
+        "\"class<steam>\" = \"\"",
+        "window-rewrite-group-threshold = 2",
+    ] {
+        assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
+    }
+}
+
+#[test]
 fn a_batterys_full_at_and_design_capacity_come_over() {
     let waybar = json!({
         "modules-right": ["battery"],

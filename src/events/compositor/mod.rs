@@ -73,14 +73,22 @@ pub struct Workspace {
     pub monitor_id: Option<u32>,
     /// The window last focused on it, where the compositor says (Sway, Hyprland):
     /// what a bar on its output shows as the window (Waybar's `separate-outputs`).
-    pub last_window: Option<LastWindow>,
+    pub last_window: Option<WindowName>,
+    /// The windows it holds, at most [`MAX_LISTED`], in the compositor's order (Sway:
+    /// its tree's; Hyprland and niri: oldest first), for Waybar's `window-rewrite`.
+    /// Empty where the compositor does not say (Wayfire, ext-workspace).
+    pub window_names: Vec<WindowName>,
 }
 
-/// A workspace's last focused window.
+/// The most windows of one workspace kept in [`Workspace::window_names`].
+pub const MAX_LISTED: usize = 256;
+
+/// A window's title and app id.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LastWindow {
+pub struct WindowName {
     pub title: String,
-    /// Its app id (or X11 class); `None` where the compositor does not say (Hyprland).
+    /// Its app id (or X11 class); `None` where the compositor does not say (Hyprland's
+    /// last window).
     pub app_id: Option<String>,
 }
 

@@ -2,13 +2,16 @@
 //! `focused`, `visible`, `urgent`, `empty` or `occupied`, and `special` (Hyprland's special
 //! workspaces, hidden unless `show_special`). A click switches to the workspace, scrolling
 //! steps through them. `format` takes `{name}` (Waybar's `{value}` too), `{id}` (its
-//! `{index}` too), `{output}`, `{total}` and `{icon}` (from `icons`, by workspace name,
-//! then `urgent`, `focused`, `active`, `empty`, `persistent` and `default`). Waybar's
+//! `{index}` too), `{output}`, `{total}`, `{icon}` (from `icons`, by workspace name,
+//! then `urgent`, `focused`, `active`, `empty`, `persistent` and `default`) and
+//! `{windows}` (the windows it holds, by Waybar's `window-rewrite` rules:
+//! `window_rewrite.rs`). Waybar's
 //! hyphenated keys (`all-outputs`, `format-icons`…) are read as well, and its
 //! `persistent-workspaces` add buttons, of class `persistent`, for workspaces the
 //! compositor has not made yet (`persistent.rs`).
 
 mod persistent;
+mod window_rewrite;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -23,6 +26,7 @@ use super::{ButtonRow, RowButton, Target, Widget};
 use crate::events::compositor::{display_order, Workspace, WINDOWS_UNKNOWN};
 use crate::text::Sink;
 use persistent::Persistent;
+use window_rewrite::{Rules, WindowRewrite};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -52,6 +56,17 @@ struct Settings {
     /// Only the persistent workspaces.
     #[serde(rename = "persistent-only")]
     persistent_only: bool,
+    /// `{windows}`: a pattern for `class<APP_ID> title<TITLE>` → the window's text.
+    #[serde(rename = "window-rewrite")]
+    window_rewrite: BTreeMap<String, String>,
+    #[serde(rename = "window-rewrite-default")]
+    window_rewrite_default: String,
+    #[serde(rename = "format-window-separator")]
+    window_separator: String,
+    #[serde(rename = "window-rewrite-group-threshold")]
+    group_threshold: u32,
+    #[serde(rename = "window-rewrite-group-format")]
+    group_format: String,
 }
 
 impl Default for Settings {
@@ -67,12 +82,18 @@ impl Default for Settings {
             disable_scroll: false,
             persistent: Persistent::default(),
             persistent_only: false,
+            window_rewrite: BTreeMap::new(),
+            window_rewrite_default: "?".to_owned(),
+            window_separator: " ".to_owned(),
+            group_threshold: 0,
+            group_format: "{icon}×{count}".to_owned(),
         }
     }
 }
 
 struct Workspaces {
     settings: Settings,
+    windows: WindowRewrite,
 }
 
 /// The `workspaces` module.
@@ -107,6 +128,11 @@ fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
             Carried::renamed("persistent-workspaces", value)
         }
         "persistent-only" => Carried::renamed("persistent-only", value),
+        "window-rewrite"
+        | "window-rewrite-default"
+        | "format-window-separator"
+        | "window-rewrite-group-threshold"
+        | "window-rewrite-group-format" => Carried::renamed(key, value),
         // ringbar's order: numbers by number, then names, then special workspaces.
         "sort-by-number" if value.as_bool() == Some(true) => Carried::NotNeeded,
         "sort-by" if matches!(value.as_str(), Some("default" | "number")) => Carried::NotNeeded,
@@ -121,7 +147,15 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),
     };
-    Ok(Rc::new(Workspaces { settings }))
+    let windows = WindowRewrite::new(&Rules {
+        rules: &settings.window_rewrite,
+        default: &settings.window_rewrite_default,
+        separator: &settings.window_separator,
+        group_threshold: settings.group_threshold,
+        group_format: &settings.group_format,
+    })
+    .map_err(serde::de::Error::custom)?;
+    Ok(Rc::new(Workspaces { settings, windows }))
 }
 
 /// A workspace with a button, and whether it is persistent.
@@ -209,6 +243,11 @@ impl Workspaces {
                 "output" => w.output.clone(),
                 "total" => total.to_string(),
                 "icon" => self.icon(w, shown.persistent).to_owned(),
+                "windows" => {
+                    let mut windows = String::new();
+                    self.windows.write(&w.window_names, &mut windows);
+                    windows
+                }
                 _ => return false,
             };
             out.extend(crate::text::shown(&text, ' '));

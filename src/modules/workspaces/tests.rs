@@ -239,3 +239,29 @@ fn a_count_is_numbered_from_hyprlands_monitor() {
     assert_eq!(labels_of(count, &state, "DP-1"), ["1", "mail"]);
     assert_eq!(labels_of(count, &state, "HDMI-A-1"), ["2", "3", "4"]);
 }
+
+#[test]
+fn window_rewrite_writes_each_workspaces_windows() {
+    use crate::events::compositor::WindowName;
+    let mut state = state();
+    let named = |app: &str, title: &str| WindowName {
+        title: title.into(),
+        app_id: Some(app.into()),
+    };
+    state.workspaces[0].window_names = vec![named("firefox", "Docs"), named("foot", "~")];
+    state.workspaces[1].window_names = vec![named("thunderbird", "Inbox")];
+    let toml = "format = \"{name}: {windows}\"\n\
+                format-window-separator = \"|\"\n\
+                window-rewrite-default = \"·\"\n\
+                window-rewrite = { \"class<firefox>\" = \"F\", \"class<foot>\" = \"T\" }\n";
+    assert_eq!(labels_of(toml, &state, "DP-1"), ["1: F|T", "mail: ·"]);
+    // Without windows (or where the compositor does not list them) the field is empty.
+    assert_eq!(labels_of(toml, &state, "HDMI-A-1"), ["2: "]);
+    let bad = "modules_left = [\"workspaces\"]\n[workspaces]\n\
+               window-rewrite = { \"class<(>\" = \"x\" }\n";
+    let error = config::parse(bad, "c.toml".as_ref()).expect_err("a bad pattern");
+    assert!(
+        error.to_string().contains("window-rewrite pattern"),
+        "{error}"
+    );
+}

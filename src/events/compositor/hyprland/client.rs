@@ -1,7 +1,7 @@
 //! The Hyprland backend: event lines from `.socket2.sock`, and short requests to
 //! `.socket.sock` (one per connection: Hyprland answers and closes). An event that can
-//! change the workspaces asks for `j/workspaces`, `j/monitors` and `j/activewindow` (and
-//! `j/clients` while windows are urgent) at once; events during a round make one more.
+//! change the workspaces asks for `j/workspaces`, `j/monitors`, `j/activewindow` and
+//! `j/clients` at once; events during a round make one more.
 //! The dispatch dialect comes from `j/version`, once per connection.
 
 use std::cell::{Cell, RefCell};
@@ -66,7 +66,6 @@ struct Round {
     running: bool,
     again: bool,
     replies: HashMap<&'static str, Vec<u8>>,
-    wanted: usize,
 }
 
 pub(in super::super) const BACKEND: Kind = Kind {
@@ -262,15 +261,9 @@ impl Hyprland {
             round.number += 1;
             round.running = true;
             round.replies.clear();
-            round.wanted = if self.urgent.borrow().is_empty() {
-                3
-            } else {
-                4
-            };
             round.number
         };
-        let wanted = self.round.borrow().wanted;
-        for query in &QUERIES[..wanted] {
+        for query in QUERIES {
             let me = self.me.clone();
             let query: &'static str = query;
             self.request(query, move |reply| {
@@ -313,7 +306,7 @@ impl Hyprland {
                     return;
                 }
             }
-            if round.replies.len() < round.wanted {
+            if round.replies.len() < QUERIES.len() {
                 return;
             }
             round.running = false;
@@ -329,7 +322,7 @@ impl Hyprland {
             Ok(mut state) => {
                 if let Some(clients) = replies.get("j/clients") {
                     let mut urgent = self.urgent.borrow_mut();
-                    if let Err(why) = hyprland::apply_urgent(&mut state, clients, &mut urgent) {
+                    if let Err(why) = hyprland::apply_clients(&mut state, clients, &mut urgent) {
                         tracing::debug!("{WHAT}: {why}");
                     }
                 }

@@ -20,7 +20,8 @@ pub use dialect::{lua_string, version, Dialect};
 pub use events::MAX_LINE;
 pub use events::{address, Action, Event, WorkspaceRef};
 pub use replies::{
-    active_window_address, apply_urgent, is_special, main_keyboard, parse_state, shown_last_windows,
+    active_window_address, apply_clients, is_special, main_keyboard, parse_state,
+    shown_last_windows,
 };
 
 #[cfg(feature = "app")]

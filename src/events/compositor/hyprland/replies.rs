@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::address;
 use crate::events::compositor::keyboard::Keyboard;
 use crate::events::compositor::{
-    cap_text, sort_workspaces, CompositorState, LastWindow, Workspace,
+    cap_text, sort_workspaces, CompositorState, WindowName, Workspace, MAX_LISTED,
 };
 
 pub(super) fn text(json: &[u8]) -> std::borrow::Cow<'_, str> {
@@ -92,7 +92,7 @@ pub fn is_special(id: i64, name: &str) -> bool {
 /// The state from the replies to `j/workspaces`, `j/monitors` and `j/activewindow`.
 /// A monitor's shown workspace is visible; the focused monitor's is focused, or its
 /// special workspace while one is open there. Workspaces are matched by name (unique
-/// in Hyprland; 0.57 gives no ids to named ones). Urgency comes from [`apply_urgent`].
+/// in Hyprland; 0.57 gives no ids to named ones). Urgency comes from [`apply_clients`].
 pub fn parse_state(
     workspaces: &[u8],
     monitors: &[u8],
@@ -129,7 +129,7 @@ pub fn parse_state(
             windows: w.windows,
             special: w.special(),
             monitor_id: w.monitor_id.and_then(|id| u32::try_from(id).ok()),
-            last_window: last_window(w).map(|_| LastWindow {
+            last_window: last_window(w).map(|_| WindowName {
                 title: cap_text(&w.last_window_title),
                 app_id: None,
             }),
@@ -183,23 +183,36 @@ pub fn active_window_address(activewindow: &[u8]) -> Option<String> {
     active_window(activewindow).and_then(|w| address(&w.address))
 }
 
-/// Marks the workspaces holding a window of `urgent` (addresses from `urgent>>` events)
-/// as urgent, after the `j/clients` reply; addresses of windows that are gone are
-/// dropped from the set.
-pub fn apply_urgent(
+/// Takes what the `j/clients` reply says about each workspace: the windows it holds
+/// ([`Workspace::window_names`], oldest first), and whether one of them is in `urgent`
+/// (addresses from `urgent>>` events; those of windows that are gone are dropped).
+pub fn apply_clients(
     state: &mut CompositorState,
     clients: &[u8],
     urgent: &mut BTreeSet<String>,
 ) -> Result<(), String> {
     let clients: Vec<WindowReply> =
         serde_json::from_str(&text(clients)).map_err(|e| format!("j/clients: {e}"))?;
-    let homes: HashMap<String, String> = clients
-        .into_iter()
-        .filter_map(|c| Some((address(&c.address)?, c.workspace.name)))
-        .collect();
+    let mut homes: HashMap<String, &str> = HashMap::new();
+    let mut listed: HashMap<&str, Vec<WindowName>> = HashMap::new();
+    for client in &clients {
+        let home = client.workspace.name.as_str();
+        if let Some(address) = address(&client.address) {
+            homes.insert(address, home);
+        }
+        let names = listed.entry(home).or_default();
+        if names.len() < MAX_LISTED {
+            names.push(WindowName {
+                title: client.title.as_deref().map(cap_text).unwrap_or_default(),
+                app_id: client.class.as_deref().map(cap_text),
+            });
+        }
+    }
     urgent.retain(|a| homes.contains_key(a));
     for workspace in &mut state.workspaces {
-        workspace.urgent = urgent.iter().any(|a| homes.get(a) == Some(&workspace.name));
+        let name = workspace.name.as_str();
+        workspace.urgent = urgent.iter().any(|a| homes.get(a) == Some(&name));
+        workspace.window_names = listed.remove(name).unwrap_or_default();
     }
     Ok(())
 }

@@ -195,7 +195,7 @@ fn state_from_0_57_replies_without_ids_for_named_workspaces() {
         "type": "normal", "name": "web, x"}}]"#;
     let mut state = state;
     let mut urgent: BTreeSet<String> = ["5604bb0b20a0".to_owned()].into();
-    apply_urgent(&mut state, clients.as_bytes(), &mut urgent).expect("clients");
+    apply_clients(&mut state, clients.as_bytes(), &mut urgent).expect("clients");
     assert!(state.workspaces[0].urgent && !state.workspaces[1].urgent);
 }
 
@@ -227,7 +227,7 @@ fn urgent_windows_mark_their_workspaces_and_gone_ones_are_forgotten() {
         {"address": "0xbbb", "workspace": {"id": -1338, "name": "chat"}, "title": "y"}
     ]"#;
     let mut urgent: BTreeSet<String> = ["aaa", "ccc"].map(String::from).into();
-    apply_urgent(&mut state, clients.as_bytes(), &mut urgent).expect("clients");
+    apply_clients(&mut state, clients.as_bytes(), &mut urgent).expect("clients");
     assert_eq!(urgent, ["aaa".to_owned()].into());
     let flagged: Vec<&str> = state
         .workspaces
@@ -236,7 +236,27 @@ fn urgent_windows_mark_their_workspaces_and_gone_ones_are_forgotten() {
         .map(|w| w.name.as_str())
         .collect();
     assert_eq!(flagged, ["2"]);
-    assert!(apply_urgent(&mut state, b"nope", &mut urgent).is_err());
+    // Each workspace lists its windows; one without any lists none.
+    let listed = |name: &str| {
+        let workspace = state.workspaces.iter().find(|w| w.name == name);
+        workspace.expect(name).window_names.clone()
+    };
+    let x = WindowName {
+        title: "x".into(),
+        app_id: Some("x".into()),
+    };
+    assert_eq!(listed("2"), [x]);
+    let y = WindowName {
+        title: "y".into(),
+        app_id: None,
+    };
+    assert_eq!(listed("chat"), [y]);
+    assert!(state
+        .workspaces
+        .iter()
+        .filter(|w| w.name != "2" && w.name != "chat")
+        .all(|w| w.window_names.is_empty()));
+    assert!(apply_clients(&mut state, b"nope", &mut urgent).is_err());
 }
 
 #[test]

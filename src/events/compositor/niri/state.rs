@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::super::keyboard::Keyboard;
-use super::super::{cap_text, CompositorState, Workspace};
+use super::super::{cap_text, CompositorState, WindowName, Workspace, MAX_LISTED};
 use super::wire::{self, Event};
 
 /// Bounds on what a hostile or broken peer can make the bar hold.
@@ -115,12 +115,19 @@ impl Niri {
     /// The picture for the modules: workspaces by output, then by place; a workspace's
     /// name is its own or its place; urgent when it or one of its windows is.
     pub fn state(&self) -> CompositorState {
+        let text = |value: Option<&String>| value.map(|v| cap_text(v));
         let mut counts: HashMap<u64, (u32, bool)> = HashMap::new();
+        let mut listed: HashMap<u64, Vec<(u64, WindowName)>> = HashMap::new();
         for window in self.windows.values() {
             if let Some(workspace) = window.workspace_id {
                 let entry = counts.entry(workspace).or_default();
                 entry.0 += 1;
                 entry.1 |= window.is_urgent;
+                let name = WindowName {
+                    title: text(window.title.as_ref()).unwrap_or_default(),
+                    app_id: text(window.app_id.as_ref()),
+                };
+                listed.entry(workspace).or_default().push((window.id, name));
             }
         }
         let mut workspaces: Vec<Workspace> = self
@@ -139,13 +146,13 @@ impl Niri {
                     visible: w.is_active,
                     urgent: w.is_urgent || urgent_window,
                     windows,
+                    window_names: oldest_first(listed.remove(&w.id).unwrap_or_default()),
                     ..Workspace::default()
                 }
             })
             .collect();
         workspaces.sort_by(|a, b| a.output.cmp(&b.output).then(a.id.cmp(&b.id)));
         let focused = self.focused_window.and_then(|id| self.windows.get(&id));
-        let text = |value: Option<&String>| value.map(|v| cap_text(v));
         CompositorState {
             workspaces,
             window_title: focused.map(|w| text(w.title.as_ref()).unwrap_or_default()),
@@ -162,4 +169,11 @@ impl Niri {
             ..CompositorState::default()
         }
     }
+}
+
+/// A workspace's windows by niri's ids (which grow), at most [`MAX_LISTED`].
+fn oldest_first(mut windows: Vec<(u64, WindowName)>) -> Vec<WindowName> {
+    windows.sort_unstable_by_key(|(id, _)| *id);
+    windows.truncate(MAX_LISTED);
+    windows.into_iter().map(|(_, name)| name).collect()
 }

@@ -251,6 +251,25 @@ fn a_stream_adds_up_to_workspaces_per_output_and_the_focused_window() {
     );
     assert_eq!(state.window_title.as_deref(), Some("notes"));
     assert_eq!(state.window_app_id.as_deref(), Some("app1"));
+    // Each workspace's windows, oldest first.
+    let listed: Vec<Vec<(&str, Option<&str>)>> = state
+        .workspaces
+        .iter()
+        .map(|w| {
+            let names = w.window_names.iter();
+            names
+                .map(|n| (n.title.as_str(), n.app_id.as_deref()))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            vec![("notes", Some("app1")), ("mpv", Some("app2"))],
+            vec![],
+            vec![("term", Some("app3"))]
+        ]
+    );
     // A click on the bar's "mail" asks for niri's workspace 11.
     assert_eq!(niri.workspace_id(&state.workspaces[1]), Some(11));
     assert_eq!(niri.workspace_id(&state.workspaces[2]), Some(20));

@@ -11,7 +11,8 @@ use serde::Deserialize;
 
 use super::keyboard::Keyboard;
 use super::{
-    cap_text, sort_workspaces, text, CompositorState, Env, LastWindow, Located, Stashed, Workspace,
+    cap_text, sort_workspaces, text, CompositorState, Env, Located, Stashed, WindowName, Workspace,
+    MAX_LISTED,
 };
 
 pub mod input;
@@ -279,6 +280,13 @@ impl Node {
         newest.or_else(|| self.children().next())?.last_focused()
     }
 
+    fn window_name(&self) -> WindowName {
+        WindowName {
+            title: self.name.as_deref().map(cap_text).unwrap_or_default(),
+            app_id: self.app_id(),
+        }
+    }
+
     fn app_id(&self) -> Option<String> {
         let class = self
             .window_properties
@@ -311,9 +319,12 @@ pub fn apply_tree(json: &[u8], state: &mut CompositorState) -> Result<(), String
     state.scratchpad = Some(
         stashed
             .into_iter()
-            .map(|w| Stashed {
-                app: w.app_id().unwrap_or_default(),
-                title: w.name.as_deref().map(cap_text).unwrap_or_default(),
+            .map(|w| {
+                let name = w.window_name();
+                Stashed {
+                    app: name.app_id.unwrap_or_default(),
+                    title: name.title,
+                }
             })
             .collect(),
     );
@@ -332,10 +343,12 @@ pub fn apply_tree(json: &[u8], state: &mut CompositorState) -> Result<(), String
     for workspace in &mut state.workspaces {
         let node = found.get(workspace.name.as_str());
         workspace.windows = node.map_or(0, |n| n.windows());
-        workspace.last_window = node.and_then(|n| n.last_focused()).map(|w| LastWindow {
-            title: w.name.as_deref().map(cap_text).unwrap_or_default(),
-            app_id: w.app_id(),
-        });
+        workspace.last_window = node.and_then(|n| n.last_focused()).map(Node::window_name);
+        let mut listed = Vec::new();
+        if let Some(node) = node {
+            node.windows_into(&mut listed, MAX_LISTED);
+        }
+        workspace.window_names = listed.into_iter().map(Node::window_name).collect();
     }
     let focused = root.focused_window();
     state.window_title = focused.and_then(|w| w.name.as_deref()).map(cap_text);

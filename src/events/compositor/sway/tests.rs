@@ -90,6 +90,25 @@ fn the_tree_gives_window_counts_and_the_focused_window() {
     );
     assert_eq!(state.window_title.as_deref(), Some("Flower"));
     assert_eq!(state.window_app_id.as_deref(), Some("weston-flower"));
+    // Every workspace's windows in the tree's order, floating ones last.
+    let listed: Vec<Vec<&str>> = state
+        .workspaces
+        .iter()
+        .map(|w| w.window_names.iter().map(|n| n.title.as_str()).collect())
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            vec!["Firefox", "Mail"],
+            vec![],
+            vec!["Flower", "term", "float"]
+        ]
+    );
+    assert_eq!(
+        state.workspaces[0].window_names[0].app_id.as_deref(),
+        Some("firefox"),
+        "an X11 window's class"
+    );
     // The scratchpad's window, counted for no workspace.
     let stashed = state.scratchpad.expect("sway has a scratchpad");
     assert_eq!(
