@@ -195,16 +195,26 @@ impl ProcessTable {
     pub fn clear(&mut self) {
         self.processes.clear();
         self.index.clear();
-        // Room for as many processes as the table ever held, taken while it warms up: a
-        // first index built later, when processes start coming and going, allocates
-        // nothing.
-        let room = self.processes.capacity();
-        if self.index.capacity() < room {
-            self.index.reserve(room);
-        }
         self.indexed = 0;
         self.latest_start_ns = 0;
         self.tasks = 0;
+    }
+
+    /// How many processes it holds without growing.
+    pub fn room(&self) -> usize {
+        self.processes.capacity()
+    }
+
+    /// Room for `room` processes, in the list and in the index. A model's two tables
+    /// take turns: both get the room one grew to in the same sample, so that a later
+    /// sample with no more processes than ever allocates nothing.
+    pub fn reserve_room(&mut self, room: usize) {
+        if self.processes.capacity() < room {
+            self.processes.reserve_exact(room - self.processes.len());
+        }
+        if self.index.capacity() < room {
+            self.index.reserve(room - self.index.len());
+        }
     }
 
     pub fn add(&mut self, rec: &TaskRecord) {

@@ -86,6 +86,10 @@ impl Model {
         for rec in tasks {
             self.current.add(rec);
         }
+        // Grown now, in the sample with more processes than ever, not in a later one.
+        let room = self.current.room();
+        self.current.reserve_room(room);
+        self.previous.reserve_room(room);
 
         let previous_ns = self.window_starts[0].unwrap_or(0);
         // Only a process that started after the previous sample may count its whole life.
@@ -231,6 +235,12 @@ impl Model {
         if let Some(names) = &mut self.app_names {
             names.next_sample();
         }
+    }
+
+    /// The room of the two process tables, the one filled last first.
+    #[cfg(test)]
+    pub(super) fn table_rooms(&self) -> (usize, usize) {
+        (self.current.room(), self.previous.room())
     }
 
     /// How many departed processes are remembered, and the room their table has.

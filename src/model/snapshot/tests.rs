@@ -328,3 +328,17 @@ fn private_io_is_summed_into_others_and_hidden_processes_leave_every_list() {
     assert_eq!(tgids(&s.top_io), [20, 10], "root sees every row");
     assert_eq!(s.others_io, OthersIo::default());
 }
+
+#[test]
+fn both_process_tables_grow_in_the_sample_with_more_processes_than_ever() {
+    let mut m = model();
+    let tasks = |n: u32| -> Vec<_> { (1..=n).map(|t| thread(t, t, 0, 0)).collect() };
+    m.update(1000 * MS, &tasks(10), &[], None, None);
+    m.update(2000 * MS, &tasks(300), &[], None, None);
+    let (filled, other) = m.table_rooms();
+    assert!(filled >= 300, "{filled}");
+    // The tables take turns: the next one, with fewer processes, must not grow.
+    assert_eq!(other, filled);
+    m.update(3000 * MS, &tasks(299), &[], None, None);
+    assert_eq!(m.table_rooms(), (filled, filled));
+}
