@@ -2,7 +2,7 @@
 //! context: non-blocking connects, fd watches, timers, reads with a cap, and the
 //! reconnect backoff with its once-per-outage log.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
@@ -113,6 +113,42 @@ pub fn after(delay: Duration, func: impl FnOnce() + 'static) -> glib::Source {
     let source = glib::timeout_source_new(delay, None, Priority::DEFAULT, once);
     source.attach(Some(&glib::MainContext::ref_thread_default()));
     source
+}
+
+/// A backend's one pending timer (its reconnect, or a later query), and the reconnect
+/// [`Backoff`].
+#[derive(Debug, Default)]
+pub struct Retry {
+    backoff: Backoff,
+    timer: RefCell<Option<glib::Source>>,
+}
+
+impl Retry {
+    /// A lost connection: logs `why` once per outage and runs `reconnect` after the
+    /// backoff's next delay, in place of what was pending.
+    pub fn lost(&self, what: &str, why: &str, reconnect: impl FnOnce() + 'static) {
+        self.backoff.failed(what, why);
+        self.after(self.backoff.next_delay(), reconnect);
+    }
+
+    /// Runs `then` after `delay`, in place of what was pending.
+    pub fn after(&self, delay: Duration, then: impl FnOnce() + 'static) {
+        if let Some(old) = self.timer.replace(Some(after(delay, then))) {
+            old.destroy();
+        }
+    }
+
+    /// It works (again): see [`Backoff::succeeded`].
+    pub fn succeeded(&self, what: &str) {
+        self.backoff.succeeded(what);
+    }
+
+    /// Drops what is pending.
+    pub fn cancel(&self) {
+        if let Some(old) = self.timer.take() {
+            old.destroy();
+        }
+    }
 }
 
 /// The reconnect delay, and whether the current outage was logged.

@@ -14,7 +14,7 @@ use std::time::Duration;
 use gtk4::glib::{self, ControlFlow, IOCondition};
 
 use super::super::backend::{Backend, Kind};
-use super::super::io::{self, Backoff};
+use super::super::io::{self, Retry};
 use super::super::lines::LineReader;
 use super::super::oneshot::OneShots;
 use super::super::shared::Shared;
@@ -42,8 +42,7 @@ pub(super) struct Hyprland {
     active: RefCell<Option<String>>,
     shown: RefCell<BTreeSet<String>>,
     urgent: RefCell<BTreeSet<String>>,
-    retry: RefCell<Option<glib::Source>>,
-    backoff: Backoff,
+    retry: Retry,
 }
 
 struct Events {
@@ -87,15 +86,13 @@ impl Hyprland {
             active: RefCell::new(None),
             shown: RefCell::default(),
             urgent: RefCell::new(BTreeSet::new()),
-            retry: RefCell::new(None),
-            backoff: Backoff::default(),
+            retry: Retry::default(),
         });
         hyprland.connect();
         hyprland
     }
 
     fn connect(&self) {
-        self.retry.take();
         let path = self.dir.join(".socket2.sock");
         let socket = match io::connect(&path) {
             Ok(socket) => socket,
@@ -156,23 +153,23 @@ impl Hyprland {
         }
         self.active.take();
         self.urgent.take();
-        self.backoff.failed(WHAT, why);
-        self.schedule(self.backoff.next_delay(), Self::connect);
+        let me = self.me.clone();
+        self.retry.lost(WHAT, why, move || {
+            if let Some(hyprland) = me.upgrade() {
+                hyprland.connect();
+            }
+        });
         self.shared.publish(Default::default());
     }
 
     /// Runs `then` after `delay`, replacing what was scheduled before.
     fn schedule(&self, delay: Duration, then: fn(&Hyprland)) {
         let me = self.me.clone();
-        let source = io::after(delay, move || {
+        self.retry.after(delay, move || {
             if let Some(hyprland) = me.upgrade() {
-                hyprland.retry.take();
                 then(&hyprland);
             }
         });
-        if let Some(old) = self.retry.replace(Some(source)) {
-            old.destroy();
-        }
     }
 
     fn on_readable(&self) -> ControlFlow {
@@ -330,7 +327,7 @@ impl Hyprland {
                     hyprland::active_window_address(reply("j/activewindow"));
                 *self.shown.borrow_mut() =
                     hyprland::shown_last_windows(reply("j/workspaces"), reply("j/monitors"));
-                self.backoff.succeeded(WHAT);
+                self.retry.succeeded(WHAT);
                 // The layout and the submap stay as their events left them.
                 let kept = self.shared.state();
                 (state.keyboard, state.mode) = (kept.keyboard, kept.mode);
@@ -396,9 +393,7 @@ impl Hyprland {
 
 impl Backend for Hyprland {
     fn stop(&self) {
-        if let Some(retry) = self.retry.take() {
-            retry.destroy();
-        }
+        self.retry.cancel();
         self.events.take();
         self.requests.cancel_all();
     }

@@ -10,7 +10,7 @@ use std::rc::{Rc, Weak};
 use gtk4::glib::{self, ControlFlow, IOCondition};
 
 use super::super::backend::{Backend, Kind};
-use super::super::io::{self, Backoff};
+use super::super::io::{self, Retry};
 use super::super::lines::LineReader;
 use super::super::oneshot::OneShots;
 use super::super::shared::Shared;
@@ -34,8 +34,7 @@ struct NiriClient {
     stream: RefCell<Option<Stream>>,
     niri: RefCell<Niri>,
     requests: Rc<OneShots>,
-    retry: RefCell<Option<glib::Source>>,
-    backoff: Backoff,
+    retry: Retry,
 }
 
 struct Stream {
@@ -61,15 +60,13 @@ impl NiriClient {
             stream: RefCell::new(None),
             niri: RefCell::new(Niri::default()),
             requests: OneShots::half_closing(),
-            retry: RefCell::new(None),
-            backoff: Backoff::default(),
+            retry: Retry::default(),
         });
         client.connect();
         client
     }
 
     fn connect(&self) {
-        self.retry.take();
         let mut socket = match io::connect(&self.path) {
             Ok(socket) => socket,
             Err(err) => return self.lost(&format!("{}: {err}", self.path.display())),
@@ -100,16 +97,12 @@ impl NiriClient {
         self.stream.take();
         self.requests.cancel_all();
         self.niri.take();
-        self.backoff.failed(WHAT, why);
         let me = self.me.clone();
-        let retry = io::after(self.backoff.next_delay(), move || {
+        self.retry.lost(WHAT, why, move || {
             if let Some(client) = me.upgrade() {
                 client.connect();
             }
         });
-        if let Some(old) = self.retry.replace(Some(retry)) {
-            old.destroy();
-        }
         self.shared.publish(Default::default());
     }
 
@@ -137,7 +130,7 @@ impl NiriClient {
         let mut events = lines.iter();
         if !answered {
             match events.next().map(|line| reply_ok(line.as_bytes())) {
-                Some(Ok(())) => self.backoff.succeeded(WHAT),
+                Some(Ok(())) => self.retry.succeeded(WHAT),
                 Some(Err(why)) => {
                     self.lost(&format!("the event stream was refused: {why}"));
                     return ControlFlow::Break;
@@ -195,9 +188,7 @@ impl Backend for NiriClient {
     }
 
     fn stop(&self) {
-        if let Some(retry) = self.retry.take() {
-            retry.destroy();
-        }
+        self.retry.cancel();
         self.stream.take();
         self.requests.cancel_all();
     }

@@ -12,7 +12,7 @@ use std::rc::{Rc, Weak};
 use gtk4::glib::{self, ControlFlow, IOCondition};
 
 use super::super::backend::{Backend, Kind};
-use super::super::io::{self, Backoff};
+use super::super::io::{self, Retry};
 use super::super::shared::Shared;
 use super::super::{CompositorState, Workspace};
 use super::{self as sway, input as sway_input, Decoder, EventAction};
@@ -29,8 +29,7 @@ pub(super) struct Sway {
     shared: Rc<Shared>,
     me: Weak<Sway>,
     conn: RefCell<Option<Connection>>,
-    retry: RefCell<Option<glib::Source>>,
-    backoff: Backoff,
+    retry: Retry,
     /// An event of the batch being read asks for a refresh (one for the whole batch).
     wanted: Cell<bool>,
 }
@@ -84,8 +83,7 @@ impl Sway {
             shared,
             me: me.clone(),
             conn: RefCell::new(None),
-            retry: RefCell::new(None),
-            backoff: Backoff::default(),
+            retry: Retry::default(),
             wanted: Cell::new(false),
         });
         sway.connect();
@@ -109,7 +107,6 @@ impl Sway {
     }
 
     fn connect(&self) {
-        self.retry.take();
         let connection = self.stream(Which::Events).and_then(|events| {
             Ok(Connection {
                 events,
@@ -146,16 +143,12 @@ impl Sway {
     /// The connection is gone or unusable: forget it and the state, try again later.
     fn lost(&self, why: &str) {
         self.conn.take();
-        self.backoff.failed(WHAT, why);
         let me = self.me.clone();
-        let retry = io::after(self.backoff.next_delay(), move || {
+        self.retry.lost(WHAT, why, move || {
             if let Some(sway) = me.upgrade() {
                 sway.connect();
             }
         });
-        if let Some(old) = self.retry.replace(Some(retry)) {
-            old.destroy();
-        }
         self.shared.publish(CompositorState::default());
     }
 
@@ -343,7 +336,7 @@ impl Sway {
                     };
                     match sway::apply_tree(payload, &mut state) {
                         Ok(()) => {
-                            self.backoff.succeeded(WHAT);
+                            self.retry.succeeded(WHAT);
                             self.shared.publish(state);
                         }
                         Err(why) => tracing::warn!("{WHAT}: {why}"),
@@ -373,9 +366,7 @@ impl Sway {
 
 impl Backend for Sway {
     fn stop(&self) {
-        if let Some(retry) = self.retry.take() {
-            retry.destroy();
-        }
+        self.retry.cancel();
         self.conn.take();
     }
 

@@ -14,7 +14,7 @@ use gtk4::glib::{self, ControlFlow, IOCondition};
 use serde_json::{json, Value};
 
 use super::super::backend::{Backend, Kind};
-use super::super::io::{self, Backoff};
+use super::super::io::{self, Retry};
 use super::super::shared::Shared;
 use super::super::Workspace;
 use super::{message, Frames, Wayfire};
@@ -60,8 +60,7 @@ struct WayfireClient {
     me: Weak<WayfireClient>,
     connection: RefCell<Option<Connection>>,
     wayfire: RefCell<Wayfire>,
-    retry: RefCell<Option<glib::Source>>,
-    backoff: Backoff,
+    retry: Retry,
 }
 
 struct Connection {
@@ -85,15 +84,13 @@ impl WayfireClient {
             me: me.clone(),
             connection: RefCell::new(None),
             wayfire: RefCell::new(Wayfire::default()),
-            retry: RefCell::new(None),
-            backoff: Backoff::default(),
+            retry: Retry::default(),
         });
         client.connect();
         client
     }
 
     fn connect(&self) {
-        self.retry.take();
         let socket = match io::connect(&self.path) {
             Ok(socket) => socket,
             Err(err) => return self.lost(&format!("{}: {err}", self.path.display())),
@@ -147,16 +144,12 @@ impl WayfireClient {
     fn lost(&self, why: &str) {
         self.connection.take();
         self.wayfire.take();
-        self.backoff.failed(WHAT, why);
         let me = self.me.clone();
-        let retry = io::after(self.backoff.next_delay(), move || {
+        self.retry.lost(WHAT, why, move || {
             if let Some(client) = me.upgrade() {
                 client.connect();
             }
         });
-        if let Some(old) = self.retry.replace(Some(retry)) {
-            old.destroy();
-        }
         self.shared.publish(Default::default());
     }
 
@@ -250,7 +243,7 @@ impl WayfireClient {
                 true
             }
             (Some(Asked::Events), None) => {
-                self.backoff.succeeded(WHAT);
+                self.retry.succeeded(WHAT);
                 false
             }
             // A reply nothing asked for: Wayfire's, not ours to read.
@@ -276,9 +269,7 @@ impl Backend for WayfireClient {
     }
 
     fn stop(&self) {
-        if let Some(retry) = self.retry.take() {
-            retry.destroy();
-        }
+        self.retry.cancel();
         self.connection.take();
     }
 }
