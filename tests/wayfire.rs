@@ -27,7 +27,9 @@ fn wayfire_workspaces_window_title_and_taskbar() {
     let (mut pointer, bar) = wayfire.pointer_and_bar(
         "interval_ms = 500\nmodules_left = [\"wayfire/workspaces\", \"wlr/taskbar\", \"wayfire/window\"]\n\
          modules_right = [\"clock\"]\n\
-         [\"wlr/taskbar\"]\nformat = \"{icon} {title}\"\n",
+         [\"wlr/taskbar\"]\nformat = \"{icon} {title}\"\n\
+         [\"wayfire/workspaces\"]\nformat = \"{name}{windows}\"\n\
+         window-rewrite = { \"class<foot>\" = \"F\" }\n",
     );
     let field = |key: &str| bar.field(key);
     wait_for("Wayfire's three workspaces, empty", WAIT, || {
@@ -37,7 +39,9 @@ fn wayfire_workspaces_window_title_and_taskbar() {
     wait_for("ONE's title", WAIT, || field("window") == "ONE");
     let mut two = wayfire.foot(&["-T", "TWO", "--", "sleep", "600"]);
     wait_for("TWO focused, both on the taskbar", WAIT, || {
-        field("window") == "TWO" && field("taskbar") == "ONE:@foot|TWO:active@foot"
+        field("window") == "TWO"
+            && field("taskbar") == "ONE:@foot|TWO:active@foot"
+            && field("workspaces") == "1F F:focused+visible+occupied|2:empty|3:empty"
     });
     let left_text = || common::ocr::read_text(&wayfire.screenshot("0,0 400x26"));
     // Tesseract reads this font's `W` in capitals either way.
@@ -71,19 +75,20 @@ fn wayfire_workspaces_window_title_and_taskbar() {
         pointer.move_to(x, y);
         pointer.click("left");
     };
+    // Its window written by `window-rewrite`.
     wait_for("ONE on the first workspace", WAIT, || {
-        field("workspaces") == "1:focused+visible+occupied|2:empty|3:empty"
+        field("workspaces") == "1F:focused+visible+occupied|2:empty|3:empty"
     });
     click_workspace(2);
     wait_for("Wayfire on the third workspace", WAIT, || {
-        field("workspaces") == "1:occupied|2:empty|3:focused+visible+empty"
+        field("workspaces") == "1F:occupied|2:empty|3:focused+visible+empty"
     });
     wait_for("no focused window there", WAIT, || {
         field("window.visible") == "false"
     });
     click_workspace(0);
     wait_for("back on the first", WAIT, || {
-        field("workspaces") == "1:focused+visible+occupied|2:empty|3:empty"
+        field("workspaces") == "1F:focused+visible+occupied|2:empty|3:empty"
     });
 
     // A hostile title stays text, cut to 1024 characters.

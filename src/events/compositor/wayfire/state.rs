@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::super::{cap_text, CompositorState, Workspace};
+use super::super::{cap_text, CompositorState, WindowName, Workspace, MAX_LISTED};
 
 /// Bounds on what a hostile or broken peer can make the bar hold.
 pub const MAX_VIEWS: usize = 65_536;
@@ -207,16 +207,28 @@ impl Wayfire {
         let mut workspaces = Vec::new();
         for output in outputs {
             let grid = output.workspace;
-            let mut windows = vec![0u32; (grid.columns() * grid.rows()) as usize];
+            let mut listed: Vec<Vec<&View>> =
+                vec![Vec::new(); (grid.columns() * grid.rows()) as usize];
             let on_output = self
                 .views
                 .values()
                 .filter(|v| v.output_id == output.id as i64);
             for view in on_output.filter(|v| v.is_window()) {
                 let (column, row) = Self::workspace_of(view, output);
-                windows[(row * grid.columns() + column) as usize] += 1;
+                listed[(row * grid.columns() + column) as usize].push(view);
             }
-            for (index, windows) in windows.into_iter().enumerate() {
+            for (index, mut views) in listed.into_iter().enumerate() {
+                let windows = views.len() as u32;
+                // Oldest first: Wayfire's ids grow.
+                views.sort_unstable_by_key(|v| v.id);
+                let window_names = views
+                    .iter()
+                    .take(MAX_LISTED)
+                    .map(|v| WindowName {
+                        title: cap_text(&v.title),
+                        app_id: Some(cap_text(&v.app_id)).filter(|a| !a.is_empty()),
+                    })
+                    .collect();
                 let index = index as i64;
                 let shown = (index % grid.columns(), index / grid.columns()) == (grid.x, grid.y);
                 workspaces.push(Workspace {
@@ -226,6 +238,7 @@ impl Wayfire {
                     focused: shown && focused_output == Some(output.id),
                     visible: shown,
                     windows,
+                    window_names,
                     ..Workspace::default()
                 });
             }

@@ -102,6 +102,13 @@ fn the_grid_the_focus_and_the_windows_follow_wayfires_events() {
     // Its title changes, then it closes.
     wayfire
         .apply(&json!({"event": "view-title-changed", "view": view(3, "<b>two</b>", -2460, true)}));
+    let listed = &wayfire.state().workspaces[0].window_names;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(
+        (listed[0].title.as_str(), listed[0].app_id.as_deref()),
+        ("<b>two</b>", Some("foot")),
+        "the first workspace lists it, for window-rewrite"
+    );
     wayfire.apply(&json!({"event": "view-unmapped", "view": view(3, "<b>two</b>", -2460, false)}));
     assert_eq!(shown(&wayfire), "1:0 2:0 3:FV0");
     assert!(wayfire.apply(&json!({"event": "output-gain-focus", "output": output(2)})));
