@@ -112,7 +112,7 @@ pub const KIND: ModuleKind = ModuleKind {
         settings: &["format"],
         fields: &KEYS,
         convert: own_names,
-        ..Waybar::named(&["sway/language", "hyprland/language", "niri/language"])
+        ..Waybar::named(&[])
     }),
 };
 

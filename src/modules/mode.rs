@@ -44,7 +44,7 @@ pub const KIND: ModuleKind = ModuleKind {
     make,
     waybar: Some(Waybar {
         convert: from_waybar,
-        ..Waybar::named(&["sway/mode", "hyprland/submap"])
+        ..Waybar::named(&[])
     }),
 };
 

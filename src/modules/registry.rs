@@ -11,6 +11,7 @@ use super::clicks::Clicks;
 use super::import::Waybar;
 use super::module::{Module, Table};
 use super::{listed, REGISTRY};
+use crate::events::compositor;
 use crate::sample::readings::{Reader, Roots, WhileShown};
 
 /// Makes a module from its table; the name is the one listed (`disk` or `disk#home`).
@@ -31,23 +32,31 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     REGISTRY.iter().map(|kind| kind.name)
 }
 
-/// Waybar's names that ringbar reads as its own modules' (`pulseaudio` → `audio`).
+/// Waybar's names that ringbar reads as its own modules' (`pulseaudio` → `audio`), and
+/// those the compositor backends give for theirs (`sway/workspaces` → `workspaces`).
 pub fn aliases() -> impl Iterator<Item = (&'static str, &'static str)> {
-    REGISTRY.iter().flat_map(|kind| {
+    let own = REGISTRY.iter().flat_map(|kind| {
         let names = kind.waybar.as_ref().map_or(&[][..], |w| w.names);
         names
             .iter()
             .filter(|n| **n != kind.name)
             .map(|n| (*n, kind.name))
-    })
+    });
+    own.chain(compositor::registry::waybar_modules())
 }
 
 /// The kind of module Waybar calls `name` (`pulseaudio`, `sway/workspaces`, `cpu`).
 pub fn by_waybar_name(name: &str) -> Option<&'static ModuleKind> {
-    REGISTRY.iter().find(|kind| {
+    let own = REGISTRY.iter().find(|kind| {
         kind.waybar
             .as_ref()
             .is_some_and(|w| w.names.contains(&name))
+    });
+    own.or_else(|| {
+        let (_, ours) = compositor::registry::waybar_modules().find(|(n, _)| *n == name)?;
+        REGISTRY
+            .iter()
+            .find(|kind| kind.name == ours && kind.waybar.is_some())
     })
 }
 
@@ -137,7 +146,14 @@ mod tests {
         let mut seen: Vec<&str> = Vec::new();
         for kind in REGISTRY {
             let waybar = kind.waybar.as_ref().map_or(&[][..], |w| w.names);
-            for name in std::iter::once(&kind.name).chain(waybar) {
+            let compositors = compositor::registry::waybar_modules()
+                .filter(|(_, ours)| *ours == kind.name)
+                .map(|(name, _)| name);
+            let names: Vec<&str> = std::iter::once(kind.name)
+                .chain(waybar.iter().copied())
+                .chain(compositors)
+                .collect();
+            for name in &names {
                 assert!(!seen.contains(name) || *name == kind.name, "{name} twice");
                 seen.push(name);
                 let made = make(name, None).expect("a module").expect("its defaults");

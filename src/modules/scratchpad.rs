@@ -67,7 +67,7 @@ pub const KIND: ModuleKind = ModuleKind {
             "tooltip-format",
         ],
         fields: &["icon", "count", "app", "title"],
-        ..Waybar::named(&["sway/scratchpad"])
+        ..Waybar::named(&[])
     }),
 };
 

@@ -53,12 +53,8 @@ pub const KIND: ModuleKind = ModuleKind {
     make,
     waybar: Some(Waybar {
         convert: from_waybar,
-        ..Waybar::named(&[
-            "sway/window",
-            "hyprland/window",
-            "niri/window",
-            "wayfire/window",
-        ])
+        // Its Waybar names are the compositors' (`sway/window`): theirs to give.
+        ..Waybar::named(&[])
     }),
 };
 

@@ -58,7 +58,7 @@ pub const KIND: ModuleKind = ModuleKind {
         settings: &["format", "format-empty", "separate-outputs"],
         fields: &KEYS,
         convert: from_waybar,
-        ..Waybar::named(&["hyprland/windowcount"])
+        ..Waybar::named(&[])
     }),
 };
 

@@ -12,7 +12,8 @@ use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::backend::{Backend, Kind};
+use super::backend::Backend;
+use super::registry::Kind;
 use super::registry::BACKENDS;
 use super::shared::Shared;
 use super::{step_target, CompositorState, Workspace};

@@ -14,6 +14,7 @@
 pub mod hyprland;
 pub mod keyboard;
 pub mod niri;
+pub mod registry;
 pub mod sway;
 pub mod wayfire;
 pub mod wayland;
@@ -28,8 +29,6 @@ pub(crate) mod io;
 mod lines;
 #[cfg(feature = "app")]
 mod oneshot;
-#[cfg(feature = "app")]
-mod registry;
 #[cfg(feature = "app")]
 mod shared;
 
@@ -75,8 +74,8 @@ pub struct Workspace {
     /// what a bar on its output shows as the window (Waybar's `separate-outputs`).
     pub last_window: Option<WindowName>,
     /// The windows it holds, at most [`MAX_LISTED`], in the compositor's order (Sway:
-    /// its tree's; Hyprland and niri: oldest first), for Waybar's `window-rewrite`.
-    /// Empty where the compositor does not say (Wayfire, ext-workspace).
+    /// its tree's; Hyprland, niri and Wayfire: oldest first), for Waybar's
+    /// `window-rewrite`. Empty where the compositor does not say (ext-workspace).
     pub window_names: Vec<WindowName>,
 }
 

@@ -102,14 +102,8 @@ pub const KIND: ModuleKind = ModuleKind {
     make,
     waybar: Some(Waybar {
         convert: from_waybar,
-        ..Waybar::named(&[
-            "sway/workspaces",
-            "hyprland/workspaces",
-            "niri/workspaces",
-            "wayfire/workspaces",
-            "ext/workspaces",
-            "wlr/workspaces",
-        ])
+        // Its Waybar names are the compositors' (`sway/workspaces`): theirs to give.
+        ..Waybar::named(&[])
     }),
 };
 

@@ -1,8 +1,9 @@
 //! The Hyprland backend: event lines from `.socket2.sock`, and short requests to
 //! `.socket.sock` (one per connection: Hyprland answers and closes). An event that can
 //! change the workspaces asks for `j/workspaces`, `j/monitors`, `j/activewindow` and
-//! `j/clients` at once; events during a round make one more.
-//! The dispatch dialect comes from `j/version`, once per connection.
+//! `j/clients` at once (and `j/devices` and `submap` until a keyboard has been read);
+//! events during a round make one more. The dispatch dialect comes from `j/version`,
+//! once per connection.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, HashMap};
@@ -13,12 +14,13 @@ use std::time::Duration;
 
 use gtk4::glib::{self, ControlFlow, IOCondition};
 
-use super::super::backend::{Backend, Kind};
+use super::super::backend::{Backend, Start};
 use super::super::io::{self, Retry};
+use super::super::keyboard::mode_of;
 use super::super::lines::LineReader;
 use super::super::oneshot::OneShots;
 use super::super::shared::Shared;
-use super::super::Workspace;
+use super::super::{CompositorState, Workspace};
 use super::{self as hyprland, Action, Dialect, Event};
 
 const WHAT: &str = "Hyprland IPC";
@@ -28,6 +30,10 @@ const MAX_URGENT: usize = 256;
 /// After a failed round of requests while the events still flow.
 const REQUERY_DELAY: Duration = Duration::from_secs(1);
 const QUERIES: [&str; 4] = ["j/workspaces", "j/monitors", "j/activewindow", "j/clients"];
+/// Also asked in each round until a keyboard has been read: the layouts and the submap
+/// (`activelayout` and `submap` events keep them after that). Hyprland answers
+/// `j/devices` without an active keymap while it applies a new layout.
+const KEYBOARD_QUERIES: [&str; 2] = ["j/devices", "submap"];
 
 pub(super) struct Hyprland {
     dir: PathBuf,
@@ -42,6 +48,8 @@ pub(super) struct Hyprland {
     active: RefCell<Option<String>>,
     shown: RefCell<BTreeSet<String>>,
     urgent: RefCell<BTreeSet<String>>,
+    /// The keyboard was read on this connection.
+    keyboard_read: Cell<bool>,
     retry: Retry,
 }
 
@@ -65,13 +73,11 @@ struct Round {
     running: bool,
     again: bool,
     replies: HashMap<&'static str, Vec<u8>>,
+    /// How many replies the round waits for.
+    wanted: usize,
 }
 
-pub(in super::super) const BACKEND: Kind = Kind {
-    name: "hyprland",
-    locate: super::locate,
-    start: |dir, shared| Hyprland::start(dir, shared),
-};
+pub(in super::super) const START: Start = |dir, shared| Hyprland::start(dir, shared);
 
 impl Hyprland {
     fn start(dir: PathBuf, shared: Rc<Shared>) -> Rc<Hyprland> {
@@ -86,6 +92,7 @@ impl Hyprland {
             active: RefCell::new(None),
             shown: RefCell::default(),
             urgent: RefCell::new(BTreeSet::new()),
+            keyboard_read: Cell::new(false),
             retry: Retry::default(),
         });
         hyprland.connect();
@@ -109,33 +116,9 @@ impl Hyprland {
             watch,
         }));
         self.dialect.set(None);
+        self.keyboard_read.set(false);
         self.detect_dialect(|_| {});
         self.requery();
-        self.read_keyboard();
-    }
-
-    /// The main keyboard's layout and the submap, once per connection: `activelayout`
-    /// and `submap` events keep them.
-    fn read_keyboard(&self) {
-        let me = self.me.clone();
-        // `submap` answers the submap's name, "default" outside one.
-        self.request("submap", move |reply| {
-            if let (Some(hyprland), Ok(name)) = (me.upgrade(), reply) {
-                let mode =
-                    crate::events::compositor::keyboard::mode_of(&String::from_utf8_lossy(&name));
-                hyprland.shared.update(|state| state.mode = mode);
-            }
-        });
-        let me = self.me.clone();
-        self.request("j/devices", move |reply| {
-            let Some(hyprland) = me.upgrade() else {
-                return;
-            };
-            match reply.map(|json| hyprland::main_keyboard(&json)) {
-                Ok(Ok(keyboard)) => hyprland.shared.update(|state| state.keyboard = keyboard),
-                Ok(Err(why)) | Err(why) => tracing::debug!("{WHAT}: j/devices: {why}"),
-            }
-        });
     }
 
     /// The events stopped: forget the state, try again later.
@@ -258,9 +241,17 @@ impl Hyprland {
             round.number += 1;
             round.running = true;
             round.replies.clear();
+            round.wanted = QUERIES.len();
+            if !self.keyboard_read.get() {
+                round.wanted += KEYBOARD_QUERIES.len();
+            }
             round.number
         };
-        for query in QUERIES {
+        let keyboard = match self.keyboard_read.get() {
+            true => &[][..],
+            false => &KEYBOARD_QUERIES[..],
+        };
+        for query in QUERIES.iter().chain(keyboard) {
             let me = self.me.clone();
             let query: &'static str = query;
             self.request(query, move |reply| {
@@ -303,7 +294,7 @@ impl Hyprland {
                     return;
                 }
             }
-            if round.replies.len() < QUERIES.len() {
+            if round.replies.len() < round.wanted {
                 return;
             }
             round.running = false;
@@ -328,15 +319,36 @@ impl Hyprland {
                 *self.shown.borrow_mut() =
                     hyprland::shown_last_windows(reply("j/workspaces"), reply("j/monitors"));
                 self.retry.succeeded(WHAT);
-                // The layout and the submap stay as their events left them.
+                // The layout and the submap stay as their events left them, once read.
                 let kept = self.shared.state();
                 (state.keyboard, state.mode) = (kept.keyboard, kept.mode);
+                self.take_keyboard(&replies, &mut state);
                 self.shared.publish(state);
             }
             Err(why) => tracing::warn!("{WHAT}: {why}"),
         }
         if std::mem::take(&mut self.round.borrow_mut().again) {
             self.requery();
+        }
+    }
+
+    /// The keyboard and the submap from a round that asked for them; the keyboard is read
+    /// for good once `j/devices` names an active keymap.
+    fn take_keyboard(&self, replies: &HashMap<&'static str, Vec<u8>>, state: &mut CompositorState) {
+        if let Some(name) = replies.get("submap") {
+            state.mode = mode_of(&String::from_utf8_lossy(name));
+        }
+        match replies
+            .get("j/devices")
+            .map(|json| hyprland::main_keyboard(json))
+        {
+            Some(Ok(Some(keyboard))) => {
+                state.keyboard = Some(keyboard);
+                self.keyboard_read.set(true);
+            }
+            Some(Ok(None)) => {}
+            Some(Err(why)) => tracing::debug!("{WHAT}: {why}"),
+            None => {}
         }
     }
 

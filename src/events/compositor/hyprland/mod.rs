@@ -6,6 +6,7 @@
 //! [`CompositorState`](super::CompositorState) (`replies.rs`), [`Dialect`] and the
 //! requests (`dialect.rs`).
 
+use super::registry::Kind;
 use std::path::PathBuf;
 
 use super::{Env, Located};
@@ -24,9 +25,6 @@ pub use replies::{
     shown_last_windows,
 };
 
-#[cfg(feature = "app")]
-pub(super) use client::BACKEND;
-
 /// The folder of Hyprland's `.socket.sock` and `.socket2.sock`, from
 /// `HYPRLAND_INSTANCE_SIGNATURE`: `$XDG_RUNTIME_DIR/hypr/SIG` (0.40 and later), or
 /// `/tmp/hypr/SIG` where only that exists (older releases). `None` when it is not set.
@@ -43,3 +41,18 @@ pub fn locate(var: Env) -> Located {
         _ => old,
     }))
 }
+
+/// Hyprland in the registry.
+pub(super) const BACKEND: Kind = Kind {
+    name: "hyprland",
+    locate,
+    waybar: &[
+        ("hyprland/workspaces", "workspaces"),
+        ("hyprland/window", "window"),
+        ("hyprland/language", "language"),
+        ("hyprland/submap", "mode"),
+        ("hyprland/windowcount", "windowcount"),
+    ],
+    #[cfg(feature = "app")]
+    start: client::START,
+};

@@ -9,7 +9,7 @@ use std::rc::{Rc, Weak};
 
 use gtk4::glib::{self, ControlFlow, IOCondition};
 
-use super::super::backend::{Backend, Kind};
+use super::super::backend::{Backend, Start};
 use super::super::io::{self, Retry};
 use super::super::lines::LineReader;
 use super::super::oneshot::OneShots;
@@ -21,11 +21,7 @@ const WHAT: &str = "niri IPC";
 /// Bytes read per wake-up before other sources get their turn.
 const READ_BUDGET: usize = 1 << 20;
 
-pub(in super::super) const BACKEND: Kind = Kind {
-    name: "niri",
-    locate: super::locate,
-    start: |path, shared| NiriClient::start(path, shared),
-};
+pub(in super::super) const START: Start = |path, shared| NiriClient::start(path, shared);
 
 struct NiriClient {
     path: PathBuf,

@@ -4,6 +4,7 @@
 //!
 //! The parts: the wire format (`wire.rs`), and what the events add up to (`state.rs`).
 
+use super::registry::Kind;
 use super::{Env, Located};
 
 #[cfg(feature = "app")]
@@ -11,8 +12,6 @@ mod client;
 mod state;
 mod wire;
 
-#[cfg(feature = "app")]
-pub(super) use client::BACKEND;
 pub use state::{Niri, MAX_WINDOWS, MAX_WORKSPACES, OVERVIEW_MODE};
 pub use wire::{focus_workspace, reply_ok, Event, EVENT_STREAM, NEXT_LAYOUT};
 
@@ -26,6 +25,19 @@ pub fn locate(var: Env) -> Located {
         .filter(|p| !p.is_empty())
         .map(|path| Ok(path.into()))
 }
+
+/// Niri in the registry.
+pub(super) const BACKEND: Kind = Kind {
+    name: "niri",
+    locate,
+    waybar: &[
+        ("niri/workspaces", "workspaces"),
+        ("niri/window", "window"),
+        ("niri/language", "language"),
+    ],
+    #[cfg(feature = "app")]
+    start: client::START,
+};
 
 #[cfg(test)]
 mod tests;

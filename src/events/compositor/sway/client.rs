@@ -11,7 +11,7 @@ use std::rc::{Rc, Weak};
 
 use gtk4::glib::{self, ControlFlow, IOCondition};
 
-use super::super::backend::{Backend, Kind};
+use super::super::backend::{Backend, Start};
 use super::super::io::{self, Retry};
 use super::super::shared::Shared;
 use super::super::{CompositorState, Workspace};
@@ -70,11 +70,7 @@ impl Drop for Stream {
     }
 }
 
-pub(in super::super) const BACKEND: Kind = Kind {
-    name: "sway",
-    locate: super::locate,
-    start: |path, shared| Sway::start(path, shared),
-};
+pub(in super::super) const START: Start = |path, shared| Sway::start(path, shared);
 
 impl Sway {
     fn start(path: PathBuf, shared: Rc<Shared>) -> Rc<Sway> {

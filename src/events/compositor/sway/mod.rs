@@ -5,6 +5,7 @@
 //! in the machine's byte order), then the payload (JSON). Events have the high bit of
 //! the type set.
 
+use super::registry::Kind;
 use std::collections::HashMap;
 
 use serde::Deserialize;
@@ -19,8 +20,6 @@ pub mod input;
 
 #[cfg(feature = "app")]
 mod client;
-#[cfg(feature = "app")]
-pub(super) use client::BACKEND;
 
 /// Sway's socket, from `SWAYSOCK`; `None` when it is not set.
 pub fn locate(var: Env) -> Located {
@@ -28,6 +27,21 @@ pub fn locate(var: Env) -> Located {
         .filter(|p| !p.is_empty())
         .map(|path| Ok(path.into()))
 }
+
+/// Sway in the registry.
+pub(super) const BACKEND: Kind = Kind {
+    name: "sway",
+    locate,
+    waybar: &[
+        ("sway/workspaces", "workspaces"),
+        ("sway/window", "window"),
+        ("sway/language", "language"),
+        ("sway/mode", "mode"),
+        ("sway/scratchpad", "scratchpad"),
+    ],
+    #[cfg(feature = "app")]
+    start: client::START,
+};
 
 pub const MAGIC: &[u8; 6] = b"i3-ipc";
 /// Magic, length and type.

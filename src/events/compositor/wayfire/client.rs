@@ -13,7 +13,7 @@ use std::rc::{Rc, Weak};
 use gtk4::glib::{self, ControlFlow, IOCondition};
 use serde_json::{json, Value};
 
-use super::super::backend::{Backend, Kind};
+use super::super::backend::{Backend, Start};
 use super::super::io::{self, Retry};
 use super::super::shared::Shared;
 use super::super::Workspace;
@@ -23,11 +23,7 @@ const WHAT: &str = "Wayfire IPC";
 /// Bytes read per wake-up before other sources get their turn.
 const READ_BUDGET: usize = 1 << 20;
 
-pub(in super::super) const BACKEND: Kind = Kind {
-    name: "wayfire",
-    locate: super::locate,
-    start: |path, shared| WayfireClient::start(path, shared),
-};
+pub(in super::super) const START: Start = |path, shared| WayfireClient::start(path, shared);
 
 /// A request whose reply is still to come.
 #[derive(Clone, Copy, Debug)]

@@ -7,6 +7,7 @@
 //! row by row. The parts: the framing (`wire.rs`), and what the replies and events add up
 //! to (`state.rs`).
 
+use super::registry::Kind;
 use super::{Env, Located};
 
 #[cfg(feature = "app")]
@@ -14,8 +15,6 @@ mod client;
 mod state;
 mod wire;
 
-#[cfg(feature = "app")]
-pub(super) use client::BACKEND;
 pub use state::{Wayfire, MAX_GRID, MAX_VIEWS};
 pub use wire::{message, Frames, MAX_MESSAGE};
 
@@ -25,6 +24,18 @@ pub fn locate(var: Env) -> Located {
         .filter(|p| !p.is_empty())
         .map(|path| Ok(path.into()))
 }
+
+/// Wayfire in the registry.
+pub(super) const BACKEND: Kind = Kind {
+    name: "wayfire",
+    locate,
+    waybar: &[
+        ("wayfire/workspaces", "workspaces"),
+        ("wayfire/window", "window"),
+    ],
+    #[cfg(feature = "app")]
+    start: client::START,
+};
 
 #[cfg(test)]
 mod tests;

@@ -10,7 +10,7 @@ use std::rc::{Rc, Weak};
 
 use gtk4::glib::ControlFlow;
 
-use super::super::backend::{Backend, Kind};
+use super::super::backend::{Backend, Start};
 use super::super::shared::Shared;
 use super::super::Workspace;
 use super::protocols::Protocols;
@@ -18,11 +18,7 @@ use crate::events::wayland_link::Link;
 
 const WHAT: &str = "Wayland workspaces";
 
-pub(in super::super) const BACKEND: Kind = Kind {
-    name: "wayland",
-    locate: super::locate,
-    start: |path, shared| WaylandClient::start(path, shared),
-};
+pub(in super::super) const START: Start = |path, shared| WaylandClient::start(path, shared);
 
 struct WaylandClient {
     shared: Rc<Shared>,

@@ -6,6 +6,7 @@
 //! The parts: what the protocols' events add up to (`desktop.rs`, pure), the objects and
 //! their events (`protocols.rs`) and the connection (`client.rs`).
 
+use super::registry::Kind;
 use super::{Env, Located};
 
 #[cfg(feature = "app")]
@@ -14,8 +15,6 @@ mod desktop;
 #[cfg(feature = "app")]
 mod protocols;
 
-#[cfg(feature = "app")]
-pub(super) use client::BACKEND;
 pub use desktop::{Desktop, ACTIVE, HIDDEN, MAX_OBJECTS, TOPLEVEL_ACTIVATED, URGENT};
 
 /// The compositor's Wayland socket, as clients find it: `WAYLAND_DISPLAY` (a name in
@@ -31,6 +30,18 @@ pub fn locate(var: Env) -> Located {
     let runtime = var("XDG_RUNTIME_DIR").filter(|d| !d.is_empty())?;
     Some(Ok(std::path::Path::new(&runtime).join(display)))
 }
+
+/// Wayland in the registry.
+pub(super) const BACKEND: Kind = Kind {
+    name: "wayland",
+    locate,
+    waybar: &[
+        ("ext/workspaces", "workspaces"),
+        ("wlr/workspaces", "workspaces"),
+    ],
+    #[cfg(feature = "app")]
+    start: client::START,
+};
 
 #[cfg(test)]
 mod tests;
