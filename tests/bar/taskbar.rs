@@ -56,7 +56,8 @@ fn the_taskbar_shows_sways_windows_and_clicks_activate_and_close_them() {
     session.write_config_file(
         "config.toml",
         "modules_left = [\"taskbar\"]\nmodules_right = [\"clock\"]\n\
-         [taskbar]\nformat = \"{icon} {name}\"\ntooltip-format = \"{title} ({app_id})\"\n",
+         [taskbar]\nformat = \"{icon} {name}\"\ntooltip-format = \"{title} ({app_id})\"\n\
+         rewrite = { \"org\\\\.freedesktop\\\\.weston\\\\.(.*)\" = \"weston $1\" }\n",
     );
     let mut pointer = session.pointer();
     let mut bar = session.start_bar(&[("XDG_DATA_HOME", data_home.as_str())]);
@@ -85,6 +86,10 @@ fn the_taskbar_shows_sways_windows_and_clicks_activate_and_close_them() {
     });
     let flower_app = focused_app(&session);
     assert!(!flower_app.is_empty(), "sway names the flower's app id");
+    // Its name is its app id, which the config's `rewrite` rule shortens.
+    assert_eq!(flower_app, "org.freedesktop.weston.flower");
+    let field = bar.field("taskbar");
+    assert!(field.contains("|weston flower:active@"), "{field}");
     // Its buttons, icons and all, keep the bar at its height (26 px by default): the
     // toolkit's own buttons would make it 34.
     assert_eq!(

@@ -18,6 +18,7 @@ use super::{Action, Button, Input, Module, Status, Table, Update};
 use super::{ButtonRow, IconStyle, RowButton, Target, Widget};
 use crate::events::tasks::{Task, TaskAction, TaskCommand, TaskSettings, Tasks};
 use crate::events::{EventSource, SourceCommand, SourceSettings};
+use crate::text::rewrite::{self, Rewrite};
 use crate::text::Sink;
 
 pub const KEYS: [&str; 6] = ["icon", "title", "name", "app_id", "state", "short_state"];
@@ -41,6 +42,9 @@ struct Settings {
     ignore_list: Vec<String>,
     #[serde(rename = "app_ids-mapping")]
     app_ids_mapping: BTreeMap<String, String>,
+    /// Waybar's rules for a button's whole text and tooltip.
+    #[serde(deserialize_with = "rewrite::deserialize")]
+    rewrite: Rewrite,
 }
 
 impl Default for Settings {
@@ -57,6 +61,7 @@ impl Default for Settings {
             sort_by_app_id: false,
             ignore_list: Vec::new(),
             app_ids_mapping: BTreeMap::new(),
+            rewrite: Rewrite::default(),
         }
     }
 }
@@ -85,6 +90,7 @@ fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
             }
             _ => Carried::UnknownField,
         },
+        "rewrite" => Carried::renamed("rewrite", value),
         _ => Carried::No,
     }
 }
@@ -257,6 +263,8 @@ impl Taskbar {
     fn button(&self, task: &Task) -> RowButton {
         let mut label = String::new();
         fill(&self.label_format, task, &mut label);
+        let mut scratch = String::new();
+        self.settings.rewrite.apply(&mut label, &mut scratch);
         let classes = [
             (task.active, "active"),
             (task.minimized, "minimized"),
@@ -275,6 +283,7 @@ impl Taskbar {
         let tooltip = self.settings.tooltip.then(|| {
             let mut tooltip = String::new();
             fill(&self.settings.tooltip_format, task, &mut tooltip);
+            self.settings.rewrite.apply(&mut tooltip, &mut scratch);
             tooltip
         });
         RowButton {

@@ -111,6 +111,17 @@ fn formats_put_the_text_around_the_icon() {
     let shown = buttons(&*text_only, &events, "DP-1");
     assert_eq!(shown[0].icon, None);
     assert_eq!(labels(&shown), ["foot", "mpv", "/etc/shadow"]);
+    // Waybar's `rewrite` rules, on the whole text and the tooltip; a bad one is named.
+    let rewritten = module(
+        "[taskbar]\nformat = \"{title}\"\ntooltip-format = \"{title}\"\n\
+         rewrite = { \"~: (.*)\" = \"term $1\", \"film(.*)\" = \"movie\" }\n",
+    );
+    let shown = buttons(&*rewritten, &events, "DP-1");
+    assert_eq!(labels(&shown), ["term htop", "movie", "odd <b>"]);
+    assert_eq!(shown[0].tooltip.as_deref(), Some("term htop"));
+    let bad = "modules_left = [\"taskbar\"]\n[taskbar]\nrewrite = { \"(\" = \"x\" }\n";
+    let error = crate::config::parse(bad, Path::new("c.toml")).expect_err("a bad pattern");
+    assert!(error.to_string().contains("rewrite pattern"), "{error}");
     // A field the taskbar does not fill is a config error.
     let config = crate::config::parse(
         "modules_left = [\"taskbar\"]\n[taskbar]\nformat = \"{class}\"\n",
@@ -266,5 +277,7 @@ fn waybars_settings_carry_over() {
         waybar.carry("icon-size", &serde_json::json!(20)),
         Carried::Set(vec![("icon-size".to_owned(), toml::Value::Integer(20))])
     );
-    assert_eq!(waybar.carry("rewrite", &serde_json::json!({})), Carried::No);
+    let rules = serde_json::json!({"(.*) - Mozilla Firefox": "web: $1"});
+    assert!(matches!(waybar.carry("rewrite", &rules), Carried::Set(_)));
+    assert_eq!(waybar.carry("on-update", &json("x")), Carried::No);
 }
