@@ -105,7 +105,8 @@ fn the_backlight_follows_uevents_and_scrolls_set_it_through_logind_or_sysfs() {
 
     session.write_config_file(
         "config.toml",
-        "modules_left = []\nmodules_center = []\nmodules_right = [\"backlight\"]\n",
+        "modules_left = []\nmodules_center = []\nmodules_right = [\"backlight\"]\n\
+         [backlight]\nstates = { dim = 0, bright = 70 }\nformat-bright = \"SUN {percent}%\"\n",
     );
     let bar = session.start_bar_with_mounts(
         &[
@@ -115,15 +116,21 @@ fn the_backlight_follows_uevents_and_scrolls_set_it_through_logind_or_sysfs() {
         &[("DBUS_SYSTEM_BUS_ADDRESS", bus.address.as_str())],
     );
     let label = || bar.field("backlight");
-    wait_for("the fake backlight", WAIT, || label() == "LIGHT 50%");
+    let classes = || bar.field("backlight.classes");
+    wait_for("the fake backlight, dim", WAIT, || {
+        label() == "LIGHT 50%" && classes().split(',').any(|c| c == "dim")
+    });
 
     // No polling: a change the kernel does not announce is not seen; announced, it is.
     write_device(&class.join("backlight"), 18_000);
     std::thread::sleep(Duration::from_millis(1500));
     assert_eq!(label(), "LIGHT 50%", "read without a uevent");
     uevent("change");
+    // 75 % reaches the state `bright`: its class and its own format.
     wait_for("the change after its uevent", WAIT, || {
-        label() == "LIGHT 75%"
+        label() == "SUN 75%"
+            && classes().split(',').any(|c| c == "bright")
+            && !classes().split(',').any(|c| c == "dim")
     });
 
     // The file is root's: a scroll goes through logind's SetBrightness (+5 %).
@@ -132,7 +139,7 @@ fn the_backlight_follows_uevents_and_scrolls_set_it_through_logind_or_sysfs() {
         asked.lock().expect("lock").as_slice() == ["SetBrightness backlight intel_backlight 19200"]
     });
     wait_for("the label after logind's change", WAIT, || {
-        label() == "LIGHT 80%"
+        label() == "SUN 80%"
     });
     let brightness = std::fs::read_to_string(device.join("brightness")).expect("read");
     assert_eq!(brightness.trim(), "19200");
@@ -148,7 +155,7 @@ fn the_backlight_follows_uevents_and_scrolls_set_it_through_logind_or_sysfs() {
     wait_for("the file written", WAIT, || {
         std::fs::read_to_string(device.join("brightness")).is_ok_and(|b| b.trim() == "18000")
     });
-    wait_for("the label at once", WAIT, || label() == "LIGHT 75%");
+    wait_for("the label at once", WAIT, || label() == "SUN 75%");
     assert_eq!(
         asked.lock().expect("lock").len(),
         1,

@@ -3,8 +3,11 @@
 //! first firmware backlight, else platform, else raw. Scrolling steps it by
 //! `scroll-step` percent (up brightens, unless `reverse-scrolling`). Changes come from
 //! the kernel's uevents (`crate::events::backlight`), never polled; hidden without a
-//! backlight. A left click switches to `format-alt` and back, when that is set.
+//! backlight. A left click switches to `format-alt` and back, when that is set. Waybar's
+//! `states` name ranges of the percentage: the one reached is a CSS class, and its
+//! `format-<state>` the label.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -14,6 +17,7 @@ use serde::Deserialize;
 use super::alt_format::AltFormat;
 use super::format;
 use super::import::Waybar;
+use super::states::States;
 use super::ModuleKind;
 use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, Table, Update};
 use crate::events::backlight::BacklightState;
@@ -33,10 +37,12 @@ pub const SETTINGS: &[&str] = &[
     "device",
     "scroll-step",
     "reverse-scrolling",
+    "states",
 ];
 
+/// Unknown keys are refused in [`make`], but for each state's `format-<state>`.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(default)]
 struct Settings {
     #[serde(deserialize_with = "checked")]
     format: String,
@@ -56,6 +62,10 @@ struct Settings {
     scroll_step: f64,
     #[serde(rename = "reverse-scrolling")]
     reverse_scrolling: bool,
+    states: States,
+    /// The other keys: `format-<state>` for each of `states`.
+    #[serde(flatten)]
+    state_formats: BTreeMap<String, toml::Value>,
 }
 
 impl Default for Settings {
@@ -68,6 +78,8 @@ impl Default for Settings {
             device: None,
             scroll_step: 5.0,
             reverse_scrolling: false,
+            states: States::default(),
+            state_formats: BTreeMap::new(),
         }
     }
 }
@@ -84,8 +96,31 @@ fn markup<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     format::deserialize_markup(d, &KEYS)
 }
 
+/// The `format-<state>` keys, each checked; any other key unknown is an error.
+fn state_formats(settings: &mut Settings) -> Result<BTreeMap<String, String>, toml::de::Error> {
+    let mut formats = BTreeMap::new();
+    for (key, value) in std::mem::take(&mut settings.state_formats) {
+        let state = key.strip_prefix("format-");
+        if !state.is_some_and(|state| settings.states.names().any(|n| n == state)) {
+            // serde's words, which `check` and the man page's test read.
+            let known: Vec<String> = SETTINGS.iter().map(|k| format!("`{k}`")).collect();
+            return Err(serde::de::Error::custom(format!(
+                "unknown field `{key}`, expected one of {}, or format-<state> for a state \
+                 listed in `states`",
+                known.join(", ")
+            )));
+        }
+        let format = checked(value)
+            .map_err(|e| serde::de::Error::custom(format!("{key}: {}", e.message())))?;
+        formats.insert(state.unwrap_or_default().to_owned(), format);
+    }
+    Ok(formats)
+}
+
 struct BacklightModule {
     settings: Settings,
+    /// Each state's label, by its name.
+    state_formats: BTreeMap<String, String>,
     device: Option<Rc<str>>,
     alternative: AltFormat,
     tooltip_text: MarkupBuffer,
@@ -105,10 +140,18 @@ pub const KIND: ModuleKind = ModuleKind {
 
 /// The brightness comes from the kernel's change events: Waybar's polling `interval`
 /// is not needed.
-fn from_waybar(key: &str, _: &serde_json::Value) -> super::import::Carried {
+fn from_waybar(key: &str, value: &serde_json::Value) -> super::import::Carried {
+    use super::import::{checked_format, Carried};
     match key {
-        "interval" => super::import::Carried::NotNeeded,
-        _ => super::import::Carried::No,
+        "interval" => Carried::NotNeeded,
+        // A state's label (`format-bright`), beside the `states` it names.
+        _ if key.starts_with("format-") && !SETTINGS.contains(&key) => {
+            match checked_format(key, value, &KEYS) {
+                Some(setting) => Carried::Set(vec![setting]),
+                None => Carried::UnknownField,
+            }
+        }
+        _ => Carried::No,
     }
 }
 
@@ -123,8 +166,10 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         ));
     }
     let device = settings.device.take().map(Rc::from);
+    let state_formats = state_formats(&mut settings)?;
     Ok(Rc::new(BacklightModule {
         settings,
+        state_formats,
         device,
         alternative: AltFormat::default(),
         tooltip_text: MarkupBuffer::default(),
@@ -180,12 +225,16 @@ impl Module for BacklightModule {
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let light = self.shown(input)?;
         let s = &self.settings;
-        let format = self
-            .alternative
-            .pick_set(&s.format, s.format_alt.as_deref());
+        let percent = f64::from(light.percent());
+        let state = s.states.of(percent);
+        let main = state
+            .and_then(|state| self.state_formats.get(state))
+            .unwrap_or(&s.format);
+        let format = self.alternative.pick_set(main, s.format_alt.as_deref());
         format::fill(format, out, |key, out| self.field(light, key, out));
         Some(Status {
-            percentage: Some(f64::from(light.percent())),
+            percentage: Some(percent),
+            classes: state.map(str::to_owned).into_iter().collect(),
             ..Status::default()
         })
     }

@@ -127,3 +127,42 @@ fn a_left_click_switches_to_format_alt_and_back() {
     assert_eq!(shown(light.as_ref(), &events()).0, "40%");
     assert_eq!(module("").action(Button::Left), None, "nothing to switch");
 }
+
+#[test]
+fn states_give_a_class_and_their_own_format() {
+    let states = module("states = { dim = 0, bright = 60 }\nformat-bright = \"SUN {percent}\"\n");
+    // acpi_video0 is at 40%: dim, which has no format of its own.
+    let (text, status, _) = shown(states.as_ref(), &events());
+    assert_eq!(text, "LIGHT 40%");
+    assert_eq!(status.expect("shown").classes, ["dim"]);
+    let named = module(
+        "device = \"intel<b>\"\nstates = { dim = 0, bright = 60 }\nformat-bright = \"SUN {percent}\"\n",
+    );
+    let (text, status, _) = shown(named.as_ref(), &events());
+    assert_eq!(text, "SUN 75");
+    assert_eq!(status.expect("shown").classes, ["bright"]);
+    // A format for a state that is not listed, or with a field the module does not
+    // fill, is a config error, as is any other unknown key.
+    for bad in [
+        "states = { dim = 0 }\nformat-bright = \"x\"\n",
+        "states = { dim = 0 }\nformat-dim = \"{volume}\"\n",
+        "formt = \"x\"\n",
+    ] {
+        let text = format!("modules_right = [\"backlight\"]\n[backlight]\n{bad}");
+        assert!(
+            crate::config::parse(&text, Path::new("c.toml")).is_err(),
+            "{bad}"
+        );
+    }
+    // Waybar's keys carry over.
+    let waybar = KIND.waybar.as_ref().expect("Waybar's backlight");
+    let states = serde_json::json!({"dim": 0, "bright": 60});
+    assert!(matches!(
+        waybar.carry("states", &states),
+        crate::modules::import::Carried::Set(_)
+    ));
+    assert!(matches!(
+        waybar.carry("format-bright", &serde_json::json!("SUN {percent}")),
+        crate::modules::import::Carried::Set(_)
+    ));
+}

@@ -42,6 +42,7 @@ pub mod privacy;
 pub mod registry;
 mod row;
 mod scratchpad;
+mod states;
 pub mod systemd_failed_units;
 mod taskbar;
 pub mod temperature;
