@@ -340,7 +340,11 @@ impl ButtonRow for Workspaces {
                 icon: None,
                 icon_last: false,
                 tooltip: None,
-                target: Target::Workspace(w.into_owned()),
+                // A click needs the workspace, not the list of its windows.
+                target: Target::Workspace(Workspace {
+                    window_names: Vec::new(),
+                    ..w.into_owned()
+                }),
             });
         }
     }
