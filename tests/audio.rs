@@ -29,7 +29,7 @@ fn start_bar(session: &Session, format: &str) -> RunningBar {
 
 /// The module's bounds in the bar: (x, y, width, height).
 fn bounds(bar: &RunningBar) -> (u32, u32, u32, u32) {
-    let field = bar.field("pulseaudio.bounds");
+    let field = bar.laid_out_field("pulseaudio.bounds");
     let numbers: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
     assert_eq!(numbers.len(), 4, "bounds {field:?}");
     (numbers[0], numbers[1], numbers[2], numbers[3])

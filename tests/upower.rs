@@ -156,7 +156,7 @@ fn the_module_follows_upowerd_and_its_devices() {
 
     // The tooltip: the laptop's battery and the mouse's, the model's markup as text.
     wait_for("the module laid out", WAIT, || {
-        let bounds = bar.field("upower.bounds");
+        let bounds = bar.laid_out_field("upower.bounds");
         bounds.split(',').nth(2).is_some_and(|width| width != "0")
     });
     bar.point_at(&session, "upower");

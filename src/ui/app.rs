@@ -298,7 +298,19 @@ impl App {
         #[cfg(feature = "test-support")]
         if let Some(hook) = &self.test_hook {
             hook.rendered(kind);
-            hook.write_bars(&self.bars.borrow());
+            hook.rendered_bars(&self.bars.borrow());
+        }
+    }
+
+    /// `window` painted a frame: the test hook writes the bars' geometry once it is laid
+    /// out.
+    #[cfg(feature = "test-support")]
+    pub(super) fn painted(&self, window: &gtk4::Window) {
+        let (Some(hook), Ok(bars)) = (&self.test_hook, self.bars.try_borrow()) else {
+            return;
+        };
+        if hook.painted(window) {
+            hook.write_bars(&bars);
         }
     }
 

@@ -233,6 +233,18 @@ impl App {
         #[cfg(feature = "test-support")]
         if let Some(hook) = &self.test_hook {
             hook.on_first_frame(&bar.window);
+            let app = Rc::downgrade(self);
+            bar.window.connect_realize(move |window| {
+                let Some(clock) = window.frame_clock() else {
+                    return;
+                };
+                let (app, window) = (app.clone(), window.downgrade());
+                clock.connect_after_paint(move |_| {
+                    if let (Some(app), Some(window)) = (app.upgrade(), window.upgrade()) {
+                        app.painted(&window);
+                    }
+                });
+            });
         }
         bar.window.present();
         self.bars.borrow_mut().push(bar);

@@ -4,6 +4,10 @@
 //! every change, and how late a 16 ms timer on the main loop fired between two samples
 //! (`stalls`, see [`StallMeter`]), and how many times the modules of each update source
 //! were rendered (`renders`: a flood of events must not be a flood of redraws).
+//!
+//! A bar's geometry (`NAME.bounds`, `NAME.buttons`) is GTK's last layout, which a render
+//! leaves stale until the window's next frame: each bar says `laid-out=false` from a
+//! render until its window has painted again, when the bars are written once more.
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -21,6 +25,8 @@ pub struct TestHook {
     stalls: StallMeter,
     /// Renders so far, by update source.
     renders: RefCell<Vec<(Update, u64)>>,
+    /// Bar windows rendered since their last frame: their geometry is not yet laid out.
+    awaiting_layout: RefCell<Vec<gtk::Window>>,
 }
 
 fn classes(widget: &impl IsA<gtk::Widget>) -> String {
@@ -58,6 +64,7 @@ impl TestHook {
             dir,
             stalls,
             renders: RefCell::new(Vec::new()),
+            awaiting_layout: RefCell::new(Vec::new()),
         })
     }
 
@@ -82,19 +89,49 @@ impl TestHook {
         self.write("renders", &text);
     }
 
-    /// One line per bar, tab-separated: `output=… spec=… size=WxH mapped=… bar.classes=…
-    /// cpu=… cpu.visible=… cpu.classes=… …`, a module listed twice by its first place.
+    /// The modules were just rendered: each mapped bar's geometry waits for its window's
+    /// next frame, which is asked for.
+    pub fn rendered_bars(&self, bars: &[Bar]) {
+        let mut awaiting = self.awaiting_layout.borrow_mut();
+        awaiting.retain(|window| bars.iter().any(|bar| &bar.window == window));
+        for bar in bars {
+            let Some(clock) = bar.window.frame_clock().filter(|_| bar.window.is_mapped()) else {
+                continue;
+            };
+            if !awaiting.contains(&bar.window) {
+                awaiting.push(bar.window.clone());
+            }
+            clock.request_phase(gtk::gdk::FrameClockPhase::AFTER_PAINT);
+        }
+        drop(awaiting);
+        self.write_bars(bars);
+    }
+
+    /// `window` painted a frame: `true` when that laid out a render's geometry, and the
+    /// bars are to be written again.
+    pub fn painted(&self, window: &gtk::Window) -> bool {
+        let mut awaiting = self.awaiting_layout.borrow_mut();
+        let before = awaiting.len();
+        awaiting.retain(|w| w != window);
+        awaiting.len() != before
+    }
+
+    /// One line per bar, tab-separated: `output=… spec=… size=WxH mapped=… laid-out=…
+    /// bar.classes=… cpu=… cpu.visible=… cpu.classes=… …`, a module listed twice by its
+    /// first place.
     pub fn write_bars(&self, bars: &[Bar]) {
         let mut out = String::new();
+        let awaiting = self.awaiting_layout.borrow();
         for bar in bars {
             let _ = write!(
                 out,
-                "output={}\tspec={}\tsize={}x{}\tmapped={}\tbar.classes={}",
+                "output={}\tspec={}\tsize={}x{}\tmapped={}\tlaid-out={}\tbar.classes={}",
                 bar.output_name(),
                 bar.spec,
                 bar.window.width(),
                 bar.window.height(),
                 bar.window.is_mapped(),
+                !awaiting.contains(&bar.window),
                 classes(&bar.window)
             );
             let mut written: Vec<&str> = Vec::new();

@@ -19,7 +19,7 @@ const CONFIG: &str = "modules_left = [\"group/tap\"]\nmodules_center = []\n\
 /// The middle of a module on the bar, from the bar's test hook.
 fn centre(bar: &crate::common::session::RunningBar, module: &str) -> (u32, u32) {
     let bounds: Vec<u32> = bar
-        .field(&format!("{module}.bounds"))
+        .laid_out_field(&format!("{module}.bounds"))
         .split(',')
         .filter_map(|n| n.parse().ok())
         .collect();

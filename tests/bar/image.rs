@@ -29,7 +29,7 @@ fn write_png(path: &Path, size: i32, [r, g, b]: [u8; 3]) {
 /// How many of the module's pixels on screen are close to `colour` (a 20×20 picture
 /// has 400).
 fn pixels_of(session: &Session, bar: &RunningBar, colour: [u8; 3]) -> usize {
-    let field = bar.field("image.bounds");
+    let field = bar.laid_out_field("image.bounds");
     let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
     if b.len() != 4 || b[2] == 0 || b[3] == 0 {
         return 0;

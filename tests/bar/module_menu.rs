@@ -55,7 +55,7 @@ fn a_click_opens_the_users_menu_and_an_entry_runs_its_command() {
     let bar = session.start_bar(&[]);
     bar.wait_for_log("bar on output HEADLESS-1");
     let bounds = || -> Vec<u32> {
-        let field = bar.field("custom/power.bounds");
+        let field = bar.laid_out_field("custom/power.bounds");
         field.split(',').filter_map(|n| n.parse().ok()).collect()
     };
     wait_for("the module laid out", WAIT, || {

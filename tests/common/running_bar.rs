@@ -184,7 +184,7 @@ impl RunningBar {
         session: &'s Session,
         module: &str,
     ) -> std::cell::RefMut<'s, Pointer> {
-        let field = self.field(&format!("{module}.bounds"));
+        let field = self.laid_out_field(&format!("{module}.bounds"));
         let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
         assert_eq!(b.len(), 4, "bounds {field:?}");
         let mut pointer = session.pointer();
@@ -255,7 +255,7 @@ impl RunningBar {
     /// allocation of a new button is 1×1 at its corner: a click there hits its neighbour).
     pub fn button_center(&self, module: &str, index: usize) -> (u32, u32) {
         let rect = || -> Option<Vec<u32>> {
-            let buttons = self.field(&format!("{module}.buttons"));
+            let buttons = self.laid_out_field(&format!("{module}.buttons"));
             let rect: Vec<u32> = buttons
                 .split(';')
                 .nth(index)?
@@ -275,6 +275,24 @@ impl RunningBar {
                 self.field(&format!("{module}.buttons"))
             );
             std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// A field of the first bar's geometry (`NAME.bounds`, `NAME.buttons`) once GTK has
+    /// laid out what was last rendered: until the bar's next frame, it is where the
+    /// previous text was.
+    pub fn laid_out_field(&self, key: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let bar = self.bars().into_iter().next().unwrap_or_default();
+            if bar.get("laid-out").is_some_and(|v| v == "true") {
+                return bar.get(key).cloned().unwrap_or_default();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the bar's layout of {key} never came: {bar:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 
