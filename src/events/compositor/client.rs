@@ -43,7 +43,7 @@ fn endpoint(
             None => Err(format!("the environment does not say where {name} is")),
         };
     }
-    for kind in &BACKENDS {
+    for kind in BACKENDS {
         match (kind.locate)(var) {
             Some(Ok(path)) => return Ok((kind, path)),
             Some(Err(why)) => return Err(why.into()),

@@ -20,7 +20,7 @@ pub struct Kind {
     pub(super) start: Start,
 }
 
-pub const BACKENDS: [Kind; 5] = [
+pub const BACKENDS: &[Kind] = &[
     super::sway::BACKEND,
     super::hyprland::BACKEND,
     super::niri::BACKEND,
