@@ -44,3 +44,31 @@ fn discharging_and_plugged_take_their_formats_and_classes() {
     assert_eq!(plugged["text"], "50% plugged", "{plugged}");
     assert_eq!(plugged["class"], "plugged");
 }
+
+/// `{cycles}` from the kernel's `cycle_count`, in the label, the tooltip's battery rows
+/// and the JSON document.
+#[test]
+fn the_cycle_count_is_read_from_sysfs() {
+    require_root();
+    let build = |sys: &std::path::Path| {
+        fixtures::battery(
+            sys,
+            "BAT0",
+            "Discharging",
+            30_000_000,
+            60_000_000,
+            12_000_000,
+        );
+        fixtures::write(sys, "class/power_supply/BAT0/cycle_count", "312\n");
+    };
+    let config = "modules_left = []\nmodules_center = []\nmodules_right = [\"battery\"]\n\
+        [battery]\nformat = \"{capacity}% {cycles} cycles, health {health}%\"\n";
+    let doc = once_json_with(build, config);
+    let battery = doc["modules"]
+        .as_array()
+        .and_then(|m| m.iter().find(|m| m["name"] == "battery"))
+        .unwrap_or_else(|| panic!("{doc}"));
+    // 60 Wh full of a 66.7 Wh design (the fixture's), to 3 significant digits as Waybar.
+    assert_eq!(battery["text"], "50% 312 cycles, health 90%", "{battery}");
+    assert_eq!(doc["batteries"][0]["cycles"], 312.0, "{doc}");
+}

@@ -165,11 +165,15 @@ fn window_rewrite_comes_over_whole() {
 fn a_batterys_full_at_and_design_capacity_come_over() {
     let waybar = json!({
         "modules-right": ["battery"],
-        "battery": {"full-at": 80, "design-capacity": true, "format": "{capacity}% {icon}"}
+        "battery": {
+            "full-at": 80, "design-capacity": true, "format": "{capacity}% {icon}",
+            "tooltip-format": "{cycles} cycles, health {health}%"
+        }
     });
     let import = convert(&waybar);
     crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
-    for line in ["full-at = 80", "design-capacity = true"] {
+    let tooltip = "tooltip-format = \"{cycles} cycles, health {health}%\"";
+    for line in ["full-at = 80", "design-capacity = true", tooltip] {
         assert!(import.toml.contains(line), "{line} in\n{}", import.toml);
     }
     assert!(import.notes.is_empty(), "{:?}", import.notes);

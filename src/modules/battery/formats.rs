@@ -16,9 +16,21 @@ use crate::modules::thresholds::percent;
 use crate::text::icons::FormatIcons;
 
 /// The fields of its formats.
-pub const KEYS: [&str; 5] = ["capacity", "power", "icon", "time", "health"];
+pub const KEYS: &[&str] = &["capacity", "power", "icon", "time", "health", "cycles"];
 /// The fields of its tooltip: the formats' and `{timeTo}`.
-pub const TOOLTIP_KEYS: [&str; 6] = ["capacity", "power", "icon", "time", "health", "timeTo"];
+pub const TOOLTIP_KEYS: &[&str] = &[
+    "capacity", "power", "icon", "time", "health", "cycles", "timeTo",
+];
+/// How worn the batteries are, for `{health}` and `{cycles}` (0 where unknown, as in
+/// Waybar).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Wear {
+    /// The full charge as a share of the design's, in percent.
+    pub health: Option<f64>,
+    /// The charge and discharge cycles of the main battery.
+    pub cycles: Option<f64>,
+}
+
 /// The fields of `format-time`.
 const TIME_KEYS: [&str; 3] = ["H", "M", "m"];
 
@@ -113,11 +125,11 @@ fn full_at<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
 }
 
 fn label<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    checked(d, &KEYS).map(Some)
+    checked(d, KEYS).map(Some)
 }
 
 fn tooltip<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    checked(d, &TOOLTIP_KEYS).map(Some)
+    checked(d, TOOLTIP_KEYS).map(Some)
 }
 
 fn time<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -220,7 +232,7 @@ impl Settings {
         &self,
         format: &str,
         total: &BatteryTotal,
-        health: Option<f64>,
+        wear: &Wear,
         status: &str,
         state: Option<&str>,
         out: &mut String,
@@ -229,7 +241,8 @@ impl Settings {
             match name {
                 "capacity" => write_number(out, total.capacity.round(), spec),
                 "power" => write_number(out, total.power_w.unwrap_or(0.0), spec),
-                "health" => write_significant(out, health.unwrap_or(0.0), 3),
+                "health" => write_significant(out, wear.health.unwrap_or(0.0), 3),
+                "cycles" => write_number(out, wear.cycles.unwrap_or(0.0), spec),
                 "time" => self.write_time(total, out),
                 "timeTo" => match (total.seconds_left, total.status) {
                     (Some(_), BatteryStatus::Charging) => {

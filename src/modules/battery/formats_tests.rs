@@ -18,6 +18,7 @@ fn sample(status: BatteryStatus, now: f64, power: f64, online: Option<bool>) -> 
         energy_full_wh: Value::Known(50.0),
         energy_full_design_wh: Value::Known(62.5),
         power_w: Value::Known(power),
+        cycles: Value::Known(312.0),
     };
     sample
         .readings
@@ -104,7 +105,7 @@ fn without_a_format_the_label_is_ringbars_and_keys_are_checked() {
         (Level::Warning, Some("discharging"))
     );
     for (table, problem) in [
-        ("format = \"{cycles}\"\n", "no {cycles} in a format here"),
+        ("format = \"{cycle}\"\n", "no {cycle} in a format here"),
         ("format-time = \"{h}\"\n", "no {h} in a format here"),
         (
             "format-charging-warning = \"x\"\n",
@@ -115,4 +116,54 @@ fn without_a_format_the_label_is_ringbars_and_keys_are_checked() {
         let err = crate::config::parse(&text, std::path::Path::new("c.toml")).expect_err(table);
         assert!(err.message.contains(problem), "{table}: {}", err.message);
     }
+}
+
+#[test]
+fn cycles_are_the_largest_batterys_as_waybar_counts_them() {
+    let module = configured(
+        "battery",
+        "format = \"{cycles} cycles {health}%\"\ntooltip-format = \"{cycles:>5}\"\n",
+    );
+    let text = |batteries: &[Battery]| {
+        let mut sample = Sample::default();
+        let reading = Batteries(batteries.to_vec(), Some(false));
+        sample.readings.insert("battery", Box::new(reading));
+        let mut out = String::new();
+        module.text(&input(&sample), &mut out).expect("shown");
+        let mut tooltip = String::new();
+        module.tooltip(&mut Plain(&mut tooltip), &input(&sample));
+        (out, tooltip)
+    };
+    let main = Battery {
+        name: "BAT0".to_owned(),
+        status: BatteryStatus::Discharging,
+        capacity: Value::Known(80.0),
+        energy_now_wh: Value::Known(40.0),
+        energy_full_wh: Value::Known(50.0),
+        energy_full_design_wh: Value::Known(62.5),
+        power_w: Value::Known(10.0),
+        cycles: Value::Known(312.0),
+    };
+    assert_eq!(
+        text(std::slice::from_ref(&main)),
+        ("312 cycles 80%".to_owned(), "  312".to_owned()),
+        "a number spec pads it"
+    );
+    // A second, smaller battery with more cycles: the main one's count is shown, and
+    // the health of both together (70 of 87.5 Wh).
+    let second = Battery {
+        name: "BAT1".to_owned(),
+        energy_now_wh: Value::Known(10.0),
+        energy_full_wh: Value::Known(20.0),
+        energy_full_design_wh: Value::Known(25.0),
+        cycles: Value::Known(900.0),
+        ..main.clone()
+    };
+    assert_eq!(text(&[second.clone(), main.clone()]).0, "312 cycles 80%");
+    // A driver without `cycle_count` gives 0, as Waybar shows it.
+    let unknown = |b: &Battery| Battery {
+        cycles: Value::Absent,
+        ..b.clone()
+    };
+    assert_eq!(text(&[unknown(&main), unknown(&second)]).0, "0 cycles 80%");
 }

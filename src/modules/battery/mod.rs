@@ -28,7 +28,7 @@ use super::{Input, Level, Module, Status, Table};
 use crate::model::Value;
 use crate::sample::readings::{Reader, Reading, Roots};
 use crate::text::Sink;
-use formats::{status_name, Settings};
+use formats::{status_name, Settings, Wear};
 pub use reading::{combine, Batteries, Battery, BatteryStatus, BatteryTotal};
 use report::write_duration;
 
@@ -64,7 +64,7 @@ pub const KIND: ModuleKind = ModuleKind {
             "full-at",
             "design-capacity",
         ],
-        fields: &formats::TOOLTIP_KEYS,
+        fields: formats::TOOLTIP_KEYS,
         convert: from_waybar,
         ..Waybar::named(&["battery"])
     }),
@@ -127,16 +127,28 @@ impl BatteryModule {
         Some(total)
     }
 
-    /// The batteries' full charge as a share of their design's, in percent.
-    fn health(&self, batteries: &[Battery]) -> Option<f64> {
+    /// How worn the batteries are: their full charge as a share of their design's, in
+    /// percent, and (as Waybar counts them) the cycles of the largest by design.
+    fn wear(&self, batteries: &[Battery]) -> Wear {
         let (mut full, mut design) = (0.0, 0.0);
+        let mut health_known = true;
         for battery in batteries {
             match (battery.energy_full_wh, battery.energy_full_design_wh) {
                 (Value::Known(f), Value::Known(d)) => (full, design) = (full + f, design + d),
-                _ => return None,
+                _ => health_known = false,
             }
         }
-        (design > 0.0).then(|| full / design * 100.0)
+        let largest = batteries.iter().max_by(|a, b| {
+            let size = |b: &Battery| b.energy_full_design_wh.known().unwrap_or(0.0);
+            let cycles = |b: &Battery| b.cycles.known().unwrap_or(0.0);
+            size(a)
+                .total_cmp(&size(b))
+                .then(cycles(a).total_cmp(&cycles(b)))
+        });
+        Wear {
+            health: (health_known && design > 0.0).then(|| full / design * 100.0),
+            cycles: largest.and_then(|b| b.cycles.known()),
+        }
     }
 
     /// Waybar's label: its format for the status and state, filled in.
@@ -148,8 +160,8 @@ impl BatteryModule {
         let format = self
             .alternative
             .pick_set(own, settings.format_alt.as_deref());
-        let health = self.health(self.shown(reading));
-        settings.fill(format, total, health, status, state, out);
+        let wear = self.wear(self.shown(reading));
+        settings.fill(format, total, &wear, status, state, out);
         match state {
             Some("critical") => Level::Critical,
             Some("warning") => Level::Warning,
@@ -238,9 +250,9 @@ impl Module for BatteryModule {
         let status = status_name(&total, reading.1);
         let state = self.settings.state(total.capacity.round());
         let mut text = String::new();
-        let health = self.health(self.shown(reading));
+        let wear = self.wear(self.shown(reading));
         self.settings
-            .fill(format, &total, health, status, state, &mut text);
+            .fill(format, &total, &wear, status, state, &mut text);
         crate::text::untrusted(sink, &text);
     }
 

@@ -103,10 +103,14 @@ impl Reader for BatteryReader {
 /// Wh and W are far below this on any laptop; a larger value is garbage.
 const PLAUSIBLE: std::ops::RangeInclusive<f64> = -10_000.0..=10_000.0;
 
+/// Cycle counts a battery can report (a driver without one says 0).
+const CYCLES: std::ops::RangeInclusive<f64> = 0.0..=1_000_000.0;
+
 /// One battery's files, kept open.
 pub struct BatteryFiles {
     status: Option<SensorFile>,
     capacity: Option<SensorFile>,
+    cycle_count: Option<SensorFile>,
     levels: Levels,
     /// Reused for the status line, so a tick allocates nothing.
     status_text: String,
@@ -158,6 +162,7 @@ pub fn discover(sys: &Path) -> Vec<(Battery, BatteryFiles)> {
             let reader = BatteryFiles {
                 status: file("status"),
                 capacity: file("capacity"),
+                cycle_count: file("cycle_count"),
                 levels,
                 status_text: String::with_capacity(32),
             };
@@ -199,6 +204,10 @@ impl BatteryFiles {
             BatteryStatus::Unknown
         };
         out.capacity = value(&mut self.capacity, 1.0).map(|c| c.clamp(0.0, 100.0));
+        out.cycles = match &mut self.cycle_count {
+            None => Value::Absent,
+            Some(file) => Value::read(file.read_scaled(1.0, CYCLES)),
+        };
         match &mut self.levels {
             Levels::Energy {
                 now,

@@ -51,6 +51,8 @@ pub struct Battery {
     pub energy_full_design_wh: Value<f64>,
     /// Always positive; the status says which way it flows.
     pub power_w: Value<f64>,
+    /// `cycle_count`: the full charge and discharge cycles it has been through.
+    pub cycles: Value<f64>,
 }
 
 /// All batteries together, as the module shows them.
@@ -148,6 +150,7 @@ impl Clone for Battery {
             energy_full_wh,
             energy_full_design_wh,
             power_w,
+            cycles,
         } = source;
         self.name.clone_from(name);
         self.status = *status;
@@ -156,6 +159,7 @@ impl Clone for Battery {
         self.energy_full_wh = *energy_full_wh;
         self.energy_full_design_wh = *energy_full_design_wh;
         self.power_w = *power_w;
+        self.cycles = *cycles;
     }
 }
 

@@ -50,6 +50,9 @@ pub fn write(sink: &mut dyn Sink, batteries: &[Battery]) {
                 let _ = write!(out, " · health {:.0}%", full / design * 100.0);
             }
         }
+        if let Some(cycles) = battery.cycles.known() {
+            let _ = write!(out, " · {cycles:.0} cycles");
+        }
         out.push('\n');
     }
 }
@@ -69,6 +72,7 @@ pub fn each_json(batteries: &[Battery]) -> Json {
                 b.energy_full_design_wh,
             );
             json_value(&mut object, "power_w", b.power_w);
+            json_value(&mut object, "cycles", b.cycles);
             object
         })
         .collect();

@@ -17,6 +17,7 @@ fn battery(status: BatteryStatus, now: f64, full: f64, power: f64) -> Battery {
         energy_full_wh: Value::Known(full),
         energy_full_design_wh: Value::Known(full),
         power_w: Value::Known(power),
+        cycles: Value::Absent,
     }
 }
 
@@ -80,6 +81,7 @@ fn sample(status: BatteryStatus, now: f64, power: f64) -> Sample {
             energy_full_wh: Value::Known(50.0),
             energy_full_design_wh: Value::Known(62.5),
             power_w: Value::Known(power),
+            cycles: Value::Absent,
         }],
         None,
     );
@@ -128,6 +130,24 @@ fn the_tooltip_is_the_battery_section() {
     assert_eq!(
         out,
         "Battery  80% · discharging · 10.0 W · 4:00 left\n  BAT0  80% · 40.0 / 50.0 Wh · health 80%\n"
+    );
+}
+
+#[test]
+fn the_tooltip_shows_a_batterys_cycles_where_its_driver_counts_them() {
+    let mut sample = Sample::default();
+    let battery = Battery {
+        cycles: Value::Known(312.0),
+        ..battery(BatteryStatus::Discharging, 40.0, 50.0, 10.0)
+    };
+    let reading = Batteries(vec![battery], None);
+    sample.readings.insert("battery", Box::new(reading));
+    let mut out = String::new();
+    let input = crate::modules::tests::input(&sample);
+    default_module("battery").tooltip(&mut Plain(&mut out), &input);
+    assert!(
+        out.ends_with("\n  BAT0  80% · 40.0 / 50.0 Wh · health 100% · 312 cycles\n"),
+        "{out}"
     );
 }
 
