@@ -114,6 +114,42 @@ fn a_persistent_workspace_is_shown_and_made_by_a_click() {
     assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
 }
 
+/// Waybar's `sort-by` and sway's `custom-sort`: the buttons by name, after the names
+/// put first (`mail` matches `3:mail`), sway's own workspace among the persistent ones;
+/// a workspace sway makes later takes its place in that order.
+#[test]
+fn the_buttons_follow_sort_by_and_custom_sort() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = [\"sway/workspaces\"]\nmodules_right = [\"clock\"]\n\
+         [\"sway/workspaces\"]\nsort-by = \"name\"\ncustom-sort = [\"mail\"]\n\
+         persistent-workspaces = { \"2\" = [], \"10\" = [], \"web\" = [], \"3:mail\" = [] }\n",
+    );
+    let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let names = || -> Vec<String> {
+        let field = bar.field("workspaces");
+        field
+            .split('|')
+            .filter_map(|b| b.split(':').next())
+            .map(str::to_owned)
+            .collect()
+    };
+    wait_for("mail first, then by name", WAIT, || {
+        names() == ["3", "1", "10", "2", "web"]
+    });
+    session.swaymsg(&["workspace", "apple"]);
+    // Sway drops the empty workspace 1 it left.
+    wait_for("apple in its place", WAIT, || {
+        names() == ["3", "10", "2", "apple", "web"]
+    });
+    let log = bar.log_text();
+    assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
+}
+
 /// Waybar's `window-rewrite`: each window on a workspace is written by the first rule
 /// its app id matches (`class<…>` holds the whole app id, here
 /// `org.freedesktop.weston.flower`), and two alike are grouped.

@@ -123,9 +123,70 @@ fn persistent_workspaces_come_over_and_the_number_order_is_ringbars_own() {
     crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
     assert!(import.toml.contains("4 = [\"eDP-1\"]"), "{}", import.toml);
     assert!(
-        import.notes.iter().any(
-            |n| n.starts_with("`sway/workspaces` `sort-by`") && n.ends_with("not carried over")
+        import.toml.contains("sort-by = \"name\""),
+        "{}",
+        import.toml
+    );
+    assert!(import.notes.is_empty(), "{:?}", import.notes);
+}
+
+#[test]
+fn each_workspace_modules_sort_keys_come_over_as_sort_by() {
+    for (module, key, value, toml) in [
+        (
+            "sway/workspaces",
+            "alphabetical_sort",
+            json!(true),
+            Some("sort-by = \"name\""),
         ),
+        (
+            "niri/workspaces",
+            "sort-by-name",
+            json!(true),
+            Some("sort-by = \"name\""),
+        ),
+        (
+            "niri/workspaces",
+            "sort-by-id",
+            json!(true),
+            Some("sort-by = \"id\""),
+        ),
+        ("ext/workspaces", "sort-by-id", json!(false), None),
+        (
+            "hyprland/workspaces",
+            "sort-by",
+            json!("special-centered"),
+            Some("special-centered"),
+        ),
+        (
+            "sway/workspaces",
+            "custom-sort",
+            json!(["web", "mail"]),
+            Some("[\"web\", \"mail\"]"),
+        ),
+    ] {
+        let waybar = json!({ "modules-left": [module], module: { key: value } });
+        let import = convert(&waybar);
+        crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+        match toml {
+            Some(line) => {
+                assert!(import.toml.contains(line), "{key}: {}", import.toml);
+                assert!(import.notes.is_empty(), "{key}: {:?}", import.notes);
+            }
+            None => assert_eq!(import.notes, [format!("`{module}` `{key}`: not needed")]),
+        }
+    }
+    // A value Waybar does not know either stays behind, with a note.
+    let waybar = json!({
+        "modules-left": ["hyprland/workspaces"],
+        "hyprland/workspaces": {"sort-by": "size"}
+    });
+    let import = convert(&waybar);
+    assert!(
+        import
+            .notes
+            .iter()
+            .any(|n| n.starts_with("`hyprland/workspaces` `sort-by`")),
         "{:?}",
         import.notes
     );

@@ -10,6 +10,7 @@
 //! `persistent-workspaces` add buttons, of class `persistent`, for workspaces the
 //! compositor has not made yet (`persistent.rs`).
 
+mod order;
 mod persistent;
 mod window_rewrite;
 
@@ -23,8 +24,9 @@ use super::import::{Carried, Waybar};
 use super::{format, ModuleKind};
 use super::{Action, Button, Input, Module, Status, Table, Update};
 use super::{ButtonRow, RowButton, Target, Widget};
-use crate::events::compositor::{display_order, Workspace, WINDOWS_UNKNOWN};
+use crate::events::compositor::{Workspace, WINDOWS_UNKNOWN};
 use crate::text::Sink;
+use order::{Order, SortBy};
 use persistent::Persistent;
 use window_rewrite::{Rules, WindowRewrite};
 
@@ -67,6 +69,12 @@ struct Settings {
     group_threshold: u32,
     #[serde(rename = "window-rewrite-group-format")]
     group_format: String,
+    /// The buttons' order (`order.rs`).
+    #[serde(rename = "sort-by")]
+    sort_by: SortBy,
+    /// Names to put first, in this order.
+    #[serde(rename = "custom-sort")]
+    custom_sort: Vec<String>,
 }
 
 impl Default for Settings {
@@ -87,6 +95,8 @@ impl Default for Settings {
             window_separator: " ".to_owned(),
             group_threshold: 0,
             group_format: "{icon}×{count}".to_owned(),
+            sort_by: SortBy::Default,
+            custom_sort: Vec::new(),
         }
     }
 }
@@ -94,6 +104,7 @@ impl Default for Settings {
 struct Workspaces {
     settings: Settings,
     windows: WindowRewrite,
+    order: Order,
 }
 
 /// The `workspaces` module.
@@ -130,6 +141,20 @@ fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
         // ringbar's order: numbers by number, then names, then special workspaces.
         "sort-by-number" if value.as_bool() == Some(true) => Carried::NotNeeded,
         "sort-by" if matches!(value.as_str(), Some("default" | "number")) => Carried::NotNeeded,
+        "sort-by" if matches!(value.as_str(), Some("name" | "id" | "special-centered")) => {
+            Carried::renamed("sort-by", value)
+        }
+        // niri's and ext-workspace's switches, and sway's, for the same orders.
+        "sort-by-name" | "alphabetical_sort" | "sort-by-id" if value.as_bool() == Some(false) => {
+            Carried::NotNeeded
+        }
+        "sort-by-name" | "alphabetical_sort" if value.as_bool() == Some(true) => {
+            Carried::renamed("sort-by", &serde_json::json!("name"))
+        }
+        "sort-by-id" if value.as_bool() == Some(true) => {
+            Carried::renamed("sort-by", &serde_json::json!("id"))
+        }
+        "custom-sort" => Carried::renamed("custom-sort", value),
         // Hyprland's name for showing the active workspace alone.
         "active-only" => Carried::renamed("current-only", value),
         _ => Carried::No,
@@ -149,7 +174,15 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         group_format: &settings.group_format,
     })
     .map_err(serde::de::Error::custom)?;
-    Ok(Rc::new(Workspaces { settings, windows }))
+    let order = Order {
+        by: settings.sort_by,
+        custom: settings.custom_sort.clone(),
+    };
+    Ok(Rc::new(Workspaces {
+        settings,
+        windows,
+        order,
+    }))
 }
 
 /// A workspace with a button, and whether it is persistent.
@@ -206,8 +239,8 @@ impl Workspaces {
                 persistent: true,
             });
         }
-        if added {
-            shown.sort_by(|a, b| display_order(&a.workspace, &b.workspace));
+        if added || !self.order.is_display_order() {
+            self.order.sort(&mut shown, |s| &s.workspace);
         }
         shown
     }
