@@ -342,3 +342,19 @@ fn a_closed_pipe_ends_once_quietly() {
     );
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// Waybar's cpu frequency fields on the laptop's cpufreq (2.1, 0.9 and 3.0 GHz online,
+/// a fourth core offline at 0.4), each rounded up to 10 MHz as Waybar rounds them.
+#[test]
+fn the_cpu_frequency_fields_come_from_the_online_cores() {
+    require_root();
+    let config = "modules_left = []\nmodules_center = []\nmodules_right = [\"cpu\"]\n\
+        [cpu]\nformat = \"{min_frequency}/{avg_frequency}/{max_frequency} GHz\"\n";
+    let doc = fake_sys::once_json_with(|sys| build(Machine::IntelLaptop, sys), config);
+    let cpu = doc["modules"]
+        .as_array()
+        .and_then(|m| m.iter().find(|m| m["name"] == "cpu"))
+        .unwrap_or_else(|| panic!("{doc}"));
+    assert_eq!(cpu["text"], "0.9/2/3 GHz", "{cpu}");
+    assert_eq!(doc["cpu"]["lowest_mhz"], 900.0, "{doc}");
+}

@@ -13,9 +13,10 @@ pub fn parse_integer(text: &[u8]) -> Option<i64> {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CpuReading {
     pub celsius: Value<f64>,
-    /// Average and highest current frequency over online CPUs, MHz.
+    /// Average, highest and lowest current frequency over online CPUs, MHz.
     pub average_mhz: Value<f64>,
     pub highest_mhz: Value<f64>,
+    pub lowest_mhz: Value<f64>,
     /// The hardware maximum (cpuinfo_max_freq), MHz.
     pub hardware_max_mhz: Option<f64>,
 }

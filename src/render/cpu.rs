@@ -57,6 +57,7 @@ pub fn json(sample: &Sample) -> Json {
     json_value(&mut object, "temperature_celsius", cpu.celsius);
     json_value(&mut object, "average_mhz", cpu.average_mhz);
     json_value(&mut object, "highest_mhz", cpu.highest_mhz);
+    json_value(&mut object, "lowest_mhz", cpu.lowest_mhz);
     if let Some(max) = cpu.hardware_max_mhz {
         object["max_mhz"] = json!(max);
     }

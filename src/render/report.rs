@@ -79,6 +79,7 @@ pub(crate) mod tests {
             celsius: Value::Known(61.25),
             average_mhz: Value::Known(2000.0),
             highest_mhz: Value::Known(3000.0),
+            lowest_mhz: Value::Known(1000.0),
             hardware_max_mhz: Some(4700.0),
         };
         sample

@@ -151,7 +151,8 @@ impl CpuSensors {
             // Plausible die temperatures only: garbage shows as "–", not as 4000 °C.
             Some((_, file)) => Value::read(file.read_scaled(1000.0, -40.0..=150.0)),
         };
-        let (mut sum, mut count, mut highest) = (0.0, 0u32, None::<f64>);
+        let (mut sum, mut count) = (0.0, 0u32);
+        let (mut highest, mut lowest) = (None::<f64>, None::<f64>);
         for file in &mut self.frequencies {
             // 10 MHz to 20 GHz, in kHz.
             let Some(mhz) = file.read_scaled(1000.0, 10.0..=20_000.0) else {
@@ -160,6 +161,7 @@ impl CpuSensors {
             sum += mhz;
             count += 1;
             highest = Some(highest.map_or(mhz, |h| h.max(mhz)));
+            lowest = Some(lowest.map_or(mhz, |l| l.min(mhz)));
         }
         let frequency = |value: Option<f64>| match self.frequencies.is_empty() {
             true => Value::Absent,
@@ -169,6 +171,7 @@ impl CpuSensors {
             celsius,
             average_mhz: frequency((count > 0).then(|| sum / f64::from(count))),
             highest_mhz: frequency(highest),
+            lowest_mhz: frequency(lowest),
             hardware_max_mhz: self.hardware_max_mhz,
         }
     }
@@ -193,6 +196,7 @@ mod tests {
         assert_eq!(reading.celsius, Value::Known(54.0));
         assert_eq!(reading.average_mhz, Value::Known(2000.0));
         assert_eq!(reading.highest_mhz, Value::Known(3000.0));
+        assert_eq!(reading.lowest_mhz, Value::Known(900.0));
         assert_eq!(reading.hardware_max_mhz, Some(4700.0));
     }
 

@@ -2,7 +2,7 @@
 //! `decimals` says), then temperature and average frequency where the machine has the
 //! sensors (`–` when one fails). With a `format`, Waybar's cpu module: `{usage}` (whole
 //! percents, truncated as Waybar's), `{load}` `{load1}` `{load5}` `{load15}`,
-//! `{avg_frequency}` and `{max_frequency}` (GHz) and `{icon}`, each core's `{usageN}` and
+//! `{avg_frequency}`, `{max_frequency}` and `{min_frequency}` (GHz) and `{icon}`, each core's `{usageN}` and
 //! `{iconN}` ([`cores`]), fmt's number specs taken, `format-warning` and `format-critical`
 //! past the thresholds, and `tooltip-format` in place of the monitor's report.
 
@@ -33,7 +33,7 @@ use crate::text::{untrusted, Sink};
 use cores::CoreUsage;
 
 /// Waybar's fields of the cpu module that ringbar fills; `N` is a core's number.
-pub const KEYS: [&str; 10] = [
+pub const KEYS: [&str; 11] = [
     "usage",
     "load",
     "load1",
@@ -41,6 +41,7 @@ pub const KEYS: [&str; 10] = [
     "load15",
     "avg_frequency",
     "max_frequency",
+    "min_frequency",
     "icon",
     "usageN",
     "iconN",
@@ -178,15 +179,15 @@ impl Cpu {
             .load
             .map_or([0.0; 3], |l| l.0.map(f64::from));
         let cpu = &sample.hardware.cpu;
-        // GHz with two decimals, as Waybar rounds them (the highest one up).
-        let average = cpu
-            .average_mhz
-            .known()
-            .map_or(0.0, |mhz| (mhz / 10.0).round() / 100.0);
-        let highest = cpu
-            .highest_mhz
-            .known()
-            .map_or(0.0, |mhz| (mhz / 10.0).ceil() / 100.0);
+        // GHz with two decimals, rounded up as Waybar rounds them.
+        let ghz = |mhz: crate::model::Value<f64>| {
+            mhz.known().map_or(0.0, |mhz| (mhz / 10.0).ceil() / 100.0)
+        };
+        let (average, highest, lowest) = (
+            ghz(cpu.average_mhz),
+            ghz(cpu.highest_mhz),
+            ghz(cpu.lowest_mhz),
+        );
         format::fill_numbers(format, out, |name, spec: Option<NumberSpec>, out| {
             let value = match name {
                 "usage" => usage,
@@ -195,6 +196,7 @@ impl Cpu {
                 "load15" => load[2],
                 "avg_frequency" => average,
                 "max_frequency" => highest,
+                "min_frequency" => lowest,
                 "icon" => {
                     if let Some(icons) = &self.settings.format_icons {
                         out.push_str(icons.icon(Some(usage), level.css_class()));

@@ -25,6 +25,7 @@ fn text_and_level() {
         celsius: Value::Known(54.4),
         average_mhz: Value::Known(2050.0),
         highest_mhz: Value::Known(3000.0),
+        lowest_mhz: Value::Known(1000.0),
         hardware_max_mhz: Some(4700.0),
     };
     assert_eq!(text_of("cpu", &sample).0, "CPU 75% 54°C 2.0GHz");
@@ -78,6 +79,7 @@ fn busy_sample() -> Sample {
         celsius: Value::Known(54.4),
         average_mhz: Value::Known(2054.0),
         highest_mhz: Value::Known(3001.0),
+        lowest_mhz: Value::Known(1199.0),
         hardware_max_mhz: Some(4700.0),
     };
     sample
@@ -88,12 +90,13 @@ fn waybars_fields_and_specs() {
     use crate::modules::tests::{configured, input};
     let module = configured(
         "cpu",
-        "format = \"{usage}% {usage:3}% {load} {load15:.1f} {avg_frequency}/{max_frequency} GHz\"\n",
+        "format = \"{usage}% {usage:3}% {load} {load15:.1f} \
+         {min_frequency}/{avg_frequency}/{max_frequency} GHz\"\n",
     );
     let mut out = String::new();
     let status = module.text(&input(&busy_sample()), &mut out);
-    // Waybar truncates the usage; the average frequency is rounded, the highest rounded up.
-    assert_eq!(out, "37%  37% 0.5 2.0 2.05/3.01 GHz");
+    // Waybar truncates the usage and rounds each frequency up to 10 MHz.
+    assert_eq!(out, "37%  37% 0.5 2.0 1.2/2.06/3.01 GHz");
     assert_eq!(status.expect("shown").level, Level::Normal);
 }
 
