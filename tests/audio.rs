@@ -16,11 +16,16 @@ use common::{require_root, serial, wait_for};
 const WAIT: Duration = Duration::from_secs(20);
 
 fn start_bar(session: &Session, format: &str) -> RunningBar {
+    start_bar_with(session, format, "")
+}
+
+/// The bar with the module's `format` and more of its table.
+fn start_bar_with(session: &Session, format: &str, more: &str) -> RunningBar {
     session.write_config_file(
         "config.toml",
         &format!(
             "interval_ms = 500\nmodules_left = []\nmodules_center = []\n\
-             modules_right = [\"pulseaudio\"]\n[pulseaudio]\nformat = {format:?}\n"
+             modules_right = [\"pulseaudio\"]\n[pulseaudio]\nformat = {format:?}\n{more}"
         ),
     );
     let address = bus_address(session);
@@ -71,11 +76,16 @@ fn volume_and_mute_follow_the_server_and_the_wheel() {
     });
 
     // The wheel on the module: one step of 5 % up, two down, as wpctl reports them.
-    let (x, y, width, height) = bounds(&bar);
+    // The label narrows when muted ("VOL muted"), towards the bar's right end: the
+    // pointer aims near its right end, as laid out, which the narrow one covers too.
     let mut pointer = session.pointer();
-    pointer.move_to(x + width / 2, y + height / 2);
-    // Let the compositor send the pointer's enter before the wheel.
-    std::thread::sleep(Duration::from_millis(300));
+    let aim = |pointer: &mut std::cell::RefMut<'_, common::screen::Pointer>| {
+        let (x, y, width, height) = bounds(&bar);
+        pointer.move_to(x + width.saturating_sub(12), y + height / 2);
+        // Let the compositor send the pointer's enter or motion first.
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    aim(&mut pointer);
     pointer.scroll("up");
     wait_for("50 % by the wheel", WAIT, || {
         sound.wpctl_volume() == "Volume: 0.50"
@@ -88,14 +98,23 @@ fn volume_and_mute_follow_the_server_and_the_wheel() {
     wait_for("40 % on the label", WAIT, || {
         label() == "VOL 40% RingbarNull"
     });
+    aim(&mut pointer);
     pointer.click("left");
     wait_for("muted by a click", WAIT, || {
         sound.wpctl_volume() == "Volume: 0.40 [MUTED]"
     });
+    // The click's state on the label at once, though the server's read of it finds it
+    // unchanged.
+    wait_for("the bar shows it muted", WAIT, || label() == "VOL muted");
+    aim(&mut pointer);
     pointer.click("left");
     wait_for("unmuted by a click", WAIT, || {
         sound.wpctl_volume() == "Volume: 0.40"
     });
+    wait_for("the bar shows it unmuted", WAIT, || {
+        label() == "VOL 40% RingbarNull"
+    });
+    aim(&mut pointer);
 
     // A server that stops answering (SIGSTOP) never holds the bar up: the wheel and a
     // click on the module while it is stopped, and the main loop stays on time.
@@ -112,6 +131,12 @@ fn volume_and_mute_follow_the_server_and_the_wheel() {
     wait_for("the commands carried out", WAIT, || {
         sound.wpctl_volume() == "Volume: 0.50 [MUTED]"
     });
+    // A click toggles what the bar shows: the server's reads of its state after the
+    // queued commands come in one by one, the last of them muted.
+    wait_for("the bar shows it muted again", WAIT, || {
+        label() == "VOL muted"
+    });
+    aim(&mut pointer);
     pointer.click("left");
     wait_for("unmuted again", WAIT, || {
         sound.wpctl_volume() == "Volume: 0.50"
@@ -187,6 +212,67 @@ fn volume_and_mute_follow_the_server_and_the_wheel() {
     assert_eq!(module["name"], "pulseaudio", "{module}");
     let text = module["text"].as_str().expect("shown");
     assert!(text.ends_with("% <b>odd</b>&amp;"), "{text}");
+}
+
+/// Waybar's `ignored-sinks`: an effects sink the user made the default is never shown;
+/// the module shows and steers the other sink, and follows the default when it moves to
+/// a sink not ignored.
+#[test]
+fn an_ignored_default_sink_gives_way_to_the_other() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let _bus = start_session_bus(&session);
+    let sound = Sound::start(&session);
+    sound.run(
+        "pactl",
+        &[
+            "load-module",
+            "module-null-sink",
+            "sink_name=rbfx",
+            "sink_properties=device.description=EffectsSink",
+        ],
+    );
+    sound.run("pactl", &["set-sink-volume", "rbnull", "30%"]);
+    sound.run("pactl", &["set-sink-volume", "rbfx", "80%"]);
+    sound.run("pactl", &["set-default-sink", "rbfx"]);
+    let bar = start_bar_with(
+        &session,
+        "VOL {volume}% {desc}",
+        "ignored-sinks = [\"EffectsSink\"]\n",
+    );
+    let label = || bar.field("pulseaudio");
+    wait_for("the other sink shown", WAIT, || {
+        label() == "VOL 30% RingbarNull"
+    });
+    let volume_of = |sink: &str| sound.output("pactl", &["get-sink-volume", sink]);
+    let (x, y, width, height) = bounds(&bar);
+    let mut pointer = session.pointer();
+    pointer.move_to(x + width / 2, y + height / 2);
+    std::thread::sleep(Duration::from_millis(300));
+    pointer.scroll("up");
+    wait_for("the wheel steps the sink shown", WAIT, || {
+        volume_of("rbnull").contains("35%")
+    });
+    assert!(volume_of("rbfx").contains("80%"), "{}", volume_of("rbfx"));
+    wait_for("35 % on the label", WAIT, || {
+        label() == "VOL 35% RingbarNull"
+    });
+    // A third sink made the default, not ignored: shown.
+    sound.run(
+        "pactl",
+        &[
+            "load-module",
+            "module-null-sink",
+            "sink_name=rbthird",
+            "sink_properties=device.description=Third",
+        ],
+    );
+    sound.run("pactl", &["set-sink-volume", "rbthird", "60%"]);
+    sound.run("pactl", &["set-default-sink", "rbthird"]);
+    wait_for("the new default shown", WAIT, || label() == "VOL 60% Third");
+    let log = bar.log_text();
+    assert!(!log.contains("ERROR"), "{log}");
 }
 
 /// The server's last event and its end reach the bar together: the event's read of the

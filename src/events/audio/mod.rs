@@ -28,6 +28,8 @@ pub struct Sink {
     pub port_description: Option<String>,
     /// A Bluetooth device (`device.bus` is `bluetooth`).
     pub bluetooth: bool,
+    /// Playing or ready to (the server's running or idle), not suspended.
+    pub running: bool,
 }
 
 /// The default input device.
@@ -56,7 +58,9 @@ pub struct AppStream {
 pub struct AudioState {
     /// Every sink, in the server's order.
     pub sinks: Vec<Sink>,
-    /// The name of the default sink, if the server has one.
+    /// The name of the sink the modules show and act on: the server's default, unless
+    /// its description is among the ignored sinks ([`AudioSettings`]); then the first
+    /// other sink that runs, else the first other one.
     pub default_sink: Option<String>,
     /// The default source (not a sink's monitor), if there is one.
     pub source: Option<Source>,
@@ -124,10 +128,36 @@ pub fn stepped(current: f64, percent: f64, max_percent: f64) -> f64 {
     }
 }
 
+/// What the modules tell the source: Waybar's `ignored-sinks`, sinks by their
+/// description never to be the one shown.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AudioSettings {
+    pub ignored_sinks: Vec<String>,
+}
+
+/// The sink to show among `sinks`: `default` unless ignored, else one not ignored,
+/// running ones first.
+pub fn shown_sink<'a>(
+    sinks: &'a [Sink],
+    default: Option<&str>,
+    ignored: &[String],
+) -> Option<&'a Sink> {
+    let kept = |s: &&Sink| !ignored.contains(&s.description);
+    let default = sinks.iter().find(|s| Some(s.name.as_str()) == default);
+    if ignored.is_empty() {
+        // A default the list lacks (yet) shows nothing.
+        return default;
+    }
+    default
+        .filter(kept)
+        .or_else(|| sinks.iter().filter(kept).find(|s| s.running))
+        .or_else(|| sinks.iter().find(kept))
+}
+
 impl super::EventState for AudioState {
     const KEY: &'static str = "Audio";
     type Command = AudioCommand;
-    type Settings = ();
+    type Settings = AudioSettings;
     #[cfg(feature = "app")]
     type Watch = pulse::AudioWatch;
 }

@@ -24,7 +24,7 @@ use libpulse_glib_binding::Mainloop;
 
 use super::reading::{playback_of, recording_of, sink_of, source_of, Reading};
 use super::{command, socket};
-use super::{AudioCommand, AudioState};
+use super::{AudioCommand, AudioSettings, AudioState};
 use crate::events::source::{OnChange, Watch};
 
 /// How long to wait before connecting again to a `PULSE_SERVER` that is not there.
@@ -65,6 +65,8 @@ struct Inner {
     settle_tries: u32,
     /// The server's socket, watched while there is no server; `None` when it cannot be.
     socket_monitor: Option<gio::FileMonitor>,
+    /// The sinks the listed modules ignore.
+    settings: AudioSettings,
     on_change: OnChange<AudioState>,
 }
 
@@ -75,7 +77,7 @@ pub struct AudioWatch {
 }
 
 impl Watch<AudioState> for AudioWatch {
-    fn start(_: &(), on_change: OnChange<AudioState>) -> Option<AudioWatch> {
+    fn start(settings: &AudioSettings, on_change: OnChange<AudioState>) -> Option<AudioWatch> {
         let Some(mainloop) = Mainloop::new(None) else {
             tracing::warn!("audio: libpulse's glib main loop failed; not shown");
             return None;
@@ -93,6 +95,7 @@ impl Watch<AudioState> for AudioWatch {
             retry: None,
             settle_tries: 0,
             socket_monitor: None,
+            settings: settings.clone(),
             on_change,
         }));
         let watch = AudioWatch { inner };
@@ -100,13 +103,25 @@ impl Watch<AudioState> for AudioWatch {
         Some(watch)
     }
 
-    /// Carries out a click's or a scroll's command on the default sink or source.
+    /// Carries out a click's or a scroll's command on the default sink or source, and
+    /// tells the new state at once: the server's read after it finds it unchanged.
     fn command(&self, command: &AudioCommand) {
-        let mut inner = self.inner.borrow_mut();
-        let inner = &mut *inner;
-        let context = ready_context(&mut inner.context);
-        if let (Some(context), Some(state)) = (context, inner.state.as_mut()) {
-            command::carry_out(context, state, inner.sink_volumes.as_mut(), *command);
+        let changed = {
+            let mut inner = self.inner.borrow_mut();
+            let inner = &mut *inner;
+            let context = ready_context(&mut inner.context);
+            match (context, inner.state.as_mut()) {
+                (Some(context), Some(state)) => {
+                    let before = state.clone();
+                    command::carry_out(context, state, inner.sink_volumes.as_mut(), *command);
+                    *state != before
+                }
+                _ => false,
+            }
+        };
+        if changed {
+            let inner = self.inner.borrow();
+            (inner.on_change)(inner.state.as_ref());
         }
     }
 }
@@ -415,9 +430,9 @@ fn with_reading(weak: &Weak<RefCell<Inner>>, reply: impl FnOnce(&mut Reading) ->
             return;
         }
         let reading = inner.reading.take().expect("a read under way");
-        let (state, volumes) = reading.into_state();
+        let (state, volumes, settled) = reading.into_state(&inner.settings);
         inner.sink_volumes = volumes;
-        match state.default_sink().is_some() || state.sinks.is_empty() {
+        match settled {
             true => (inner.unsettled_reads, inner.reconnected) = (0, false),
             false => unsettled(&mut inner, weak),
         }

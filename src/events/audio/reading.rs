@@ -5,9 +5,10 @@
 use libpulse_binding::context::introspect::{
     SinkInfo, SinkInputInfo, SourceInfo, SourceOutputInfo,
 };
+use libpulse_binding::def::SinkState;
 use libpulse_binding::volume::{ChannelVolumes, Volume};
 
-use super::{AppStream, AudioState, Sink, Source};
+use super::{shown_sink, AppStream, AudioSettings, AudioState, Sink, Source};
 
 /// The replies of one read of the state.
 #[derive(Default)]
@@ -31,8 +32,17 @@ pub(super) struct Reading {
 }
 
 impl Reading {
-    pub(super) fn into_state(self) -> (AudioState, Option<ChannelVolumes>) {
-        let default = self.default_sink;
+    /// The state, the shown sink's channel volumes, and whether the server's default
+    /// sink was among the sinks (a read between its change and its list's is not).
+    pub(super) fn into_state(
+        self,
+        settings: &AudioSettings,
+    ) -> (AudioState, Option<ChannelVolumes>, bool) {
+        let listed: Vec<Sink> = self.sinks.iter().map(|(sink, _)| sink.clone()).collect();
+        let server_default = self.default_sink.as_deref();
+        let settled = listed.is_empty() || listed.iter().any(|s| Some(&*s.name) == server_default);
+        let default = shown_sink(&listed, server_default, &settings.ignored_sinks)
+            .map(|sink| sink.name.clone());
         let volumes = self
             .sinks
             .iter()
@@ -46,13 +56,13 @@ impl Reading {
         let recordings = self.recordings.into_iter();
         let recordings = recordings.filter(|(from, _)| !monitors.contains(from));
         let state = AudioState {
-            sinks: self.sinks.into_iter().map(|(sink, _)| sink).collect(),
+            sinks: listed,
             default_sink: default,
             source,
             recordings: described(recordings, &self.descriptions),
             playbacks: described(self.playbacks.into_iter(), &self.sink_descriptions),
         };
-        (state, volumes)
+        (state, volumes, settled)
     }
 }
 
@@ -85,6 +95,7 @@ pub(super) fn sink_of(info: &SinkInfo<'_>) -> (Sink, ChannelVolumes) {
             .and_then(|p| p.description.as_deref())
             .map(str::to_owned),
         bluetooth: info.proplist.get_str("device.bus").as_deref() == Some("bluetooth"),
+        running: matches!(info.state, SinkState::Running | SinkState::Idle),
     };
     (sink, info.volume)
 }

@@ -45,3 +45,34 @@ fn steps_stay_within_zero_and_the_cap() {
     assert_eq!(stepped(3.0, -5.0, 100.0), 0.0);
     assert_eq!(stepped(100.0, 5.0, 150.0), 105.0);
 }
+
+#[test]
+fn an_ignored_default_sink_gives_way_to_one_that_runs() {
+    let running = |name: &str| Sink {
+        running: true,
+        ..sink(name, None)
+    };
+    // An effects sink the user set as the default, hardware behind it.
+    let sinks = [running("effects"), sink("hdmi", None), running("speakers")];
+    let names = |default: Option<&str>, ignored: &[&str]| {
+        let ignored: Vec<String> = ignored.iter().map(|d| format!("{d} description")).collect();
+        shown_sink(&sinks, default, &ignored).map(|s| s.name.clone())
+    };
+    assert_eq!(names(Some("effects"), &[]), Some("effects".to_owned()));
+    assert_eq!(
+        names(Some("effects"), &["effects"]),
+        Some("speakers".to_owned()),
+        "the first other sink that runs"
+    );
+    assert_eq!(names(Some("hdmi"), &["effects"]), Some("hdmi".to_owned()));
+    assert_eq!(
+        names(Some("effects"), &["effects", "speakers"]),
+        Some("hdmi".to_owned()),
+        "else the first other one"
+    );
+    assert_eq!(
+        names(Some("effects"), &["effects", "speakers", "hdmi"]),
+        None
+    );
+    assert_eq!(names(Some("gone"), &[]), None, "a default the list lacks");
+}

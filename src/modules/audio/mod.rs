@@ -22,7 +22,8 @@ use super::import::{self, Carried, Waybar};
 use super::number_spec::{self, write_number, NumberSpec};
 use super::ModuleKind;
 use super::{Action, Button, EventSource, Input, Module, SourceCommand, Status, Table, Update};
-use crate::events::audio::{AudioCommand, AudioState, Sink};
+use crate::events::audio::{AudioCommand, AudioSettings, AudioState, Sink};
+use crate::events::SourceSettings;
 use crate::render::header;
 use crate::text::icons::FormatIcons;
 use crate::text::MarkupBuffer;
@@ -47,6 +48,7 @@ pub const SETTINGS: &[&str] = &[
     "max-volume",
     "tooltip",
     "tooltip-format",
+    "ignored-sinks",
 ];
 
 #[derive(Deserialize)]
@@ -83,6 +85,9 @@ struct Settings {
     /// The tooltip as Pango markup with the label's fields; unset, ringbar's own.
     #[serde(rename = "tooltip-format", deserialize_with = "tooltip_format")]
     tooltip_format: Option<String>,
+    /// Sinks, by their description, never shown: another one is, where there is one.
+    #[serde(rename = "ignored-sinks")]
+    ignored_sinks: Vec<String>,
 }
 
 impl Default for Settings {
@@ -100,6 +105,7 @@ impl Default for Settings {
             max_volume: 100.0,
             tooltip: true,
             tooltip_format: None,
+            ignored_sinks: Vec::new(),
         }
     }
 }
@@ -260,6 +266,12 @@ impl Audio {
 impl Module for Audio {
     fn name(&self) -> &str {
         self.kind
+    }
+
+    fn source_settings(&self) -> Option<SourceSettings> {
+        let ignored_sinks = self.settings.ignored_sinks.clone();
+        let settings = AudioSettings { ignored_sinks };
+        (!settings.ignored_sinks.is_empty()).then(|| SourceSettings::of::<AudioState>(settings))
     }
 
     fn follows(&self) -> &[Update] {

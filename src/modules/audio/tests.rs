@@ -26,6 +26,7 @@ fn state() -> AudioState {
         port: Some("analog-output-speaker".to_owned()),
         port_description: Some("Speakers".to_owned()),
         bluetooth: false,
+        running: true,
     };
     let headset = Sink {
         name: "bluez_output.00_11".to_owned(),
@@ -35,6 +36,7 @@ fn state() -> AudioState {
         port: Some("headset-output".to_owned()),
         port_description: None,
         bluetooth: true,
+        running: false,
     };
     AudioState {
         sinks: vec![speakers, headset],
@@ -238,4 +240,31 @@ fn format_alt_takes_formats_place_on_a_left_click_and_back() {
         Path::new("c.toml")
     )
     .is_err());
+}
+
+#[test]
+fn ignored_sinks_go_to_the_sound_server_source() {
+    let plain = module("pulseaudio", "format = \"{volume}%\"\n");
+    assert!(plain.source_settings().is_none(), "nothing to tell it");
+    let audio = module("pulseaudio", "ignored-sinks = [\"Easy Effects Sink\"]\n");
+    let settings = audio.source_settings().expect("settings for the source");
+    assert_eq!(
+        settings.get::<AudioState>(),
+        Some(&AudioSettings {
+            ignored_sinks: vec!["Easy Effects Sink".to_owned()]
+        })
+    );
+    let waybar = serde_json::json!({
+        "modules-right": ["pulseaudio"],
+        "pulseaudio": {"ignored-sinks": ["Easy Effects Sink"]}
+    });
+    let import = crate::config::import::convert(&waybar);
+    assert!(
+        import
+            .toml
+            .contains("ignored-sinks = [\"Easy Effects Sink\"]"),
+        "{}",
+        import.toml
+    );
+    assert!(import.notes.is_empty(), "{:?}", import.notes);
 }
