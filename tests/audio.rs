@@ -187,15 +187,7 @@ fn volume_and_mute_follow_the_server_and_the_wheel() {
     }
 
     // A description with markup is text, on the label and in the tooltip.
-    sound.run(
-        "pactl",
-        &[
-            "load-module",
-            "module-null-sink",
-            "sink_name=rbodd",
-            "sink_properties=device.description='<b>odd</b>&amp;'",
-        ],
-    );
+    sound.null_sink("rbodd", "'<b>odd</b>&amp;'");
     sound.run("pactl", &["set-default-sink", "rbodd"]);
     wait_for("the odd sink's name as text", WAIT, || {
         label().ends_with("% <b>odd</b>&amp;")
@@ -224,15 +216,7 @@ fn an_ignored_default_sink_gives_way_to_the_other() {
     let session = Session::start(Compositor::Sway);
     let _bus = start_session_bus(&session);
     let sound = Sound::start(&session);
-    sound.run(
-        "pactl",
-        &[
-            "load-module",
-            "module-null-sink",
-            "sink_name=rbfx",
-            "sink_properties=device.description=EffectsSink",
-        ],
-    );
+    sound.null_sink("rbfx", "EffectsSink");
     sound.run("pactl", &["set-sink-volume", "rbnull", "30%"]);
     sound.run("pactl", &["set-sink-volume", "rbfx", "80%"]);
     sound.run("pactl", &["set-default-sink", "rbfx"]);
@@ -259,15 +243,7 @@ fn an_ignored_default_sink_gives_way_to_the_other() {
         label() == "VOL 35% RingbarNull"
     });
     // A third sink made the default, not ignored: shown.
-    sound.run(
-        "pactl",
-        &[
-            "load-module",
-            "module-null-sink",
-            "sink_name=rbthird",
-            "sink_properties=device.description=Third",
-        ],
-    );
+    sound.null_sink("rbthird", "Third");
     sound.run("pactl", &["set-sink-volume", "rbthird", "60%"]);
     sound.run("pactl", &["set-default-sink", "rbthird"]);
     wait_for("the new default shown", WAIT, || label() == "VOL 60% Third");

@@ -158,6 +158,16 @@ impl<'a> Sound<'a> {
         assert!(status.success(), "{program} {args:?}");
     }
 
+    /// A null sink more, `name` with `description` (what the modules show).
+    pub fn null_sink(&self, name: &str, description: &str) {
+        let name = format!("sink_name={name}");
+        let description = format!("sink_properties=device.description={description}");
+        self.run(
+            "pactl",
+            &["load-module", "module-null-sink", &name, &description],
+        );
+    }
+
     /// `Volume: 0.45`, with ` [MUTED]` when muted.
     pub fn wpctl_volume(&self) -> String {
         self.output("wpctl", &["get-volume", "@DEFAULT_AUDIO_SINK@"])
