@@ -38,16 +38,14 @@ impl Reading {
         self,
         settings: &AudioSettings,
     ) -> (AudioState, Option<ChannelVolumes>, bool) {
-        let listed: Vec<Sink> = self.sinks.iter().map(|(sink, _)| sink.clone()).collect();
+        let (listed, channels): (Vec<Sink>, Vec<ChannelVolumes>) = self.sinks.into_iter().unzip();
         let server_default = self.default_sink.as_deref();
         let settled = listed.is_empty() || listed.iter().any(|s| Some(&*s.name) == server_default);
-        let default = shown_sink(&listed, server_default, &settings.ignored_sinks)
-            .map(|sink| sink.name.clone());
-        let volumes = self
-            .sinks
-            .iter()
-            .find(|(sink, _)| Some(&sink.name) == default.as_ref())
-            .map(|(_, volumes)| *volumes);
+        let shown = shown_sink(&listed, server_default, &settings.ignored_sinks);
+        let default = shown.map(|sink| sink.name.clone());
+        let volumes = shown
+            .and_then(|sink| listed.iter().position(|s| std::ptr::eq(s, sink)))
+            .map(|at| channels[at]);
         let source = self
             .sources
             .into_iter()

@@ -269,9 +269,11 @@ impl Module for Audio {
     }
 
     fn source_settings(&self) -> Option<SourceSettings> {
-        let ignored_sinks = self.settings.ignored_sinks.clone();
-        let settings = AudioSettings { ignored_sinks };
-        (!settings.ignored_sinks.is_empty()).then(|| SourceSettings::of::<AudioState>(settings))
+        let ignored_sinks = &self.settings.ignored_sinks;
+        (!ignored_sinks.is_empty()).then(|| {
+            let ignored_sinks = ignored_sinks.clone();
+            SourceSettings::of::<AudioState>(AudioSettings { ignored_sinks })
+        })
     }
 
     fn follows(&self) -> &[Update] {

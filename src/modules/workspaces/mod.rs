@@ -104,7 +104,6 @@ impl Default for Settings {
 struct Workspaces {
     settings: Settings,
     windows: WindowRewrite,
-    order: Order,
 }
 
 /// The `workspaces` module.
@@ -174,15 +173,7 @@ pub fn make(_name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::E
         group_format: &settings.group_format,
     })
     .map_err(serde::de::Error::custom)?;
-    let order = Order {
-        by: settings.sort_by,
-        custom: settings.custom_sort.clone(),
-    };
-    Ok(Rc::new(Workspaces {
-        settings,
-        windows,
-        order,
-    }))
+    Ok(Rc::new(Workspaces { settings, windows }))
 }
 
 /// A workspace with a button, and whether it is persistent.
@@ -239,8 +230,12 @@ impl Workspaces {
                 persistent: true,
             });
         }
-        if added || !self.order.is_display_order() {
-            self.order.sort(&mut shown, |s| &s.workspace);
+        let order = Order {
+            by: settings.sort_by,
+            custom: &settings.custom_sort,
+        };
+        if added || !order.is_display_order() {
+            order.sort(&mut shown, |s| &s.workspace);
         }
         shown
     }

@@ -26,14 +26,14 @@ pub enum SortBy {
     SpecialCentered,
 }
 
-/// How the buttons are ordered.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Order {
+/// How the buttons are ordered: the module's `sort-by` and `custom-sort`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Order<'a> {
     pub by: SortBy,
-    pub custom: Vec<String>,
+    pub custom: &'a [String],
 }
 
-impl Order {
+impl Order<'_> {
     /// Whether the compositor's display order is kept as it is.
     pub fn is_display_order(&self) -> bool {
         matches!(self.by, SortBy::Default | SortBy::Number) && self.custom.is_empty()
@@ -112,10 +112,7 @@ mod tests {
 
     #[test]
     fn each_sort_by_orders_as_waybar_names_it() {
-        let by = |by: SortBy| Order {
-            by,
-            custom: Vec::new(),
-        };
+        let by = |by: SortBy| Order { by, custom: &[] };
         let default = ["1", "2", "3:chat", "10", "mail", "special:term"];
         assert_eq!(names(&by(SortBy::Default), list()), default);
         assert_eq!(names(&by(SortBy::Number), list()), default);
@@ -137,9 +134,10 @@ mod tests {
 
     #[test]
     fn custom_sort_puts_its_names_first_whole_or_after_the_colon() {
+        let custom = ["mail".to_owned(), "chat".to_owned(), "nowhere".to_owned()];
         let order = Order {
             by: SortBy::Default,
-            custom: vec!["mail".to_owned(), "chat".to_owned(), "nowhere".to_owned()],
+            custom: &custom,
         };
         assert_eq!(
             names(&order, list()),
@@ -152,7 +150,7 @@ mod tests {
     fn centering_copes_with_no_special_and_only_special_workspaces() {
         let order = Order {
             by: SortBy::SpecialCentered,
-            custom: Vec::new(),
+            custom: &[],
         };
         assert_eq!(names(&order, vec![ws(1, "1", false)]), ["1"]);
         assert_eq!(
