@@ -86,8 +86,9 @@ impl ExitReports {
 
     /// The reports since [`Self::forget`]: the final CPU time of the processes named
     /// `comm`, how many they were, how many of them ended with exactly one freed report
-    /// (`EXIT_FREED`, the last), and the final CPU time of all the others.
-    fn take(&mut self, comm: &str) -> (u64, usize, usize, u64) {
+    /// (`EXIT_FREED`, the last), how many have no freed report yet, and the final CPU
+    /// time of all the others.
+    fn take(&mut self, comm: &str) -> (u64, usize, usize, usize, u64) {
         self.probe.drain_exits(&mut self.records).expect("drain");
         // A group's last report is its final total.
         let mut finals = std::collections::HashMap::new();
@@ -107,8 +108,10 @@ impl ExitReports {
             named.clone().map(|g| g.cpu_ns).sum(),
             named.clone().count(),
             named
+                .clone()
                 .filter(|g| g.freed_reports == 1 && g.last_freed)
                 .count(),
+            named.filter(|g| g.freed_reports == 0).count(),
             others.map(|g| g.cpu_ns).sum(),
         )
     }
@@ -186,17 +189,20 @@ pub(crate) fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies(
     );
     // Only the probe sees each exit; the /proc walk gets the total from /proc/stat.
     if let Some(reports) = &mut reports {
-        let (reported, groups, freed, others) = reports.take("rb-burst");
+        let (reported, groups, freed, unfreed, others) = reports.take("rb-burst");
         assert!(
             groups >= 200 && s.exited_groups >= 200,
             "{groups} and {} exited groups reported",
             s.exited_groups
         );
         // Each child freed inside the bracket says so in its last report, and only there:
-        // the model forgets a group at that report.
-        assert_eq!(
-            freed, groups,
-            "children whose last report alone was the freed one"
+        // the model forgets a group at that report. The kernel frees a reaped child after
+        // an RCU grace period, once its last switch away is done too; here it now and then
+        // kept one child for over 40 s even through rcu_barrier(), so a few may still
+        // have their exit report alone.
+        assert!(
+            freed + unfreed == groups && unfreed <= groups / 50,
+            "of {groups} children {freed} ended with one freed report, {unfreed} with none"
         );
         // The children's own final reports against what their parent reaped (cutime and
         // cstime, whole 10 ms ticks: up to 10 ms less).
