@@ -16,6 +16,7 @@ mod idle_inhibitor;
 mod image;
 mod imported_style;
 mod keyboard;
+mod killed;
 mod lifecycle;
 mod module_menu;
 mod monitor;

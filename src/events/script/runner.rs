@@ -23,8 +23,8 @@
 //!   of a continuous script kill the whole group with SIGKILL, and what the run started
 //!   outside the group (`setsid`, a daemon), which ringbar adopts as a child subreaper and
 //!   knows by the run's tag in its environment (`orphans.rs`), so no orphan outlives the
-//!   module. If ringbar crashes, the shell dies with it (`PR_SET_PDEATHSIG`) and what the
-//!   shell started dies of SIGPIPE at its next line, as nobody reads the pipe any more.
+//!   module. If ringbar crashes or is killed, the shell dies with it (`PR_SET_PDEATHSIG`),
+//!   and a keeper started with the first script (`keeper.rs`) kills the rest of each run.
 //! - `on-click` and friends run detached (a session of their own, output to the log): they
 //!   may start programs that must outlive the click (`pavucontrol`), so they are not killed.
 //!   The module runs again (`exec-on-event`) when the command ends, or after 1 s if it is
@@ -34,10 +34,11 @@
 //!
 //! Here the runner and its state; `schedule.rs` decides when runs start, `run.rs` runs them
 //! (start, pipes, exit, timeout), `output.rs` turns their output into the module's state and
-//! `action.rs` runs the click commands; `pipe.rs`, `process.rs` and `log.rs` are the
-//! plumbing.
+//! `action.rs` runs the click commands; `pipe.rs`, `process.rs`, `orphans.rs`, `keeper.rs`
+//! and `log.rs` are the plumbing.
 
 mod action;
+mod keeper;
 mod log;
 mod orphans;
 mod output;

@@ -39,11 +39,13 @@ pub fn new_tag() -> String {
 }
 
 /// Makes this process the subreaper of what its scripts start, and reaps on the
-/// thread-default main context from then on; once per process. The bar calls it before
-/// its first script starts; without it, what a script orphans goes to init as before.
+/// thread-default main context from then on, and starts the keeper that ends the runs'
+/// processes if this process is killed; once per process. The bar calls it before its
+/// first script starts; without it, what a script orphans goes to init as before.
 pub fn adopt_orphans() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
+        super::keeper::start();
         let ours = Some(rustix::process::getpid());
         if let Err(err) = rustix::process::set_child_subreaper(ours) {
             tracing::warn!("scripts' orphans cannot be ended (PR_SET_CHILD_SUBREAPER: {err})");
