@@ -16,10 +16,8 @@ use std::sync::OnceLock;
 
 use rustix::pipe::{pipe_with, PipeFlags};
 
-use super::orphans::RUN_VAR;
-
 /// Waits for the end of its input, then kills each process whose environment holds
-/// `TAG` (`RINGBAR_SCRIPT_RUN=<the bar's pid>.`) and the group it leads (a daemon's
+/// `TAG` (`<run_var>=<the bar's pid>.`) and the group it leads (a daemon's
 /// `setsid`), three times over for what forks meanwhile. Environments of other users'
 /// processes are not readable, so only the bar's user's processes can match.
 const SCRIPT: &str = r#"while read -r _; do :; done
@@ -37,8 +35,9 @@ done"#;
 /// The write end of the keeper's pipe, open for the life of the process.
 static PIPE: OnceLock<OwnedFd> = OnceLock::new();
 
-/// Starts the keeper of this process's runs; once.
-pub(super) fn start() {
+/// Starts the keeper of this process's runs, which are tagged in the environment
+/// variable `run_var`; once.
+pub(super) fn start(run_var: &str) {
     if PIPE.get().is_some() {
         return;
     }
@@ -48,7 +47,7 @@ pub(super) fn start() {
         Err(err) => return warn_no_keeper(&err),
     };
     // The pattern for grep: the tags of this process's runs, the dot escaped.
-    let tag = format!("{RUN_VAR}={}\\.", std::process::id());
+    let tag = format!("{run_var}={}\\.", std::process::id());
     let script = SCRIPT.replace("TAG", &tag);
     // A process group of its own: a Ctrl-C in the bar's terminal does not reach it. It is
     // never waited for while the bar runs; if it dies, the orphans' reaper reaps it.

@@ -45,7 +45,7 @@ pub fn new_tag() -> String {
 pub fn adopt_orphans() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        super::keeper::start();
+        super::keeper::start(RUN_VAR);
         let ours = Some(rustix::process::getpid());
         if let Err(err) = rustix::process::set_child_subreaper(ours) {
             tracing::warn!("scripts' orphans cannot be ended (PR_SET_CHILD_SUBREAPER: {err})");
