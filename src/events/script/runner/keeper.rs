@@ -1,7 +1,7 @@
 //! What a bar killed with SIGKILL leaves of its scripts. Its own ending of runs never
 //! comes then, and `PR_SET_PDEATHSIG` reaches only each run's shell: a loop in a second
 //! shell, or a daemon, would live on under init. So a bar that runs scripts starts a
-//! keeper: a shell in a session of its own, blocked reading a pipe only the bar holds.
+//! keeper: a shell in a process group of its own, blocked reading a pipe only the bar holds.
 //! However the bar ends, the kernel closes that pipe; the keeper then kills every process
 //! tagged with one of the bar's runs (see `orphans`) and exits. A bar that ends normally
 //! has ended its runs already, so the keeper finds nothing.
