@@ -247,6 +247,61 @@ fn real_sampling_allocates_nothing_once_warm() {
     );
 }
 
+/// The main loop's own ticks, once the probe's short samples moved there: applying no
+/// request, sampling, arming the tick's timer and telling whether the notices changed.
+#[test]
+fn sampling_on_the_main_loop_allocates_nothing_once_warm() {
+    common::require_root();
+    let sampler = common::probe_sampler();
+    std::thread::spawn(move || {
+        // Capabilities belong to threads: this one drops them, as the bar's main thread.
+        ringbar::records::privileges::drop_all().expect("drop the capabilities");
+        let controls = ringbar::model::controls::Controls {
+            interval_ms: 100,
+            kernel_threads: false,
+        };
+        let mut monitor =
+            ringbar::app::monitor::Monitor::start(sampler, controls, None).expect("start");
+        let next = |monitor: &mut ringbar::app::monitor::Monitor| {
+            let asked = std::time::Instant::now();
+            while !monitor.receive().any() {
+                assert!(asked.elapsed().as_secs() < 10, "no sample");
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        };
+        while !monitor.samples_on_main_loop() {
+            next(&mut monitor);
+        }
+        for _ in 0..10 {
+            next(&mut monitor);
+        }
+        // As above: a sample with more tasks or processes than ever grows the tables once.
+        let size = |s: &Sample| (s.processes.tasks, s.processes.processes);
+        let mut high = size(monitor.sample());
+        let (mut counted, mut excused) = (0, 0);
+        for _ in 0..50 {
+            let before = allocations();
+            next(&mut monitor);
+            let made = allocations() - before;
+            let now = size(monitor.sample());
+            if now.0 > high.0 || now.1 > high.1 {
+                excused += 1;
+            } else {
+                counted += made;
+            }
+            high = (high.0.max(now.0), high.1.max(now.1));
+        }
+        assert!(
+            excused < 10,
+            "the machine kept growing: {excused} ticks excused"
+        );
+        assert_eq!(counted, 0, "allocations in warm main-loop ticks");
+        assert!(monitor.samples_on_main_loop());
+    })
+    .join()
+    .expect("the test thread");
+}
+
 /// The disk module's reader on this machine's /proc/diskstats and statvfs of `/`, the copy
 /// of its reading into the main loop's sample, and the module's text and tooltip.
 #[test]
@@ -408,7 +463,7 @@ fn handing_samples_over_to_the_main_loop_allocates_nothing_once_warm() {
     let _owner = context.acquire().expect("the default main context");
     let latest = std::rc::Rc::new(std::cell::RefCell::new(Sample::default()));
     let received = std::rc::Rc::new(std::cell::Cell::new(0u64));
-    let _watch = Watch::new(handover.clone(), {
+    let _watch = Watch::new(handover.clone(), None, {
         let (handover, latest, received, taken) = (
             handover.clone(),
             latest.clone(),

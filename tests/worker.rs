@@ -1,6 +1,7 @@
-//! The sampling thread outside the bar: it refuses to sample while it holds
+//! The sampling outside the bar: the sampling thread refuses to sample while it holds
 //! capabilities, holds none when spawned after the drop, and hands samples over at once
-//! when a setting changes.
+//! when a setting changes; the probe's short samples move to the main loop, which then
+//! samples at the interval and answers settings at once, with no sampling thread left.
 
 mod common;
 
@@ -40,16 +41,20 @@ fn next_sample(monitor: &mut Monitor) -> Duration {
     asked.elapsed()
 }
 
-/// The sampling thread's `CapEff` line, found by its name.
-fn sampling_thread_caps() -> String {
+/// This process's sampling thread, if one runs.
+fn sampling_thread() -> Option<std::path::PathBuf> {
     let tasks = std::fs::read_dir("/proc/self/task").expect("/proc/self/task");
-    let dir = tasks
+    tasks
         .filter_map(Result::ok)
         .map(|task| task.path())
         .find(|dir| {
             std::fs::read_to_string(dir.join("comm")).is_ok_and(|c| c.trim() == THREAD_NAME)
         })
-        .expect("the sampling thread");
+}
+
+/// The sampling thread's `CapEff` line, found by its name.
+fn sampling_thread_caps() -> String {
+    let dir = sampling_thread().expect("the sampling thread");
     let status = std::fs::read_to_string(dir.join("status")).expect("status");
     status
         .lines()
@@ -104,6 +109,92 @@ fn spawned_after_the_drop_it_holds_none_and_answers_settings_at_once() {
         );
 
         assert_eq!(monitor.receive(), Taken::Nothing, "nothing more yet");
+    })
+    .join()
+    .expect("the test thread");
+}
+
+#[test]
+fn the_probes_short_samples_move_to_the_main_loop_which_keeps_the_interval_and_the_settings() {
+    let _serial = serial();
+    require_root();
+    // Loaded while privileged, as the bar does; sampled after the drop.
+    let collector = Collector::with_probe(false).expect("the BPF probe loads");
+    let sampler = Sampler::new(
+        collector,
+        None,
+        &config::Sensors::default(),
+        Controls {
+            interval_ms: 100,
+            kernel_threads: false,
+        },
+        Vec::new(),
+    );
+    std::thread::spawn(move || {
+        ringbar::records::privileges::drop_all().expect("drop the capabilities");
+        let controls = Controls {
+            interval_ms: 100,
+            kernel_threads: false,
+        };
+        let mut monitor = Monitor::start(sampler, controls, None).expect("start");
+        assert!(!monitor.samples_on_main_loop(), "it starts on the thread");
+        assert!(sampling_thread().is_some());
+        let mut samples = 0;
+        while !monitor.samples_on_main_loop() {
+            next_sample(&mut monitor);
+            samples += 1;
+            assert!(
+                samples < 40,
+                "still on the thread after {samples} short samples"
+            );
+        }
+        // The thread parks the sampler and ends.
+        let asked = Instant::now();
+        while sampling_thread().is_some() {
+            assert!(
+                asked.elapsed() < Duration::from_secs(5),
+                "the thread did not end"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(
+            monitor.sample().sample_us < 1000,
+            "{}",
+            monitor.sample().sample_us
+        );
+
+        // Samples come at the interval from the main loop's own calls.
+        let before = monitor.sample().unix_ms;
+        let mut stamps = Vec::new();
+        for _ in 0..5 {
+            next_sample(&mut monitor);
+            stamps.push(monitor.sample().unix_ms);
+        }
+        assert!(stamps[0] > before);
+        let gaps: Vec<u64> = stamps.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(
+            gaps.iter().all(|gap| (80..400).contains(gap)),
+            "100 ms apart: {gaps:?}"
+        );
+        assert!(monitor.samples_on_main_loop());
+        assert!(monitor.sample().processes.processes > 0);
+
+        // A new interval samples at once; kernel threads re-rank without a sample.
+        monitor.apply(Request::CycleInterval);
+        let took = next_sample(&mut monitor);
+        assert!(took < Duration::from_millis(80), "{took:?}");
+        assert_eq!(monitor.sample().interval_ms, 2000);
+        let resampled = monitor.sample().unix_ms;
+        monitor.apply(Request::ToggleKernelThreads);
+        next_sample(&mut monitor);
+        assert!(monitor.sample().kernel_threads());
+        assert_eq!(
+            monitor.sample().unix_ms,
+            resampled,
+            "re-ranked, not sampled"
+        );
+        assert_eq!(monitor.receive(), Taken::Nothing, "nothing more yet");
+        assert!(sampling_thread().is_none(), "still on the main loop");
     })
     .join()
     .expect("the test thread");

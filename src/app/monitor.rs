@@ -1,14 +1,13 @@
 //! The monitor's settings the user changes with clicks and `ringbar msg`, passed to the
-//! sampling thread and remembered in the state file, and the latest sample it handed
-//! over: what the main loop renders.
+//! sampling (see [`crate::app::worker`]) and remembered in the state file, and the
+//! latest sample: what the main loop renders.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use crate::app::sampler::Sampler;
 use crate::app::state::StateFile;
 use crate::app::state_writer::StateWriter;
-use crate::app::worker::{Handover, Taken, Worker};
+use crate::app::worker::{Taken, Watch, Worker};
 use crate::config::Config;
 use crate::model::controls::{Controls, Request};
 use crate::sample::readings::Roots;
@@ -56,21 +55,27 @@ impl Monitor {
     /// The latest sample handed over (before the first: the sampler's empty one, with
     /// the sensors found and the notices).
     pub fn sample(&self) -> &Sample {
-        &self.sample
+        self.worker.sample(&self.sample)
     }
 
-    /// Takes the newest sample the sampling thread handed over, if one came since the
-    /// last call, and says so. Allocates nothing.
+    /// Takes the newest sample, if one came (or is due) since the last call, and says
+    /// so. Steady ticks allocate nothing.
     pub fn receive(&mut self) -> Taken {
-        self.worker.handover().take(&mut self.sample)
+        self.worker.receive(&mut self.sample)
     }
 
-    /// Where the finished samples wait: the main loop watches its wake-up fd.
-    pub fn handover(&self) -> Arc<Handover> {
-        self.worker.handover().clone()
+    /// What the main loop watches to call [`Monitor::receive`].
+    pub fn watch(&self, on_wake: impl FnMut() -> gtk4::glib::ControlFlow + 'static) -> Watch {
+        let (handover, ticker) = self.worker.wakes();
+        Watch::new(handover, Some(ticker), on_wake)
     }
 
-    /// A sample now (it comes through the hand-over).
+    /// Whether the main loop takes the samples itself now (they are short).
+    pub fn samples_on_main_loop(&self) -> bool {
+        self.worker.on_main_loop()
+    }
+
+    /// A sample now.
     pub fn sample_now(&self) {
         self.worker.sample_now();
     }

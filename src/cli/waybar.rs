@@ -13,7 +13,6 @@ use gtk4::glib;
 use super::latest_line::LatestLine;
 use crate::app::monitor::Monitor;
 use crate::app::wallclock::LocalClock;
-use crate::app::worker::Watch;
 use crate::app::{paths, startup};
 use crate::events::control::{self, Message};
 use crate::modules::{Input, Module, Update};
@@ -73,22 +72,18 @@ pub fn run(interval_ms: Option<u32>) -> ExitCode {
         ),
     );
 
-    let handover = stream.monitor.borrow().handover();
-    let _samples = Watch::new(
-        handover,
-        glib::clone!(
-            #[weak]
-            stream,
-            #[upgrade_or]
-            glib::ControlFlow::Break,
-            move || {
-                if stream.monitor.borrow_mut().receive().any() {
-                    stream.emit();
-                }
-                glib::ControlFlow::Continue
+    let _samples = stream.monitor.borrow().watch(glib::clone!(
+        #[weak]
+        stream,
+        #[upgrade_or]
+        glib::ControlFlow::Break,
+        move || {
+            if stream.monitor.borrow_mut().receive().any() {
+                stream.emit();
             }
-        ),
-    );
+            glib::ControlFlow::Continue
+        }
+    ));
     stream.main_loop.run();
     ExitCode::SUCCESS
 }

@@ -70,13 +70,25 @@ pub(crate) fn stack_path<'b>(buf: &'b mut [u8; 48], args: std::fmt::Arguments) -
     std::str::from_utf8(&buf[..len]).ok()
 }
 
+/// A short read that ends below this is the end of the file: procfs's and sysfs's seq
+/// files fill a page before they stop short of a reader's buffer, unless the file ended
+/// (their records, a line or a whole small file, are far below half a page), and a regular
+/// file (a test's fake tree) reads short only at its end.
+const SURELY_WHOLE: usize = 2048;
+
 /// Reads `file` from offset 0 into `buf` until the end or `buf` is full; the bytes read.
+/// A small file takes one pread: a short read below [`SURELY_WHOLE`] is its end.
 pub(crate) fn read_whole(file: &File, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {
         match file.read_at(&mut buf[filled..], filled as u64) {
             Ok(0) => break,
-            Ok(n) => filled += n,
+            Ok(n) => {
+                filled += n;
+                if filled < buf.len() && filled < SURELY_WHOLE {
+                    break;
+                }
+            }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }

@@ -94,20 +94,16 @@ impl App {
         drop(config);
         self.want_shown_readings();
         self.render_all();
-        let handover = self.monitor.borrow().handover();
-        let watch = Watch::new(
-            handover,
-            glib::clone!(
-                #[weak(rename_to = app)]
-                self,
-                #[upgrade_or]
-                glib::ControlFlow::Break,
-                move || {
-                    app.receive();
-                    glib::ControlFlow::Continue
-                }
-            ),
-        );
+        let watch = self.monitor.borrow().watch(glib::clone!(
+            #[weak(rename_to = app)]
+            self,
+            #[upgrade_or]
+            glib::ControlFlow::Break,
+            move || {
+                app.receive();
+                glib::ControlFlow::Continue
+            }
+        ));
         self.samples.replace(Some(watch));
     }
 

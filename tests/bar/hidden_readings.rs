@@ -1,6 +1,6 @@
 //! No work for what is not on screen: the system readings only a monitor tooltip shows
 //! (swap traffic from /proc/vmstat, pressure stall from /proc/pressure) are read while a
-//! tooltip is open, and not otherwise. Checked on the sampling thread's real syscalls.
+//! tooltip is open, and not otherwise. Checked on the bar's real syscalls.
 
 use std::path::Path;
 use std::process::Command;
@@ -10,22 +10,21 @@ use crate::common::session::{Compositor, RunningBar, Session};
 use crate::common::{require_root, serial};
 use crate::*;
 
-/// The sampling thread's pread64 calls per file during `seconds`, from strace.
+/// The bar's pread64 calls per file during `seconds`, from strace: of every thread, since
+/// the samples are taken on the main loop once they prove short, on a thread before.
 fn sampler_reads(bar: &RunningBar, seconds: u32) -> String {
-    let tasks = format!("/proc/{}/task", bar.pid());
-    let tid = std::fs::read_dir(&tasks)
-        .expect("the bar's tasks")
-        .flatten()
-        .find(|task| {
-            std::fs::read_to_string(task.path().join("comm"))
-                .is_ok_and(|comm| comm.trim() == ringbar::app::worker::THREAD_NAME)
-        })
-        .expect("a sampling thread")
-        .file_name();
     let out = Command::new("timeout")
-        .args(["-s", "INT", &seconds.to_string(), "strace", "-qq", "-y"])
+        .args([
+            "-s",
+            "INT",
+            &seconds.to_string(),
+            "strace",
+            "-f",
+            "-qq",
+            "-y",
+        ])
         .args(["-e", "trace=pread64", "-p"])
-        .arg(&tid)
+        .arg(bar.pid().to_string())
         .output()
         .expect("run strace");
     String::from_utf8_lossy(&out.stderr).into_owned()

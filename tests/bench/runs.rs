@@ -33,6 +33,10 @@ pub struct Run {
     pub ticks: f64,
     pub live_threads: f64,
     pub compositor: f64,
+    /// Voluntary context switches of the bar's threads per tick of its interval.
+    pub wakeups_per_tick: f64,
+    /// System calls per tick, counted apart from the CPU window.
+    pub syscalls_per_tick: Option<f64>,
     pub rss_mib: f64,
     pub pss_mib: Option<f64>,
 }
@@ -118,6 +122,8 @@ pub fn every_run(report: &mut Report, hierarchies: &[Kind], runs: &[Run]) {
             "utime+stime ms/min",
             "live threads ms/min",
             "sway ms/min",
+            "wake-ups/tick",
+            "syscalls/tick",
             "RSS MiB",
             "Pss MiB",
         ]
@@ -136,6 +142,9 @@ pub fn every_run(report: &mut Report, hierarchies: &[Kind], runs: &[Run]) {
                 format!("{:.0}", r.ticks),
                 format!("{:.1}", r.live_threads),
                 format!("{:.1}", r.compositor),
+                format!("{:.1}", r.wakeups_per_tick),
+                r.syscalls_per_tick
+                    .map_or("–".into(), |calls| format!("{calls:.1}")),
                 format!("{:.1}", r.rss_mib),
                 r.pss_mib.map_or("–".into(), |p| format!("{p:.1}")),
             ]);
@@ -149,7 +158,10 @@ pub fn every_run(report: &mut Report, hierarchies: &[Kind], runs: &[Run]) {
          included; utime+stime (/proc/PID/stat) counts them too but in whole clock ticks \
          (10 ms); the live threads' schedstat loses a thread that exits during the window, \
          with all the run time it had, start-up work included (a GLib pool thread exits \
-         when idle). sway's column is the compositor's own run time over the same window.",
+         when idle). sway's column is the compositor's own run time over the same window. Wake-ups are \
+         the live threads' voluntary context switches over the window, per tick of the \
+         interval; system calls are every thread's, counted by `strace -c -f` over 10 s \
+         after the window (strace slows what it counts, so not during it), per tick.",
     );
 }
 

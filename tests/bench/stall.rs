@@ -67,8 +67,8 @@ pub fn main_loop_stall(report: &mut Report) -> f64 {
     );
     report.note(
         "The stall of a tick: how late a 16 ms glib timer on the bar's main loop fired, \
-         the worst since the previous sample. Sampling runs on its own thread; the main \
-         loop only renders.",
+         the worst since the previous sample. Samples this long stay on the sampling \
+         thread; the main loop only renders.",
     );
     worst
 }

@@ -1,5 +1,6 @@
 //! What a measured bar used: CPU time four ways (its cgroups, the process's utime+stime,
-//! its live threads' run time, and the compositor's run time alongside), and its memory.
+//! its live threads' run time, and the compositor's run time alongside), its wake-ups,
+//! its system calls, and its memory.
 
 use std::fs;
 
@@ -16,6 +17,9 @@ pub struct Counters {
     live_threads_ns: u64,
     /// The compositor's run time: what drawing the bar costs it.
     compositor_ns: u64,
+    /// The times the live threads went to sleep and were woken again (their voluntary
+    /// context switches).
+    wakeups: u64,
 }
 
 /// The difference of two [`Counters`], in ms.
@@ -24,6 +28,7 @@ pub struct Used {
     pub ticks: f64,
     pub live_threads: f64,
     pub compositor: f64,
+    pub wakeups: u64,
 }
 
 impl Counters {
@@ -33,6 +38,7 @@ impl Counters {
             ticks_ns: utime_stime_ns(pid),
             live_threads_ns: threads_ns(pid),
             compositor_ns: threads_ns(compositor),
+            wakeups: threads_wakeups(pid),
         }
     }
 
@@ -48,6 +54,7 @@ impl Counters {
             ticks: ms(self.ticks_ns, before.ticks_ns),
             live_threads: ms(self.live_threads_ns, before.live_threads_ns),
             compositor: ms(self.compositor_ns, before.compositor_ns),
+            wakeups: self.wakeups.saturating_sub(before.wakeups),
         }
     }
 }
@@ -82,6 +89,48 @@ fn threads_ns(pid: u32) -> u64 {
                 .sum()
         })
         .unwrap_or(0)
+}
+
+/// The sum of each live thread's `voluntary_ctxt_switches`.
+fn threads_wakeups(pid: u32) -> u64 {
+    fs::read_dir(format!("/proc/{pid}/task"))
+        .map(|threads| {
+            threads
+                .filter_map(|e| e.ok())
+                .filter_map(|e| fs::read_to_string(e.path().join("status")).ok())
+                .filter_map(|status| {
+                    let line = status
+                        .lines()
+                        .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))?;
+                    line.trim().parse::<u64>().ok()
+                })
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+/// The system calls of every thread of `pid` during `seconds`, counted by `strace -c -f`
+/// (which slows the bar while it counts: measured apart from its CPU); `None` without
+/// strace.
+pub fn syscalls(pid: u32, seconds: u64) -> Option<u64> {
+    let out = std::process::Command::new("timeout")
+        .args([
+            "-s",
+            "INT",
+            &seconds.to_string(),
+            "strace",
+            "-c",
+            "-f",
+            "-qq",
+            "-p",
+        ])
+        .arg(pid.to_string())
+        .output()
+        .ok()?;
+    let summary = String::from_utf8_lossy(&out.stderr);
+    let total = summary.lines().find(|l| l.trim_end().ends_with(" total"))?;
+    // % time, seconds, usecs/call, calls, [errors,] "total".
+    total.split_whitespace().nth(3)?.parse().ok()
 }
 
 /// A `NAME:   1234 kB` line's value in MiB.

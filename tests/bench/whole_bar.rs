@@ -20,13 +20,15 @@ use crate::common::wait_for;
 use crate::fake_sys::{self, CAPACITY, CELSIUS, TIME_LEFT};
 use crate::report::Report;
 use crate::runs::{comparison, every_run, Bar, Pair, Run};
-use crate::usage::{memory_mib, Counters};
+use crate::usage::{memory_mib, syscalls, Counters};
 use crate::yambar;
 
 pub const HEIGHT: u32 = 26;
 pub const WARM_UP: Duration = Duration::from_secs(5);
 pub const ROUNDS: usize = 2;
 const WAIT: Duration = Duration::from_secs(20);
+/// How long the bar's system calls are counted, after its CPU window.
+const SYSCALL_SECONDS: u64 = 10;
 
 /// Section 3's comparisons: with Waybar (every module), and with yambar (the modules it
 /// has).
@@ -257,8 +259,12 @@ impl Setup<'_> {
         let from = Instant::now();
         std::thread::sleep(Duration::from_secs(self.seconds));
         let used = Counters::read(pid, &groups, self.sway).since(&before);
-        let minutes = from.elapsed().as_secs_f64() / 60.0;
+        let window = from.elapsed().as_secs_f64();
+        let minutes = window / 60.0;
         let (rss_mib, pss_mib) = memory_mib(pid);
+        let ticks_in = |seconds: f64| seconds * 1000.0 / f64::from(interval_ms);
+        let syscalls_per_tick = syscalls(pid, SYSCALL_SECONDS)
+            .map(|calls| calls as f64 / ticks_in(SYSCALL_SECONDS as f64));
 
         // After the window, so reading the screen costs the bar nothing measured.
         let mut text = String::new();
@@ -298,6 +304,8 @@ impl Setup<'_> {
             ticks: per_minute(used.ticks),
             live_threads: per_minute(used.live_threads),
             compositor: per_minute(used.compositor),
+            wakeups_per_tick: used.wakeups as f64 / ticks_in(window),
+            syscalls_per_tick,
             rss_mib,
             pss_mib,
         }

@@ -72,10 +72,15 @@ impl Handover {
         slot.fresh = true;
         drop(slot);
         if wake {
-            // The counter only saturates after 2^64 - 2 unread wake-ups; an error here
-            // (none is possible on a valid eventfd) would only delay the sample.
-            let _ = rustix::io::write(&self.wake, &1u64.to_ne_bytes());
+            self.ring();
         }
+    }
+
+    /// Wakes the main loop without a sample (the sampling thread handed its sampler back).
+    pub fn ring(&self) {
+        // The counter only saturates after 2^64 - 2 unread wake-ups; an error here (none
+        // is possible on a valid eventfd) would only delay the main loop.
+        let _ = rustix::io::write(&self.wake, &1u64.to_ne_bytes());
     }
 
     /// The main loop: swaps the newest sample into `latest` if one came since the last

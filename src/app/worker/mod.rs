@@ -1,23 +1,34 @@
-//! Sampling on its own thread, so that nothing slow runs on the GTK thread: the main loop
-//! only renders the samples handed over to it (see [`handover`]).
+//! Sampling away from the drawing, and where it is cheapest: the [`Worker`] takes the
+//! samples on the main loop while they are short (the BPF probe's, see [`inline`]) and
+//! on a thread of their own, `ringbar-sampler`, while they are long (the /proc walk's,
+//! see [`thread`]), moving between the two as the measured sample times say (see
+//! [`placement`]). Either way the main loop renders each sample as it comes.
 //!
-//! One thread, `ringbar-sampler`, owns the [`Sampler`] (the probe, the probe service's
-//! client or the /proc walk, the sensors and the real names). It samples at once, again
-//! after the first interval and then every interval, and hands each sample over. The main
-//! loop's requests (a click, `ringbar msg`, a reload) wake it through a condition
-//! variable: a new interval samples at once and restarts the interval from there; the
-//! kernel-thread and group-by settings re-rank the latest sample and hand it over without
-//! sampling. The thread must be spawned after the capabilities are dropped, since
-//! capabilities belong to threads: it checks that it holds none before it samples.
+//! It samples at once, again after the first interval and then every interval (see
+//! [`schedule`]). The main loop's requests (a click, `ringbar msg`, a reload) are taken
+//! at once: a new interval samples at once and restarts the interval from there; the
+//! kernel-thread and group-by settings re-rank the latest sample without sampling.
 
 mod handover;
+mod inline;
+mod placement;
 mod run;
+mod schedule;
+mod thread;
+mod ticker;
 mod wake;
 
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 
 pub use handover::{Handover, Taken};
+pub use thread::THREAD_NAME;
+pub use ticker::Ticker;
 pub use wake::Watch;
+
+use inline::Inline;
+use placement::{Place, Placement};
+use schedule::Schedule;
+use thread::SamplingThread;
 
 use crate::app::sampler::Sampler;
 use crate::config;
@@ -25,9 +36,6 @@ use crate::model::app::GroupBy;
 use crate::sample::readings::Reader;
 use crate::sample::{Notice, Sample};
 use crate::sensors::Wanted;
-
-/// The thread's name, as `/proc/PID/task/TID/comm` shows it (15 bytes at most).
-pub const THREAD_NAME: &str = "ringbar-sampler";
 
 /// What the main loop asked since the thread last looked; merged, the latest wins.
 #[derive(Default)]
@@ -41,6 +49,8 @@ struct Requests {
     sensors: Option<(config::Sensors, Vec<Notice>)>,
     readers: Option<Vec<Box<dyn Reader>>>,
     wanted: Option<Wanted>,
+    /// To the sampling thread: park the sampler for the main loop and end.
+    hand_back: bool,
     stop: bool,
 }
 
@@ -55,29 +65,67 @@ impl Requests {
             || self.sensors.is_some()
             || self.readers.is_some()
             || self.wanted.is_some()
+            || self.hand_back
             || self.stop
     }
-}
 
-struct Shared {
-    requests: Mutex<Requests>,
-    changed: Condvar,
-}
-
-impl Shared {
-    fn requests(&self) -> MutexGuard<'_, Requests> {
-        self.requests.lock().unwrap_or_else(PoisonError::into_inner)
+    /// Adds the requests made after these; where both ask, the later wins.
+    fn then(&mut self, later: Requests) {
+        fn later_wins<T>(earlier: &mut Option<T>, later: Option<T>) {
+            if later.is_some() {
+                *earlier = later;
+            }
+        }
+        self.sample_now |= later.sample_now;
+        later_wins(&mut self.interval_ms, later.interval_ms);
+        later_wins(&mut self.kernel_threads, later.kernel_threads);
+        if later.group_by.is_some() {
+            self.group_by = later.group_by;
+            self.group_by_toggles = later.group_by_toggles;
+        } else {
+            self.group_by_toggles += later.group_by_toggles;
+        }
+        later_wins(&mut self.net_include_local, later.net_include_local);
+        later_wins(&mut self.sensors, later.sensors);
+        later_wins(&mut self.readers, later.readers);
+        later_wins(&mut self.wanted, later.wanted);
+        self.hand_back |= later.hand_back;
+        self.stop |= later.stop;
     }
 }
 
-/// The main loop's handle on the sampling thread; the thread stops when it is dropped.
+/// The sampler while it moves between the main loop and the sampling thread, with when
+/// its next sample is due and the requests it has yet to apply.
+struct Parked {
+    sampler: Sampler,
+    schedule: Schedule,
+    requests: Requests,
+}
+
+/// Where the sampler runs now.
+enum Running {
+    MainLoop(Box<Inline>),
+    Thread(SamplingThread),
+    /// Only while moving from one to the other.
+    Moving,
+}
+
+/// The main loop's handle on the sampling, wherever it runs; a sampling thread stops
+/// when it is dropped.
 pub struct Worker {
-    shared: Arc<Shared>,
+    running: Running,
+    placement: Placement,
+    /// Where the sampling thread's samples wait, and its wake-up: one for every thread.
     handover: Arc<Handover>,
+    /// The main loop's tick while it samples itself.
+    ticker: Arc<Ticker>,
+    /// Why the main loop may not sample, once found (it still holds capabilities).
+    main_loop_refused: bool,
 }
 
 impl Worker {
-    /// Starts the sampling thread with `sampler`: a sample at once, the next after
+    /// Starts sampling with `sampler` on a thread of its own, until the times of its
+    /// samples show that the main loop can take them: a sample at once, the next after
     /// `first_ms`, then one every `interval_ms`. Returns the handle and the sampler's
     /// sample as it is before the first (what the main loop shows until then). Fails if
     /// the thread cannot start or still holds capabilities (spawned before they were
@@ -92,37 +140,124 @@ impl Worker {
             Handover::new(&first)
                 .map_err(|err| format!("cannot make the sample hand-over: {err}"))?,
         );
-        let shared = Arc::new(Shared {
-            requests: Mutex::new(Requests::default()),
-            changed: Condvar::new(),
-        });
-        let (checked, check) = std::sync::mpsc::sync_channel(1);
-        let thread = run::Thread {
-            shared: shared.clone(),
-            handover: handover.clone(),
-            interval_ms,
-            first_ms,
+        let ticker =
+            Arc::new(Ticker::new().map_err(|err| format!("cannot make the sample timer: {err}"))?);
+        let parked = Parked {
+            sampler,
+            schedule: Schedule::new(interval_ms, first_ms),
+            requests: Requests::default(),
         };
-        std::thread::Builder::new()
-            .name(THREAD_NAME.into())
-            .spawn(move || {
-                let holds_none = crate::records::privileges::check_this_thread_holds_none();
-                let ok = holds_none.is_ok();
-                let _ = checked.send(holds_none);
-                if ok {
-                    thread.run(sampler);
-                }
-            })
-            .map_err(|err| format!("cannot start the sampling thread: {err}"))?;
-        check
-            .recv()
-            .map_err(|_| "the sampling thread ended at start".to_owned())??;
-        Ok((Worker { shared, handover }, first))
+        let thread =
+            SamplingThread::spawn(parked, handover.clone()).map_err(|refused| refused.0)?;
+        let worker = Worker {
+            running: Running::Thread(thread),
+            placement: Placement::new(Place::Thread),
+            handover,
+            ticker,
+            main_loop_refused: false,
+        };
+        Ok((worker, first))
     }
 
     fn request(&self, change: impl FnOnce(&mut Requests)) {
-        change(&mut self.shared.requests());
-        self.shared.changed.notify_one();
+        match &self.running {
+            Running::MainLoop(inline) => inline.request(change),
+            Running::Thread(thread) => thread.request(change),
+            Running::Moving => {}
+        }
+    }
+
+    /// Takes the newest sample into `latest` if one came since the last call (taken on
+    /// the main loop: [`Worker::sample`] shows it, `latest` is left as it was), and says
+    /// so; moves the sampling where its times say. Steady ticks allocate nothing.
+    pub fn receive(&mut self, latest: &mut Sample) -> Taken {
+        let taken = match &mut self.running {
+            Running::MainLoop(inline) => inline.tick(),
+            Running::Thread(thread) => match thread.parked() {
+                Some(parked) => {
+                    self.handover.take(latest);
+                    self.onto_main_loop(parked, latest);
+                    return Taken::Sample {
+                        notices_changed: false,
+                    };
+                }
+                None => self.handover.take(latest),
+            },
+            Running::Moving => Taken::Nothing,
+        };
+        if taken.any() {
+            let sample_us = self.sample(latest).sample_us;
+            if let Some(place) = self.placement.sampled(sample_us) {
+                self.move_to(place, latest);
+            }
+        }
+        taken
+    }
+
+    /// The latest sample: the main loop's own while it samples, else `latest`, the one
+    /// [`Worker::receive`] takes into.
+    pub fn sample<'s>(&'s self, latest: &'s Sample) -> &'s Sample {
+        match &self.running {
+            Running::MainLoop(inline) => inline.sample(),
+            _ => latest,
+        }
+    }
+
+    /// Whether the main loop takes the samples itself now.
+    pub fn on_main_loop(&self) -> bool {
+        matches!(self.running, Running::MainLoop(_))
+    }
+
+    fn move_to(&mut self, place: Place, latest: &mut Sample) {
+        match (place, std::mem::replace(&mut self.running, Running::Moving)) {
+            (Place::MainLoop, Running::Thread(thread)) => {
+                if self.main_loop_may_sample() {
+                    // It comes back through the hand-over's wake-up (see `receive`).
+                    thread.hand_back();
+                } else {
+                    self.placement = Placement::new(Place::Thread);
+                }
+                self.running = Running::Thread(thread);
+            }
+            (Place::Thread, Running::MainLoop(inline)) => {
+                latest.clone_from(inline.sample());
+                let parked = inline.park();
+                tracing::debug!("samples are long: the sampling thread takes them");
+                match SamplingThread::spawn(parked, self.handover.clone()) {
+                    Ok(thread) => self.running = Running::Thread(thread),
+                    Err(refused) => {
+                        let (err, parked) = *refused;
+                        tracing::warn!("{err}; the main loop goes on sampling");
+                        self.placement = Placement::new(Place::MainLoop);
+                        self.running = Running::MainLoop(Box::new(Inline::new(
+                            parked,
+                            self.ticker.clone(),
+                            latest.notices.clone(),
+                        )));
+                    }
+                }
+            }
+            (_, running) => self.running = running,
+        }
+    }
+
+    fn onto_main_loop(&mut self, parked: Parked, latest: &Sample) {
+        tracing::debug!("samples are short: the main loop takes them");
+        self.placement = Placement::new(Place::MainLoop);
+        let inline = Inline::new(parked, self.ticker.clone(), latest.notices.clone());
+        self.running = Running::MainLoop(Box::new(inline));
+    }
+
+    /// The main thread holds no capability (checked once): it may sample.
+    fn main_loop_may_sample(&mut self) -> bool {
+        if self.main_loop_refused {
+            return false;
+        }
+        if let Err(err) = crate::records::privileges::check_this_thread_holds_none() {
+            tracing::warn!("the main loop does not sample: {err}");
+            self.main_loop_refused = true;
+        }
+        !self.main_loop_refused
     }
 
     /// A sample now; the interval restarts from it.
@@ -185,15 +320,8 @@ impl Worker {
         });
     }
 
-    /// Where the finished samples wait for the main loop.
-    pub fn handover(&self) -> &Arc<Handover> {
-        &self.handover
-    }
-}
-
-impl Drop for Worker {
-    /// Asks the thread to stop after the sample it may be taking; does not wait for it.
-    fn drop(&mut self) {
-        self.request(|r| r.stop = true);
+    /// What the main loop watches: the hand-over's wake-up and the tick.
+    pub fn wakes(&self) -> (Arc<Handover>, Arc<Ticker>) {
+        (self.handover.clone(), self.ticker.clone())
     }
 }

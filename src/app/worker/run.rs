@@ -1,78 +1,106 @@
 //! The sampling thread's loop: wait for the next sample's time or a request, apply the
 //! requests, sample when due, hand over. Steady ticks allocate nothing.
 
-use std::sync::{Arc, PoisonError};
-use std::time::{Duration, Instant};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
 
-use super::{Handover, Requests, Shared};
+use super::{Handover, Parked, Requests};
 use crate::app::sampler::Sampler;
 
-pub(super) struct Thread {
-    pub shared: Arc<Shared>,
-    pub handover: Arc<Handover>,
-    pub interval_ms: u32,
-    pub first_ms: u32,
+/// What the main loop and the sampling thread share: the requests, their wake-up, and
+/// the sampler once handed back.
+pub(super) struct Shared {
+    requests: Mutex<Requests>,
+    changed: Condvar,
+    /// The sampler, once the thread parked it when asked to hand it back.
+    parked: Mutex<Option<Parked>>,
 }
 
-fn ms(ms: u32) -> Duration {
-    Duration::from_millis(u64::from(ms))
-}
-
-impl Thread {
-    pub fn run(self, mut sampler: Sampler) {
-        let mut interval = ms(self.interval_ms);
-        // The gap after the next sample: the first interval is shorter, so that rates
-        // show soon after start.
-        let mut gap = ms(self.first_ms);
-        let mut due = Instant::now();
-        loop {
-            let Some(mut requests) = self.wait(due) else {
-                return;
-            };
-            let mut changed = apply(&mut sampler, &mut requests);
-            if let Some(interval_ms) = requests.interval_ms {
-                interval = ms(interval_ms);
-                gap = interval;
-            }
-            let started = Instant::now();
-            if requests.sample_now || started >= due {
-                sampler.take();
-                // A sample longer than the interval is followed by the next at once.
-                due = started + gap;
-                gap = interval;
-                changed = true;
-            }
-            if changed {
-                self.handover.publish(sampler.sample());
-            }
+impl Shared {
+    pub fn new() -> Shared {
+        Shared {
+            requests: Mutex::new(Requests::default()),
+            changed: Condvar::new(),
+            parked: Mutex::new(None),
         }
     }
 
-    /// Waits until `due` or a request; returns the requests (none when it was time),
-    /// or `None` when asked to stop.
-    fn wait(&self, due: Instant) -> Option<Requests> {
-        let mut requests = self.shared.requests();
-        loop {
-            if requests.stop {
-                return None;
-            }
-            let now = Instant::now();
-            if requests.any() || now >= due {
-                return Some(std::mem::take(&mut *requests));
-            }
-            requests = self
-                .shared
-                .changed
-                .wait_timeout(requests, due - now)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
+    pub fn requests(&self) -> MutexGuard<'_, Requests> {
+        self.requests.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn changed(&self) -> &Condvar {
+        &self.changed
+    }
+
+    pub fn parked(&self) -> MutexGuard<'_, Option<Parked>> {
+        self.parked.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Samples from `parked` until asked to stop, or to hand the sampler back: then it is
+/// parked in `shared`, with the requests not yet applied, and the main loop woken.
+pub(super) fn run(shared: &Shared, handover: &Handover, parked: Parked) {
+    let Parked {
+        mut sampler,
+        mut schedule,
+        requests: mut pending,
+    } = parked;
+    loop {
+        let mut requests = std::mem::take(&mut pending);
+        let Some(asked) = wait(shared, schedule.due(), requests.any()) else {
+            return;
+        };
+        requests.then(asked);
+        if requests.hand_back {
+            requests.hand_back = false;
+            *shared.parked() = Some(Parked {
+                sampler,
+                schedule,
+                requests,
+            });
+            handover.ring();
+            return;
         }
+        let mut changed = apply(&mut sampler, &mut requests);
+        if let Some(interval_ms) = requests.interval_ms {
+            schedule.set_interval_ms(interval_ms);
+        }
+        let started = Instant::now();
+        if requests.sample_now || started >= schedule.due() {
+            sampler.take();
+            schedule.sampled(started);
+            changed = true;
+        }
+        if changed {
+            handover.publish(sampler.sample());
+        }
+    }
+}
+
+/// Waits until `due` or a request (not at all when `pending`); returns the requests
+/// (none when it was time), or `None` when asked to stop.
+fn wait(shared: &Shared, due: Instant, pending: bool) -> Option<Requests> {
+    let mut requests = shared.requests();
+    loop {
+        if requests.stop {
+            return None;
+        }
+        let now = Instant::now();
+        if pending || requests.any() || now >= due {
+            return Some(std::mem::take(&mut *requests));
+        }
+        requests = shared
+            .changed()
+            .wait_timeout(requests, due - now)
+            .unwrap_or_else(PoisonError::into_inner)
+            .0;
     }
 }
 
 /// Applies the settings asked for; returns whether the sample changed (re-ranked, new
 /// sensors) without a new sample.
-fn apply(sampler: &mut Sampler, requests: &mut Requests) -> bool {
+pub(super) fn apply(sampler: &mut Sampler, requests: &mut Requests) -> bool {
     let mut changed = false;
     if let Some((sensors, notices)) = requests.sensors.take() {
         sampler.reconfigure(&sensors, notices);

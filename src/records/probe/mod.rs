@@ -59,6 +59,9 @@ pub struct Probe {
     walker: Option<Walker>,
     /// Whether the latest records are the walker's.
     walked: bool,
+    /// The process's real user and group ids, as the iterator's bpf_get_current_uid_gid()
+    /// gives them to the program; read once, since a process keeps them.
+    ids: (u32, u32),
     /// The task iterator's records.
     tasks: Vec<TaskRecord>,
     task_count: usize,
@@ -227,6 +230,10 @@ impl Probe {
             },
             walker,
             walked: false,
+            ids: (
+                rustix::process::getuid().as_raw(),
+                rustix::process::getgid().as_raw(),
+            ),
             task_count: 0,
         })
     }
@@ -238,9 +245,7 @@ impl Probe {
     pub fn read_tasks(&mut self) -> io::Result<()> {
         self.walked = false;
         if let Some(walker) = &mut self.walker {
-            // The process's real ids, as the iterator's bpf_get_current_uid_gid() gives.
-            let uid = rustix::process::getuid().as_raw();
-            let gid = rustix::process::getgid().as_raw();
+            let (uid, gid) = self.ids;
             match walker.walk(uid, gid) {
                 Ok(true) => {
                     self.walked = true;
