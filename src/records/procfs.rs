@@ -132,6 +132,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_seq_file_of_many_pages_is_read_whole_and_a_small_file_in_one_read() {
+        // /proc/kallsyms hands over about a page per read: a short read above half a page
+        // is not the end.
+        let kallsyms = File::open("/proc/kallsyms").expect("/proc/kallsyms");
+        let mut buf = vec![0; 64 * 1024];
+        let n = read_whole(&kallsyms, &mut buf).expect("read");
+        let whole = std::fs::read("/proc/kallsyms").expect("read");
+        assert_eq!(n, buf.len().min(whole.len()), "{n} of {}", whole.len());
+        assert_eq!(&buf[..n], &whole[..n]);
+        // A regular file of more than half a page, then one of less.
+        let dir = tempfile::tempdir().expect("tempdir");
+        for len in [3000, 27] {
+            let path = dir.path().join("file");
+            std::fs::write(&path, "x".repeat(len)).expect("write");
+            let mut buf = vec![0; 16 * 1024];
+            let n = read_whole(&File::open(&path).expect("open"), &mut buf).expect("read");
+            assert_eq!(n, len);
+        }
+    }
+
+    #[test]
     fn reads_a_fake_tree_and_survives_files_vanishing() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(
