@@ -147,7 +147,14 @@ impl Sources {
     /// One runner per script module; an unchanged one keeps running (a reload neither
     /// restarts its script nor resets its backoff).
     fn follow_scripts(&self, modules: &Layout) {
-        runner::adopt_orphans();
+        // The keeper of the scripts' processes only once a layout has a script: a bar
+        // without one starts no process.
+        if modules
+            .all()
+            .any(|module| module.widget().script().is_some())
+        {
+            runner::adopt_orphans();
+        }
         let mut old: Vec<Rc<ScriptRunner>> = self.runners.borrow_mut().drain(..).collect();
         self.script_states.borrow_mut().clear();
         let mut started: Vec<String> = Vec::new();

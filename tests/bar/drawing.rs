@@ -100,6 +100,17 @@ fn the_bar_reserves_its_height_draws_real_numbers_and_runs_unprivileged() {
         names.iter().any(|n| n == "ringbar"),
         "the main thread among {names:?}"
     );
+    // Without a script module the bar starts no process (no scripts' keeper either).
+    let children: Vec<String> = std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .filter_map(|entry| std::fs::read_to_string(entry.path().join("stat")).ok())
+        .filter(|stat| {
+            let after_name = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
+            after_name.split_whitespace().nth(1) == Some(&bar.pid().to_string())
+        })
+        .collect();
+    assert!(children.is_empty(), "the bar's children: {children:?}");
 
     // 3. A machine without GPU or sensors (like CI's VM) shows a clean bar: no GPU label,
     // and nothing to warn about in the log.

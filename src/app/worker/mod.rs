@@ -33,6 +33,7 @@ use thread::SamplingThread;
 use crate::app::sampler::Sampler;
 use crate::config;
 use crate::model::app::GroupBy;
+use crate::records::Source;
 use crate::sample::readings::Reader;
 use crate::sample::{Notice, Sample};
 use crate::sensors::Wanted;
@@ -119,7 +120,7 @@ pub struct Worker {
     handover: Arc<Handover>,
     /// The main loop's tick while it samples itself.
     ticker: Arc<Ticker>,
-    /// Why the main loop may not sample, once found (it still holds capabilities).
+    /// Whether the main loop may not sample, once found (see [`Worker::main_loop_may_sample`]).
     main_loop_refused: bool,
 }
 
@@ -211,7 +212,7 @@ impl Worker {
     fn move_to(&mut self, place: Place, latest: &mut Sample) {
         match (place, std::mem::replace(&mut self.running, Running::Moving)) {
             (Place::MainLoop, Running::Thread(thread)) => {
-                if self.main_loop_may_sample() {
+                if self.main_loop_may_sample(latest.source) {
                     // It comes back through the hand-over's wake-up (see `receive`).
                     thread.hand_back();
                 } else {
@@ -248,12 +249,18 @@ impl Worker {
         self.running = Running::MainLoop(Box::new(inline));
     }
 
-    /// The main thread holds no capability (checked once): it may sample.
-    fn main_loop_may_sample(&mut self) -> bool {
+    /// Whether the main loop may take samples from `source`: only from the probe in this
+    /// process (the probe service may keep a sample waiting up to its timeout, however
+    /// short its samples were), and only if the main thread holds no capability (checked
+    /// once).
+    fn main_loop_may_sample(&mut self, source: Source) -> bool {
         if self.main_loop_refused {
             return false;
         }
-        if let Err(err) = crate::records::privileges::check_this_thread_holds_none() {
+        if source != Source::Probe {
+            tracing::debug!("samples from {} stay on the sampling thread", source.name());
+            self.main_loop_refused = true;
+        } else if let Err(err) = crate::records::privileges::check_this_thread_holds_none() {
             tracing::warn!("the main loop does not sample: {err}");
             self.main_loop_refused = true;
         }
