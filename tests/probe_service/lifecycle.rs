@@ -81,12 +81,7 @@ fn a_bar_outlives_the_service_killed_mid_sample_and_reconnects() {
     assert!(bar.try_wait().expect("wait").is_none(), "still running");
     // The service may keep a sample waiting up to the client's timeout, so its samples
     // stay on the sampling thread, short as they are (dozens of them by now).
-    let threads: Vec<String> = fs::read_dir(format!("/proc/{}/task", bar.id()))
-        .expect("the bar's tasks")
-        .flatten()
-        .filter_map(|task| fs::read_to_string(task.path().join("comm")).ok())
-        .map(|comm| comm.trim().to_owned())
-        .collect();
+    let threads = thread_names(bar.id());
     assert!(
         threads
             .iter()

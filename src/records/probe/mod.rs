@@ -59,9 +59,6 @@ pub struct Probe {
     walker: Option<Walker>,
     /// Whether the latest records are the walker's.
     walked: bool,
-    /// The process's real user and group ids, as the iterator's bpf_get_current_uid_gid()
-    /// gives them to the program; read once, since a process keeps them.
-    ids: (u32, u32),
     /// The task iterator's records.
     tasks: Vec<TaskRecord>,
     task_count: usize,
@@ -230,10 +227,6 @@ impl Probe {
             },
             walker,
             walked: false,
-            ids: (
-                rustix::process::getuid().as_raw(),
-                rustix::process::getgid().as_raw(),
-            ),
             task_count: 0,
         })
     }
@@ -245,7 +238,9 @@ impl Probe {
     pub fn read_tasks(&mut self) -> io::Result<()> {
         self.walked = false;
         if let Some(walker) = &mut self.walker {
-            let (uid, gid) = self.ids;
+            // The process's real ids now, as the iterator's bpf_get_current_uid_gid() gives.
+            let uid = rustix::process::getuid().as_raw();
+            let gid = rustix::process::getgid().as_raw();
             match walker.walk(uid, gid) {
                 Ok(true) => {
                     self.walked = true;
