@@ -70,11 +70,6 @@ impl Monitor {
         Watch::new(handover, Some(ticker), on_wake)
     }
 
-    /// Whether the main loop takes the samples itself now (they are short).
-    pub fn samples_on_main_loop(&self) -> bool {
-        self.worker.on_main_loop()
-    }
-
     /// A sample now.
     pub fn sample_now(&self) {
         self.worker.sample_now();

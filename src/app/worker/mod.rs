@@ -172,6 +172,7 @@ impl Worker {
     /// the main loop: [`Worker::sample`] shows it, `latest` is left as it was), and says
     /// so; moves the sampling where its times say. Steady ticks allocate nothing.
     pub fn receive(&mut self, latest: &mut Sample) -> Taken {
+        let stamp = self.sample(latest).unix_ms;
         let taken = match &mut self.running {
             Running::MainLoop(inline) => inline.tick(),
             Running::Thread(thread) => match thread.parked() {
@@ -186,7 +187,8 @@ impl Worker {
             },
             Running::Moving => Taken::Nothing,
         };
-        if taken.any() {
+        // A new sample, not the latest re-ranked: its time counts.
+        if taken.any() && self.sample(latest).unix_ms != stamp {
             let sample_us = self.sample(latest).sample_us;
             if let Some(place) = self.placement.sampled(sample_us) {
                 self.move_to(place, latest);
@@ -202,11 +204,6 @@ impl Worker {
             Running::MainLoop(inline) => inline.sample(),
             _ => latest,
         }
-    }
-
-    /// Whether the main loop takes the samples itself now.
-    pub fn on_main_loop(&self) -> bool {
-        matches!(self.running, Running::MainLoop(_))
     }
 
     fn move_to(&mut self, place: Place, latest: &mut Sample) {
