@@ -113,6 +113,13 @@ cargo_test_as_root() {
     fi
 }
 
+# The sessions' helpers (the virtual pointer, test windows) are examples: a whole
+# `cargo test` builds them, a `--test` run alone does not.
+# (for the profile of a `--release` argument too).
+build_test_helpers() {
+    cargo build --locked --features test-support --examples "$@"
+}
+
 # The pure core (model, parsers, writers, modules, config) without GTK and libbpf.
 check_core() {
     cargo fmt --all -- --check
@@ -226,10 +233,12 @@ case "${1:-}" in
         ;;
     hyprland)
         setup
+        build_test_helpers
         hyprland_stage
         ;;
     labwc)
         setup
+        build_test_helpers
         labwc_stage
         ;;
     deb)
@@ -246,9 +255,7 @@ case "${1:-}" in
         ;;
     soak)
         setup
-        # The session's helpers (the virtual pointer) are examples: `cargo test` builds them
-        # only for its own profile.
-        cargo build --release --locked --features test-support --examples
+        build_test_helpers --release
         RINGBAR_SOAK_SECONDS="${2:-600}" RINGBAR_DAILY_SOAK_SECONDS="${3:-1800}" \
             cargo_test_as_root --release --test soak -- --nocapture --test-threads 1
         ;;
@@ -258,9 +265,7 @@ case "${1:-}" in
         # tests/waybar.rs).
         apt_packages=(waybar yambar)
         install_apt_packages
-        # The sessions' helpers (the virtual pointer) are examples, which a `--test`
-        # run does not build.
-        cargo build --release --locked --features test-support --examples
+        build_test_helpers --release
         cargo_test_as_root --release --test bench -- --ignored --exact benchmark --nocapture
         # Publish the report in docs/performance.md, between its bench markers; a run of
         # some sections only writes report-sections.md, and publishes nothing.

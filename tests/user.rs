@@ -1,11 +1,13 @@
 //! The user module against the system's own truth, as the test user: the login name
 //! `id -un` gives, the uptime /proc/uptime gives and the boot date `uptime -s` gives, in
-//! `--once --json` and on a running bar.
+//! `--once --json` and on a running bar; and the avatar drawn before the name, read back
+//! from the screen.
 
 mod common;
 
 use std::time::Duration;
 
+use common::screen::write_png;
 use common::session::{Compositor, Session};
 use common::{require_root, serial, wait_for};
 
@@ -82,5 +84,66 @@ fn the_name_and_uptime_are_the_systems() {
         expected(&session)
     );
     assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
+    bar.stop();
+}
+
+/// With `icon`, the avatar before the label: the test user's `~/.face` by default, a file
+/// `avatar` names, none (and no complaint) where the file is missing.
+#[test]
+fn the_avatar_is_drawn_before_the_name() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let red = [230, 20, 20];
+    let blue = [20, 20, 230];
+    let face = session.home().join(".face");
+    write_png(&face, 64, red);
+    let config = |extra: &str| {
+        format!(
+            "modules_left = []\nmodules_center = []\nmodules_right = [\"user\", \"clock\"]\n\
+             [user]\nformat = \"{{user}}\"\nicon = true\n{extra}"
+        )
+    };
+    session.write_config_file("config.toml", &config(""));
+    let mut bar = session.start_bar(&[]);
+    let wait = Duration::from_secs(20);
+    // Scaled to fit 20×20: about 400 pixels of it.
+    wait_for("~/.face on the bar", wait, || {
+        session.pixels_near(&bar, "user", red) > 300
+    });
+    assert!(session.pixels_near(&bar, "user", red) <= 440);
+    let name = bar.field("user");
+    assert!(!name.is_empty() && name == name.to_uppercase(), "{name:?}");
+    bar.stop();
+
+    let other = session.home().join("avatar.png");
+    write_png(&other, 64, blue);
+    session.write_config_file(
+        "config.toml",
+        &config(&format!(
+            "avatar = {:?}\nwidth = 40\nheight = 10\n",
+            other.display().to_string()
+        )),
+    );
+    let mut bar = session.start_bar(&[]);
+    // Scaled to fit 40×10, its aspect kept: 10×10.
+    wait_for("the avatar file on the bar", wait, || {
+        session.pixels_near(&bar, "user", blue) > 70
+    });
+    assert!(session.pixels_near(&bar, "user", blue) <= 120);
+    assert_eq!(session.pixels_near(&bar, "user", red), 0);
+    bar.stop();
+
+    std::fs::remove_file(&face).expect("remove ~/.face");
+    session.write_config_file("config.toml", &config(""));
+    let mut bar = session.start_bar(&[]);
+    wait_for("the name", wait, || bar.field("user.visible") == "true");
+    wait_for("laid out", wait, || {
+        !bar.laid_out_field("user.bounds").is_empty()
+    });
+    assert_eq!(session.pixels_near(&bar, "user", red), 0);
+    let log = bar.log_text();
+    assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
+    assert!(bar.try_wait().is_none(), "the bar runs: {log}");
     bar.stop();
 }

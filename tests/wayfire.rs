@@ -3,7 +3,8 @@
 //! from wlr-foreign-toplevel (its foreign-toplevel plugin), read by the test hook and by
 //! OCR. A click on a workspace makes Wayfire switch (through its `vswitch` plugin), as its
 //! own events then say; a click on a taskbar button activates its window, read back from
-//! the title, and a middle click closes one.
+//! the title, and a middle click closes one. Wayfire restarted: the bar ends with it, and
+//! a new bar follows the new Wayfire.
 //! Wayfire runs headless in the sid root the Hyprland harness builds, with the pixman
 //! renderer, as `nobody` (it refuses root); `scripts/dev.sh labwc` runs this stage too.
 
@@ -120,4 +121,33 @@ fn wayfire_workspaces_window_title_and_taskbar() {
     });
     let log = bar.log_text();
     assert!(!log.contains("ERROR"), "{log}");
+
+    // Wayfire restarted: the bar ends with it at once (its display is gone), and a bar
+    // started on the new Wayfire finds the new IPC socket.
+    drop(pointer);
+    let mut bar = bar;
+    signal("-TERM");
+    let status = bar.wait_exit(Duration::from_secs(10));
+    eprintln!("the bar on a gone Wayfire: {status}");
+    let log = bar.log_text();
+    assert!(!status.success(), "{status}");
+    assert!(
+        log.contains("Lost connection to Wayland compositor"),
+        "{log}"
+    );
+    assert!(!log.contains("panicked"), "{log}");
+    drop(wayfire);
+    let Some(wayfire) = SidCompositor::wayfire() else {
+        panic!("the sid root was there a moment ago");
+    };
+    let (_pointer, bar) = wayfire.pointer_and_bar(
+        "modules_left = [\"wayfire/workspaces\", \"wayfire/window\"]\nmodules_right = []\n",
+    );
+    wait_for("the new Wayfire's workspaces", WAIT, || {
+        bar.field("workspaces") == "1:focused+visible+empty|2:empty|3:empty"
+    });
+    let _new = wayfire.foot(&["-T", "NEW", "--", "sleep", "600"]);
+    wait_for("a window on the new Wayfire", WAIT, || {
+        bar.field("window") == "NEW"
+    });
 }

@@ -17,7 +17,9 @@ const MAX_PIXELS: i64 = 64 << 20;
 
 pub struct ImageView {
     pub widget: gtk::Image,
-    size: i32,
+    /// The box the picture is scaled to fit, in pixels.
+    width: i32,
+    height: i32,
     /// The file shown, and its modification time then.
     shown: RefCell<Option<(String, Option<SystemTime>)>>,
     /// Counts the loads begun: a load that ends after a newer one began is dropped.
@@ -36,16 +38,23 @@ struct Pixels {
 impl ImageView {
     /// The picture of the module whose CSS name is `css`, at most `size` pixels.
     pub fn new(css: &str, size: i32) -> ImageView {
+        let view = ImageView::sized(size, size);
+        view.widget.add_css_class("module");
+        view.widget.add_css_class(css);
+        view.widget.set_widget_name(css);
+        view.widget.set_has_tooltip(true);
+        view.widget.set_visible(false);
+        view
+    }
+
+    /// A picture scaled to fit `width`×`height` pixels, its aspect kept.
+    pub fn sized(width: i32, height: i32) -> ImageView {
         let widget = gtk::Image::new();
-        widget.add_css_class("module");
-        widget.add_css_class(css);
-        widget.set_widget_name(css);
-        widget.set_pixel_size(size);
-        widget.set_has_tooltip(true);
-        widget.set_visible(false);
+        widget.set_pixel_size(width.max(height));
         ImageView {
             widget,
-            size,
+            width,
+            height,
             shown: RefCell::new(None),
             loads: Rc::new(Cell::new(0)),
         }
@@ -65,15 +74,20 @@ impl ImageView {
         let load = self.loads.get().wrapping_add(1);
         self.loads.set(load);
         let (loads, widget) = (self.loads.clone(), self.widget.downgrade());
-        let (path, size) = (path.to_owned(), self.size);
+        let (path, width, height) = (path.to_owned(), self.width, self.height);
         glib::spawn_future_local(async move {
             let file = path.clone();
-            let decoded = gio::spawn_blocking(move || decode(&file, size)).await;
+            let decoded = gio::spawn_blocking(move || decode(&file, width, height)).await;
             let Some(widget) = widget.upgrade().filter(|_| loads.get() == load) else {
                 return;
             };
             match decoded {
-                Ok(Ok(pixels)) => widget.set_paintable(Some(&pixels.texture())),
+                Ok(Ok(pixels)) => {
+                    // Drawn at its decoded size: a picture scaled to fit a box that is
+                    // not square is smaller than the box's longer side.
+                    widget.set_pixel_size(pixels.width.max(pixels.height));
+                    widget.set_paintable(Some(&pixels.texture()));
+                }
                 Ok(Err(err)) => {
                     tracing::warn!("image: cannot show {path}: {err}");
                     widget.clear();
@@ -94,8 +108,8 @@ impl Pixels {
     }
 }
 
-/// The picture in `path`, scaled to fit `size` pixels square; on a worker thread.
-fn decode(path: &str, size: i32) -> Result<Pixels, String> {
+/// The picture in `path`, scaled to fit `width`×`height` pixels; on a worker thread.
+fn decode(path: &str, width_max: i32, height_max: i32) -> Result<Pixels, String> {
     let meta = std::fs::metadata(path).map_err(|err| err.to_string())?;
     if !meta.is_file() {
         return Err("not a regular file".to_owned());
@@ -108,7 +122,7 @@ fn decode(path: &str, size: i32) -> Result<Pixels, String> {
     if i64::from(width) * i64::from(height) > MAX_PIXELS {
         return Err(format!("{width}×{height} pixels is too many"));
     }
-    let pixbuf = gdk_pixbuf::Pixbuf::from_file_at_scale(path, size, size, true)
+    let pixbuf = gdk_pixbuf::Pixbuf::from_file_at_scale(path, width_max, height_max, true)
         .map_err(|err| err.message().to_owned())?;
     Ok(Pixels {
         bytes: pixbuf.read_pixel_bytes(),

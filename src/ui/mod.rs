@@ -16,6 +16,7 @@ mod label_row;
 pub(crate) mod module_menu;
 mod outputs;
 mod paced;
+mod picture_label;
 mod rotate_bin;
 mod row_view;
 mod shown_readings;

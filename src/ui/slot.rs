@@ -11,6 +11,7 @@ use super::clip_bin::ClipBin;
 use super::history_graph::HistoryGraphs;
 use super::image_view::ImageView;
 use super::label_row::LabelRowView;
+use super::picture_label::PictureLabel;
 use super::rotate_bin::RotateBin;
 use super::row_view::RowView;
 use crate::config::label_shape::LabelShape;
@@ -36,6 +37,8 @@ pub struct Slot {
     /// Instead of the label, for an `image`: the picture of the file its text names
     /// (the label, off the bar, keeps the text, the classes and the visibility).
     image: Option<ImageView>,
+    /// Around the label, for a module with a picture before its label.
+    picture_label: Option<PictureLabel>,
     /// Around all of the above, where `rotate` turns the module's text.
     rotated: Option<RotateBin>,
     /// Reused for the row's buttons, and its labels.
@@ -80,7 +83,7 @@ impl Slot {
             }
         };
         let (mut row_made, mut tray, mut bar_graph, mut clip) = (None, None, None, None);
-        let (mut image, mut labels) = (None, None);
+        let (mut image, mut labels, mut picture_label) = (None, None, None);
         match module.widget() {
             Widget::Label => {}
             Widget::Buttons(_) => row_made = Some(row(&module)),
@@ -99,6 +102,17 @@ impl Slot {
                 clip = Some(bin);
             }
             Widget::Image { size, .. } => image = Some(ImageView::new(module.css_class(), size)),
+            Widget::PictureAndLabel {
+                picture,
+                width,
+                height,
+            } => {
+                let view = PictureLabel::new(&label, module.css_class(), picture, width, height);
+                if let Some(id) = module.instance_class() {
+                    view.widget.add_css_class(id);
+                }
+                picture_label = Some(view);
+            }
         }
         let row = row_made;
         Slot {
@@ -110,6 +124,7 @@ impl Slot {
             bar_graph,
             clip,
             image,
+            picture_label,
             rotated: None,
             buttons: Vec::new(),
             row_labels: Vec::new(),
@@ -195,6 +210,9 @@ impl Slot {
         if let Some(labels) = &self.labels {
             return labels.widget.clone().upcast();
         }
+        if let Some(view) = &self.picture_label {
+            return view.widget.clone().upcast();
+        }
         match (&self.row, &self.tray) {
             (Some(row), _) => row.widget.clone().upcast(),
             (None, Some(tray)) => tray.clone().upcast(),
@@ -203,8 +221,12 @@ impl Slot {
     }
 
     /// The widget that takes the module's clicks and shows its tooltip: the picture of
-    /// an `image`, the row of a module of labels, else the label.
+    /// an `image`, the row of a module of labels, the box of a picture and the label,
+    /// else the label.
     pub fn target(&self) -> gtk::Widget {
+        if let Some(view) = &self.picture_label {
+            return view.widget.clone().upcast();
+        }
         match (&self.image, &self.labels) {
             (Some(image), _) => image.widget.clone().upcast(),
             (None, Some(labels)) => labels.widget.clone().upcast(),
@@ -291,6 +313,9 @@ impl Slot {
         }
         if let Some(labels) = &self.labels {
             labels.widget.set_visible(visible);
+        }
+        if let Some(view) = &self.picture_label {
+            view.widget.set_visible(visible);
         }
     }
 

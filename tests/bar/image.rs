@@ -3,46 +3,15 @@
 //! a file that is no picture (the main loop never waits; the bar says why), a script that
 //! names the file and gives a tooltip with markup, and `--once --json`.
 
-use std::path::Path;
 use std::time::Duration;
 
-use gtk4::gdk_pixbuf::{Colorspace, Pixbuf};
-
+use crate::common::screen::write_png;
 use crate::common::session::{Compositor, RunningBar, Session};
 use crate::common::{require_root, serial, wait_for};
 use crate::*;
 
-/// A `size`×`size` PNG of one colour, written whole and renamed into place (a new
-/// modification time, as an editor's save gives).
-fn write_png(path: &Path, size: i32, [r, g, b]: [u8; 3]) {
-    let pixbuf = Pixbuf::new(Colorspace::Rgb, false, 8, size, size).expect("a pixbuf");
-    pixbuf.fill(u32::from_be_bytes([r, g, b, 255]));
-    let tmp = path.with_extension("tmp.png");
-    pixbuf.savev(&tmp, "png", &[]).expect("save the PNG");
-    std::fs::rename(&tmp, path).expect("rename the PNG into place");
-    let _ = std::process::Command::new("chmod")
-        .arg("644")
-        .arg(path)
-        .status();
-}
-
-/// How many of the module's pixels on screen are close to `colour` (a 20×20 picture
-/// has 400).
 fn pixels_of(session: &Session, bar: &RunningBar, colour: [u8; 3]) -> usize {
-    let field = bar.laid_out_field("image.bounds");
-    let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
-    if b.len() != 4 || b[2] == 0 || b[3] == 0 {
-        return 0;
-    }
-    let shot = session.screenshot(b[0], b[1], b[2], b[3]);
-    let mut close = 0;
-    for y in 0..b[3] as usize {
-        for x in 0..b[2] as usize {
-            let pixel = shot.pixel(x, y);
-            close += usize::from((0..3).all(|i| pixel[i].abs_diff(colour[i]) < 40));
-        }
-    }
-    close
+    session.pixels_near(bar, "image", colour)
 }
 
 fn config(image: &str) -> String {

@@ -214,6 +214,10 @@ impl RunningBar {
         self.child.id()
     }
 
+    pub fn hook_dir(&self) -> &Path {
+        &self.hook
+    }
+
     pub fn log_text(&self) -> String {
         fs::read_to_string(&self.log).unwrap_or_default()
     }

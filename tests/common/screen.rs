@@ -5,7 +5,20 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
+use gtk4::gdk_pixbuf::{Colorspace, Pixbuf};
+
 use super::session::*;
+
+/// A `size`×`size` PNG of one colour, written whole and renamed into place (a new
+/// modification time, as an editor's save gives), readable by all.
+pub fn write_png(path: &Path, size: i32, [r, g, b]: [u8; 3]) {
+    let pixbuf = Pixbuf::new(Colorspace::Rgb, false, 8, size, size).expect("a pixbuf");
+    pixbuf.fill(u32::from_be_bytes([r, g, b, 255]));
+    let tmp = path.with_extension("tmp.png");
+    pixbuf.savev(&tmp, "png", &[]).expect("save the PNG");
+    fs::rename(&tmp, path).expect("rename the PNG into place");
+    let _ = Command::new("chmod").arg("644").arg(path).status();
+}
 
 impl Session {
     /// A screenshot of a region of the layout (sway only: weston has no screencopy).
@@ -21,6 +34,25 @@ impl Session {
             String::from_utf8_lossy(&out.stderr)
         );
         Image::from_ppm(&out.stdout)
+    }
+
+    /// How many pixels of `module` on screen are close to `colour` (a 20×20 picture has
+    /// 400).
+    pub fn pixels_near(&self, bar: &RunningBar, module: &str, colour: [u8; 3]) -> usize {
+        let field = bar.laid_out_field(&format!("{module}.bounds"));
+        let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
+        if b.len() != 4 || b[2] == 0 || b[3] == 0 {
+            return 0;
+        }
+        let shot = self.screenshot(b[0], b[1], b[2], b[3]);
+        let mut close = 0;
+        for y in 0..b[3] as usize {
+            for x in 0..b[2] as usize {
+                let pixel = shot.pixel(x, y);
+                close += usize::from((0..3).all(|i| pixel[i].abs_diff(colour[i]) < 40));
+            }
+        }
+        close
     }
 
     /// Saves a PNG of a region (for README's screenshot).

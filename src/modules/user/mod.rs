@@ -2,8 +2,9 @@
 //! (`{user} {work_H}:{work_M}` by default), with the boot's date and time too. The name
 //! and the boot instant come once from the bar's own account and clocks ([`Login`]); the
 //! label moves on by the wall clock, at each new second, minute or day of the uptime its
-//! format shows. Waybar's avatar (`icon`, `avatar`, `height`, `width`) is not drawn.
-//! `open-on-click` opens the home folder (or `open-path`) with `xdg-open`.
+//! format shows. With `icon`, the avatar (`avatar`, else `~/.face`) is drawn before the
+//! label, scaled to fit `width`×`height` pixels. `open-on-click` opens the home folder
+//! (or `open-path`) with `xdg-open`.
 
 #[cfg(feature = "app")]
 mod login;
@@ -19,7 +20,7 @@ use serde::Deserialize;
 
 use super::format;
 use super::import::Waybar;
-use super::{Button, EventSource, Input, Module, ModuleKind, Status, Table, Update};
+use super::{Button, EventSource, Input, Module, ModuleKind, Status, Table, Update, Widget};
 use crate::events::EventState;
 use crate::text::{untrusted, Sink};
 
@@ -58,7 +59,18 @@ struct Settings {
     open_on_click: bool,
     #[serde(rename = "open-path")]
     open_path: String,
+    /// Whether the avatar is drawn.
+    icon: bool,
+    avatar: String,
+    #[serde(deserialize_with = "picture_side")]
+    width: i32,
+    #[serde(deserialize_with = "picture_side")]
+    height: i32,
 }
+
+/// Waybar's avatar size, and its file where `avatar` names none.
+const AVATAR_SIDE: i32 = 20;
+const DEFAULT_AVATAR: &str = "~/.face";
 
 impl Default for Settings {
     fn default() -> Self {
@@ -67,8 +79,22 @@ impl Default for Settings {
             tooltip: true,
             open_on_click: false,
             open_path: String::new(),
+            icon: false,
+            avatar: String::new(),
+            width: AVATAR_SIDE,
+            height: AVATAR_SIDE,
         }
     }
+}
+
+fn picture_side<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
+    let side = i32::deserialize(d)?;
+    if !(1..=1024).contains(&side) {
+        return Err(serde::de::Error::custom(format!(
+            "{side} is not 1 to 1024 pixels"
+        )));
+    }
+    Ok(side)
 }
 
 fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -80,7 +106,16 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "user",
     make,
     waybar: Some(Waybar {
-        settings: &["format", "tooltip", "open-on-click", "open-path"],
+        settings: &[
+            "format",
+            "tooltip",
+            "open-on-click",
+            "open-path",
+            "icon",
+            "avatar",
+            "width",
+            "height",
+        ],
         fields: &KEYS,
         ..Waybar::named(&["user"])
     }),
@@ -164,6 +199,21 @@ impl User {
 impl Module for User {
     fn name(&self) -> &str {
         "user"
+    }
+
+    fn widget(&self) -> Widget<'_> {
+        if !self.settings.icon {
+            return Widget::Label;
+        }
+        let picture = match self.settings.avatar.as_str() {
+            "" => DEFAULT_AVATAR,
+            path => path,
+        };
+        Widget::PictureAndLabel {
+            picture,
+            width: self.settings.width,
+            height: self.settings.height,
+        }
     }
 
     fn follows(&self) -> &[Update] {

@@ -113,7 +113,33 @@ fn the_tooltip_and_the_click() {
 }
 
 #[test]
-fn waybars_example_carries_over_but_the_avatar() {
+fn the_avatar_is_drawn_only_with_icon() {
+    assert!(matches!(module("").widget(), Widget::Label));
+    let with_icon = module("icon = true");
+    let Widget::PictureAndLabel {
+        picture,
+        width,
+        height,
+    } = with_icon.widget()
+    else {
+        panic!("no picture with `icon`");
+    };
+    assert_eq!((picture, width, height), ("~/.face", 20, 20));
+    let user = module("icon = true\navatar = \"/srv/me.png\"\nwidth = 30\nheight = 12");
+    let Widget::PictureAndLabel {
+        picture,
+        width,
+        height,
+    } = user.widget()
+    else {
+        panic!("no picture with `icon`");
+    };
+    assert_eq!((picture, width, height), ("/srv/me.png", 30, 12));
+    crate::modules::tests::refused("user", &["width = 0", "height = 5000", "icon = 1"]);
+}
+
+#[test]
+fn waybars_example_carries_over_whole() {
     let waybar = serde_json::json!({
         "modules-right": ["user"],
         "user": {"format": "{user} up {work_H}:{work_M}:{work_S}", "interval": 60,
@@ -125,9 +151,23 @@ fn waybars_example_carries_over_but_the_avatar() {
     let user = config.modules.right[0].clone();
     assert_eq!(at(user.as_ref(), 3_723_000).0, "ALICE up 01:02:03");
     assert_eq!(user.command(Button::Left), Some("xdg-open ~"));
-    for key in ["`interval`", "`icon`", "`avatar`", "`height`", "`width`"] {
+    assert!(matches!(
+        user.widget(),
+        Widget::PictureAndLabel {
+            picture: "/home/alice/.face",
+            width: 24,
+            height: 24
+        }
+    ));
+    // The label moves on by the uptime's own steps, not by Waybar's polling.
+    assert!(
+        import.notes.iter().any(|n| n.contains("`interval`")),
+        "{:?}",
+        import.notes
+    );
+    for key in ["`icon`", "`avatar`", "`height`", "`width`"] {
         assert!(
-            import.notes.iter().any(|n| n.contains(key)),
+            !import.notes.iter().any(|n| n.contains(key)),
             "{key} in {:?}",
             import.notes
         );
