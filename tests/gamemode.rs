@@ -2,7 +2,8 @@
 //! user's own session bus: hidden while gamemoded is not there, shown once it is, its
 //! count following the games gamemoded registers (a real process registered over its
 //! D-Bus API, and reaped by gamemoded when it ends), a click switching to the format
-//! with the count, and gamemoded stopped and started again.
+//! with the count, and gamemoded stopped and started again. Waybar's icon before the
+//! label by default, read back from the screen; the glyph instead with `use-icon = false`.
 
 mod common;
 
@@ -52,9 +53,23 @@ fn start_bar(session: &Session) -> RunningBar {
     session.write_config_file(
         "config.toml",
         "modules_left = []\nmodules_center = []\nmodules_right = [\"gamemode\"]\n\
-         [gamemode]\nhide-not-running = false\n",
+         [gamemode]\nhide-not-running = false\nformat = \"G{glyph}{count}\"\n",
     );
     session.start_bar(&[])
+}
+
+/// The module's pixels on screen unlike its top left one (the bar's background).
+fn drawn_pixels(session: &Session, bar: &RunningBar) -> usize {
+    let field = bar.laid_out_field("gamemode.bounds");
+    let b: Vec<u32> = field.split(',').filter_map(|n| n.parse().ok()).collect();
+    if b.len() != 4 || b[2] == 0 || b[3] == 0 {
+        return 0;
+    }
+    let shot = session.screenshot(b[0], b[1], b[2], b[3]);
+    let background = shot.pixel(0, 0);
+    shot.count(0, shot.height, |p| {
+        (0..3).any(|i| p[i].abs_diff(background[i]) > 60)
+    })
 }
 
 #[test]
@@ -76,8 +91,19 @@ fn the_module_follows_gamemoded_and_its_games() {
             .split(',')
             .any(|c| c == "running")
     };
-    wait_for("gamemoded's count", WAIT, || label() == "GAME");
+    // The glyph is left out under the icon, and the count at 0, as Waybar fills them.
+    wait_for("gamemoded's count", WAIT, || label() == "G");
     assert!(!running(), "no game yet");
+    // The theme's input-gaming-symbolic (Adwaita's), 20 px, before the `G`.
+    wait_for("the icon on screen", WAIT, || {
+        let bounds = bar.laid_out_field("gamemode.bounds");
+        let width: u32 = bounds
+            .split(',')
+            .nth(2)
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(0);
+        width >= 24 && drawn_pixels(&session, &bar) > 150
+    });
 
     // A game: a real process, registered as gamemoderun registers one.
     let mut game = Helper(
@@ -90,11 +116,11 @@ fn the_module_follows_gamemoded_and_its_games() {
     register_game(&session, game.0.id());
     wait_for("the running class", WAIT, running);
     bar.point_at(&session, "gamemode").click("left");
-    wait_for("the count after a click", WAIT, || label() == "GAME 1");
+    wait_for("the count after a click", WAIT, || label() == " 1");
 
     // The game ends: gamemoded reaps it (every 5 s by default), and the count follows.
     game.kill();
-    wait_for("no game", Duration::from_secs(30), || label() == "GAME 0");
+    wait_for("no game", Duration::from_secs(30), || label() == " ");
     assert!(!running());
 
     // gamemoded goes: hidden; it comes back: shown again.
@@ -104,11 +130,16 @@ fn the_module_follows_gamemoded_and_its_games() {
     });
     let _daemon = start_daemon(&session);
     bar.wait_for_log("gamemode: gamemoded is back");
-    wait_for("back", WAIT, || label() == "GAME 0");
+    wait_for("back", WAIT, || label() == " ");
     assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
     bar.stop();
 
-    // `--once --json` asks gamemoded once.
+    // `--once --json` asks gamemoded once; the glyph without the icon.
+    session.write_config_file(
+        "config.toml",
+        "modules_left = []\nmodules_center = []\nmodules_right = [\"gamemode\"]\n\
+         [gamemode]\nhide-not-running = false\nuse-icon = false\n",
+    );
     let bus = bus_address(&session);
     let doc = session.once_json(&[("DBUS_SESSION_BUS_ADDRESS", bus.as_str())]);
     assert_eq!(doc["modules"][0]["name"], "gamemode", "{}", doc["modules"]);

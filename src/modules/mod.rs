@@ -36,6 +36,7 @@ pub mod mpd;
 pub mod network;
 mod number_spec;
 mod oom;
+mod picture;
 pub mod power_profile;
 pub mod pressure;
 pub mod privacy;
@@ -63,6 +64,7 @@ pub use module::{
     event_sources, monitor_action, Action, Button, Layout, Level, Module, Sampling, Status, Table,
     Update, Widget,
 };
+pub use picture::Picture;
 pub use registry::{
     aliases, is_custom, is_module, make, make_listed, names, readers_of, reads_own, ModuleKind,
 };

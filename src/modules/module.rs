@@ -65,14 +65,8 @@ pub enum Widget<'a> {
         size: i32,
         script: Option<&'a ScriptConfig>,
     },
-    /// The label with a picture before it, scaled to fit `width`×`height` pixels, from
-    /// the file `picture` (`~/` is the home folder); none where it is not a file (the
-    /// `user` module's avatar).
-    PictureAndLabel {
-        picture: &'a str,
-        width: i32,
-        height: i32,
-    },
+    /// The label with a picture before it (the `user` module's avatar, gamemode's icon).
+    PictureAndLabel(super::picture::Picture<'a>),
 }
 
 impl<'a> Widget<'a> {

@@ -102,12 +102,8 @@ impl Slot {
                 clip = Some(bin);
             }
             Widget::Image { size, .. } => image = Some(ImageView::new(module.css_class(), size)),
-            Widget::PictureAndLabel {
-                picture,
-                width,
-                height,
-            } => {
-                let view = PictureLabel::new(&label, module.css_class(), picture, width, height);
+            Widget::PictureAndLabel(picture) => {
+                let view = PictureLabel::new(&label, module.css_class(), &picture);
                 if let Some(id) = module.instance_class() {
                     view.widget.add_css_class(id);
                 }

@@ -20,7 +20,9 @@ use serde::Deserialize;
 
 use super::format;
 use super::import::Waybar;
-use super::{Button, EventSource, Input, Module, ModuleKind, Status, Table, Update, Widget};
+use super::{
+    Button, EventSource, Input, Module, ModuleKind, Picture, Status, Table, Update, Widget,
+};
 use crate::events::EventState;
 use crate::text::{untrusted, Sink};
 
@@ -68,8 +70,9 @@ struct Settings {
     height: i32,
 }
 
-/// Waybar's avatar size, and its file where `avatar` names none.
+/// Waybar's avatar size, the space after it, and its file where `avatar` names none.
 const AVATAR_SIDE: i32 = 20;
+const AVATAR_SPACING: i32 = 8;
 const DEFAULT_AVATAR: &str = "~/.face";
 
 impl Default for Settings {
@@ -88,13 +91,7 @@ impl Default for Settings {
 }
 
 fn picture_side<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
-    let side = i32::deserialize(d)?;
-    if !(1..=1024).contains(&side) {
-        return Err(serde::de::Error::custom(format!(
-            "{side} is not 1 to 1024 pixels"
-        )));
-    }
-    Ok(side)
+    super::picture::deserialize_pixels(d)
 }
 
 fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -209,11 +206,12 @@ impl Module for User {
             "" => DEFAULT_AVATAR,
             path => path,
         };
-        Widget::PictureAndLabel {
-            picture,
+        Widget::PictureAndLabel(Picture {
+            source: picture,
             width: self.settings.width,
             height: self.settings.height,
-        }
+            spacing: AVATAR_SPACING,
+        })
     }
 
     fn follows(&self) -> &[Update] {

@@ -116,25 +116,21 @@ fn the_tooltip_and_the_click() {
 fn the_avatar_is_drawn_only_with_icon() {
     assert!(matches!(module("").widget(), Widget::Label));
     let with_icon = module("icon = true");
-    let Widget::PictureAndLabel {
-        picture,
-        width,
-        height,
-    } = with_icon.widget()
-    else {
+    let Widget::PictureAndLabel(picture) = with_icon.widget() else {
         panic!("no picture with `icon`");
     };
-    assert_eq!((picture, width, height), ("~/.face", 20, 20));
+    assert_eq!(
+        (picture.source, picture.width, picture.height),
+        ("~/.face", 20, 20)
+    );
     let user = module("icon = true\navatar = \"/srv/me.png\"\nwidth = 30\nheight = 12");
-    let Widget::PictureAndLabel {
-        picture,
-        width,
-        height,
-    } = user.widget()
-    else {
+    let Widget::PictureAndLabel(picture) = user.widget() else {
         panic!("no picture with `icon`");
     };
-    assert_eq!((picture, width, height), ("/srv/me.png", 30, 12));
+    assert_eq!(
+        (picture.source, picture.width, picture.height),
+        ("/srv/me.png", 30, 12)
+    );
     crate::modules::tests::refused("user", &["width = 0", "height = 5000", "icon = 1"]);
 }
 
@@ -153,11 +149,12 @@ fn waybars_example_carries_over_whole() {
     assert_eq!(user.command(Button::Left), Some("xdg-open ~"));
     assert!(matches!(
         user.widget(),
-        Widget::PictureAndLabel {
-            picture: "/home/alice/.face",
+        Widget::PictureAndLabel(Picture {
+            source: "/home/alice/.face",
             width: 24,
-            height: 24
-        }
+            height: 24,
+            ..
+        })
     ));
     // The label moves on by the uptime's own steps, not by Waybar's polling.
     assert!(
