@@ -45,6 +45,37 @@ fn discharging_and_plugged_take_their_formats_and_classes() {
     assert_eq!(plugged["class"], "plugged");
 }
 
+/// Waybar's `states` by any names: the lowest the charge is at or below is a class and
+/// chooses its formats.
+#[test]
+fn a_state_of_any_name_is_a_class_with_its_formats() {
+    require_root();
+    let build = |sys: &std::path::Path| {
+        fixtures::battery(
+            sys,
+            "BAT0",
+            "Discharging",
+            30_000_000,
+            60_000_000,
+            12_000_000,
+        );
+        fixtures::charger_and_mouse(sys, false);
+    };
+    let config = "modules_left = []\nmodules_center = []\nmodules_right = [\"battery\"]\n\
+        [battery]\nstates = { good = 95, half = 50, warning = 30 }\nformat = \"{capacity}%\"\n\
+        format-good = \"good {capacity}%\"\nformat-discharging-half = \"half {capacity}%\"\n";
+    let doc = once_json_with(build, config);
+    let battery = doc["modules"]
+        .as_array()
+        .and_then(|m| m.iter().find(|m| m["name"] == "battery"))
+        .unwrap_or_else(|| panic!("{doc}"));
+    // 50 %: at or below 50 and 95, half is the lowest.
+    assert_eq!(battery["text"], "half 50%", "{battery}");
+    assert_eq!(battery["class"], "discharging", "{battery}");
+    assert_eq!(battery["classes"], serde_json::json!(["half"]), "{battery}");
+    assert_eq!(battery["level"], "normal", "{battery}");
+}
+
 /// `{cycles}` from the kernel's `cycle_count`, in the label, the tooltip's battery rows
 /// and the JSON document.
 #[test]

@@ -228,13 +228,13 @@ impl Module for BacklightModule {
         let percent = f64::from(light.percent());
         let state = s.states.of(percent);
         let main = state
-            .and_then(|state| self.state_formats.get(state))
+            .and_then(|state| self.state_formats.get(&**state))
             .unwrap_or(&s.format);
         let format = self.alternative.pick_set(main, s.format_alt.as_deref());
         format::fill(format, out, |key, out| self.field(light, key, out));
         Some(Status {
             percentage: Some(percent),
-            classes: state.map(str::to_owned).into_iter().collect(),
+            state: state.cloned(),
             ..Status::default()
         })
     }

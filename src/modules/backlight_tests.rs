@@ -134,13 +134,13 @@ fn states_give_a_class_and_their_own_format() {
     // acpi_video0 is at 40%: dim, which has no format of its own.
     let (text, status, _) = shown(states.as_ref(), &events());
     assert_eq!(text, "LIGHT 40%");
-    assert_eq!(status.expect("shown").classes, ["dim"]);
+    assert_eq!(status.expect("shown").state.as_deref(), Some("dim"));
     let named = module(
         "device = \"intel<b>\"\nstates = { dim = 0, bright = 60 }\nformat-bright = \"SUN {percent}\"\n",
     );
     let (text, status, _) = shown(named.as_ref(), &events());
     assert_eq!(text, "SUN 75");
-    assert_eq!(status.expect("shown").classes, ["bright"]);
+    assert_eq!(status.expect("shown").state.as_deref(), Some("bright"));
     // A format for a state that is not listed, or with a field the module does not
     // fill, is a config error, as is any other unknown key.
     for bad in [

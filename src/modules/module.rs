@@ -148,6 +148,9 @@ pub struct Status {
     pub classes: Vec<String>,
     /// The text is Pango markup (checked safe), not plain text.
     pub markup: bool,
+    /// The state `states` names (`good`), a CSS class; shared, so a tick allocates
+    /// nothing for it.
+    pub state: Option<std::rc::Rc<str>>,
 }
 
 impl Status {
@@ -155,7 +158,8 @@ impl Status {
     /// and a script's own.
     pub fn state_classes(&self) -> impl Iterator<Item = &str> {
         let scripts = self.classes.iter().map(String::as_str);
-        self.class.into_iter().chain(scripts)
+        let state = self.state.as_deref();
+        self.class.into_iter().chain(state).chain(scripts)
     }
 
     /// Every CSS class the status adds to the module's own (`module`, its name): the

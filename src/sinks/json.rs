@@ -26,7 +26,9 @@ pub fn document(input: &Input<'_>, modules: &[Rc<dyn Module>]) -> Json {
                 "text": status.as_ref().map(|_| text.as_str()),
                 "level": status.as_ref().and_then(|s| s.level.css_class()).unwrap_or("normal"),
                 "class": status.as_ref().and_then(|s| s.class),
-                "classes": status.as_ref().map_or(&[][..], |s| &s.classes[..]),
+                "classes": status.as_ref().map_or(Vec::new(), |s| {
+                    s.state.as_deref().into_iter().chain(s.classes.iter().map(String::as_str)).collect()
+                }),
                 "markup": status.as_ref().is_some_and(|s| s.markup),
                 "percentage": status.as_ref().and_then(|s| s.percentage),
             })

@@ -80,7 +80,7 @@ fn a_bar_with_every_kind_of_setting_converts_and_reads_back() {
         "format = \"%H:%M \"",
         "format_alt = \"%Y-%m-%d\"",
         "icon_size = 21",
-        "[\"battery#bat2\"]\nbat = \"BAT2\"\nwarning = 25.0",
+        "[\"battery#bat2\"]\nbat = \"BAT2\"\n\n[\"battery#bat2\".states]\nwarning = 25",
         "[custom.media]",
         "on-click = \"playerctl play-pause\"",
         "tooltip-format = \"<tt>{calendar}</tt>\"",

@@ -2,16 +2,20 @@
 //! set, the label is Waybar's battery module's. Its status names (`charging`,
 //! `discharging`, `plugged` on mains below full, `full`, `not-charging`) choose the format
 //! (`format-<status>-<state>`, `format-<status>`, `format-<state>`, `format`) and are the
-//! label's class; its state is `warning` or `critical` by the charge alone.
+//! label's class; its state, by the charge alone, is the lowest of `states` the charge is
+//! at or below (`warning` at 30 % and `critical` at 15 % without them), a class too.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
 use super::reading::{BatteryStatus, BatteryTotal};
+use super::state_formats::StateFormats;
 use crate::modules::format;
 use crate::modules::number_spec::write_number;
+use crate::modules::states::States;
 use crate::modules::thresholds::percent;
 use crate::text::icons::FormatIcons;
 
@@ -33,9 +37,12 @@ pub struct Wear {
 
 /// The fields of `format-time`.
 const TIME_KEYS: [&str; 3] = ["H", "M", "m"];
+/// Waybar's status names, as formats and icons' sets name them.
+pub const STATUSES: [&str; 5] = ["charging", "discharging", "plugged", "full", "not-charging"];
 
+/// Unknown keys are refused in `make`, but the state formats.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields, default, rename_all = "kebab-case")]
+#[serde(default, rename_all = "kebab-case")]
 pub struct Settings {
     #[serde(deserialize_with = "percent")]
     pub warning: Option<f64>,
@@ -53,14 +60,6 @@ pub struct Settings {
     pub format_full: Option<String>,
     #[serde(deserialize_with = "label")]
     pub format_not_charging: Option<String>,
-    #[serde(deserialize_with = "label")]
-    pub format_warning: Option<String>,
-    #[serde(deserialize_with = "label")]
-    pub format_critical: Option<String>,
-    #[serde(deserialize_with = "label")]
-    pub format_discharging_warning: Option<String>,
-    #[serde(deserialize_with = "label")]
-    pub format_discharging_critical: Option<String>,
     /// The label after a left click, whatever the status.
     #[serde(deserialize_with = "label")]
     pub format_alt: Option<String>,
@@ -80,6 +79,16 @@ pub struct Settings {
     /// The charge as a share of the batteries' design capacity, not of their last full
     /// charge.
     pub design_capacity: bool,
+    /// Waybar's states, instead of `warning` and `critical`.
+    pub states: Option<States>,
+    /// The other keys: the state formats, read into [`Settings::state_formats`].
+    #[serde(flatten)]
+    pub other: BTreeMap<String, toml::Value>,
+    #[serde(skip)]
+    pub state_formats: StateFormats,
+    /// `warning` and `critical`, the states without `states`.
+    #[serde(skip)]
+    pub default_states: States,
 }
 
 impl Default for Settings {
@@ -93,10 +102,6 @@ impl Default for Settings {
             format_plugged: None,
             format_full: None,
             format_not_charging: None,
-            format_warning: None,
-            format_critical: None,
-            format_discharging_warning: None,
-            format_discharging_critical: None,
             format_alt: None,
             format_time: "{H} h {M} min".to_owned(),
             bat: None,
@@ -105,6 +110,10 @@ impl Default for Settings {
             tooltip_format: None,
             full_at: None,
             design_capacity: false,
+            states: None,
+            other: BTreeMap::new(),
+            state_formats: StateFormats::default(),
+            default_states: States::default(),
         }
     }
 }
@@ -126,6 +135,11 @@ fn full_at<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
 
 fn label<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     checked(d, KEYS).map(Some)
+}
+
+/// A label's format from the config, its fields checked.
+pub fn checked_label<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    checked(d, KEYS)
 }
 
 fn tooltip<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
@@ -155,21 +169,6 @@ pub fn status_name(total: &BatteryTotal, adapter_online: Option<bool>) -> &'stat
     }
 }
 
-/// `<status>-<state>`, for the icons' sets.
-fn status_state(status: &str, state: &str) -> Option<&'static str> {
-    Some(match (status, state) {
-        ("charging", "warning") => "charging-warning",
-        ("charging", "critical") => "charging-critical",
-        ("discharging", "warning") => "discharging-warning",
-        ("discharging", "critical") => "discharging-critical",
-        ("plugged", "warning") => "plugged-warning",
-        ("plugged", "critical") => "plugged-critical",
-        ("not-charging", "warning") => "not-charging-warning",
-        ("not-charging", "critical") => "not-charging-critical",
-        _ => return None,
-    })
-}
-
 impl Settings {
     /// Whether the label is Waybar's: any of its formats is set.
     pub fn waybar_label(&self) -> bool {
@@ -180,33 +179,25 @@ impl Settings {
             &self.format_plugged,
             &self.format_full,
             &self.format_not_charging,
-            &self.format_warning,
-            &self.format_critical,
-            &self.format_discharging_warning,
-            &self.format_discharging_critical,
             &self.format_alt,
         ]
         .iter()
         .any(|format| format.is_some())
+            || !self.state_formats.is_empty()
     }
 
-    /// Waybar's state: `critical` or `warning` when the charge is at or below it.
-    pub fn state(&self, capacity: f64) -> Option<&'static str> {
-        let at_or_below = |threshold: Option<f64>| threshold.is_some_and(|t| capacity <= t);
-        match (at_or_below(self.critical), at_or_below(self.warning)) {
-            (true, _) => Some("critical"),
-            (false, true) => Some("warning"),
-            _ => None,
-        }
+    /// Waybar's state: the lowest of the states the charge is at or below.
+    pub fn state(&self, capacity: f64) -> Option<&std::rc::Rc<str>> {
+        self.states
+            .as_ref()
+            .unwrap_or(&self.default_states)
+            .up_to(capacity)
     }
 
     /// The format for `status` and `state`, in Waybar's order; its `{capacity}%` default.
     pub fn format_for(&self, status: &str, state: Option<&str>) -> &str {
-        let with_state = match (status, state) {
-            ("discharging", Some("warning")) => self.format_discharging_warning.as_ref(),
-            ("discharging", Some("critical")) => self.format_discharging_critical.as_ref(),
-            _ => None,
-        };
+        let formats = &self.state_formats;
+        let with_state = state.and_then(|state| formats.get(Some(status), state));
         let by_status = match status {
             "charging" => self.format_charging.as_ref(),
             "discharging" => self.format_discharging.as_ref(),
@@ -215,11 +206,7 @@ impl Settings {
             "not-charging" => self.format_not_charging.as_ref(),
             _ => None,
         };
-        let by_state = match state {
-            Some("warning") => self.format_warning.as_ref(),
-            Some("critical") => self.format_critical.as_ref(),
-            _ => None,
-        };
+        let by_state = state.and_then(|state| formats.get(None, state));
         let chosen = with_state
             .or(by_status)
             .or(by_state)
@@ -257,7 +244,8 @@ impl Settings {
                 },
                 "icon" => {
                     if let Some(icons) = &self.format_icons {
-                        let both = state.and_then(|state| status_state(status, state));
+                        let both =
+                            state.and_then(|state| self.state_formats.icon_set(status, state));
                         let alts = [both, Some(status), state];
                         let mut chosen = [""; 3];
                         let mut count = 0;

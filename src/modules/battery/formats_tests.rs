@@ -108,8 +108,13 @@ fn without_a_format_the_label_is_ringbars_and_keys_are_checked() {
         ("format = \"{cycle}\"\n", "no {cycle} in a format here"),
         ("format-time = \"{h}\"\n", "no {h} in a format here"),
         (
-            "format-charging-warning = \"x\"\n",
-            "unknown field `format-charging-warning`",
+            "format-charging-good = \"x\"\n",
+            "unknown field `format-charging-good`",
+        ),
+        ("formatt = \"x\"\n", "unknown field `formatt`"),
+        (
+            "states = { good = 95 }\nformat-good = \"{cycle}\"\n",
+            "format-good: no {cycle} in a format here",
         ),
     ] {
         let text = format!("modules_right = [\"battery\"]\n[battery]\n{table}");
@@ -166,4 +171,57 @@ fn cycles_are_the_largest_batterys_as_waybar_counts_them() {
         ..b.clone()
     };
     assert_eq!(text(&[unknown(&main), unknown(&second)]).0, "0 cycles 80%");
+}
+
+#[test]
+fn any_states_name_the_class_and_choose_the_formats_and_icons() {
+    let module = configured(
+        "battery",
+        "states = { good = 95, warning = 30, critical = 15 }\n\
+         format = \"{capacity}%\"\n\
+         format-good = \"G {capacity}%\"\n\
+         format-charging-good = \"CG {icon}\"\n\
+         format-icons = { charging-good = \"+\", good = \"g\" }\n",
+    );
+    let text = |sample: &Sample| {
+        let mut out = String::new();
+        let status = module.text(&input(sample), &mut out).expect("shown");
+        let classes: Vec<String> = status.css_classes().map(str::to_owned).collect();
+        (out, status.level, classes)
+    };
+    // 40 of 50 Wh: 80 %, at or below 95: good.
+    let (out, level, classes) = text(&sample(BatteryStatus::Discharging, 40.0, 10.0, Some(false)));
+    assert_eq!((out.as_str(), level), ("G 80%", Level::Normal));
+    assert_eq!(classes, ["discharging", "good"]);
+    let (out, _, classes) = text(&sample(BatteryStatus::Charging, 40.0, 20.0, Some(true)));
+    assert_eq!(out, "CG +");
+    assert_eq!(classes, ["charging", "good"]);
+    // 49 of 50: 98 %, above every state.
+    let (out, _, classes) = text(&sample(BatteryStatus::Discharging, 49.0, 10.0, Some(false)));
+    assert_eq!(out, "98%");
+    assert_eq!(classes, ["discharging"]);
+    // 10 %: critical, its level's class (once).
+    let (out, level, classes) = text(&sample(BatteryStatus::Discharging, 5.0, 10.0, Some(false)));
+    assert_eq!((out.as_str(), level), ("10%", Level::Critical));
+    assert_eq!(classes, ["critical", "discharging"]);
+}
+
+#[test]
+fn waybars_states_and_state_formats_carry_over() {
+    let waybar = serde_json::json!({
+        "modules-right": ["battery"],
+        "battery": {"states": {"good": 95, "warning": 30, "critical": 15},
+                    "format": "{capacity}% {icon}", "format-good": "{icon}",
+                    "format-charging-good": "C", "format-discharging-warning": "W {capacity}%",
+                    "format-icons": ["a", "b"]}
+    });
+    let import = crate::config::import::convert(&waybar);
+    let config =
+        crate::config::parse(&import.toml, std::path::Path::new("c.toml")).expect(&import.toml);
+    assert!(import.notes.is_empty(), "{:?}", import.notes);
+    let module = config.modules.right[0].clone();
+    let mut out = String::new();
+    let sample = sample(BatteryStatus::Discharging, 12.5, 10.0, Some(false));
+    let status = module.text(&input(&sample), &mut out).expect("shown");
+    assert_eq!((out.as_str(), status.level), ("W 25%", Level::Warning));
 }

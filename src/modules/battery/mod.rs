@@ -14,6 +14,7 @@ mod reader;
 mod reader_tests;
 mod reading;
 mod report;
+mod state_formats;
 #[cfg(test)]
 mod tests;
 
@@ -23,6 +24,7 @@ use serde::Deserialize;
 
 use super::alt_format::AltFormat;
 use super::import::{self, Waybar};
+use super::states;
 use super::ModuleKind;
 use super::{Input, Level, Module, Status, Table};
 use crate::model::Value;
@@ -51,10 +53,6 @@ pub const KIND: ModuleKind = ModuleKind {
             "format-plugged",
             "format-full",
             "format-not-charging",
-            "format-warning",
-            "format-critical",
-            "format-discharging-warning",
-            "format-discharging-critical",
             "format-time",
             "format-alt",
             "format-icons",
@@ -70,20 +68,67 @@ pub const KIND: ModuleKind = ModuleKind {
     }),
 };
 
-/// `format-time`'s fields are `{H}`, `{M}` and `{m}`; `states` and `interval` are the
-/// monitor's.
+/// `format-time`'s fields are `{H}`, `{M}` and `{m}`; `states` are the battery's own
+/// (any names), and each state's formats with them; `interval` is the monitor's.
 fn from_waybar(key: &str, value: &serde_json::Value) -> import::Carried {
     match key {
-        "format-time" => import::Carried::renamed(key, value),
+        "format-time" | "states" => import::Carried::renamed(key, value),
+        _ if key.starts_with("format-") => {
+            match import::checked_format(key, value, formats::KEYS) {
+                Some(setting) => import::Carried::Set(vec![setting]),
+                None => import::Carried::UnknownField,
+            }
+        }
         _ => import::sampled(key, value),
     }
 }
 
+/// The keys of its table, for the message about one that is none.
+const SETTINGS: &[&str] = &[
+    "warning",
+    "critical",
+    "states",
+    "format",
+    "format-charging",
+    "format-discharging",
+    "format-plugged",
+    "format-full",
+    "format-not-charging",
+    "format-alt",
+    "format-time",
+    "bat",
+    "format-icons",
+    "tooltip",
+    "tooltip-format",
+    "full-at",
+    "design-capacity",
+];
+
 pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
-    let settings = match table {
+    use serde::de::Error;
+    let mut settings = match table {
         Some(table) => Settings::deserialize(table)?,
         None => Settings::default(),
     };
+    let share = |t: Option<f64>| t.map(|t| t.round().clamp(0.0, 100.0) as u8);
+    let defaults: Vec<(&str, u8)> = [
+        ("warning", share(settings.warning)),
+        ("critical", share(settings.critical)),
+    ]
+    .into_iter()
+    .filter_map(|(name, t)| Some((name, t?)))
+    .collect();
+    settings.default_states = states::States::of_pairs(&defaults);
+    let names: Vec<Rc<str>> = settings
+        .states
+        .as_ref()
+        .unwrap_or(&settings.default_states)
+        .shared_names()
+        .cloned()
+        .collect();
+    let other = std::mem::take(&mut settings.other);
+    settings.state_formats = state_formats::StateFormats::take(other, &names, SETTINGS)
+        .map_err(toml::de::Error::custom)?;
     Ok(Rc::new(BatteryModule {
         key: name.to_owned(),
         settings,
@@ -151,22 +196,32 @@ impl BatteryModule {
         }
     }
 
-    /// Waybar's label: its format for the status and state, filled in.
-    fn waybar_text(&self, total: &BatteryTotal, reading: &Batteries, out: &mut String) -> Level {
+    /// Waybar's label: its format for the status and state, filled in; the level, and
+    /// the state's class where the level's is not it.
+    fn waybar_text(
+        &self,
+        total: &BatteryTotal,
+        reading: &Batteries,
+        out: &mut String,
+    ) -> (Level, Option<Rc<str>>) {
         let settings = &self.settings;
         let status = status_name(total, reading.1);
         let state = settings.state(total.capacity.round());
-        let own = settings.format_for(status, state);
+        let name = state.map(|s| &**s);
+        let own = settings.format_for(status, name);
         let format = self
             .alternative
             .pick_set(own, settings.format_alt.as_deref());
         let wear = self.wear(self.shown(reading));
-        settings.fill(format, total, &wear, status, state, out);
-        match state {
+        settings.fill(format, total, &wear, status, name, out);
+        let level = match name {
             Some("critical") => Level::Critical,
             Some("warning") => Level::Warning,
             _ => Level::Normal,
-        }
+        };
+        // The level's class is the state's own.
+        let other = state.filter(|_| level == Level::Normal).cloned();
+        (level, other)
     }
 }
 
@@ -194,7 +249,7 @@ impl Module for BatteryModule {
         let total = self.total(self.shown(reading))?;
         let class = Some(status_name(&total, reading.1)).filter(|s| *s != "unknown");
         if self.settings.waybar_label() {
-            let level = self.waybar_text(&total, reading, out);
+            let (level, state) = self.waybar_text(&total, reading, out);
             if out.is_empty() {
                 return None;
             }
@@ -202,6 +257,7 @@ impl Module for BatteryModule {
                 level,
                 percentage: Some(total.capacity),
                 class,
+                state,
                 ..Status::default()
             });
         }
@@ -248,7 +304,7 @@ impl Module for BatteryModule {
             return;
         };
         let status = status_name(&total, reading.1);
-        let state = self.settings.state(total.capacity.round());
+        let state = self.settings.state(total.capacity.round()).map(|s| &**s);
         let mut text = String::new();
         let wear = self.wear(self.shown(reading));
         self.settings
