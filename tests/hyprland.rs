@@ -5,12 +5,15 @@
 //! ignored by default; `scripts/dev.sh test` runs it.
 
 mod common;
+#[path = "hyprland/host_bar.rs"]
+mod host_bar;
 #[path = "hyprland/keyboard.rs"]
 mod keyboard;
+#[path = "hyprland/storms.rs"]
+mod storms;
 #[path = "hyprland/wireless.rs"]
 mod wireless;
 
-use std::fs;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -20,7 +23,7 @@ use common::hyprland::{self, example, HyprlandVm};
 use common::ipc::{
     connect, focused, on_own_context, pump, target, thread_cpu_time, wait_state, workspace, Running,
 };
-use common::session::{Image, RunningBar};
+use common::session::Image;
 use common::{ocr, require_root, serial, wait_for};
 
 /// Hyprland under TCG takes seconds for what takes milliseconds elsewhere.
@@ -45,6 +48,9 @@ fn real_hyprland_end_to_end() {
     let started = Instant::now();
     the_layout_and_the_submap(&vm);
     eprintln!("layout and submap checks: {:?}", started.elapsed());
+    let started = Instant::now();
+    storms::an_event_flood_and_a_hotplug_storm(&vm);
+    eprintln!("storm checks: {:?}", started.elapsed());
     let started = Instant::now();
     the_client_survives_a_restart(&vm);
     eprintln!("restart checks: {:?}", started.elapsed());
@@ -206,53 +212,14 @@ fn the_client_follows_hyprland(vm: &HyprlandVm) {
 fn the_bar_follows_hyprland(vm: &HyprlandVm) {
     vm.dispatch("hl.dsp.focus({ workspace = 1 })");
     let dir = tempfile::tempdir().expect("tempdir");
-    let home = dir.path().join("home");
-    let hook = dir.path().join("hook");
-    fs::create_dir_all(home.join(".config/ringbar")).expect("mkdir");
-    fs::create_dir_all(&hook).expect("mkdir");
-    fs::write(
-        home.join(".config/ringbar/config.toml"),
-        format!(
-            "height = {BAR_HEIGHT}\nmodules_left = [\"workspaces\", \"window\"]\n\
-             modules_center = [\"clock\"]\nmodules_right = [\"taskbar\"]\n"
-        ),
-    )
-    .expect("write config");
-    // As Hyprland's exec would start it: its environment and nothing else.
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ringbar"));
-    command
-        .env_clear()
-        .env("HOME", &home)
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("GTK_A11Y", "none")
-        .env("RINGBAR_TEST_HOOK", &hook);
-    for name in [
-        "XDG_RUNTIME_DIR",
-        "WAYLAND_DISPLAY",
-        "HYPRLAND_INSTANCE_SIGNATURE",
-    ] {
-        command.env(name, vm.var(name));
-    }
-    let bar = RunningBar::spawn(command, dir.path().join("ringbar.log"), hook);
-    let field = |key: &str| {
-        bar.bars()
-            .first()
-            .and_then(|b| b.get(key).cloned())
-            .unwrap_or_default()
-    };
+    let config = format!(
+        "height = {BAR_HEIGHT}\nmodules_left = [\"workspaces\", \"window\"]\n\
+         modules_center = [\"clock\"]\nmodules_right = [\"taskbar\"]\n"
+    );
+    let bar = host_bar::start(vm, dir.path(), &config);
+    let field = |key: &str| bar.field(key);
     // On a timeout, what the bar showed and logged.
-    let wait = |what: &str, check: &dyn Fn() -> bool| {
-        let deadline = Instant::now() + SLOW;
-        while !check() {
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {what}; the bar: {:?}\nits log:\n{}",
-                bar.bars(),
-                bar.log_text()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    };
+    let wait = |what: &str, check: &dyn Fn() -> bool| host_bar::wait_until(&bar, SLOW, what, check);
     wait("workspace 1 on the bar", &|| {
         field("workspaces") == "1:focused+visible+empty" && field("mapped") == "true"
     });

@@ -46,22 +46,7 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "battery",
     make,
     waybar: Some(Waybar {
-        settings: &[
-            "format",
-            "format-charging",
-            "format-discharging",
-            "format-plugged",
-            "format-full",
-            "format-not-charging",
-            "format-time",
-            "format-alt",
-            "format-icons",
-            "tooltip",
-            "tooltip-format",
-            "bat",
-            "full-at",
-            "design-capacity",
-        ],
+        settings: WAYBAR_SETTINGS,
         fields: formats::TOOLTIP_KEYS,
         convert: from_waybar,
         ..Waybar::named(&["battery"])
@@ -83,26 +68,25 @@ fn from_waybar(key: &str, value: &serde_json::Value) -> import::Carried {
     }
 }
 
-/// The keys of its table, for the message about one that is none.
-const SETTINGS: &[&str] = &[
-    "warning",
-    "critical",
-    "states",
+/// Waybar's keys it takes as they are.
+const WAYBAR_SETTINGS: &[&str] = &[
     "format",
     "format-charging",
     "format-discharging",
     "format-plugged",
     "format-full",
     "format-not-charging",
-    "format-alt",
     "format-time",
-    "bat",
+    "format-alt",
     "format-icons",
     "tooltip",
     "tooltip-format",
+    "bat",
     "full-at",
     "design-capacity",
 ];
+/// Its own keys besides, for the message about a key that is none.
+const OWN_SETTINGS: &[&str] = &["warning", "critical", "states"];
 
 pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
     use serde::de::Error;
@@ -127,8 +111,9 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
         .cloned()
         .collect();
     let other = std::mem::take(&mut settings.other);
-    settings.state_formats = state_formats::StateFormats::take(other, &names, SETTINGS)
-        .map_err(toml::de::Error::custom)?;
+    settings.state_formats =
+        state_formats::StateFormats::take(other, &names, &[OWN_SETTINGS, WAYBAR_SETTINGS].concat())
+            .map_err(toml::de::Error::custom)?;
     Ok(Rc::new(BatteryModule {
         key: name.to_owned(),
         settings,
