@@ -5,7 +5,8 @@
 //! mouse's battery, a headset plugged in later: hidden before upowerd starts, the
 //! display device's percentage and state, the tooltip's other batteries, a click to the
 //! alternative format, upowerd stopped (the main loop never waits; the state comes once
-//! it answers again), killed and started again, and `--once --json`.
+//! it answers again), killed and started again, and `--once --json`. The device's icon
+//! (UPower's `IconName`) before the label, as Waybar draws it.
 
 mod common;
 
@@ -110,6 +111,43 @@ fn start_bar(session: &Session, bus: &SystemBus) -> RunningBar {
     session.start_bar(&[("DBUS_SYSTEM_BUS_ADDRESS", bus.address.as_str())])
 }
 
+/// The icon upowerd names for the display device (its `IconName`), as the bar should
+/// draw it: Waybar's `battery-missing-symbolic` where no installed theme has it.
+fn expected_icon(bus: &SystemBus) -> String {
+    let out = Command::new("gdbus")
+        .args([
+            "call",
+            "--address",
+            &bus.address,
+            "--dest",
+            "org.freedesktop.UPower",
+        ])
+        .args([
+            "--object-path",
+            "/org/freedesktop/UPower/devices/DisplayDevice",
+        ])
+        .args(["--method", "org.freedesktop.DBus.Properties.Get"])
+        .args(["org.freedesktop.UPower.Device", "IconName"])
+        .output()
+        .expect("run gdbus (libglib2.0-bin)");
+    let reply = String::from_utf8_lossy(&out.stdout);
+    // `(<'battery-good-symbolic'>,)`
+    let name = reply.split('\'').nth(1).unwrap_or_default().to_owned();
+    let themed = ["Adwaita", "hicolor"].iter().any(|theme| {
+        let found = Command::new("find")
+            .arg(format!("/usr/share/icons/{theme}"))
+            .args(["-name", &format!("{name}.*"), "-print", "-quit"])
+            .output()
+            .expect("run find");
+        !name.is_empty() && !found.stdout.is_empty()
+    });
+    eprintln!("upowerd's icon: {name:?}, in a theme: {themed}");
+    match themed {
+        true => name,
+        false => "battery-missing-symbolic".to_owned(),
+    }
+}
+
 fn has_class(bar: &RunningBar, class: &str) -> bool {
     let classes = bar.field("upower.classes");
     classes.split(',').any(|c| c == class)
@@ -153,6 +191,9 @@ fn the_module_follows_upowerd_and_its_devices() {
         "{}",
         bar.field("upower.classes")
     );
+    // UPower's icon for the device's state before the label, as Waybar draws it.
+    let icon = expected_icon(&bus);
+    wait_for("upowerd's icon", WAIT, || bar.field("upower.icon") == icon);
 
     // The tooltip: the laptop's battery and the mouse's, the model's markup as text.
     wait_for("the module laid out", WAIT, || {
@@ -170,6 +211,9 @@ fn the_module_follows_upowerd_and_its_devices() {
     testbed.send("set AC online 1");
     testbed.send("set BAT0 status Charging");
     wait_for("charging", WAIT, || has_class(&bar, "charging"));
+    wait_for("the charging icon", WAIT, || {
+        bar.field("upower.icon") == expected_icon(&bus)
+    });
     testbed.send("set hidpp_battery_0 capacity 9");
     testbed.send(
         "add headset type=Battery scope=Device present=1 online=1 status=Discharging \

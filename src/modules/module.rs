@@ -151,6 +151,9 @@ pub struct Status {
     /// The state `states` names (`good`), a CSS class; shared, so a tick allocates
     /// nothing for it.
     pub state: Option<std::rc::Rc<str>>,
+    /// The theme's icon to draw before the label now, for a module whose picture
+    /// follows its state (upower's device icon); shared as `state`.
+    pub icon: Option<std::sync::Arc<str>>,
 }
 
 impl Status {

@@ -38,7 +38,7 @@ pub struct Slot {
     /// (the label, off the bar, keeps the text, the classes and the visibility).
     image: Option<ImageView>,
     /// Around the label, for a module with a picture before its label.
-    picture_label: Option<PictureLabel>,
+    pub picture_label: Option<PictureLabel>,
     /// Around all of the above, where `rotate` turns the module's text.
     rotated: Option<RotateBin>,
     /// Reused for the row's buttons, and its labels.
@@ -257,6 +257,9 @@ impl Slot {
         if let Some(image) = &self.image {
             // Looked at on each update: the file may change under the same name.
             image.show_file(scratch);
+        }
+        if let (Some(view), Some(icon)) = (&self.picture_label, &status.icon) {
+            view.show_icon(icon);
         }
         if let (Some(view), Widget::Labels(row)) = (&mut self.labels, self.module.widget()) {
             row.labels(input, &mut self.row_labels);

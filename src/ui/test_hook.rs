@@ -156,6 +156,11 @@ impl TestHook {
                 }
             }
             for slot in &bar.slots {
+                if let Some(icon) = slot.picture_label.as_ref().and_then(|p| p.icon()) {
+                    let _ = write!(out, "\t{}.icon={icon}", slot.module.name());
+                }
+            }
+            for slot in &bar.slots {
                 if let (Some(tray), false) = (&slot.tray, written.contains(&"tray")) {
                     written.push("tray");
                     let _ = write!(

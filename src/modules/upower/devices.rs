@@ -2,6 +2,8 @@
 //! objects: the laptop's batteries, a mouse's, a headset's, and the display device that
 //! sums the laptop's), each with the properties the module shows.
 
+use std::sync::Arc;
+
 /// The object that sums the batteries that power the machine.
 pub const DISPLAY_DEVICE: &str = "/org/freedesktop/UPower/devices/DisplayDevice";
 
@@ -39,6 +41,9 @@ pub struct Device {
     /// °C; 0 when unknown.
     pub temperature: f64,
     pub is_present: bool,
+    /// UPower's icon for its state (`battery-good-symbolic`); empty unless a theme's
+    /// icon name.
+    pub icon_name: Arc<str>,
 }
 
 /// A property's value, as D-Bus gives it.
@@ -66,6 +71,9 @@ impl Device {
             ("TimeToFull", Value::Signed(s)) => self.time_to_full = s.max(0),
             ("Temperature", Value::Float(t)) if t.is_finite() => self.temperature = t,
             ("IsPresent", Value::Bool(present)) => self.is_present = present,
+            ("IconName", Value::Text(name)) if &*self.icon_name != name => {
+                self.icon_name = Arc::from(if is_icon_name(name) { name } else { "" });
+            }
             _ => {}
         }
     }
@@ -190,6 +198,14 @@ impl Power {
         let listed = self.devices.iter().filter(|d| d.path != DISPLAY_DEVICE);
         listed.filter(|d| d.read && d.is_battery())
     }
+}
+
+/// A name an icon theme can have: letters, digits, `-`, `_` and `.`, not too long.
+fn is_icon_name(name: &str) -> bool {
+    name.len() <= 128
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
 
 /// Untrusted text as it is kept: control characters as spaces, deceptive ones dropped, cut.

@@ -3,8 +3,9 @@
 //! default and `format-alt` after a left click, its class its state (`charging`,
 //! `discharging`, `full`, `empty`, `unknown-status`). The tooltip lists every other
 //! battery UPower knows: a mouse's, a headset's, a phone's. Hidden without upowerd, and
-//! while the device shown is no battery unless `hide-if-empty = false`. Waybar's icon
-//! beside the text (`show-icon`, `icon-size`) is not drawn.
+//! while the device shown is no battery unless `hide-if-empty = false`. As in Waybar,
+//! UPower's icon for the device's state is drawn before the text (`show-icon`,
+//! `icon-size`).
 
 #[cfg(feature = "app")]
 mod daemon;
@@ -21,7 +22,10 @@ use serde::Deserialize;
 pub use self::devices::{Device, Power, Value, DISPLAY_DEVICE, MAX_DEVICES};
 use super::format;
 use super::import::Waybar;
-use super::{Action, Button, EventSource, Input, Module, ModuleKind, Status, Table, Update};
+use super::picture::deserialize_spacing;
+use super::{
+    Action, Button, EventSource, Input, Module, ModuleKind, Picture, Status, Table, Update, Widget,
+};
 use crate::events::EventState;
 use crate::modules::alt_format::AltFormat;
 use crate::text::{untrusted_lines, Sink};
@@ -53,6 +57,23 @@ struct Settings {
     /// One line per battery, after its model.
     #[serde(rename = "tooltip-format", deserialize_with = "checked_format")]
     tooltip_format: String,
+    #[serde(rename = "show-icon")]
+    show_icon: bool,
+    #[serde(rename = "icon-size", deserialize_with = "icon_size")]
+    icon_size: i32,
+}
+
+/// Waybar's icon size, and the size its `icon-size = 0` (auto) draws.
+const ICON_SIZE: i32 = 20;
+const AUTO_ICON_SIZE: i32 = 16;
+/// UPower's icon while a device names none a theme has, as Waybar draws it.
+pub const NO_BATTERY_ICON: &str = "battery-missing-symbolic";
+
+fn icon_size<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
+    match deserialize_spacing(d)? {
+        0 => Ok(AUTO_ICON_SIZE),
+        size => Ok(size),
+    }
 }
 
 impl Default for Settings {
@@ -65,6 +86,8 @@ impl Default for Settings {
             hide_if_empty: true,
             tooltip: true,
             tooltip_format: "{percentage} {time}".to_owned(),
+            show_icon: true,
+            icon_size: ICON_SIZE,
         }
     }
 }
@@ -86,6 +109,8 @@ pub const KIND: ModuleKind = ModuleKind {
             "hide-if-empty",
             "tooltip",
             "tooltip-format",
+            "show-icon",
+            "icon-size",
         ],
         fields: &KEYS,
         ..Waybar::named(&["upower"])
@@ -163,6 +188,19 @@ impl Module for UpowerModule {
         const { &[Update::Event(EventSource::of::<Power>())] }
     }
 
+    fn widget(&self) -> Widget<'_> {
+        if !self.settings.show_icon {
+            return Widget::Label;
+        }
+        // The device's own icon comes with each status.
+        Widget::PictureAndLabel(Picture {
+            source: NO_BATTERY_ICON,
+            width: self.settings.icon_size,
+            height: self.settings.icon_size,
+            spacing: 0,
+        })
+    }
+
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
         let power = input.events.get::<Power>()?;
         let device = self.shown(power);
@@ -176,9 +214,11 @@ impl Module for UpowerModule {
         fill(format, device, out);
         // "4h 5min" with no time left must not leave a trailing space.
         out.truncate(out.trim_end().len());
+        let icon = self.settings.show_icon.then(|| device.icon_name.clone());
         Some(Status {
             percentage: Some(device.percentage),
             class: Some(device.status()),
+            icon,
             ..Status::default()
         })
     }

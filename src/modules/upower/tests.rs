@@ -36,6 +36,7 @@ fn laptop() -> Power {
         ("TimeToFull", Value::Signed(0)),
         ("IsPresent", Value::Bool(true)),
         ("Temperature", Value::Float(31.4)),
+        ("IconName", Value::Text("battery-good-symbolic")),
     ];
     let display = device(DISPLAY_DEVICE, &battery);
     let mut bat0 = device("/d/battery_BAT0", &battery);
@@ -212,13 +213,42 @@ fn the_device_list_follows_upower_within_bounds() {
 }
 
 #[test]
+fn upowers_icon_for_the_device_before_the_label_as_waybar_draws_it() {
+    let upower = module("icon-size = 24");
+    let Widget::PictureAndLabel(picture) = upower.widget() else {
+        panic!("no icon by default");
+    };
+    assert_eq!((picture.source, picture.width), (NO_BATTERY_ICON, 24));
+    let (_, status) = shown(upower.as_ref(), &events(laptop()));
+    assert_eq!(
+        status.expect("shown").icon.as_deref(),
+        Some("battery-good-symbolic")
+    );
+    let plain = module("show-icon = false");
+    assert!(matches!(plain.widget(), Widget::Label));
+    assert_eq!(
+        shown(plain.as_ref(), &events(laptop()))
+            .1
+            .expect("shown")
+            .icon,
+        None
+    );
+    // A name no theme could have is none.
+    let mut odd = device(DISPLAY_DEVICE, &[("IconName", Value::Text("../../etc/x"))]);
+    assert_eq!(&*odd.icon_name, "");
+    odd.apply("IconName", Value::Text("battery-low-charging-symbolic"));
+    assert_eq!(&*odd.icon_name, "battery-low-charging-symbolic");
+}
+
+#[test]
 fn bad_settings_are_refused_and_waybars_carry_over() {
     crate::modules::tests::refused(
         "upower",
         &[
             "format = \"{capacity}\"",
             "hide-if-empty = 1",
-            "icon-size = 20",
+            "icon-size = 2000",
+            "show-icon = 1",
         ],
     );
     let waybar = serde_json::json!({
@@ -235,6 +265,7 @@ fn bad_settings_are_refused_and_waybars_carry_over() {
         "format-alt = \"{model}\"",
         "hide-if-empty = false",
         "on-click = \"gnome-power-statistics\"",
+        "show-icon = false",
     ] {
         assert!(
             import.toml.contains(expected),
@@ -242,12 +273,10 @@ fn bad_settings_are_refused_and_waybars_carry_over() {
             import.toml
         );
     }
-    for dropped in ["`tooltip-spacing`", "`show-icon`"] {
-        assert!(
-            import.notes.iter().any(|n| n.contains(dropped)),
-            "{dropped}: {:?}",
-            import.notes
-        );
-    }
+    assert!(
+        import.notes.iter().any(|n| n.contains("`tooltip-spacing`")),
+        "{:?}",
+        import.notes
+    );
     crate::config::parse(&import.toml, Path::new("c.toml")).expect("the import reads");
 }
