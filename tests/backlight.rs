@@ -103,11 +103,23 @@ fn the_backlight_follows_uevents_and_scrolls_set_it_through_logind_or_sysfs() {
         }
     });
 
+    // Waybar's `on-update`: a line for each new label, as an OSD script would be told.
+    let updates = session.home().join("updates");
     session.write_config_file(
         "config.toml",
-        "modules_left = []\nmodules_center = []\nmodules_right = [\"backlight\"]\n\
-         [backlight]\nstates = { dim = 0, bright = 70 }\nformat-bright = \"SUN {percent}%\"\n",
+        &format!(
+            "modules_left = []\nmodules_center = []\nmodules_right = [\"backlight\"]\n\
+             [backlight]\nstates = {{ dim = 0, bright = 70 }}\nformat-bright = \"SUN {{percent}}%\"\n\
+             on-update = \"echo up >> {}\"\n",
+            updates.display()
+        ),
     );
+    let updated = || {
+        std::fs::read_to_string(&updates)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
     let bar = session.start_bar_with_mounts(
         &[
             (Path::new("/sys/class"), &real),
@@ -120,6 +132,7 @@ fn the_backlight_follows_uevents_and_scrolls_set_it_through_logind_or_sysfs() {
     wait_for("the fake backlight, dim", WAIT, || {
         label() == "LIGHT 50%" && classes().split(',').any(|c| c == "dim")
     });
+    wait_for("on-update for the first label", WAIT, || updated() == 1);
 
     // No polling: a change the kernel does not announce is not seen; announced, it is.
     write_device(&class.join("backlight"), 18_000);
@@ -143,6 +156,10 @@ fn the_backlight_follows_uevents_and_scrolls_set_it_through_logind_or_sysfs() {
     });
     let brightness = std::fs::read_to_string(device.join("brightness")).expect("read");
     assert_eq!(brightness.trim(), "19200");
+    // One run for each of the two new labels, and none meanwhile.
+    wait_for("on-update for each new label", WAIT, || updated() == 3);
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(updated(), 3, "on-update without a new label");
 
     // The test user may write the file (as a udev rule can allow): written directly.
     let status = Command::new("chown")

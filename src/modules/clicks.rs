@@ -2,7 +2,8 @@
 //! `on-click-middle`, `on-click-right`, `on-scroll-up`, `on-scroll-down`, and the side
 //! buttons' `on-click-backward` and `on-click-forward`; and `format-alt-click`. Every
 //! module takes them in its table, script modules too; each one set runs in place of the
-//! module's own action for that button.
+//! module's own action for that button. `on-update` runs each time the module's label
+//! is drawn with a new text.
 
 use std::rc::Rc;
 
@@ -28,6 +29,8 @@ pub struct Clicks {
     back: Option<String>,
     #[serde(rename = "on-click-forward")]
     forward: Option<String>,
+    #[serde(rename = "on-update")]
+    update: Option<String>,
     /// Waybar's `format-alt-click`: the button that switches to `format-alt` and back.
     #[serde(rename = "format-alt-click")]
     alt_click: Option<AltClick>,
@@ -63,7 +66,7 @@ impl AltClick {
 
 impl Clicks {
     /// The keys, as a module's table and Waybar's config name them.
-    pub const KEYS: [&str; 8] = [
+    pub const KEYS: [&str; 9] = [
         "on-click",
         "on-click-middle",
         "on-click-right",
@@ -71,6 +74,7 @@ impl Clicks {
         "on-scroll-down",
         "on-click-backward",
         "on-click-forward",
+        "on-update",
         "format-alt-click",
     ];
 
@@ -86,6 +90,11 @@ impl Clicks {
             Button::Forward => &self.forward,
         }
         .as_deref()
+    }
+
+    /// The shell command a new text of the label runs (`on-update`), if one is set.
+    pub fn on_update(&self) -> Option<&str> {
+        self.update.as_deref()
     }
 
     /// The menu `button` opens, if one is set for it.
@@ -112,7 +121,7 @@ mod tests {
         let toml = "on-click = \"a\"\non-click-middle = \"b\"\non-click-right = \"c\"\n\
                     on-scroll-up = \"d\"\non-scroll-down = \"e\"\n\
                     on-click-backward = \"f\"\non-click-forward = \"g\"\n\
-                    format-alt-click = \"click-right\"\n";
+                    on-update = \"h\"\nformat-alt-click = \"click-right\"\n";
         let clicks: Clicks = toml::from_str(toml).expect("clicks");
         let buttons = [
             Button::Left,
@@ -126,6 +135,7 @@ mod tests {
         let commands: Vec<_> = buttons.map(|b| clicks.command(b).unwrap_or("")).to_vec();
         assert_eq!(commands, ["a", "b", "c", "d", "e", "f", "g"]);
         assert_eq!(clicks.alt_toggle(), Some(Button::Right));
+        assert_eq!(clicks.on_update(), Some("h"));
         for key in Clicks::KEYS {
             assert!(toml.contains(&format!("{key} =")), "{key} is read");
         }

@@ -90,6 +90,10 @@ impl Module for Listed {
             .or_else(|| self.inner.command(button))
     }
 
+    fn on_update(&self) -> Option<&str> {
+        self.clicks.on_update()
+    }
+
     fn reading_in_report(&self) -> bool {
         self.inner.reading_in_report()
     }

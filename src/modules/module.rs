@@ -260,6 +260,11 @@ pub trait Module {
         None
     }
 
+    /// The shell command a new text of its label runs (`on-update`).
+    fn on_update(&self) -> Option<&str> {
+        None
+    }
+
     /// Its `format-alt` switch, for a module that has one (`format-alt-click` picks the
     /// button).
     fn alt_format(&self) -> Option<&AltFormat> {

@@ -274,6 +274,9 @@ impl Slot {
             }
             self.text.clear();
             self.text.push_str(scratch);
+            if let Some(command) = self.module.on_update() {
+                crate::events::script::runner::run_detached(self.module.name(), command);
+            }
         }
         // Changed only when they differ: a steady tick allocates nothing.
         if !self
