@@ -25,8 +25,9 @@ fn ticks() -> Vec<(u64, u64)> {
             .skip(1)
             .map(|w| w.parse().expect("a count"))
             .collect();
-        let busy = n[0] + n[1] + n[2] + n[5] + n[6] + n[7];
-        cores.push((busy, busy + n[3] + n[4]));
+        // Steal is not busy, as ringbar counts it.
+        let busy = n[0] + n[1] + n[2] + n[5] + n[6];
+        cores.push((busy, busy + n[3] + n[4] + n[7]));
     }
     cores
 }

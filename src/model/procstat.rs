@@ -104,7 +104,9 @@ pub fn parse_io(text: &[u8]) -> Option<(u64, u64)> {
 }
 
 /// The `cpu` line of `/proc/stat`: clock ticks spent busy (user, nice, system, irq,
-/// softirq, steal; guest time is already in user) and in total, over all CPUs.
+/// softirq; guest time is already in user) and in total, over all CPUs. Steal (time the
+/// hypervisor gave to others) is in the total, not busy: no task ran in it, so the
+/// probe's sum over tasks leaves it out too, and the two sources give one number.
 pub fn parse_cpu_ticks(text: &[u8]) -> Option<(u64, u64)> {
     let text = std::str::from_utf8(text).ok()?;
     let line = text.lines().next()?.strip_prefix("cpu ")?;
@@ -113,9 +115,9 @@ pub fn parse_cpu_ticks(text: &[u8]) -> Option<(u64, u64)> {
     for value in &mut values {
         *value = fields.next()?.parse().ok()?;
     }
-    let idle = values[3].checked_add(values[4])?;
+    let not_busy = values[3].checked_add(values[4])?.checked_add(values[7])?;
     let total = values.iter().try_fold(0u64, |sum, &v| sum.checked_add(v))?;
-    Some((total - idle, total))
+    Some((total - not_busy, total))
 }
 
 #[cfg(test)]
@@ -202,7 +204,8 @@ mod tests {
         assert_eq!(parse_io(b"read_bytes: 1\n"), None);
         assert_eq!(parse_io(b"read_bytes: -1\nwrite_bytes: 2\n"), None);
         let stat = b"cpu  100 5 50 1000 20 3 2 1 0 0\ncpu0 50 2 25 500 10 1 1 0 0 0\n";
-        assert_eq!(parse_cpu_ticks(stat), Some((161, 1181)));
+        // Steal (1) is not busy.
+        assert_eq!(parse_cpu_ticks(stat), Some((160, 1181)));
         assert_eq!(parse_cpu_ticks(b"cpu0 1 2 3 4 5 6 7 8\n"), None);
         assert_eq!(parse_cpu_ticks(b"cpu  1 2 3\n"), None);
     }

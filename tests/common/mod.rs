@@ -208,16 +208,10 @@ pub fn proc_io(pid: u32, field: &str) -> u64 {
         .unwrap_or_else(|| panic!("no {field} in /proc/{pid}/io"))
 }
 
-/// Busy and total jiffies of all CPUs from /proc/stat, the way top computes usage.
-/// Busy and total jiffies over all CPUs from /proc/stat, as the /proc walk counts them.
+/// Busy and total jiffies over all CPUs from /proc/stat, as ringbar counts them: steal
+/// (time the hypervisor gave to others; on this VM it reached 9 % of both CPUs) in the
+/// total, not busy, since no task runs in it.
 pub fn cpu_jiffies() -> (u64, u64) {
-    cpu_jiffies_counting(true)
-}
-
-/// Busy and total jiffies; busy counts steal (time the hypervisor gave to others) only if
-/// `steal`. No task runs in it, so the probe's sum over tasks leaves it out, where the
-/// /proc walk takes /proc/stat's busy share; on this VM it reached 9 % of both CPUs.
-pub fn cpu_jiffies_counting(steal: bool) -> (u64, u64) {
     let stat = fs::read_to_string("/proc/stat").expect("/proc/stat");
     let line = stat.lines().next().expect("cpu line");
     let v: Vec<u64> = line
@@ -226,9 +220,8 @@ pub fn cpu_jiffies_counting(steal: bool) -> (u64, u64) {
         .map(|x| x.parse().expect("number"))
         .collect();
     // user nice system idle iowait irq softirq steal (guest is already in user)
-    let idle = v[3] + v[4];
+    let not_busy = v[3] + v[4] + v[7];
     let total: u64 = v[..8].iter().sum();
-    let not_busy = if steal { idle } else { idle + v[7] };
     (total - not_busy, total)
 }
 

@@ -18,15 +18,14 @@ fn the_probe_agrees_with_the_proc_walk() {
     let mut probe = collector(Source::Probe, true);
     let mut walk = collector(Source::Proc, true);
     // The two collectors sample one after the other, so their windows are offset by a
-    // walk; /proc/stat read after each sample tells how busy each window really was (for
-    // the probe without steal, which no task of its sum ran in).
+    // walk; /proc/stat read after each sample tells how busy each window really was.
     sample(&mut probe);
-    let probe_start = cpu_jiffies_counting(false);
+    let probe_start = cpu_jiffies();
     sample(&mut walk);
     let walk_start = cpu_jiffies();
     std::thread::sleep(Duration::from_secs(1));
     let by_probe = sample(&mut probe);
-    let probe_window = busy_percent(probe_start, cpu_jiffies_counting(false));
+    let probe_window = busy_percent(probe_start, cpu_jiffies());
     let by_walk = sample(&mut walk);
     let walk_window = busy_percent(walk_start, cpu_jiffies());
 

@@ -23,13 +23,13 @@ pub(crate) fn a_spinning_thread_matches_its_schedstat_and_the_total_matches_proc
 
     // The truth for the spinner is its own runtime from /proc/PID/schedstat (ns), over the
     // same window: on a busy machine it gets less than a core, and the sample must say so.
-    let before = cpu_jiffies_counting(source == Source::Proc);
+    let before = cpu_jiffies();
     let spun = CpuShare::start(spin.pid());
     sample(&mut c);
     std::thread::sleep(Duration::from_secs(2));
     let s = sample(&mut c);
     let spun_percent = spun.percent();
-    let after = cpu_jiffies_counting(source == Source::Proc);
+    let after = cpu_jiffies();
 
     let row = find(&s.top_cpu, spin.pid()).expect("the spinner is in the CPU top 5");
     assert_eq!(name(&row.comm), "rb-spin");
@@ -158,7 +158,7 @@ pub(crate) fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies(
     if let Some(reports) = &mut reports {
         reports.forget();
     }
-    let before = cpu_jiffies_counting(source == Source::Proc);
+    let before = cpu_jiffies();
     sample(&mut bracket);
     sample(&mut watcher);
     burst.send_line("go");
@@ -180,7 +180,7 @@ pub(crate) fn short_lived_children_count_in_total_cpu_and_never_show_as_zombies(
     // The children's final reports (when each is freed) inside the bracket.
     flush_rcu_callbacks();
     let s = sample(&mut bracket);
-    let after = cpu_jiffies_counting(source == Source::Proc);
+    let after = cpu_jiffies();
 
     let children = children_cpu_ns(burst.pid());
     assert!(

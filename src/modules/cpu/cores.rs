@@ -1,6 +1,7 @@
 //! Each core's busy share, for Waybar's `{usageN}` and `{iconN}`: the `cpuN` lines of
-//! `/proc/stat`, two readings apart. Busy is user, nice, system, irq, softirq and steal;
-//! the whole adds idle and iowait (guest time is already counted in user).
+//! `/proc/stat`, two readings apart. Busy is user, nice, system, irq and softirq; the
+//! whole adds idle, iowait and steal (guest time is already counted in user), as the
+//! total's share counts them.
 
 use serde_json::Value as Json;
 
@@ -108,11 +109,11 @@ pub fn parse(stat: &[u8], out: &mut Vec<Option<Ticks>>) {
             continue;
         }
         let [user, nice, system, idle, iowait, irq, softirq, steal] = field;
-        let busy = user + nice + system + irq + softirq + steal;
+        let busy = user + nice + system + irq + softirq;
         if out.len() <= n {
             out.resize(n + 1, None);
         }
-        out[n] = Some((busy, busy + idle + iowait));
+        out[n] = Some((busy, busy + idle + iowait + steal));
     }
 }
 
@@ -127,7 +128,8 @@ mod tests {
                       cpu1 200 10 90 400 100 0 0 0 0 0\n\
                       cpu3 5 0 5 90 0 0 0 0 0 0\n\
                       intr 123 4 5\nctxt 99\n";
-        // 1 s later: cpu0 half busy, cpu1 fully (irq and steal count), cpu3 went offline.
+        // 1 s later: cpu0 half busy, cpu1 busy 80 of 100 ticks (irq counts; the 20 of
+        // steal do not: no task ran in them), cpu3 went offline.
         let second = b"cpu  900 0 900 1400 0 0 0 0 0 0\n\
                        cpu0 130 0 120 850 0 0 0 0 0 0\n\
                        cpu1 250 10 90 400 100 20 10 20 0 0\n\
@@ -142,7 +144,7 @@ mod tests {
         let mut usage = CoreUsage::default();
         usage.set_between(&before, &after);
         assert_eq!(usage.of(0), Some(50.0));
-        assert_eq!(usage.of(1), Some(100.0));
+        assert_eq!(usage.of(1), Some(80.0));
         assert_eq!(usage.of(2), None);
         assert_eq!(usage.of(3), None, "offline now");
         assert_eq!(usage.of(9), None);
@@ -157,7 +159,7 @@ mod tests {
         );
         assert_eq!(
             ticks,
-            [None, Some((20, 100)), Some((1 + 2 + 3 + 6 + 7 + 8, 36))]
+            [None, Some((20, 100)), Some((1 + 2 + 3 + 6 + 7, 36))]
         );
         let mut usage = CoreUsage::default();
         usage.set_between(&ticks, &ticks);
