@@ -123,9 +123,14 @@ fn sway_workspaces_windows_titles_and_switching() {
         pump(context, Duration::from_millis(300));
         assert_eq!(sway_focused(&session), "alpha");
 
-        // Scrolling: previous and next on the output, wrapping around.
-        for (forward, to) in [(false, "2"), (true, "alpha"), (true, "2")] {
-            compositor.step_workspace(forward);
+        // Scrolling: previous and next on the output, wrapping around; the last without
+        // Sway's pointer warping (`warp-on-scroll = false`: one command of three).
+        for (forward, to, warp) in [
+            (false, "2", true),
+            (true, "alpha", true),
+            (true, "2", false),
+        ] {
+            compositor.step_workspace(forward, warp);
             wait(to, &|s| focused(s) == Some(to));
             assert_eq!(sway_focused(&session), to);
         }

@@ -220,7 +220,11 @@ pub enum Action {
     /// Show this workspace, through the compositor.
     FocusWorkspace(crate::events::compositor::Workspace),
     /// Show the next workspace of the focused output (`true`) or the previous one.
-    StepWorkspace(bool),
+    StepWorkspace {
+        forward: bool,
+        /// Sway may warp the pointer to it (Waybar's `warp-on-scroll`).
+        warp: bool,
+    },
 }
 
 pub trait Module {

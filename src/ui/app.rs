@@ -145,7 +145,7 @@ impl App {
             Action::Command(command) => self.sources.command(command),
             Action::NextLayout => self.sources.next_layout(),
             Action::FocusWorkspace(workspace) => self.sources.focus_workspace(&workspace),
-            Action::StepWorkspace(forward) => self.sources.step_workspace(forward),
+            Action::StepWorkspace { forward, warp } => self.sources.step_workspace(forward, warp),
             Action::Script(_) | Action::Run(_) | Action::Menu(_) => {}
         }
     }

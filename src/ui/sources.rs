@@ -223,9 +223,9 @@ impl Sources {
         }
     }
 
-    pub fn step_workspace(&self, forward: bool) {
+    pub fn step_workspace(&self, forward: bool, warp: bool) {
         if let Some(compositor) = self.compositor.borrow().as_ref() {
-            compositor.step_workspace(forward);
+            compositor.step_workspace(forward, warp);
         }
     }
 

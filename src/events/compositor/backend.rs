@@ -13,6 +13,10 @@ use super::Workspace;
 pub(super) trait Backend {
     /// Asks the compositor to show `workspace`; returns at once (a failure is logged).
     fn focus(&self, workspace: &Workspace);
+    /// The same, the pointer left where it is where the compositor would warp it.
+    fn focus_without_warping(&self, workspace: &Workspace) {
+        self.focus(workspace);
+    }
     /// Switches the keyboard to its next layout.
     fn next_layout(&self);
     /// Drops the connection and every timer; nothing is published afterwards.

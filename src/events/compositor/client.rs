@@ -115,11 +115,15 @@ impl Compositor {
     }
 
     /// Shows the next (or previous) workspace on the focused output, wrapping around:
-    /// for scrolling over the workspaces.
-    pub fn step_workspace(&self, forward: bool) {
+    /// for scrolling over the workspaces. Unless `warp`, the compositor keeps the pointer
+    /// where it is (Sway's `mouse_warping`; the others do not warp it).
+    pub fn step_workspace(&self, forward: bool, warp: bool) {
         let state = self.shared.state();
         if let Some(target) = step_target(&state, forward) {
-            self.focus_workspace(target);
+            match warp {
+                true => self.backend.focus(target),
+                false => self.backend.focus_without_warping(target),
+            }
         }
     }
 }

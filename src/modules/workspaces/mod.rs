@@ -53,6 +53,9 @@ struct Settings {
     /// Scrolling over the buttons switches nothing.
     #[serde(rename = "disable-scroll")]
     disable_scroll: bool,
+    /// Sway warps the pointer to a workspace scrolled to (its `mouse_warping`).
+    #[serde(rename = "warp-on-scroll")]
+    warp_on_scroll: bool,
     #[serde(rename = "persistent-workspaces", alias = "persistent_workspaces")]
     persistent: Persistent,
     /// Only the persistent workspaces.
@@ -88,6 +91,7 @@ impl Default for Settings {
             current_only: false,
             disable_click: false,
             disable_scroll: false,
+            warp_on_scroll: true,
             persistent: Persistent::default(),
             persistent_only: false,
             window_rewrite: BTreeMap::new(),
@@ -127,7 +131,7 @@ fn from_waybar(key: &str, value: &serde_json::Value) -> Carried {
         "hide-empty" => Carried::renamed("hide-empty", value),
         "current-only" => Carried::renamed("current-only", value),
         "disable-click" => Carried::renamed("disable-click", value),
-        "disable-scroll" => Carried::renamed("disable-scroll", value),
+        "disable-scroll" | "warp-on-scroll" => Carried::renamed(key, value),
         "persistent-workspaces" | "persistent_workspaces" => {
             Carried::renamed("persistent-workspaces", value)
         }
@@ -329,9 +333,16 @@ impl Module for Workspaces {
         if self.settings.disable_scroll {
             return None;
         }
+        let warp = self.settings.warp_on_scroll;
         match button {
-            Button::ScrollUp => Some(Action::StepWorkspace(false)),
-            Button::ScrollDown => Some(Action::StepWorkspace(true)),
+            Button::ScrollUp => Some(Action::StepWorkspace {
+                forward: false,
+                warp,
+            }),
+            Button::ScrollDown => Some(Action::StepWorkspace {
+                forward: true,
+                warp,
+            }),
             _ => None,
         }
     }

@@ -118,7 +118,20 @@ fn waybars_fields_icons_and_filters() {
         let config = config::parse(&text, "c.toml".as_ref()).expect("valid");
         config.modules.left[0].action(Button::ScrollDown)
     };
-    assert_eq!(scrolls(""), Some(Action::StepWorkspace(true)));
+    assert_eq!(
+        scrolls(""),
+        Some(Action::StepWorkspace {
+            forward: true,
+            warp: true
+        })
+    );
+    assert_eq!(
+        scrolls("warp-on-scroll = false"),
+        Some(Action::StepWorkspace {
+            forward: true,
+            warp: false
+        })
+    );
     assert_eq!(scrolls("disable-scroll = true"), None);
 }
 

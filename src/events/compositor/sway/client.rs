@@ -360,6 +360,29 @@ impl Sway {
     }
 }
 
+impl Sway {
+    /// Switches to `workspace`; `unwarped`, with Sway's pointer warping off for the
+    /// switch and back to `container` after, as Waybar does.
+    fn run_workspace_command(&self, workspace: &Workspace, unwarped: bool) {
+        let Some(command) = sway::workspace_command(workspace) else {
+            tracing::warn!(
+                "{WHAT}: cannot write a command for workspace {:?}",
+                workspace.name
+            );
+            return;
+        };
+        let command = match unwarped {
+            true => sway::unwarped(&command),
+            false => command,
+        };
+        tracing::debug!("{WHAT}: {command}");
+        self.send(
+            Which::Queries,
+            &sway::encode(sway::RUN_COMMAND, command.as_bytes()),
+        );
+    }
+}
+
 impl Backend for Sway {
     fn stop(&self) {
         self.retry.cancel();
@@ -373,17 +396,10 @@ impl Backend for Sway {
     }
 
     fn focus(&self, workspace: &Workspace) {
-        let Some(command) = sway::workspace_command(workspace) else {
-            tracing::warn!(
-                "{WHAT}: cannot write a command for workspace {:?}",
-                workspace.name
-            );
-            return;
-        };
-        tracing::debug!("{WHAT}: {command}");
-        self.send(
-            Which::Queries,
-            &sway::encode(sway::RUN_COMMAND, command.as_bytes()),
-        );
+        self.run_workspace_command(workspace, false);
+    }
+
+    fn focus_without_warping(&self, workspace: &Workspace) {
+        self.run_workspace_command(workspace, true);
     }
 }

@@ -465,6 +465,12 @@ pub fn workspace_command(workspace: &Workspace) -> Option<String> {
     }
 }
 
+/// `command` with Sway's pointer warping off while it runs, and `container` after (Sway
+/// cannot be asked for the user's own setting).
+pub fn unwarped(command: &str) -> String {
+    format!("mouse_warping none; {command}; mouse_warping container")
+}
+
 #[derive(Deserialize)]
 struct CommandResult {
     #[serde(default)]

@@ -283,6 +283,15 @@ fn named(id: i64, name: &str) -> Workspace {
 }
 
 #[test]
+fn a_switch_without_warping_turns_it_off_around_the_switch() {
+    let command = workspace_command(&named(3, "3")).expect("a command");
+    assert_eq!(
+        unwarped(&command),
+        r#"mouse_warping none; workspace --no-auto-back-and-forth "3"; mouse_warping container"#
+    );
+}
+
+#[test]
 fn workspace_commands_quote_names_and_fall_back_to_numbers() {
     let cmd = |id, name| workspace_command(&named(id, name));
     assert_eq!(
