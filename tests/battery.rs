@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::fake_sys::once_json_with;
 use common::require_root;
 use ringbar::sensors::fixtures;
@@ -16,20 +18,30 @@ const CONFIG: &str = "modules_left = []\nmodules_center = []\nmodules_right = [\
     format-icons = [\"empty\", \"half\", \"full\"]\n\
     tooltip-format = \"{timeTo} at {power:.1f} W\"\n";
 
-/// `--once --json`'s battery entry on a laptop whose BAT0 says `status`, at 30 of 60 Wh
-/// and 12 W, with its mains adapter `online` or not.
+/// BAT0 as `status` says, at 30 of 60 Wh and 12 W.
+fn bat0(sys: &Path, status: &str) {
+    fixtures::battery(sys, "BAT0", status, 30_000_000, 60_000_000, 12_000_000);
+}
+
+/// The battery entry of `--once --json` with `config`, and the whole document.
+fn battery_entry(build: impl FnOnce(&Path), config: &str) -> (Json, Json) {
+    let doc = once_json_with(build, config);
+    let battery = doc["modules"]
+        .as_array()
+        .and_then(|m| m.iter().find(|m| m["name"] == "battery"))
+        .cloned()
+        .unwrap_or_else(|| panic!("{doc}"));
+    (battery, doc)
+}
+
+/// The battery entry on a laptop whose BAT0 says `status`, with its mains adapter
+/// `online` or not.
 fn battery_on(status: &'static str, online: bool) -> Json {
-    let build = move |sys: &std::path::Path| {
-        fixtures::battery(sys, "BAT0", status, 30_000_000, 60_000_000, 12_000_000);
+    let build = move |sys: &Path| {
+        bat0(sys, status);
         fixtures::charger_and_mouse(sys, online);
     };
-    let doc = once_json_with(build, CONFIG);
-    let modules = doc["modules"].as_array().expect("modules");
-    modules
-        .iter()
-        .find(|m| m["name"] == "battery")
-        .cloned()
-        .unwrap_or_else(|| panic!("{doc}"))
+    battery_entry(build, CONFIG).0
 }
 
 #[test]
@@ -50,25 +62,14 @@ fn discharging_and_plugged_take_their_formats_and_classes() {
 #[test]
 fn a_state_of_any_name_is_a_class_with_its_formats() {
     require_root();
-    let build = |sys: &std::path::Path| {
-        fixtures::battery(
-            sys,
-            "BAT0",
-            "Discharging",
-            30_000_000,
-            60_000_000,
-            12_000_000,
-        );
+    let build = |sys: &Path| {
+        bat0(sys, "Discharging");
         fixtures::charger_and_mouse(sys, false);
     };
     let config = "modules_left = []\nmodules_center = []\nmodules_right = [\"battery\"]\n\
         [battery]\nstates = { good = 95, half = 50, warning = 30 }\nformat = \"{capacity}%\"\n\
         format-good = \"good {capacity}%\"\nformat-discharging-half = \"half {capacity}%\"\n";
-    let doc = once_json_with(build, config);
-    let battery = doc["modules"]
-        .as_array()
-        .and_then(|m| m.iter().find(|m| m["name"] == "battery"))
-        .unwrap_or_else(|| panic!("{doc}"));
+    let (battery, _) = battery_entry(build, config);
     // 50 %: at or below 50 and 95, half is the lowest.
     assert_eq!(battery["text"], "half 50%", "{battery}");
     assert_eq!(battery["class"], "discharging", "{battery}");
@@ -81,24 +82,13 @@ fn a_state_of_any_name_is_a_class_with_its_formats() {
 #[test]
 fn the_cycle_count_is_read_from_sysfs() {
     require_root();
-    let build = |sys: &std::path::Path| {
-        fixtures::battery(
-            sys,
-            "BAT0",
-            "Discharging",
-            30_000_000,
-            60_000_000,
-            12_000_000,
-        );
+    let build = |sys: &Path| {
+        bat0(sys, "Discharging");
         fixtures::write(sys, "class/power_supply/BAT0/cycle_count", "312\n");
     };
     let config = "modules_left = []\nmodules_center = []\nmodules_right = [\"battery\"]\n\
         [battery]\nformat = \"{capacity}% {cycles} cycles, health {health}%\"\n";
-    let doc = once_json_with(build, config);
-    let battery = doc["modules"]
-        .as_array()
-        .and_then(|m| m.iter().find(|m| m["name"] == "battery"))
-        .unwrap_or_else(|| panic!("{doc}"));
+    let (battery, doc) = battery_entry(build, config);
     // 60 Wh full of a 66.7 Wh design (the fixture's), to 3 significant digits as Waybar.
     assert_eq!(battery["text"], "50% 312 cycles, health 90%", "{battery}");
     assert_eq!(doc["batteries"][0]["cycles"], 312.0, "{doc}");
