@@ -54,18 +54,34 @@ impl Footprint {
             before.shared_kib,
             self.shared_kib
         );
-        assert!(
-            self.fds <= before.fds * 11 / 10,
-            "fds {} → {}",
-            before.fds,
-            self.fds
-        );
+        self.assert_fds_back_to(before);
         // GDK draws a window into two buffers, and into a third while the compositor
         // still holds both.
         assert!(
             self.buffers <= 3 * windows,
             "{} window buffers are mapped for {windows} windows",
             self.buffers
+        );
+    }
+
+    /// Checks that the bar's whole memory, the windows' buffers in it, and its file
+    /// descriptors are back within 10 % of `before`.
+    pub fn assert_whole_back_to(&self, before: &Footprint) {
+        assert!(
+            self.rss_kib <= before.rss_kib * 11 / 10,
+            "RSS {} → {} KiB",
+            before.rss_kib,
+            self.rss_kib
+        );
+        self.assert_fds_back_to(before);
+    }
+
+    fn assert_fds_back_to(&self, before: &Footprint) {
+        assert!(
+            self.fds <= before.fds * 11 / 10,
+            "fds {} → {}",
+            before.fds,
+            self.fds
         );
     }
 }
