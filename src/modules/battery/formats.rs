@@ -37,8 +37,6 @@ pub struct Wear {
 
 /// The fields of `format-time`.
 const TIME_KEYS: [&str; 3] = ["H", "M", "m"];
-/// Waybar's status names, as formats and icons' sets name them.
-pub const STATUSES: [&str; 5] = ["charging", "discharging", "plugged", "full", "not-charging"];
 
 /// Unknown keys are refused in `make`, but the state formats.
 #[derive(Deserialize)]
@@ -143,7 +141,12 @@ pub fn checked_label<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error
 }
 
 fn tooltip<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    checked(d, TOOLTIP_KEYS).map(Some)
+    checked_tooltip(d).map(Some)
+}
+
+/// A tooltip's format from the config, its fields checked.
+pub fn checked_tooltip<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    checked(d, TOOLTIP_KEYS)
 }
 
 fn time<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -183,7 +186,7 @@ impl Settings {
         ]
         .iter()
         .any(|format| format.is_some())
-            || !self.state_formats.is_empty()
+            || self.state_formats.has_label()
     }
 
     /// Waybar's state: the lowest of the states the charge is at or below.

@@ -213,6 +213,7 @@ fn waybars_states_and_state_formats_carry_over() {
         "battery": {"states": {"good": 95, "warning": 30, "critical": 15},
                     "format": "{capacity}% {icon}", "format-good": "{icon}",
                     "format-charging-good": "C", "format-discharging-warning": "W {capacity}%",
+                    "tooltip-format-discharging": "{timeTo}", "tooltip-format-good": "ok",
                     "format-icons": ["a", "b"]}
     });
     let import = crate::config::import::convert(&waybar);
@@ -224,4 +225,53 @@ fn waybars_states_and_state_formats_carry_over() {
     let sample = sample(BatteryStatus::Discharging, 12.5, 10.0, Some(false));
     let status = module.text(&input(&sample), &mut out).expect("shown");
     assert_eq!((out.as_str(), status.level), ("W 25%", Level::Warning));
+    let mut tooltip = String::new();
+    module.tooltip(&mut Plain(&mut tooltip), &input(&sample));
+    assert_eq!(tooltip, "Empty in 1 h 15 min");
+}
+
+#[test]
+fn the_tooltip_has_formats_by_status_and_state_in_waybars_order() {
+    let module = configured(
+        "battery",
+        "states = { good = 95, warning = 30 }\n\
+         tooltip-format = \"any {capacity}%\"\n\
+         tooltip-format-charging = \"charging {timeTo}\"\n\
+         tooltip-format-warning = \"low {capacity}%\"\n\
+         tooltip-format-discharging-good = \"fine {capacity}%\"\n",
+    );
+    let tooltip = |status, now| {
+        let mut text = String::new();
+        let sample = sample(status, now, 10.0, Some(false));
+        module.tooltip(&mut Plain(&mut text), &input(&sample));
+        text
+    };
+    // 80 % discharging: good, its status and state's own.
+    assert_eq!(tooltip(BatteryStatus::Discharging, 40.0), "fine 80%");
+    // 20 % charging: the status's before the state's.
+    assert_eq!(
+        tooltip(BatteryStatus::Charging, 10.0),
+        "charging Full in 4 h 0 min"
+    );
+    // 20 % discharging: the state's.
+    assert_eq!(tooltip(BatteryStatus::Discharging, 10.0), "low 20%");
+    // 98 %: no state, the plain one.
+    assert_eq!(tooltip(BatteryStatus::Discharging, 49.0), "any 98%");
+    // The label keeps ringbar's own: no label format is set.
+    let mut out = String::new();
+    let sample = sample(BatteryStatus::Discharging, 40.0, 10.0, Some(false));
+    module.text(&input(&sample), &mut out);
+    assert_eq!(out, "BAT 80% 4:00");
+    for bad in [
+        "tooltip-format-half = \"x\"",
+        "tooltip-format-weird-good = \"x\"",
+    ] {
+        let text = format!("modules_right = [\"battery\"]\n[battery]\n{bad}\n");
+        let err = crate::config::parse(&text, std::path::Path::new("c.toml")).expect_err(bad);
+        assert!(
+            err.message.contains("unknown field"),
+            "{bad}: {}",
+            err.message
+        );
+    }
 }

@@ -54,12 +54,17 @@ pub const KIND: ModuleKind = ModuleKind {
 };
 
 /// `format-time`'s fields are `{H}`, `{M}` and `{m}`; `states` are the battery's own
-/// (any names), and each state's formats with them; `interval` is the monitor's.
+/// (any names), and each status's and state's formats with them; `interval` is the
+/// monitor's.
 fn from_waybar(key: &str, value: &serde_json::Value) -> import::Carried {
     match key {
         "format-time" | "states" => import::Carried::renamed(key, value),
-        _ if key.starts_with("format-") => {
-            match import::checked_format(key, value, formats::KEYS) {
+        _ if key.starts_with("format-") || key.starts_with("tooltip-format-") => {
+            let fields = match key.starts_with("tooltip") {
+                true => formats::TOOLTIP_KEYS,
+                false => formats::KEYS,
+            };
+            match import::checked_format(key, value, fields) {
                 Some(setting) => import::Carried::Set(vec![setting]),
                 None => import::Carried::UnknownField,
             }
@@ -111,9 +116,13 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
         .cloned()
         .collect();
     let other = std::mem::take(&mut settings.other);
-    settings.state_formats =
-        state_formats::StateFormats::take(other, &names, &[OWN_SETTINGS, WAYBAR_SETTINGS].concat())
-            .map_err(toml::de::Error::custom)?;
+    settings.state_formats = state_formats::StateFormats::take(
+        other,
+        &names,
+        &[OWN_SETTINGS, WAYBAR_SETTINGS].concat(),
+        (formats::checked_label, formats::checked_tooltip),
+    )
+    .map_err(toml::de::Error::custom)?;
     Ok(Rc::new(BatteryModule {
         key: name.to_owned(),
         settings,
@@ -276,20 +285,25 @@ impl Module for BatteryModule {
         })
     }
 
-    /// The battery section, or the user's `tooltip-format`.
+    /// The battery section, or the user's `tooltip-format` (for the status and state
+    /// where set, in Waybar's order).
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
         let Some(reading) = self.reading(input).filter(|_| self.settings.tooltip) else {
             return;
         };
-        let Some(format) = &self.settings.tooltip_format else {
+        let total = self.total(self.shown(reading));
+        let status = total.as_ref().map(|total| status_name(total, reading.1));
+        let state = total
+            .as_ref()
+            .and_then(|total| self.settings.state(total.capacity.round()))
+            .map(|s| &**s);
+        let own = status.and_then(|status| self.settings.state_formats.tooltip(status, state));
+        let (Some(format), Some(total), Some(status)) =
+            (own.or(self.settings.tooltip_format.as_ref()), total, status)
+        else {
             reading.write_report(sink);
             return;
         };
-        let Some(total) = self.total(self.shown(reading)) else {
-            return;
-        };
-        let status = status_name(&total, reading.1);
-        let state = self.settings.state(total.capacity.round()).map(|s| &**s);
         let mut text = String::new();
         let wear = self.wear(self.shown(reading));
         self.settings

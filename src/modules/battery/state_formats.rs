@@ -1,17 +1,25 @@
-//! The battery's formats for a state, as Waybar reads them: `format-<state>` and
-//! `format-<status>-<state>`, for each state `states` names (`warning` and `critical`
-//! without it), and the icons' set names `<status>-<state>` made once for each.
+//! The battery's formats for a status or a state beyond its own keys, as Waybar reads
+//! them: `format-<state>` and `format-<status>-<state>` for each state `states` names
+//! (`warning` and `critical` without it); `tooltip-format-<status>`,
+//! `tooltip-format-<state>` and `tooltip-format-<status>-<state>`; and the icons' set
+//! names `<status>-<state>` made once for each.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::formats::{checked_label, STATUSES};
+/// Waybar's status names, as formats and icons' sets name them.
+pub const STATUSES: [&str; 5] = ["charging", "discharging", "plugged", "full", "not-charging"];
 
-/// One state's format, for one status or for any.
+/// Checks a format's text from the config (its fields).
+pub type Check = fn(toml::Value) -> Result<String, toml::de::Error>;
+
+/// One format, for a status, a state, or both.
 #[derive(Clone, Debug, PartialEq)]
 struct StateFormat {
+    /// The tooltip's, not the label's.
+    tooltip: bool,
     status: Option<&'static str>,
-    state: Rc<str>,
+    state: Option<Rc<str>>,
     format: String,
 }
 
@@ -24,24 +32,31 @@ pub struct StateFormats {
 
 impl StateFormats {
     /// Takes the keys of `other` (the table's keys that are no setting of their own),
-    /// each a `format-[<status>-]<state>` for one of `states`; any other is refused.
+    /// each a format named for a status or one of `states`; any other is refused.
     pub fn take(
         other: BTreeMap<String, toml::Value>,
         states: &[Rc<str>],
         known: &[&str],
+        (check_label, check_tooltip): (Check, Check),
     ) -> Result<StateFormats, String> {
         let mut formats = Vec::new();
         for (key, value) in other {
-            let Some((status, state)) = split(&key, states) else {
+            let Some((tooltip, status, state)) = split(&key, states) else {
                 let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
                 return Err(format!(
-                    "unknown field `{key}`, expected one of {}, or format-<state> and \
-                     format-<status>-<state> for a state listed in `states`",
+                    "unknown field `{key}`, expected one of {}, or format-<state>, \
+                     format-<status>-<state> and tooltip-format-<status>, -<state> or \
+                     -<status>-<state> for a state listed in `states`",
                     known.join(", ")
                 ));
             };
-            let format = checked_label(value).map_err(|e| format!("{key}: {}", e.message()))?;
+            let checked = match tooltip {
+                true => check_tooltip(value),
+                false => check_label(value),
+            };
+            let format = checked.map_err(|e| format!("{key}: {}", e.message()))?;
             formats.push(StateFormat {
+                tooltip,
                 status,
                 state,
                 format,
@@ -58,16 +73,29 @@ impl StateFormats {
         Ok(StateFormats { formats, icon_sets })
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.formats.is_empty()
+    /// Whether a label's format is among them.
+    pub fn has_label(&self) -> bool {
+        self.formats.iter().any(|f| !f.tooltip)
     }
 
-    /// The format for `state`, for `status` (`None`: `format-<state>`).
+    /// The label's format for `status` and `state` (`None`: for any status).
     pub fn get(&self, status: Option<&str>, state: &str) -> Option<&String> {
+        self.find(false, status, Some(state))
+    }
+
+    /// The tooltip's format in Waybar's order: for the status and state, the status,
+    /// the state.
+    pub fn tooltip(&self, status: &str, state: Option<&str>) -> Option<&String> {
+        let both = state.and_then(|state| self.find(true, Some(status), Some(state)));
+        both.or_else(|| self.find(true, Some(status), None))
+            .or_else(|| state.and_then(|state| self.find(true, None, Some(state))))
+    }
+
+    fn find(&self, tooltip: bool, status: Option<&str>, state: Option<&str>) -> Option<&String> {
         let found = self
             .formats
             .iter()
-            .find(|f| f.status == status && &*f.state == state)?;
+            .find(|f| f.tooltip == tooltip && f.status == status && f.state.as_deref() == state)?;
         Some(&found.format)
     }
 
@@ -81,16 +109,26 @@ impl StateFormats {
     }
 }
 
-/// `format-charging-good` as (`charging`, `good`), `format-good` as (none, `good`), for a
-/// state among `states`.
-fn split(key: &str, states: &[Rc<str>]) -> Option<(Option<&'static str>, Rc<str>)> {
-    let rest = key.strip_prefix("format-")?;
+/// A format's key as (tooltip's, status, state): `format-charging-good` as (no,
+/// `charging`, `good`), `format-good` as (no, none, `good`), `tooltip-format-charging`
+/// as (yes, `charging`, none); a state must be among `states`, and a label's format
+/// names one.
+type Named = (bool, Option<&'static str>, Option<Rc<str>>);
+
+fn split(key: &str, states: &[Rc<str>]) -> Option<Named> {
+    let (tooltip, rest) = match key.strip_prefix("tooltip-format-") {
+        Some(rest) => (true, rest),
+        None => (false, key.strip_prefix("format-")?),
+    };
     let state_named = |name: &str| states.iter().find(|s| &***s == name).cloned();
     if let Some(state) = state_named(rest) {
-        return Some((None, state));
+        return Some((tooltip, None, Some(state)));
+    }
+    if let Some(status) = STATUSES.iter().find(|s| **s == rest).filter(|_| tooltip) {
+        return Some((true, Some(*status), None));
     }
     STATUSES.iter().find_map(|status| {
         let state = rest.strip_prefix(status)?.strip_prefix('-')?;
-        Some((Some(*status), state_named(state)?))
+        Some((tooltip, Some(*status), Some(state_named(state)?)))
     })
 }
