@@ -68,6 +68,7 @@ impl PictureLabel {
     }
 
     /// The theme's icon drawn (for the test hook); `None` for a file's picture.
+    #[cfg(feature = "test-support")]
     pub fn icon(&self) -> Option<String> {
         self.icon.borrow().clone()
     }

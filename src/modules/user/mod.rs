@@ -64,9 +64,9 @@ struct Settings {
     /// Whether the avatar is drawn.
     icon: bool,
     avatar: String,
-    #[serde(deserialize_with = "picture_side")]
+    #[serde(deserialize_with = "super::picture::deserialize_pixels")]
     width: i32,
-    #[serde(deserialize_with = "picture_side")]
+    #[serde(deserialize_with = "super::picture::deserialize_pixels")]
     height: i32,
 }
 
@@ -88,10 +88,6 @@ impl Default for Settings {
             height: AVATAR_SIDE,
         }
     }
-}
-
-fn picture_side<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
-    super::picture::deserialize_pixels(d)
 }
 
 fn checked_format<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
