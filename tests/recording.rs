@@ -2,7 +2,8 @@
 //! test user): a virtual input device, `pw-record` recording from it, and the bar's
 //! microphone indicator naming `pw-record` until the recording ends. A recording of the
 //! null sink's monitor by `parecord` (what the speakers play, as a screen recorder takes
-//! it) is no microphone and is not shown.
+//! it) is no microphone and is not shown. With `icon-size`, the microphone's icon is
+//! drawn instead, as Waybar draws it.
 
 mod common;
 
@@ -87,10 +88,37 @@ fn the_microphone_indicator_names_the_recording_app() {
     wait_for("the indicator", WAIT, || {
         bar.field("privacy") == "MIC pw-record"
     });
-    assert_eq!(bar.field("privacy.classes"), "module,privacy,microphone");
+    assert_eq!(classes_of(&bar), ["microphone", "module", "privacy"]);
     wait_for("`MIC pw-record` on screen", WAIT, || {
         let seen = ocr::read_text(&session.screenshot(WIDTH - 300, 0, 300, 26));
         seen.contains("MIC pw-record")
+    });
+
+    // Waybar's look: the microphone's icon, drawn, in a `#privacy-item.audio-in`.
+    let reloads = || bar.log_text().matches("reloading the config").count();
+    let before = reloads();
+    session.write_config_file(
+        "config.toml",
+        "modules_left = []\nmodules_center = []\nmodules_right = [\"privacy\"]\n\
+         [privacy]\nicon-size = 20\n",
+    );
+    wait_for("the reload", WAIT, || reloads() > before);
+    wait_for("the microphone's icon", WAIT, || {
+        bar.field("privacy") == ":audio-in+microphone@audio-input-microphone-symbolic"
+    });
+    let (x, y) = bar.button_center("privacy", 0);
+    let icon = session.screenshot(x - 10, y - 10, 20, 20);
+    let background = icon.pixel(0, 0);
+    let drawn = icon.count(0, 20, |p| (0..3).any(|i| p[i].abs_diff(background[i]) > 40));
+    assert!(drawn > 20, "{drawn} pixels of the symbolic icon");
+    // Waybar's selector styles it: the symbolic icon takes the colour.
+    session.write_config_file(
+        "style.css",
+        "#privacy-item.audio-in { color: rgb(240, 20, 20); }\n",
+    );
+    wait_for("the icon in the user's colour", WAIT, || {
+        let icon = session.screenshot(x - 10, y - 10, 20, 20);
+        icon.count(0, 20, |p| p[0] > 150 && p[1] < 80 && p[2] < 80) > 20
     });
 
     // The recording ends: hidden again (the monitor's still runs).
@@ -99,6 +127,18 @@ fn the_microphone_indicator_names_the_recording_app() {
         bar.field("privacy.visible") == "false"
     });
     drop(monitor);
+}
+
+/// The privacy label's classes, sorted: GTK keeps them in the order their names were
+/// first seen in the process (the default style names some).
+fn classes_of(bar: &common::running_bar::RunningBar) -> Vec<String> {
+    let mut classes: Vec<String> = bar
+        .field("privacy.classes")
+        .split(',')
+        .map(str::to_owned)
+        .collect();
+    classes.sort_unstable();
+    classes
 }
 
 /// A video source served by GStreamer's `pipewiresink` through the real PipeWire: made
@@ -172,15 +212,12 @@ fn cameras_and_screen_shares_are_named_until_they_stop() {
     wait_for("the screen share", WAIT, || {
         bar.field("privacy") == "SHARE gst-launch-1.0"
     });
-    assert_eq!(bar.field("privacy.classes"), "module,privacy,screen");
+    assert_eq!(classes_of(&bar), ["module", "privacy", "screen"]);
     let mut watching = video_reader(&sound, "rbcamera");
     wait_for("the camera beside it", WAIT, || {
         bar.field("privacy") == "CAM gst-launch-1.0 SHARE gst-launch-1.0"
     });
-    let classes = bar.field("privacy.classes");
-    let mut classes: Vec<&str> = classes.split(',').collect();
-    classes.sort_unstable();
-    assert_eq!(classes, ["camera", "module", "privacy", "screen"]);
+    assert_eq!(classes_of(&bar), ["camera", "module", "privacy", "screen"]);
     // Tesseract reads the `l` of `launch` as `L` or `lL` in this font.
     wait_for("both on screen", WAIT, || {
         let seen = ocr::read_text(&session.screenshot(WIDTH - 500, 0, 500, 26));
@@ -250,7 +287,7 @@ fn the_speakers_name_the_playing_app_when_asked() {
     wait_for("the speakers' indicator", WAIT, || {
         bar.field("privacy") == "OUT rb-player"
     });
-    assert_eq!(bar.field("privacy.classes"), "module,privacy,speaker");
+    assert_eq!(classes_of(&bar), ["module", "privacy", "speaker"]);
     wait_for("`OUT rb-player` on screen", WAIT, || {
         let seen = ocr::read_text(&session.screenshot(WIDTH - 300, 0, 300, 26));
         seen.contains("OUT rb-player")

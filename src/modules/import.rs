@@ -17,6 +17,9 @@ pub struct Waybar {
     pub fields: &'static [&'static str],
     /// Its other settings, tried first: Waybar's key and value to what carries over.
     pub convert: fn(&str, &Json) -> Carried,
+    /// Where Waybar's default differs from ringbar's: its value, written into the
+    /// import where Waybar's config leaves the key unset.
+    pub defaults: &'static [(&'static str, i64)],
 }
 
 impl Waybar {
@@ -27,6 +30,7 @@ impl Waybar {
             settings: &[],
             fields: &[],
             convert: no_conversion,
+            defaults: &[],
         }
     }
 

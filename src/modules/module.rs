@@ -75,6 +75,7 @@ impl<'a> Widget<'a> {
         match self {
             Widget::Script(script) => Some(script),
             Widget::Image { script, .. } => script,
+            Widget::Buttons(row) => row.script(),
             _ => None,
         }
     }
@@ -211,6 +212,8 @@ pub enum Action {
     Script(Button),
     /// Run the module's own command for this button ([`Module::command`]).
     Run(Button),
+    /// Run this shell command, detached (a picture's own `on-click`).
+    Spawn(String),
     /// Pop up this menu (and run the button's command too, if one is set, as Waybar does).
     Menu(std::rc::Rc<super::menu::Menu>),
     /// A command for an event source (the sound server's volume, BlueZ's power…).

@@ -3,6 +3,7 @@
 
 use super::{Action, Button, Input};
 use crate::events::compositor::Workspace;
+use crate::events::script::ScriptConfig;
 
 /// A module drawn as a row of buttons.
 pub trait ButtonRow {
@@ -17,6 +18,12 @@ pub trait ButtonRow {
     fn icons(&self) -> IconStyle {
         IconStyle::default()
     }
+
+    /// The script whose output the buttons come from, for a row that has one (an
+    /// `image` with `multiple` and `exec`).
+    fn script(&self) -> Option<&ScriptConfig> {
+        None
+    }
 }
 
 /// One button of a row.
@@ -27,7 +34,10 @@ pub struct RowButton {
     /// `focused`, `visible`, `urgent`, `empty` or `occupied`, `special`; `active`,
     /// `minimized`, `maximized`, `fullscreen`.
     pub classes: Vec<&'static str>,
-    /// An icon before the text: GIO's icon string (a theme's icon name, or a file).
+    /// A class the user names (an image entry's `marker`), a safe CSS name.
+    pub class: Option<String>,
+    /// An icon before the text: GIO's icon string (a theme's icon name), or an absolute
+    /// path to a picture file, decoded off the main loop and again when the file changes.
     pub icon: Option<String>,
     /// The icon after the text instead of before it.
     pub icon_last: bool,
@@ -43,15 +53,23 @@ pub enum Target {
     Workspace(Workspace),
     /// An open window, by its id in [`crate::events::tasks::Tasks`].
     Task(u32),
+    /// One of a module's own items (an image's picture, a kind of capture), with the
+    /// command a left click on it runs where it has one of its own.
+    Item(Option<String>),
 }
 
-/// The size and the themes of a row's icons.
+/// How a row's buttons are drawn: their icons' size and themes, the space between them
+/// and the name they take.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IconStyle {
     /// In pixels.
     pub size: i32,
     /// Icon themes tried in turn before the desktop's own.
     pub themes: Vec<String>,
+    /// Between two buttons, in pixels.
+    pub spacing: i32,
+    /// Each button's CSS name (Waybar's `#privacy-item`); unset, GTK's `button`.
+    pub button_name: Option<&'static str>,
 }
 
 impl Default for IconStyle {
@@ -59,6 +77,8 @@ impl Default for IconStyle {
         IconStyle {
             size: 16,
             themes: Vec::new(),
+            spacing: 0,
+            button_name: None,
         }
     }
 }

@@ -146,7 +146,7 @@ impl App {
             Action::NextLayout => self.sources.next_layout(),
             Action::FocusWorkspace(workspace) => self.sources.focus_workspace(&workspace),
             Action::StepWorkspace { forward, warp } => self.sources.step_workspace(forward, warp),
-            Action::Script(_) | Action::Run(_) | Action::Menu(_) => {}
+            Action::Script(_) | Action::Run(_) | Action::Spawn(_) | Action::Menu(_) => {}
         }
     }
 

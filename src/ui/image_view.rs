@@ -60,6 +60,15 @@ impl ImageView {
         }
     }
 
+    /// Shows a theme's icon (or GIO's icon for a file, loaded by GTK) in place of a file
+    /// decoded here; a decoding still under way is dropped when it ends.
+    pub fn show_icon(&self, icon: &gio::Icon) {
+        self.shown.replace(None);
+        self.loads.set(self.loads.get().wrapping_add(1));
+        self.widget.set_pixel_size(self.width.max(self.height));
+        self.widget.set_from_gicon(icon);
+    }
+
     /// Shows the file at `path`, decoding it unless it is the one shown, unchanged.
     pub fn show_file(&self, path: &str) {
         let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();

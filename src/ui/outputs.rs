@@ -179,6 +179,9 @@ impl App {
                             crate::events::script::runner::run_detached(pressed.name(), command);
                         }
                     }
+                    Some(Action::Spawn(command)) => {
+                        crate::events::script::runner::run_detached(pressed.name(), &command);
+                    }
                     Some(action) => app.perform(action),
                     None => {}
                 }

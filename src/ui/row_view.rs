@@ -1,6 +1,6 @@
-//! The widget of a module drawn as a row of buttons (`workspaces`, `taskbar`): kept in
-//! step with the module's [`RowButton`]s, reusing buttons so an event that changes one
-//! class touches one widget. A press goes to the module with what its button stands
+//! The widget of a module drawn as a row of buttons (`workspaces`, `taskbar`, `image`'s
+//! `multiple`, `privacy`'s icons): kept in step with the module's [`RowButton`]s, reusing
+//! buttons so an event that changes one class touches one widget. A press goes to the module with what its button stands
 //! for; scrolling on the row goes to the module as a whole.
 
 use std::cell::RefCell;
@@ -11,6 +11,7 @@ use gtk4 as gtk;
 use gtk4::prelude::*;
 use gtk4::{gdk, gio};
 
+use super::image_view::ImageView;
 use crate::modules::{Button, IconStyle, RowButton, Target};
 
 /// What a press on a button does: the target it stands for, and the mouse button.
@@ -20,7 +21,7 @@ pub type OnPress = Rc<dyn Fn(&Target, Button)>;
 struct Shown {
     button: gtk::Button,
     /// With an icon: the icon and the label, in a box that is the button's child.
-    icon: Option<(gtk::Image, gtk::Label)>,
+    icon: Option<(ImageView, gtk::Label)>,
 }
 
 pub struct RowView {
@@ -44,7 +45,7 @@ impl RowView {
         on_press: OnPress,
         on_scroll: Rc<dyn Fn(bool)>,
     ) -> RowView {
-        let widget = gtk::Box::new(gtk::Orientation::Horizontal, 0);
+        let widget = gtk::Box::new(gtk::Orientation::Horizontal, style.spacing);
         widget.add_css_class("module");
         widget.add_css_class(css);
         widget.set_widget_name(css);
@@ -113,7 +114,9 @@ impl RowView {
             let icon_changed =
                 old.map(|o| (&o.icon, o.icon_last)) != Some((&want.icon, want.icon_last));
             let icon = match (&want.icon, icon_changed) {
-                (Some(icon), true) => Some(self.icon(icon)),
+                // A picture file, looked at on each update: it may change under its name.
+                (Some(file), _) if file.starts_with('/') => Some(Icon::File(file)),
+                (Some(icon), true) => Some(Icon::Themed(self.icon(icon))),
                 _ => None,
             };
             let button = &self.buttons[index];
@@ -126,8 +129,12 @@ impl RowView {
                     None => button.button.set_label(&want.label),
                 }
             }
-            if let (Some((image, _)), Some(icon)) = (&button.icon, icon) {
-                image.set_from_gicon(&icon);
+            if let (Some((view, _)), Some(icon)) = (&button.icon, icon) {
+                match icon {
+                    Icon::File(file) => view.show_file(file),
+                    Icon::Themed(icon) => view.show_icon(&icon),
+                }
+                let image = &view.widget;
                 if let Some(child) = button.button.child().and_downcast::<gtk::Box>() {
                     match want.icon_last {
                         true => child.reorder_child_after(image, child.last_child().as_ref()),
@@ -145,6 +152,15 @@ impl RowView {
             for class in want.classes.iter().filter(|c| !old_classes.contains(c)) {
                 button.button.add_css_class(class);
             }
+            let old_class = old.and_then(|o| o.class.as_deref());
+            if old_class != want.class.as_deref() {
+                if let Some(class) = old_class {
+                    button.button.remove_css_class(class);
+                }
+                if let Some(class) = &want.class {
+                    button.button.add_css_class(class);
+                }
+            }
             match shown.get_mut(index) {
                 Some(slot) => slot.clone_from(want),
                 None => shown.push(want.clone()),
@@ -160,6 +176,9 @@ impl RowView {
     fn make_button(&self, first: &RowButton) -> Shown {
         let button = gtk::Button::new();
         button.add_css_class("flat");
+        if let Some(name) = self.style.button_name {
+            button.set_widget_name(name);
+        }
         let index = self.buttons.len();
         let (shown, on_press) = (self.shown.clone(), self.on_press.clone());
         let press = move |which: Button| {
@@ -181,11 +200,10 @@ impl RowView {
         button.add_controller(others);
         let icon = first.icon.is_some().then(|| {
             let content = gtk::Box::new(gtk::Orientation::Horizontal, 4);
-            let image = gtk::Image::new();
-            image.set_pixel_size(self.style.size);
+            let image = ImageView::sized(self.style.size, self.style.size);
             let label = gtk::Label::new(None);
             label.set_visible(false);
-            content.append(&image);
+            content.append(&image.widget);
             content.append(&label);
             button.set_child(Some(&content));
             (image, label)
@@ -248,11 +266,21 @@ impl RowView {
                     .as_deref()
                     .map(|i| format!("@{i}"))
                     .unwrap_or_default();
-                format!("{}:{}{icon}", b.label, b.classes.join("+"))
+                let classes = b.classes.iter().copied().chain(b.class.as_deref());
+                let classes: Vec<&str> = classes.collect();
+                format!("{}:{}{icon}", b.label, classes.join("+"))
             })
             .collect();
         parts.join("|")
     }
+}
+
+/// What a button's icon is drawn from.
+enum Icon<'a> {
+    /// A picture file, by its absolute path.
+    File(&'a str),
+    /// A theme's icon, looked up.
+    Themed(gio::Icon),
 }
 
 /// `wanted` as the file `theme` has for it at `size`, as an icon any theme shows.

@@ -1,7 +1,8 @@
 //! The image module in sway: a PNG drawn on the bar (read back from a screenshot), the
 //! file changed under the same name and drawn again, the file gone (hidden), a FIFO and
 //! a file that is no picture (the main loop never waits; the bar says why), a script that
-//! names the file and gives a tooltip with markup, and `--once --json`.
+//! names the file and gives a tooltip with markup, and `--once --json`; with `multiple`, a
+//! row of pictures with their markers and clicks, from the config and from a script.
 
 use std::time::Duration;
 
@@ -113,4 +114,101 @@ fn an_image_file_is_drawn_and_followed() {
     let doc = session.once_json(&[]);
     assert_eq!(doc["modules"][0]["name"], "image", "{}", doc["modules"]);
     assert_eq!(doc["modules"][0]["text"], picture.display().to_string());
+}
+
+#[test]
+fn multiple_pictures_are_drawn_with_their_markers_and_clicks() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let dir = session.path().join("pictures");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let _ = std::process::Command::new("chmod")
+        .arg("777")
+        .arg(&dir)
+        .status();
+    let (red, blue) = (dir.join("red.png"), dir.join("blue.png"));
+    write_png(&red, 64, [230, 20, 20]);
+    write_png(&blue, 64, [20, 20, 230]);
+    let clicked = dir.join("clicked");
+    session.write_config_file(
+        "config.toml",
+        &config(&format!(
+            "multiple = true\nsize = 20\ninterval = 1\nentries = [\n\
+             {{ path = \"{}\", marker = \"dimmed\", tooltip = \"the red one\", \
+             on-click = \"touch {}\" }},\n{{ path = \"{}\", marker = \"normal\" }},\n\
+             {{ path = \"{}/missing.png\" }} ]",
+            red.display(),
+            clicked.display(),
+            blue.display(),
+            dir.display()
+        )),
+    );
+    drop(session.pointer());
+    let bar = session.start_bar(&[]);
+    let expected = format!(":dimmed@{}|:normal@{}", red.display(), blue.display());
+    wait_for("two pictures with their markers", WAIT, || {
+        bar.field("image") == expected
+    });
+    wait_for("both drawn", WAIT, || {
+        pixels_of(&session, &bar, [230, 20, 20]) > 200
+            && pixels_of(&session, &bar, [20, 20, 230]) > 200
+    });
+
+    // A left click on the first runs its own on-click.
+    let (x, y) = bar.button_center("image", 0);
+    let mut pointer = session.pointer();
+    pointer.move_to(x, y);
+    pointer.click("left");
+    wait_for("the picture's on-click ran", WAIT, || clicked.exists());
+    drop(pointer);
+
+    // Saved again under its name: drawn again at the next interval.
+    write_png(&red, 64, [230, 230, 20]);
+    wait_for("the yellow picture", WAIT, || {
+        pixels_of(&session, &bar, [230, 230, 20]) > 200
+    });
+
+    // A script prints them as a JSON array over several lines, as `jq .` does.
+    let green = dir.join("green.png");
+    write_png(&green, 64, [20, 200, 20]);
+    let before = reloads(&bar);
+    let script = session.write_home_file(
+        "pictures.sh",
+        &format!(
+            "#!/bin/sh\nprintf '[\\n  {{\\n    \"path\": \"%s\",\\n    \"marker\": \"important\"\\n  }}\\n]\\n' {}\n",
+            green.display()
+        ),
+    );
+    let _ = std::process::Command::new("chmod")
+        .arg("755")
+        .arg(&script)
+        .status();
+    session.write_config_file(
+        "config.toml",
+        &config(&format!(
+            "multiple = true\nsize = 20\nexec = \"{}\"",
+            script.display()
+        )),
+    );
+    wait_for("the reload", WAIT, || reloads(&bar) > before);
+    let expected = format!(":important@{}", green.display());
+    wait_for("the script's picture", WAIT, || {
+        bar.field("image") == expected
+    });
+    wait_for("the green picture", WAIT, || {
+        pixels_of(&session, &bar, [20, 200, 20]) > 200
+    });
+    let doc = session.once_json(&[]);
+    assert_eq!(doc["modules"][0]["text"], green.display().to_string());
+
+    // Output that is no array of pictures: the row hides, with one line saying why.
+    let before = reloads(&bar);
+    session.write_config_file(
+        "config.toml",
+        &config("multiple = true\nsize = 20\nexec = \"echo '{not json'\""),
+    );
+    wait_for("the reload", WAIT, || reloads(&bar) > before);
+    bar.wait_for_log("printed no JSON array of pictures");
+    wait_for("hidden", WAIT, || bar.field("image.visible") == "false");
 }

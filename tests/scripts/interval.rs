@@ -187,3 +187,53 @@ fn a_script_gets_the_fd_limit_the_bar_started_with() {
         assert_eq!(text_of(&runner.state()), Some("1024"));
     });
 }
+
+#[test]
+fn a_whole_output_is_one_line_of_text_and_a_too_long_one_fails() {
+    on_own_context(|context, dir| {
+        // A JSON array printed by `jq .`: over several lines, with blank ones.
+        let exec = script(
+            dir,
+            "pretty.sh",
+            "printf '[\\n  {\\n    \"path\": \"/a.png\"\\n  },\\n\\n  {\"path\": \"/b.png\"}\\n]\\n'",
+        );
+        let config = ScriptConfig {
+            interval: Some(IntervalSetting::Once),
+            whole_output: true,
+            ..ScriptConfig::new(exec)
+        };
+        let (runner, states) = start(config);
+        let shown = || matches!(runner.state(), ScriptState::Output(_));
+        assert!(
+            run_until(context, Duration::from_secs(3), shown),
+            "{states:?}"
+        );
+        let ScriptState::Output(output) = runner.state() else {
+            unreachable!()
+        };
+        let value: serde_json::Value = serde_json::from_str(&output.text).expect(&output.text);
+        assert_eq!(value[1]["path"], "/b.png", "{}", output.text);
+        assert_eq!(output.tooltip, None, "no line is the tooltip");
+
+        // 40 lines of 2 KiB: more than a whole output may be.
+        let exec = script(
+            dir,
+            "long.sh",
+            "i=0; while [ $i -lt 40 ]; do head -c 2048 /dev/zero | tr '\\0' x; echo; \
+             i=$((i+1)); done",
+        );
+        let config = ScriptConfig {
+            interval: Some(IntervalSetting::Once),
+            whole_output: true,
+            ..ScriptConfig::new(exec)
+        };
+        let (runner, states) = start(config);
+        let failed = || reason_of(&runner.state()).is_some();
+        assert!(
+            run_until(context, Duration::from_secs(3), failed),
+            "{states:?}"
+        );
+        let reason = reason_of(&runner.state()).unwrap_or_default().to_owned();
+        assert!(reason.contains("longer than 64 KiB"), "{reason}");
+    });
+}

@@ -302,6 +302,17 @@ impl Layout {
             };
             notes.push(format!("`{name}` `{key}`: {why}"));
         }
+        if let Kind::Module(ModuleKind {
+            waybar: Some(waybar),
+            ..
+        }) = kind
+        {
+            for (key, value) in waybar.defaults {
+                if !settings.contains_key(*key) {
+                    table.insert((*key).to_owned(), Value::Integer(*value));
+                }
+            }
+        }
         table
     }
 

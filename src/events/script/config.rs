@@ -62,6 +62,10 @@ pub struct ScriptConfig {
     pub tooltip_format: Option<String>,
     /// Show the script's text literally instead of as Pango markup (default false).
     pub escape: Option<bool>,
+    /// Not a key: an interval run's whole output is the text, its lines joined by
+    /// spaces (a JSON document printed over several lines, for `image`'s `multiple`).
+    #[serde(skip)]
+    pub whole_output: bool,
 }
 
 impl ScriptConfig {
@@ -82,6 +86,7 @@ impl ScriptConfig {
             tooltip_format: None,
             tooltip: None,
             escape: None,
+            whole_output: false,
         }
     }
 

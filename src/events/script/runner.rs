@@ -99,6 +99,8 @@ pub struct ScriptRunner {
     config: ScriptConfig,
     mode: Mode,
     json: bool,
+    /// Which lines of a run are kept.
+    keep: output::Keep,
     context: glib::MainContext,
     weak: Weak<ScriptRunner>,
     on_update: Box<dyn Fn(&ScriptState)>,
@@ -138,6 +140,7 @@ impl ScriptRunner {
         let runner = Rc::new_cyclic(|weak| ScriptRunner {
             name: name.to_owned(),
             json: config.is_json(),
+            keep: output::Keep::of(mode, config.is_json(), config.whole_output),
             config,
             mode,
             context: glib::MainContext::ref_thread_default(),

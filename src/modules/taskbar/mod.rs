@@ -289,6 +289,7 @@ impl Taskbar {
         RowButton {
             label,
             classes,
+            class: None,
             icon,
             icon_last: self.icon_last,
             tooltip: tooltip.filter(|t| !t.is_empty()),
@@ -381,6 +382,7 @@ impl ButtonRow for Taskbar {
         IconStyle {
             size: i32::from(self.settings.icon_size.clamp(8, 256)),
             themes: self.settings.icon_theme.clone(),
+            ..IconStyle::default()
         }
     }
 }

@@ -218,7 +218,8 @@ fn the_mapping_goes_to_the_source_and_icons_take_size_and_themes() {
         row.icons(),
         IconStyle {
             size: 24,
-            themes: vec!["Papirus".into()]
+            themes: vec!["Papirus".into()],
+            ..IconStyle::default()
         }
     );
     let listed = module("[taskbar]\nicon-theme = [\"A\", \"B\"]\n");

@@ -376,6 +376,7 @@ impl ButtonRow for Workspaces {
             out.push(RowButton {
                 label,
                 classes,
+                class: None,
                 icon: None,
                 icon_last: false,
                 tooltip: None,

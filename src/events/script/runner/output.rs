@@ -8,8 +8,31 @@ use super::{Mode, ScriptRunner, MAX_LINE};
 use crate::events::script::lines::Line;
 use crate::events::script::{markup, parse_line, ScriptOutput, ScriptState};
 
-/// The output kept from a run: the latest line (continuous, and JSON interval runs), or
-/// the first three lines (plain interval runs).
+/// Which lines of a run's output are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Keep {
+    /// The latest line (continuous scripts).
+    Latest,
+    /// The latest line that is not blank (JSON interval runs).
+    LatestFilled,
+    /// The first three: text, tooltip and class (plain interval runs).
+    FirstThree,
+    /// All of them, up to [`MAX_LINE`] bytes in all (`ScriptConfig::whole_output`).
+    Whole,
+}
+
+impl Keep {
+    pub(super) fn of(mode: Mode, json: bool, whole: bool) -> Keep {
+        match (mode, json, whole) {
+            (Mode::Continuous, _, _) => Keep::Latest,
+            (_, true, _) => Keep::LatestFilled,
+            (_, false, true) => Keep::Whole,
+            (_, false, false) => Keep::FirstThree,
+        }
+    }
+}
+
+/// The output kept from a run, as [`Keep`] says.
 #[derive(Default)]
 pub(super) struct Collected {
     latest: Vec<u8>,
@@ -17,18 +40,32 @@ pub(super) struct Collected {
     /// `latest` is newer than the state.
     fresh: bool,
     first: Vec<(Vec<u8>, bool)>,
+    /// The bytes in `first`.
+    first_bytes: usize,
 }
 
 impl Collected {
-    pub(super) fn add(&mut self, line: Line<'_>, mode: Mode, json: bool) {
+    pub(super) fn add(&mut self, line: Line<'_>, keep: Keep) {
         let blank = line.bytes.iter().all(u8::is_ascii_whitespace);
-        if mode == Mode::Continuous || (json && !blank) {
-            self.latest.clear();
-            self.latest.extend_from_slice(line.bytes);
-            self.latest_cut = line.cut;
-            self.fresh = true;
-        } else if !json && self.first.len() < 3 {
-            self.first.push((line.bytes.to_vec(), line.cut));
+        match keep {
+            Keep::Latest | Keep::LatestFilled if keep == Keep::Latest || !blank => {
+                self.latest.clear();
+                self.latest.extend_from_slice(line.bytes);
+                self.latest_cut = line.cut;
+                self.fresh = true;
+            }
+            Keep::FirstThree if self.first.len() < 3 => {
+                self.first.push((line.bytes.to_vec(), line.cut));
+            }
+            Keep::Whole if !self.first.last().is_some_and(|(_, cut)| *cut) => {
+                self.first_bytes += line.bytes.len() + 1;
+                match self.first_bytes > MAX_LINE {
+                    // Longer than a line may be: as a line cut, and nothing more kept.
+                    true => self.first.push((Vec::new(), true)),
+                    false => self.first.push((line.bytes.to_vec(), line.cut)),
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -114,7 +151,13 @@ impl ScriptRunner {
             return self.state_of(&[], true);
         }
         let lines: Vec<&[u8]> = collected.first.iter().map(|(l, _)| l.as_slice()).collect();
-        self.state_of(&lines.join(&b'\n'), false)
+        // The whole output as one line of text, or the text, tooltip and class lines.
+        let between = if self.keep == Keep::Whole {
+            b' '
+        } else {
+            b'\n'
+        };
+        self.state_of(&lines.join(&between), false)
     }
 
     pub(super) fn fail(&self, reason: String) {

@@ -117,14 +117,14 @@ impl ScriptRunner {
     }
 
     fn on_stdout(&self, id: u64, event: Event<'_>) -> bool {
-        let (mode, json) = (self.mode, self.json);
+        let keep = self.keep;
         match event {
             Event::Line(line) => {
                 let cut = line.cut;
                 let current = self
-                    .with_run(id, |run| run.collected.add(line, mode, json))
+                    .with_run(id, |run| run.collected.add(line, keep))
                     .is_some();
-                if current && cut && mode != Mode::Continuous {
+                if current && cut && self.mode != Mode::Continuous {
                     // Known now, not when the run ends (a long line takes long to read).
                     self.set_state(self.state_of(&[], true));
                 }

@@ -5,6 +5,9 @@
 //! Asked for (`speaker`, Waybar's `audio-out`), the applications playing sound too:
 //! `OUT mpv`.
 //!
+//! With `icon-size` set, drawn as Waybar draws it: one icon per kind in use
+//! (`#privacy-item.audio-in`), each with its own tooltip (`icons.rs`).
+//!
 //! The microphone: the sound server's streams that record from an input device (not a
 //! sink's monitor) and are not paused, on the `audio` module's connection
 //! (`crate::events::audio`); the speakers: its streams that play, not paused. Cameras and screen shares: PipeWire's video sources linked
@@ -18,10 +21,12 @@ use serde::de::{self, Deserializer};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
+mod icons;
+
 use super::format;
 use super::import::{Carried, Waybar};
 use super::ModuleKind;
-use super::{Action, Button, EventSource, Input, Module, Status, Table, Update};
+use super::{Action, Button, EventSource, Input, Module, Status, Table, Update, Widget};
 use crate::events::audio::{AppStream, AudioState};
 use crate::events::capture::CaptureKind;
 use crate::events::capture::CaptureState;
@@ -50,6 +55,15 @@ struct Settings {
     /// The kinds shown, by ringbar's names or Waybar's types; unset, all.
     #[serde(deserialize_with = "kinds")]
     modules: Vec<Kind>,
+    /// Set: a row of icons this many pixels high (0: 16), in place of the text.
+    #[serde(rename = "icon-size")]
+    icon_size: Option<u16>,
+    /// Between two icons, in pixels.
+    #[serde(rename = "icon-spacing")]
+    icon_spacing: u16,
+    /// Each kind's icon, by the theme's icon names.
+    #[serde(rename = "icon-names")]
+    icon_names: icons::IconNames,
 }
 
 impl Default for Settings {
@@ -61,6 +75,9 @@ impl Default for Settings {
             format_speaker: "OUT {apps}".to_owned(),
             format_icons: None,
             modules: Kind::CAPTURES.to_vec(),
+            icon_size: None,
+            icon_spacing: 4,
+            icon_names: icons::IconNames::default(),
         }
     }
 }
@@ -90,8 +107,8 @@ fn kinds<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Kind>, D::Error> {
 }
 
 /// Waybar's `modules`, a list of objects by `type`, as ringbar's list of kinds: those it
-/// shows, and nothing else set in them but the tooltip's icon size (ringbar's tooltip is
-/// text).
+/// shows, with the icon each names (`icon-name`), and nothing else set in them but the
+/// tooltip's icon size (ringbar's tooltips are text).
 fn from_waybar(key: &str, value: &Json) -> Carried {
     if key != "modules" {
         return Carried::No;
@@ -99,24 +116,41 @@ fn from_waybar(key: &str, value: &Json) -> Carried {
     let Some(list) = value.as_array() else {
         return Carried::No;
     };
-    let mut types = Vec::new();
+    let (mut types, mut names) = (Vec::new(), toml::Table::new());
     for module in list {
         let kind = module.get("type").and_then(Json::as_str).unwrap_or("");
         let plain = module.as_object().is_some_and(|object| {
             object.iter().all(|(key, value)| match key.as_str() {
                 "type" | "tooltip-icon-size" => true,
+                "icon-name" => value.is_string(),
                 "tooltip" => value.as_bool() == Some(true),
                 _ => false,
             })
         });
-        if !plain || !["audio-in", "screenshare", "audio-out"].contains(&kind) {
+        let kinds: &[&str] = match kind {
+            "audio-in" => &["microphone"],
+            "screenshare" => &["camera", "screen"],
+            "audio-out" => &["speaker"],
+            _ => &[],
+        };
+        if !plain || kinds.is_empty() {
             return Carried::Refused(format!(
-                "{module}: ringbar shows audio-in, screenshare and audio-out, as text"
+                "{module}: ringbar shows audio-in, screenshare and audio-out, with their \
+                 tooltips"
             ));
         }
-        types.push(Json::String(kind.to_owned()));
+        types.push(toml::Value::String(kind.to_owned()));
+        if let Some(icon) = module.get("icon-name").and_then(Json::as_str) {
+            for kind in kinds {
+                names.insert((*kind).to_owned(), toml::Value::String(icon.to_owned()));
+            }
+        }
     }
-    Carried::renamed("modules", &Json::Array(types))
+    let mut carried = vec![("modules".to_owned(), toml::Value::Array(types))];
+    if !names.is_empty() {
+        carried.push(("icon-names".to_owned(), toml::Value::Table(names)));
+    }
+    Carried::Set(carried)
 }
 
 fn checked<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -173,7 +207,10 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "privacy",
     make,
     waybar: Some(Waybar {
+        settings: &["icon-size", "icon-spacing"],
         convert: from_waybar,
+        // Waybar draws its icons, 20 pixels high, where ringbar writes text.
+        defaults: &[("icon-size", 20)],
         ..Waybar::named(&["privacy"])
     }),
 };
@@ -231,6 +268,27 @@ fn apps<'a>(capturing: &[Capturing<'a>]) -> Vec<&'a str> {
         }
     }
     apps
+}
+
+/// The tooltip's part for `kind`: nothing while nothing captures it.
+fn describe(sink: &mut dyn Sink, kind: Kind, capturing: &[Capturing<'_>]) {
+    if capturing.is_empty() {
+        return;
+    }
+    header(sink, kind.heading());
+    sink.out().push_str("in use\n");
+    for one in capturing {
+        sink.out().push_str("  ");
+        untrusted(sink, one.app);
+        if let Some(pid) = one.pid {
+            let _ = write!(sink.out(), " (pid {pid})");
+        }
+        if !one.from.is_empty() {
+            sink.out().push_str(" · ");
+            untrusted(sink, one.from);
+        }
+        sink.out().push('\n');
+    }
 }
 
 impl Privacy {
@@ -306,24 +364,14 @@ impl Module for Privacy {
     /// pid, the device.
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
         for kind in self.kinds() {
-            let capturing = capturing(input, kind);
-            if capturing.is_empty() {
-                continue;
-            }
-            header(sink, kind.heading());
-            sink.out().push_str("in use\n");
-            for one in &capturing {
-                sink.out().push_str("  ");
-                untrusted(sink, one.app);
-                if let Some(pid) = one.pid {
-                    let _ = write!(sink.out(), " (pid {pid})");
-                }
-                if !one.from.is_empty() {
-                    sink.out().push_str(" · ");
-                    untrusted(sink, one.from);
-                }
-                sink.out().push('\n');
-            }
+            describe(sink, kind, &capturing(input, kind));
+        }
+    }
+
+    fn widget(&self) -> Widget<'_> {
+        match self.settings.icon_size {
+            Some(_) => Widget::Buttons(self),
+            None => Widget::Label,
         }
     }
 
@@ -337,5 +385,4 @@ impl Module for Privacy {
 }
 
 #[cfg(test)]
-#[path = "privacy_tests.rs"]
 mod tests;

@@ -1,10 +1,13 @@
-//! `image`, as Waybar's single image: a picture file shown on the bar at `size` pixels
+//! `image`, as Waybar's single image (`multiple`: a row of them, `row.rs`): a picture file shown on the bar at `size` pixels
 //! (its aspect kept), from `path`, or from the first line a script (`exec`) prints, its
 //! second line the tooltip. The file is loaded again when it changes (checked at each
 //! `interval`, or each time the script runs), off the main loop; one that is not a
 //! regular file, or is missing, hides the module. The text `--once --json` gives is the
 //! file's path.
 
+mod row;
+
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use serde::Deserialize;
@@ -29,6 +32,10 @@ struct Settings {
     signal: Option<u8>,
     #[serde(default = "shown")]
     tooltip: bool,
+    /// Waybar's row of pictures, from `entries` or `exec`.
+    #[serde(default)]
+    multiple: bool,
+    entries: Option<Vec<row::Entry>>,
 }
 
 fn default_size() -> i32 {
@@ -44,7 +51,9 @@ pub const KIND: ModuleKind = ModuleKind {
     name: "image",
     make,
     waybar: Some(Waybar {
-        settings: &["path", "exec", "size", "interval", "signal", "tooltip"],
+        settings: &[
+            "path", "exec", "size", "interval", "signal", "tooltip", "multiple", "entries",
+        ],
         ..Waybar::named(&["image"])
     }),
 };
@@ -76,6 +85,15 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
         )));
     }
     let interval = settings.interval.and_then(IntervalSetting::duration);
+    let interval_ms = interval.map(|i| i.as_millis().try_into().unwrap_or(u64::MAX));
+    if settings.multiple {
+        return multiple(name, settings, interval_ms);
+    }
+    if settings.entries.is_some() {
+        return Err(Error::custom(
+            "`entries` are the pictures of `multiple = true`",
+        ));
+    }
     let (path, script) = match (settings.path, settings.exec) {
         (Some(path), _) if !path.is_empty() => (Some(path), None),
         (_, Some(exec)) if !exec.is_empty() => {
@@ -97,8 +115,43 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
         size: settings.size,
         path,
         script,
-        interval_ms: interval.map(|i| i.as_millis().try_into().unwrap_or(u64::MAX)),
+        interval_ms,
         tooltip: settings.tooltip,
+    }))
+}
+
+/// A row of pictures: `entries`, or a script's (run as the single image's is).
+fn multiple(
+    name: &str,
+    settings: Settings,
+    interval_ms: Option<u64>,
+) -> Result<Rc<dyn Module>, toml::de::Error> {
+    use serde::de::Error;
+    if settings.path.is_some() {
+        return Err(Error::custom(
+            "`path` is the single picture's: with `multiple`, list `entries`",
+        ));
+    }
+    let script = match (&settings.entries, settings.exec) {
+        (None, Some(exec)) if !exec.is_empty() => Some(ScriptConfig {
+            interval: Some(settings.interval.unwrap_or(IntervalSetting::Once)),
+            signal: settings.signal,
+            tooltip: Some(settings.tooltip),
+            escape: Some(true),
+            // A JSON array, printed on one line or over many.
+            whole_output: true,
+            ..ScriptConfig::new(exec)
+        }),
+        _ => None,
+    };
+    Ok(Rc::new(row::ImageRow {
+        name: name.to_owned(),
+        size: settings.size,
+        entries: settings.entries.unwrap_or_default().into(),
+        script,
+        interval_ms,
+        tooltip: settings.tooltip,
+        printed: RefCell::new((String::new(), Rc::from([]))),
     }))
 }
 
@@ -171,5 +224,4 @@ impl Module for Image {
 }
 
 #[cfg(test)]
-#[path = "image_tests.rs"]
 mod tests;

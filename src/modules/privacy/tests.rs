@@ -206,7 +206,8 @@ fn waybars_modules_carry_over_where_ringbar_shows_them() {
     ));
     for unshown in [
         serde_json::json!([{"type": "audio-in", "tooltip": false}]),
-        serde_json::json!([{"type": "screenshare", "icon-name": "camera"}]),
+        serde_json::json!([{"type": "screenshare", "icon-name": 3}]),
+        serde_json::json!([{"type": "location"}]),
     ] {
         assert!(matches!(carry(unshown), Carried::Refused(_)));
     }
@@ -237,4 +238,106 @@ fn the_speakers_are_shown_only_when_asked_for() {
     );
     let speaker_only = module("modules = [\"speaker\"]");
     assert_eq!(shown(speaker_only.as_ref(), &playing).0, "OUT mpv");
+}
+
+#[test]
+fn with_an_icon_size_each_kind_in_use_is_an_icon_with_its_own_tooltip() {
+    use crate::modules::{RowButton, Target};
+    let icons = module(
+        "icon-size = 18\nicon-spacing = 6\nmodules = [\"audio-in\", \"screenshare\"]\n\
+         icon-names = { camera = \"camera-video-symbolic\" }",
+    );
+    let Widget::Buttons(row) = icons.widget() else {
+        panic!("a row of icons");
+    };
+    let style = row.icons();
+    assert_eq!(
+        (style.size, style.spacing, style.button_name),
+        (18, 6, Some("privacy-item"))
+    );
+    let mut captured = events(vec![recording("pw-record <b>", Some(7))]);
+    captured.set(Some(CaptureState {
+        captures: vec![capture(CaptureKind::Camera, "cheese", Some(9))],
+    }));
+    let sample = Sample::default();
+    let input = Input {
+        events: &captured,
+        ..input(&sample)
+    };
+    let mut buttons: Vec<RowButton> = Vec::new();
+    row.buttons(&input, &mut buttons);
+    assert_eq!(buttons.len(), 2, "{buttons:?}");
+    assert_eq!(buttons[0].classes, ["audio-in", "microphone"]);
+    assert_eq!(
+        buttons[0].icon.as_deref(),
+        Some("audio-input-microphone-symbolic")
+    );
+    assert_eq!(buttons[0].label, "", "an icon alone");
+    assert_eq!(
+        buttons[0].tooltip.as_deref(),
+        Some("Microphone  in use\n  pw-record <b> (pid 7) · Null Input"),
+        "plain text: GTK shows it as it is"
+    );
+    assert_eq!(buttons[1].classes, ["screenshare", "camera"]);
+    assert_eq!(buttons[1].icon.as_deref(), Some("camera-video-symbolic"));
+    assert!(buttons[1]
+        .tooltip
+        .as_deref()
+        .unwrap_or("")
+        .contains("cheese (pid 9)"));
+    assert_eq!(row.press(&Target::Item(None), Button::Left, None), None);
+    assert_eq!(
+        row.press(&Target::Item(None), Button::Left, Some("pavucontrol")),
+        Some(Action::Run(Button::Left))
+    );
+    // Nothing captured: no icon, and the row hides.
+    row.buttons(&input_of(&Events::default(), &sample), &mut buttons);
+    assert!(buttons.is_empty());
+    // Size 0 is Waybar's automatic size; without icon-size the label stays.
+    let auto = module("icon-size = 0");
+    let Widget::Buttons(auto_row) = auto.widget() else {
+        panic!("icons");
+    };
+    assert_eq!(auto_row.icons().size, 16);
+    assert!(matches!(module("").widget(), Widget::Label));
+}
+
+fn input_of<'a>(events: &'a Events, sample: &'a Sample) -> Input<'a> {
+    Input {
+        events,
+        ..input(sample)
+    }
+}
+
+#[test]
+fn waybars_look_carries_over_its_icons_size_and_names() {
+    let waybar = serde_json::json!({
+        "modules-right": ["privacy"],
+        "privacy": {"icon-spacing": 4, "transition-duration": 250, "modules": [
+            {"type": "screenshare", "icon-name": "screen-shared-symbolic"},
+            {"type": "audio-in", "tooltip-icon-size": 24}
+        ]}
+    });
+    let import = crate::config::import::convert(&waybar);
+    let config = crate::config::parse(&import.toml, Path::new("c.toml")).expect(&import.toml);
+    for expected in [
+        "icon-size = 20",
+        "icon-spacing = 4",
+        "camera = \"screen-shared-symbolic\"",
+        "screen = \"screen-shared-symbolic\"",
+    ] {
+        assert!(
+            import.toml.contains(expected),
+            "{expected} in {}",
+            import.toml
+        );
+    }
+    let Widget::Buttons(row) = config.modules.right[0].widget() else {
+        panic!("Waybar's icons");
+    };
+    assert_eq!(row.icons().size, 20, "Waybar's default size");
+    let own = serde_json::json!({"modules-right": ["privacy"], "privacy": {"icon-size": 14}});
+    let import = crate::config::import::convert(&own);
+    assert!(import.toml.contains("icon-size = 14"), "{}", import.toml);
+    assert!(!import.toml.contains("icon-size = 20"), "{}", import.toml);
 }
