@@ -1,8 +1,9 @@
 //! The systemd-failed-units module against real systemd managers. PID 1 here is not
-//! systemd, so both are `systemd --user` instances (Debian's systemd; see
+//! systemd, so the first test's are `systemd --user` instances (Debian's systemd; see
 //! `common::systemd`): the test user's on the session bus, as on a desktop, and one of
-//! root's on a private bus taken for the system bus, where it answers the bar as PID 1
-//! would (the same `org.freedesktop.systemd1` interface). The user's session bus is the
+//! root's on a private bus taken for the system bus (the same `org.freedesktop.systemd1`
+//! interface). The second boots systemd as PID 1 of a PID namespace, as a container's
+//! init (`common::systemd_pid1`), with the system bus it starts. The user's session bus is the
 //! one its manager starts (dbus-user-session), as on Debian's desktops, so the bar
 //! starts after it. Units that really fail (`ExecStart=/bin/false`), one with markup
 //! and a control byte in its description: the count, the state and the tooltip's list
@@ -16,6 +17,7 @@ use std::time::Duration;
 use common::session::{user_ids, Compositor, RunningBar, Session};
 use common::system_bus;
 use common::systemd::Systemd;
+use common::systemd_pid1::SystemdPid1;
 use common::{require_root, serial, wait_for};
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -109,4 +111,48 @@ fn the_module_counts_the_units_systemd_says_failed() {
     assert_eq!(module["text"], "1+0 failed", "{module}");
     assert_eq!(module["class"], "degraded", "{module}");
     drop(system);
+}
+
+#[test]
+fn systemd_as_pid_1_is_followed_on_its_system_bus() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let init = SystemdPid1::start(session.path());
+    session.write_config_file(
+        "config.toml",
+        "modules_left = []\nmodules_center = []\n\
+         modules_right = [\"memory\", \"systemd-failed-units\"]\n\
+         [systemd-failed-units]\nuser = false\nhide-on-ok = false\nformat-ok = \"OK\"\n\
+         format = \"{nr_failed_system} failed\"\n",
+    );
+    drop(session.pointer());
+    let mut bar = session.start_bar(&[("DBUS_SYSTEM_BUS_ADDRESS", init.bus_address.as_str())]);
+    let label = || bar.field(MODULE);
+    wait_for("PID 1 running, nothing failed", WAIT, || label() == "OK");
+
+    init.add_unit("broken.service", &failing_unit("Broken <b>unit</b>"));
+    init.systemctl(&["start", "broken.service"]);
+    wait_for("PID 1's failed unit", WAIT, || label() == "1 failed");
+    let classes = bar.field(&format!("{MODULE}.classes"));
+    assert!(classes.split(',').any(|c| c == "degraded"), "{classes}");
+    bar.point_at(&session, MODULE);
+    wait_for("the tooltip's list", WAIT, || {
+        let tooltip = bar.tooltip_markup();
+        tooltip.contains("System: degraded")
+            && tooltip.contains("- broken.service: Broken &lt;b&gt;unit&lt;/b&gt;")
+    });
+    let doc = session.once_json(&[("DBUS_SYSTEM_BUS_ADDRESS", init.bus_address.as_str())]);
+    assert_eq!(doc["modules"][1]["text"], "1 failed", "{}", doc["modules"]);
+
+    init.systemctl(&["reset-failed"]);
+    wait_for("reset", WAIT, || label() == "OK");
+    // PID 1 and its bus gone (GIO's name watcher made the bar panic here): the module
+    // hides, and the bar runs on.
+    drop(init);
+    bar.wait_for_log("systemd-failed-units (system): the bus closed the connection; hidden");
+    wait_for("hidden", WAIT, || {
+        bar.field(&format!("{MODULE}.visible")) == "false"
+    });
+    assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
 }

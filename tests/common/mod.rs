@@ -29,6 +29,7 @@ pub mod stalls;
 pub mod storm;
 pub mod system_bus;
 pub mod systemd;
+pub mod systemd_pid1;
 pub mod waybar;
 
 use std::fs;

@@ -28,7 +28,7 @@ pub struct Systemd {
 
 /// The root of the cgroup v2 hierarchy: `/sys/fs/cgroup/unified` beside cgroup v1
 /// controllers, `/sys/fs/cgroup` on a machine with v2 alone.
-fn v2_root() -> PathBuf {
+pub fn v2_root() -> PathBuf {
     let hybrid = Path::new("/sys/fs/cgroup/unified");
     match hybrid.join("cgroup.procs").exists() {
         true => hybrid.to_path_buf(),

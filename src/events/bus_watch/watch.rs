@@ -1,6 +1,7 @@
 //! The watch of one [`BusService`]: its names' owners, its signals, its state.
 
 mod objects;
+mod owners;
 
 use objects::read_objects;
 
@@ -30,8 +31,8 @@ struct Inner<T: BusService> {
     reread_queued: bool,
     /// The objects whose properties are being read ([`BusService::unread`]).
     reading: HashSet<String>,
-    /// Stops watching the names' owners (gio's watcher id has no public name).
-    unwatch: Vec<Box<dyn FnOnce()>>,
+    /// Follows the names' owners while kept.
+    owners: Option<owners::Owners>,
     /// "Not there" was said, and not since it came.
     absence_logged: bool,
     /// "Did not answer" was said, and the service has not answered since.
@@ -67,7 +68,7 @@ impl<T: BusService> Watch<T::State> for BusWatch<T> {
             rereading: false,
             reread_queued: false,
             reading: HashSet::new(),
-            unwatch: Vec::new(),
+            owners: None,
             absence_logged: false,
             unanswered: false,
             queued: Cell::new(false),
@@ -102,26 +103,17 @@ impl<T: BusService> Drop for BusWatch<T> {
     fn drop(&mut self) {
         let mut inner = self.inner.borrow_mut();
         inner.signals.clear();
-        for unwatch in inner.unwatch.drain(..) {
-            unwatch();
-        }
+        inner.owners = None;
     }
 }
 
 fn connected<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, connection: gio::DBusConnection) {
     let weak = Rc::downgrade(inner_rc);
-    let mut unwatch: Vec<Box<dyn FnOnce()>> = Vec::new();
+    let changed = weak.clone();
+    let changed = Rc::new(move |index, present| owner_changed(&changed, index, present));
+    let owners = owners::follow(T::LOG, &connection, T::NAMES, changed);
     let mut signals = Vec::new();
     for (index, name) in T::NAMES.iter().enumerate() {
-        let (appeared, vanished) = (weak.clone(), weak.clone());
-        let watcher = gio::bus_watch_name_on_connection(
-            &connection,
-            name,
-            gio::BusNameWatcherFlags::NONE,
-            move |_, _, _| owner_changed(&appeared, index, true),
-            move |_, _| owner_changed(&vanished, index, false),
-        );
-        unwatch.push(Box::new(move || gio::bus_unwatch_name(watcher)));
         for signal in T::signals(index) {
             let (on_signal, member) = (weak.clone(), signal.member);
             signals.push(connection.subscribe_to_signal(
@@ -145,7 +137,7 @@ fn connected<T: BusService>(inner_rc: &Rc<RefCell<Inner<T>>>, connection: gio::D
     }
     let mut inner = inner_rc.borrow_mut();
     inner.connection = Some(connection);
-    inner.unwatch = unwatch;
+    inner.owners = Some(owners);
     inner.signals = signals;
 }
 
