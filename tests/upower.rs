@@ -222,11 +222,34 @@ fn the_module_follows_upowerd_and_its_devices() {
     testbed.send("remove hidpp_battery_0");
     // Away and back: the tooltip is asked for again.
     bar.point_at(&session, "memory");
-    let mut pointer = bar.point_at(&session, "upower");
+    bar.point_at(&session, "upower");
     wait_for("the headset in, the mouse out", WAIT, || {
         let tooltip = bar.tooltip_markup();
         tooltip.contains("Head set: 55%") && !tooltip.contains("MX Master")
     });
+
+    // Waybar's tooltip-spacing and tooltip-padding: a gap of 20 pixels after each name
+    // (Pango takes the markup: its text has the one space), 6 around the text.
+    let before = bar.log_text().matches("reloading the config").count();
+    session.write_config_file(
+        "config.toml",
+        "interval_ms = 500\nmodules_left = []\nmodules_center = []\nmodules_right = [\"memory\", \"upower\"]\n\
+         [upower]\nformat-alt = \"{percentage} ({time})\"\ntooltip-spacing = 20\ntooltip-padding = 6\n",
+    );
+    wait_for("the reload", WAIT, || {
+        bar.log_text().matches("reloading the config").count() > before
+    });
+    bar.point_at(&session, "memory");
+    let mut pointer = bar.point_at(&session, "upower");
+    wait_for("the spaced tooltip", WAIT, || {
+        let gap = "<span size=\"1024\" letter_spacing=\"15360\"> </span>";
+        bar.tooltip_markup().contains(&format!("Head set{gap}55%"))
+            && bar.tooltip_text().contains("Head set 55%")
+    });
+    assert_eq!(
+        std::fs::read_to_string(session.hook_dir().join("tooltip.margin")).unwrap_or_default(),
+        "6"
+    );
 
     // A left click: the alternative format, with the time to full.
     pointer.click("left");

@@ -21,6 +21,9 @@ pub struct LabelShape {
     pub tooltip: Option<bool>,
     /// The name of the pointer's shape over the module (`pointer`).
     pub cursor: Option<String>,
+    /// Pixels between the tooltip's edge and its text (Waybar's upower
+    /// `tooltip-padding`).
+    pub tooltip_padding: Option<u16>,
 }
 
 /// The shape a module table asks for, taken out of it (`max-length` and `tooltip` only
@@ -36,7 +39,8 @@ pub(super) fn take(
     let asked = |key: &str| keys.contains_key(key);
     let tooltip = with_tooltip && asked("tooltip");
     let max_length = with_max_length && asked("max-length");
-    if !(asked("min-length") || asked("align") || max_length || tooltip || asked("cursor")) {
+    let others = ["min-length", "align", "cursor", "tooltip-padding"];
+    if !(others.iter().any(|key| asked(key)) || max_length || tooltip) {
         return None;
     }
     let mut shape = LabelShape::default();
@@ -50,6 +54,7 @@ pub(super) fn take(
             shape.tooltip = flag(keys.remove("tooltip"), "tooltip")?;
         }
         shape.cursor = cursor(keys.remove("cursor"))?;
+        shape.tooltip_padding = pixels(keys.remove("tooltip-padding"), "tooltip-padding")?;
         Ok(shape)
     })();
     Some(read)
@@ -63,6 +68,18 @@ fn characters(value: Option<Spanned<DeValue<'_>>>, key: &str) -> Result<Option<u
     u16::deserialize(ValueDeserializer::from(value))
         .map(Some)
         .map_err(|err| (span, format!("`{key}`: {} (characters)", err.message())))
+}
+
+fn pixels(value: Option<Spanned<DeValue<'_>>>, key: &str) -> Result<Option<u16>, Located> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let span = value.span();
+    match u16::deserialize(ValueDeserializer::from(value)) {
+        Ok(pixels) if pixels <= 256 => Ok(Some(pixels)),
+        Ok(pixels) => Err((span, format!("`{key}` {pixels} is more than 256 pixels"))),
+        Err(err) => Err((span, format!("`{key}`: {} (pixels)", err.message()))),
+    }
 }
 
 fn flag(value: Option<Spanned<DeValue<'_>>>, key: &str) -> Result<Option<bool>, Located> {

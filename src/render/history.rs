@@ -166,6 +166,10 @@ impl Sink for GraphedMarkup<'_> {
     fn checked_markup(&mut self, markup: &str) {
         crate::text::Markup(self.0).checked_markup(markup);
     }
+
+    fn gap(&mut self, pixels: u16) {
+        crate::text::Markup(self.0).gap(pixels);
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 //! of the output side: the sample's readings, the report writers, the script modules and
 //! the sinks all write through it.
 
+use std::fmt::Write;
+
 pub mod icons;
 pub mod markup;
 pub mod rewrite;
@@ -28,6 +30,11 @@ pub trait Sink {
     }
     /// Appends markup already checked safe (a script's): as it is, or its visible text.
     fn checked_markup(&mut self, markup: &str);
+    /// A gap of about `pixels` between two pieces of text (upower's `tooltip-spacing`);
+    /// one space where the text is plain.
+    fn gap(&mut self, _pixels: u16) {
+        self.out().push(' ');
+    }
 }
 
 /// Text as the terminal shows it.
@@ -73,6 +80,16 @@ impl Sink for Markup<'_> {
 
     fn checked_markup(&mut self, markup: &str) {
         self.0.push_str(markup);
+    }
+
+    /// A space a point high, widened by Pango's letter spacing (in 1024ths of a point; a
+    /// pixel is ¾ of a point at 96 dpi) to `pixels`.
+    fn gap(&mut self, pixels: u16) {
+        let spacing = u32::from(pixels) * 768;
+        let _ = write!(
+            self.0,
+            "<span size=\"1024\" letter_spacing=\"{spacing}\"> </span>"
+        );
     }
 }
 

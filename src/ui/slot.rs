@@ -156,7 +156,8 @@ impl Slot {
 
     /// Sizes the module's label as `max-length`, `min-length` and `align` say (a label's
     /// text only; on a left or right bar its words wrap instead of being cut), takes its
-    /// tooltip away for `tooltip = false`, and shapes the pointer over it (`cursor`).
+    /// tooltip away for `tooltip = false`, shapes the pointer over it (`cursor`), and
+    /// pads the tooltip's text (`tooltip-padding`).
     pub fn shape(&self, shape: LabelShape, vertical: bool) {
         if let (Some(max), false) = (shape.max_chars, vertical) {
             self.label.set_max_width_chars(i32::from(max));
@@ -173,6 +174,12 @@ impl Slot {
         }
         if let Some(name) = &shape.cursor {
             self.target().set_cursor_from_name(Some(name));
+        }
+        if let Some(padding) = shape.tooltip_padding.map(i32::from) {
+            self.tooltip.set_margin_top(padding);
+            self.tooltip.set_margin_bottom(padding);
+            self.tooltip.set_margin_start(padding);
+            self.tooltip.set_margin_end(padding);
         }
     }
 

@@ -256,6 +256,7 @@ impl TestHook {
     pub fn write_tooltip(&self, tooltip: &gtk::Label) {
         self.write("tooltip.markup", &tooltip.label());
         self.write("tooltip.text", &tooltip.text());
+        self.write("tooltip.margin", &tooltip.margin_top().to_string());
     }
 
     /// The history graphs of the tooltip last filled, as `HistoryGraphs::describe`

@@ -8,6 +8,7 @@ mod bar_tests;
 #[cfg(test)]
 mod group_tests;
 mod groups;
+mod keys;
 mod menu;
 #[cfg(test)]
 mod module_settings_tests;

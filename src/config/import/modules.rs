@@ -5,58 +5,9 @@ use std::path::Path;
 use serde_json::{Map, Value as Json};
 use toml::{Table, Value};
 
+use super::keys::{self, kind_of, Kind};
 use crate::modules::import::Carried;
-use crate::modules::{registry, Clicks, ModuleKind};
-
-/// The settings of a custom module ringbar's script modules read as Waybar does, besides
-/// the click keys every module takes ([`Clicks::KEYS`]).
-const SCRIPT_KEYS: [&str; 16] = [
-    "exec",
-    "interval",
-    "return-type",
-    "format",
-    "format-icons",
-    "format-alt",
-    "exec-if",
-    "signal",
-    "exec-on-event",
-    "restart-interval",
-    "max-length",
-    "min-length",
-    "align",
-    "tooltip",
-    "tooltip-format",
-    "escape",
-];
-
-/// Waybar's keys for the size of any module's label and its tooltip
-/// (`config::label_shape`).
-const LABEL_KEYS: [&str; 5] = ["max-length", "min-length", "align", "tooltip", "cursor"];
-
-/// A custom module's keys that are about its script: not needed without `exec`.
-const NEED_EXEC: [&str; 6] = [
-    "interval",
-    "return-type",
-    "exec-if",
-    "signal",
-    "exec-on-event",
-    "restart-interval",
-];
-
-/// The ringbar module a Waybar module becomes (`battery#bat2` → `battery`): a script
-/// module, or one of the registry's.
-enum Kind {
-    Script,
-    Module(&'static ModuleKind),
-}
-
-fn kind_of(name: &str) -> Option<Kind> {
-    let base = name.split('#').next().unwrap_or(name);
-    if base.starts_with("custom/") {
-        return Some(Kind::Script);
-    }
-    registry::by_waybar_name(base).map(Kind::Module)
-}
+use crate::modules::ModuleKind;
 
 /// Whether Waybar's module `name` becomes one of ringbar's.
 pub fn has_counterpart(name: &str) -> bool {
@@ -190,64 +141,7 @@ impl Layout {
     ) -> Table {
         let mut table = Table::new();
         for (key, value) in settings {
-            let carried = match (kind, key.as_str()) {
-                // Every module's text turns as Waybar's does, by quarters only.
-                (_, "rotate") => Carried::one(
-                    value
-                        .as_i64()
-                        .filter(|degrees| [0, 90, 180, 270].contains(degrees))
-                        .map(|degrees| ("rotate".into(), Value::Integer(degrees))),
-                ),
-                // Waybar ignores a `tooltip` that is not true or false (the tooltip stays).
-                (_, "tooltip") if !value.is_boolean() => Carried::Refused(
-                    "Waybar reads only true or false here and ignores anything else".to_owned(),
-                ),
-                // Waybar reads any other value as the left button.
-                (_, "format-alt-click") => {
-                    let named = [
-                        "click-middle",
-                        "click-right",
-                        "click-backward",
-                        "click-forward",
-                    ];
-                    let button = value
-                        .as_str()
-                        .filter(|v| named.contains(v))
-                        .unwrap_or("click");
-                    Carried::one(Some((key.to_owned(), Value::String(button.to_owned()))))
-                }
-                (_, "menu" | "menu-file" | "menu-actions") => super::menu::carry(key, settings),
-                // GTK gathers a touchpad's smooth scrolling into the wheel's steps, and
-                // each step is one scroll action.
-                (_, "smooth-scrolling-threshold") => Carried::NotNeeded,
-                // Without `exec` Waybar ignores what is about running one; ringbar refuses it.
-                (Kind::Script, key)
-                    if !settings.contains_key("exec") && NEED_EXEC.contains(&key) =>
-                {
-                    Carried::NotNeeded
-                }
-                (Kind::Script, key)
-                    if SCRIPT_KEYS.contains(&key)
-                        || Clicks::KEYS.contains(&key)
-                        || key == "cursor" =>
-                {
-                    Carried::renamed(key, value)
-                }
-                (Kind::Script, _) => Carried::No,
-                // Every module runs the user's commands for clicks and scrolls.
-                (Kind::Module(_), key) if Clicks::KEYS.contains(&key) => {
-                    Carried::renamed(key, value)
-                }
-                (Kind::Module(kind), key) => match &kind.waybar {
-                    Some(waybar) => match waybar.carry(key, value) {
-                        // Any label's size, as the bar reads it for every module.
-                        Carried::No if LABEL_KEYS.contains(&key) => Carried::renamed(key, value),
-                        carried => carried,
-                    },
-                    None if LABEL_KEYS.contains(&key) => Carried::renamed(key, value),
-                    None => Carried::No,
-                },
-            };
+            let carried = keys::carried(kind, key, value, settings);
             let why = match carried {
                 Carried::Set(settings) => {
                     for (key, value) in settings {
@@ -365,9 +259,6 @@ fn left_out_reason(key: &str) -> &'static str {
     }
 }
 
-/// The table as far as ringbar's parser takes it: a key that does not read is dropped
-/// with a note naming it, never the whole table. `None` for a script module whose
-/// `exec` does not read: it has nothing to run.
 /// `key = value` into `table`; tables already there take the new one's keys (Waybar's
 /// `calendar` block and its older keys each give part of `[clock.calendar]`).
 fn merge(table: &mut Table, key: String, value: Value) {
@@ -383,6 +274,9 @@ fn merge(table: &mut Table, key: String, value: Value) {
     }
 }
 
+/// The table as far as ringbar's parser takes it: a key that does not read is dropped
+/// with a note naming it, never the whole table. `None` for a script module whose
+/// `exec` does not read: it has nothing to run.
 fn checked(ringbar: &str, table: Table, notes: &mut Vec<String>) -> Option<Table> {
     if reads(ringbar, &table).is_ok() {
         return Some(table);

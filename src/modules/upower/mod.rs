@@ -28,7 +28,7 @@ use super::{
 };
 use crate::events::EventState;
 use crate::modules::alt_format::AltFormat;
-use crate::text::{untrusted_lines, Sink};
+use crate::text::{untrusted, untrusted_lines, Sink};
 
 /// UPower's devices are this module's event source.
 impl EventState for Power {
@@ -57,6 +57,9 @@ struct Settings {
     /// One line per battery, after its model.
     #[serde(rename = "tooltip-format", deserialize_with = "checked_format")]
     tooltip_format: String,
+    /// Pixels between a battery's name and its line, in place of `: ` (Waybar's gap).
+    #[serde(rename = "tooltip-spacing")]
+    tooltip_spacing: Option<u16>,
     #[serde(rename = "show-icon")]
     show_icon: bool,
     #[serde(rename = "icon-size", deserialize_with = "icon_size")]
@@ -86,6 +89,7 @@ impl Default for Settings {
             hide_if_empty: true,
             tooltip: true,
             tooltip_format: "{percentage} {time}".to_owned(),
+            tooltip_spacing: None,
             show_icon: true,
             icon_size: ICON_SIZE,
         }
@@ -109,6 +113,7 @@ pub const KIND: ModuleKind = ModuleKind {
             "hide-if-empty",
             "tooltip",
             "tooltip-format",
+            "tooltip-spacing",
             "show-icon",
             "icon-size",
         ],
@@ -230,20 +235,23 @@ impl Module for UpowerModule {
         if !self.settings.tooltip {
             return;
         }
-        let mut text = String::new();
-        for device in power.batteries() {
-            if !text.is_empty() {
-                text.push('\n');
+        let mut line = String::new();
+        for (index, device) in power.batteries().enumerate() {
+            if index > 0 {
+                sink.out().push('\n');
             }
             match device.model.is_empty() {
-                true => text.push_str(device.kind_name()),
-                false => text.push_str(&device.model),
+                true => untrusted(sink, device.kind_name()),
+                false => untrusted(sink, &device.model),
             }
-            text.push_str(": ");
-            fill(&self.settings.tooltip_format, device, &mut text);
-            text.truncate(text.trim_end().len());
+            match self.settings.tooltip_spacing {
+                Some(pixels) => sink.gap(pixels.min(256)),
+                None => sink.out().push_str(": "),
+            }
+            line.clear();
+            fill(&self.settings.tooltip_format, device, &mut line);
+            untrusted_lines(sink, line.trim_end());
         }
-        untrusted_lines(sink, &text);
     }
 
     fn history_graphs(&self) -> bool {
