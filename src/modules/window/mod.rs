@@ -194,5 +194,4 @@ impl Module for Window {
 }
 
 #[cfg(test)]
-#[path = "window_tests.rs"]
 mod tests;

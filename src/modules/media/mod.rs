@@ -321,5 +321,4 @@ impl Module for Media {
 }
 
 #[cfg(test)]
-#[path = "media_tests.rs"]
 mod tests;

@@ -145,5 +145,4 @@ impl Module for Scratchpad {
 }
 
 #[cfg(test)]
-#[path = "scratchpad_tests.rs"]
 mod tests;

@@ -280,5 +280,4 @@ impl Module for BacklightModule {
 }
 
 #[cfg(test)]
-#[path = "backlight_tests.rs"]
 mod tests;

@@ -143,5 +143,4 @@ impl Module for WindowCount {
 }
 
 #[cfg(test)]
-#[path = "windowcount_tests.rs"]
 mod tests;

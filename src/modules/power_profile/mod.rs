@@ -176,5 +176,4 @@ impl Module for PowerProfile {
 }
 
 #[cfg(test)]
-#[path = "power_profile_tests.rs"]
 mod tests;

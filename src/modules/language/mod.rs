@@ -210,5 +210,4 @@ impl Module for Language {
 }
 
 #[cfg(test)]
-#[path = "language_tests.rs"]
 mod tests;
