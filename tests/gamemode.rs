@@ -2,7 +2,8 @@
 //! user's own session bus: hidden while gamemoded is not there, shown once it is, its
 //! count following the games gamemoded registers (a real process registered over its
 //! D-Bus API, and reaped by gamemoded when it ends), a click switching to the format
-//! with the count, and gamemoded stopped and started again. Waybar's icon before the
+//! with the count, gamemoded killed and started again, and gamemoded stopped (SIGSTOP)
+//! while a bar starts (the main loop never waits). Waybar's icon before the
 //! label by default, read back from the screen; the glyph instead with `use-icon = false`.
 
 mod common;
@@ -128,9 +129,29 @@ fn the_module_follows_gamemoded_and_its_games() {
     wait_for("hidden without gamemoded", WAIT, || {
         bar.field("gamemode.visible") == "false"
     });
-    let _daemon = start_daemon(&session);
+    let daemon = start_daemon(&session);
     bar.wait_for_log("gamemode: gamemoded is back");
     wait_for("back", WAIT, || label() == " ");
+    assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
+    bar.stop();
+
+    // gamemoded stopped (SIGSTOP) while a bar starts: its first read waits on it, the
+    // main loop does not; the count comes once gamemoded runs again.
+    let signal = |name: &str| {
+        let _ = std::process::Command::new("kill")
+            .args([name, &daemon.0.id().to_string()])
+            .status();
+    };
+    signal("-STOP");
+    let _ = std::fs::remove_file(session.hook_dir().join("stalls"));
+    let mut bar = start_bar(&session);
+    let window = common::stalls::Window::open(&session.hook_dir());
+    // Three samples at the default 2 s.
+    std::thread::sleep(Duration::from_secs(7));
+    window.assert_on_time("the stopped gamemoded");
+    assert_ne!(bar.field("gamemode.visible"), "true", "nothing known yet");
+    signal("-CONT");
+    wait_for("read once it runs", WAIT, || bar.field("gamemode") == "G");
     assert!(bar.try_wait().is_none(), "the bar runs: {}", bar.log_text());
     bar.stop();
 

@@ -4,7 +4,9 @@
 //! then each state MPD reports (stopped, playing with its elapsed time moving on,
 //! paused), a title with markup and control bytes shown as text, no request while
 //! nothing changes (MPD's `idle`, no polling), clicks and the wheel that play, pause,
-//! skip and stop, MPD killed and started again, a reload to MPD's TCP port, and
+//! skip and stop, MPD stopped (SIGSTOP: the main loop never waits) and 500 volume
+//! changes at once (one redraw a frame at most), MPD killed and started again, a reload
+//! to MPD's TCP port, and
 //! `--once --json`. The icons are markup, as in Waybar: the label shows their text.
 
 mod common;
@@ -110,6 +112,37 @@ impl<'a> Mpd<'a> {
             daemon.kill();
         }
         let _ = std::fs::remove_file(self.session.runtime_dir().join("mpd/socket"));
+    }
+
+    /// Sends the daemon a signal (`-STOP`, `-CONT`).
+    fn signal(&self, name: &str) {
+        let daemon = self.daemon.as_ref().expect("MPD runs");
+        let _ = std::process::Command::new("kill")
+            .args([name, &daemon.0.id().to_string()])
+            .status();
+    }
+
+    /// `setvol` `times` times over one TCP connection, the last to 99 %: how long MPD
+    /// took to answer them all.
+    fn set_volume_times(&self, times: u32) -> Duration {
+        use std::io::{BufRead, BufReader, Write};
+        let stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).expect("MPD's port");
+        let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+        let mut writer = stream;
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("MPD's greeting");
+        writeln!(writer, "password \"{PASSWORD}\"").expect("send");
+        let started = std::time::Instant::now();
+        let commands: String = (1..=times)
+            .map(|i| format!("setvol {}\n", 99 - (times - i) % 100))
+            .collect();
+        writer.write_all(commands.as_bytes()).expect("send");
+        for _ in 0..=times {
+            line.clear();
+            reader.read_line(&mut line).expect("an answer");
+            assert!(line.starts_with("OK"), "MPD answered {line:?}");
+        }
+        started.elapsed()
     }
 
     /// `mpc ARGS…` as the user, with the password; its output.
@@ -252,6 +285,37 @@ fn the_module_follows_mpd_and_drives_it() {
         !mpd.mpc(&["status"]).contains('[')
     });
     wait_for("stopped on the bar", WAIT, || label() == "stopped");
+
+    // MPD stopped (SIGSTOP): a click's command waits on it, the main loop does not; once
+    // MPD runs again, the bar is in step with it.
+    let window = common::stalls::Window::open(&session.hook_dir());
+    mpd.signal("-STOP");
+    bar.point_at(&session, "mpd").click("left");
+    // Three samples at the default 2 s.
+    std::thread::sleep(Duration::from_secs(7));
+    window.assert_on_time("a click while MPD is stopped");
+    mpd.signal("-CONT");
+    wait_for("in step with MPD again", WAIT, || {
+        let playing = mpd.mpc(&["status"]).contains("[playing]");
+        playing == label().starts_with("P ") && (playing || label() == "stopped")
+    });
+    mpd.mpc(&["play", "1"]);
+    wait_for_label(&bar, "playing", |l| l.starts_with("P Alpha"));
+
+    // 500 volume changes on one connection, as fast as MPD takes them: MPD's idle gathers
+    // them, and the bar draws at most once a frame.
+    let renders_before = bar.renders("Event(Mpd)");
+    let started = std::time::Instant::now();
+    let burst = mpd.set_volume_times(500);
+    // A second for the bar to catch up; the bound is a drawing a frame over all of it.
+    std::thread::sleep(Duration::from_secs(1));
+    let redraws = bar.renders("Event(Mpd)") - renders_before;
+    let (gap, took) = (ringbar::app::pacing::GAP, started.elapsed());
+    let most = took.as_millis() as u64 / gap.as_millis() as u64 + 3;
+    eprintln!("500 volume changes in {burst:?}: {redraws} redraws in {took:?} (at most {most})");
+    assert!(redraws > 0, "the changes were drawn");
+    assert!(redraws <= most, "{redraws} redraws for 500 changes");
+    assert!(mpd.mpc(&["volume"]).contains("99%"), "the last volume");
 
     // MPD killed: hidden, and said once; started again: back.
     mpd.kill();

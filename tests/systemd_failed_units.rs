@@ -2,13 +2,14 @@
 //! systemd, so the first test's are `systemd --user` instances (Debian's systemd; see
 //! `common::systemd`): the test user's on the session bus, as on a desktop, and one of
 //! root's on a private bus taken for the system bus (the same `org.freedesktop.systemd1`
-//! interface). The second boots systemd as PID 1 of a PID namespace, as a container's
-//! init (`common::systemd_pid1`), with the system bus it starts. The user's session bus is the
-//! one its manager starts (dbus-user-session), as on Debian's desktops, so the bar
-//! starts after it. Units that really fail (`ExecStart=/bin/false`), one with markup
-//! and a control byte in its description: the count, the state and the tooltip's list
-//! followed as units fail (forty at once) and are reset; a manager killed;
-//! `--once --json`.
+//! interface). The user's session bus is the one its manager starts (dbus-user-session),
+//! as on Debian's desktops, so the bar starts after it. Units that really fail
+//! (`ExecStart=/bin/false`), one with markup and a control byte in its description: the
+//! count, the state and the tooltip's list followed as units fail (forty at once, at
+//! most a drawing a frame) and are reset; a manager stopped (SIGSTOP) while a bar starts
+//! (the main loop never waits); a manager killed; `--once --json`. The second test boots
+//! systemd as PID 1 of a PID namespace, as a container's init (`common::systemd_pid1`),
+//! with the system bus it starts.
 
 mod common;
 
@@ -83,8 +84,19 @@ fn the_module_counts_the_units_systemd_says_failed() {
     let flood: Vec<String> = (1..=40).map(|i| format!("flood@{i}.service")).collect();
     let mut start = vec!["start"];
     start.extend(flood.iter().map(String::as_str));
+    let renders_before = bar.renders("Event(UserUnits)");
+    let started = std::time::Instant::now();
     user.systemctl(&start);
     wait_for("41 failed units", WAIT, || label() == "1+41 failed");
+    // At most a drawing a frame while they failed, not one per signal.
+    let (gap, took) = (ringbar::app::pacing::GAP, started.elapsed());
+    let redraws = bar.renders("Event(UserUnits)") - renders_before;
+    let most = took.as_millis() as u64 / gap.as_millis() as u64 + 3;
+    eprintln!("40 units failed in {took:?}: {redraws} redraws (at most {most})");
+    assert!(
+        redraws <= most,
+        "{redraws} redraws for 40 failures in {took:?}"
+    );
 
     // Reset: the user's units are no longer failed.
     user.systemctl(&["reset-failed"]);
@@ -97,6 +109,25 @@ fn the_module_counts_the_units_systemd_says_failed() {
             && tooltip.contains("- lost.service: Lost")
             && !tooltip.contains("broken.service")
     });
+
+    // The user's manager stopped (SIGSTOP) while a bar starts: its first read waits on
+    // it, the main loop does not; the count comes once it runs again.
+    bar.stop();
+    let signal = |name: &str| {
+        let _ = std::process::Command::new("kill")
+            .args([name, &user.pid().to_string()])
+            .status();
+    };
+    signal("-STOP");
+    let _ = std::fs::remove_file(session.hook_dir().join("stalls"));
+    let mut bar = start_bar(&session, &system_bus.address);
+    let window = common::stalls::Window::open(&session.hook_dir());
+    // Three samples at the default 2 s.
+    std::thread::sleep(Duration::from_secs(7));
+    window.assert_on_time("the stopped manager");
+    signal("-CONT");
+    let label = || bar.field(MODULE);
+    wait_for("read once it runs", WAIT, || label() == "1+0 failed");
 
     // The user's manager goes: it counts as not asked.
     drop(user);
