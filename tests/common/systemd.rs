@@ -127,21 +127,26 @@ impl Systemd {
 
 impl Drop for Systemd {
     fn drop(&mut self) {
-        let _ = fs::write(self.cgroup.join("cgroup.kill"), "1");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        // Its units' cgroups first, then its own, once the processes are gone.
-        for _ in 0..50 {
-            let _ = Command::new("find")
-                .arg(&self.cgroup)
-                .args(["-depth", "-type", "d", "-exec", "rmdir", "{}", ";"])
-                .stderr(Stdio::null())
-                .status();
-            if !self.cgroup.exists() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(100));
+        end_cgroup(&self.cgroup, &mut self.child);
+    }
+}
+
+/// Kills everything in `cgroup` and `child`, then removes `cgroup`: its units' cgroups
+/// first, then its own, once the processes are gone.
+pub fn end_cgroup(cgroup: &Path, child: &mut Child) {
+    let _ = fs::write(cgroup.join("cgroup.kill"), "1");
+    let _ = child.kill();
+    let _ = child.wait();
+    for _ in 0..50 {
+        let _ = Command::new("find")
+            .arg(cgroup)
+            .args(["-depth", "-type", "d", "-exec", "rmdir", "{}", ";"])
+            .stderr(Stdio::null())
+            .status();
+        if !cgroup.exists() {
+            break;
         }
+        std::thread::sleep(Duration::from_millis(100));
     }
 }
 

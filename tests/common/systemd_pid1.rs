@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use super::systemd::v2_root;
+use super::systemd::{end_cgroup, v2_root};
 use super::wait_for;
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -131,19 +131,6 @@ impl SystemdPid1 {
 
 impl Drop for SystemdPid1 {
     fn drop(&mut self) {
-        let _ = fs::write(self.cgroup.join("cgroup.kill"), "1");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        for _ in 0..50 {
-            let _ = Command::new("find")
-                .arg(&self.cgroup)
-                .args(["-depth", "-type", "d", "-exec", "rmdir", "{}", ";"])
-                .stderr(Stdio::null())
-                .status();
-            if !self.cgroup.exists() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        end_cgroup(&self.cgroup, &mut self.child);
     }
 }

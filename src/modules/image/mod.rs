@@ -64,11 +64,32 @@ struct Image {
     size: i32,
     /// The file, where `path` is set (neither set: nothing to show).
     path: Option<String>,
-    /// The script that names the file, where `exec` is set instead.
-    script: Option<ScriptConfig>,
-    /// How often a `path` is looked at again.
-    interval_ms: Option<u64>,
+    /// When it looks again: its script, where `exec` is set instead of `path`.
+    refresh: Refresh,
     tooltip: bool,
+}
+
+/// When an image module looks again: each time its script (`exec`) runs, or every
+/// `interval` for the files it names itself.
+struct Refresh {
+    script: Option<ScriptConfig>,
+    interval_ms: Option<u64>,
+}
+
+impl Refresh {
+    fn follows(&self) -> &'static [Update] {
+        // A file is looked at when the bar draws it, and again at each interval.
+        match &self.script {
+            Some(_) => &[Update::Script],
+            None => &[Update::Timer],
+        }
+    }
+
+    fn next_update_ms(&self, unix_ms: u64) -> Option<u64> {
+        let interval = self.interval_ms.filter(|_| self.script.is_none())?;
+        // The next whole multiple of the interval, as the clock's seconds come.
+        Some(interval - unix_ms % interval)
+    }
 }
 
 pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Error> {
@@ -114,8 +135,10 @@ pub fn make(name: &str, table: Table<'_>) -> Result<Rc<dyn Module>, toml::de::Er
         name: name.to_owned(),
         size: settings.size,
         path,
-        script,
-        interval_ms,
+        refresh: Refresh {
+            script,
+            interval_ms,
+        },
         tooltip: settings.tooltip,
     }))
 }
@@ -148,8 +171,10 @@ fn multiple(
         name: name.to_owned(),
         size: settings.size,
         entries: settings.entries.unwrap_or_default().into(),
-        script,
-        interval_ms,
+        refresh: Refresh {
+            script,
+            interval_ms,
+        },
         tooltip: settings.tooltip,
         printed: RefCell::new((String::new(), Rc::from([]))),
     }))
@@ -171,28 +196,22 @@ impl Module for Image {
     }
 
     fn follows(&self) -> &[Update] {
-        // A path is looked at when the bar draws it, and again at each interval.
-        match &self.script {
-            Some(_) => &[Update::Script],
-            None => &[Update::Timer],
-        }
+        self.refresh.follows()
     }
 
     fn next_update_ms(&self, unix_ms: u64) -> Option<u64> {
-        let interval = self.interval_ms.filter(|_| self.script.is_none())?;
-        // The next whole multiple of the interval, as the clock's seconds come.
-        Some(interval - unix_ms % interval)
+        self.refresh.next_update_ms(unix_ms)
     }
 
     fn widget(&self) -> Widget<'_> {
         Widget::Image {
             size: self.size,
-            script: self.script.as_ref(),
+            script: self.refresh.script.as_ref(),
         }
     }
 
     fn text(&self, input: &Input<'_>, out: &mut String) -> Option<Status> {
-        let path = match (&self.path, &self.script) {
+        let path = match (&self.path, &self.refresh.script) {
             (Some(path), _) => path.as_str(),
             (None, Some(_)) => match input.scripts.get(&self.name)? {
                 ScriptState::Output(output) => output.text.trim(),
@@ -208,7 +227,7 @@ impl Module for Image {
     }
 
     fn tooltip(&self, sink: &mut dyn Sink, input: &Input<'_>) {
-        if !self.tooltip || self.script.is_none() {
+        if !self.tooltip || self.refresh.script.is_none() {
             return;
         }
         if let Some(ScriptState::Output(output)) = input.scripts.get(&self.name) {

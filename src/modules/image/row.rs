@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use serde::Deserialize;
 
-use super::is_file;
+use super::{is_file, Refresh};
 use crate::events::script::{safe_class, ScriptConfig, ScriptState};
 use crate::modules::{
     Action, Button, ButtonRow, IconStyle, Input, Module, RowButton, Status, Target, Update, Widget,
@@ -39,9 +39,8 @@ pub struct ImageRow {
     pub size: i32,
     /// The pictures listed in the config, where there is no script.
     pub entries: Rc<[Entry]>,
-    /// The script that prints them, where `exec` is set instead.
-    pub script: Option<ScriptConfig>,
-    pub interval_ms: Option<u64>,
+    /// The script that prints them, where `exec` is set instead of `entries`.
+    pub refresh: Refresh,
     pub tooltip: bool,
     /// The script's last output and the entries read from it, read once per output.
     pub printed: RefCell<(String, Rc<[Entry]>)>,
@@ -50,7 +49,7 @@ pub struct ImageRow {
 impl ImageRow {
     /// The entries to draw: the config's, or those the script last printed.
     fn entries(&self, input: &Input<'_>) -> Rc<[Entry]> {
-        let Some(script) = &self.script else {
+        let Some(script) = &self.refresh.script else {
             return self.entries.clone();
         };
         let output = match input.scripts.get(&self.name) {
@@ -99,15 +98,11 @@ impl Module for ImageRow {
     }
 
     fn follows(&self) -> &[Update] {
-        match &self.script {
-            Some(_) => &[Update::Script],
-            None => &[Update::Timer],
-        }
+        self.refresh.follows()
     }
 
     fn next_update_ms(&self, unix_ms: u64) -> Option<u64> {
-        let interval = self.interval_ms.filter(|_| self.script.is_none())?;
-        Some(interval - unix_ms % interval)
+        self.refresh.next_update_ms(unix_ms)
     }
 
     fn widget(&self) -> Widget<'_> {
@@ -172,6 +167,6 @@ impl ButtonRow for ImageRow {
     }
 
     fn script(&self) -> Option<&ScriptConfig> {
-        self.script.as_ref()
+        self.refresh.script.as_ref()
     }
 }
