@@ -1,27 +1,30 @@
 //! A Waybar user's config and style in Debian's Waybar and, imported with
 //! `ringbar import-waybar -o DIR/`, in ringbar: one after the other in one headless sway,
-//! on one fake battery (a power_supply class bind-mounted over the real one for each bar)
-//! and one fake hwmon sensor. Each module's text, read back from the screen with OCR, is
-//! the same in both bars: formats, icons from `format-icons` and static buttons included.
-//! An icon from Font Awesome (Debian's `fonts-font-awesome`), which OCR cannot read, is
-//! compared by its red ink: the same glyph has the same size and about the same ink. The
-//! disk module reads a tmpfs of its own, 30 % full: the root file system's use moves
-//! while the machine writes, and once crossed a percent between the two bars.
+//! on one fake battery (a power_supply class bind-mounted over the real one for each bar),
+//! one fake hwmon sensor and one real PipeWire's null sink at 40 %. Each module's text,
+//! read back from the screen with OCR, is the same in both bars: formats, icons from
+//! `format-icons` and static buttons included. An icon from Font Awesome (Debian's
+//! `fonts-font-awesome`), which OCR cannot read, is compared by its red ink: the same
+//! glyph has the same size and about the same ink. The disk module reads a tmpfs of its
+//! own, 30 % full: the root file system's use moves while the machine writes, and once
+//! crossed a percent between the two bars.
 
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::common::bus::start_session_bus;
 use crate::common::ocr;
 use crate::common::session::{Compositor, Image, Session, WIDTH};
+use crate::common::sound::Sound;
 use crate::common::{require_root, serial};
 
 const HEIGHT: u32 = 30;
 
 /// Each module's text begins with its own word, in the order the bar shows them.
-const WORDS: [&str; 12] = [
-    "WS", "HELLO", "SAY", "WIN", "DAY", "BAT", "TEMP", "MEM", "DISK", "NET", "IDLE", "USER",
+const WORDS: [&str; 13] = [
+    "WS", "HELLO", "SAY", "WIN", "DAY", "BAT", "TEMP", "MEM", "DISK", "NET", "VOL", "IDLE", "USER",
 ];
 
 /// The user's config, in the style of real dotfiles; `HWMON` is the fake sensor's file and
@@ -33,7 +36,7 @@ const CONFIG: &str = r#"// My bar
     "height": 30,
     "modules-left": ["custom/gauge", "sway/workspaces", "custom/hello", "custom/say", "sway/window"],
     "modules-center": ["clock"],
-    "modules-right": ["battery", "temperature", "memory", "disk", "network", "idle_inhibitor", "user"],
+    "modules-right": ["battery", "temperature", "memory", "disk", "network", "pulseaudio", "idle_inhibitor", "user"],
     "custom/gauge": {
         "exec": "echo '{\"text\": \"g\", \"percentage\": 42}'",
         "return-type": "json",
@@ -59,6 +62,7 @@ const CONFIG: &str = r#"// My bar
         "format-disconnected": "NET off",
         "tooltip-format": "{ifname}"
     },
+    "pulseaudio": { "format": "VOL {volume}%", "format-muted": "VOL off" },
     "idle_inhibitor": {
         "format": "IDLE {icon}",
         "format-icons": { "activated": "ON", "deactivated": "OFF" }
@@ -74,7 +78,7 @@ const STYLE: &str = r#"
 * { font-family: "DejaVu Sans Mono", monospace; font-size: 14px; border: none; border-radius: 0; }
 window#waybar { background: #ffffff; color: #000000; }
 #workspaces button, #custom-hello, #custom-say, #window, #clock, #battery, #temperature, #memory, #disk,
-#network, #idle_inhibitor, #user {
+#network, #pulseaudio, #idle_inhibitor, #user {
     padding: 0 4px; color: #000000; background: #ffffff;
 }
 #custom-gauge { font-family: "Font Awesome 6 Free", "FontAwesome"; color: #ff0000; padding: 0 10px; }
@@ -221,6 +225,10 @@ fn a_waybar_config_and_style_show_the_same_text_in_both_bars() {
         .replace("HWMON", &hwmon.display().to_string())
         .replace("FAKE_DISK", &disk.0.display().to_string());
     let mounts = [(power_supply.as_path(), Path::new("/sys/class/power_supply"))];
+    // PipeWire's null sink at 40 %, read by both over pipewire-pulse.
+    let _bus = start_session_bus(&session);
+    let sound = Sound::start(&session);
+    sound.run("pactl", &["set-sink-volume", "@DEFAULT_SINK@", "40%"]);
     // A focused window, whose title the window module rewrites.
     let mut flower = session
         .as_user("weston-flower")
@@ -282,6 +290,7 @@ fn a_waybar_config_and_style_show_the_same_text_in_both_bars() {
         theirs[3]
     );
     assert_eq!(theirs[8], "DISK 30%", "Waybar on the fixed disk");
+    assert_eq!(theirs[10], "VOL 40%", "Waybar on PipeWire's null sink");
     let _ = flower.kill();
     let _ = flower.wait();
     for (module, (waybar, ringbar)) in WORDS.iter().zip(theirs.iter().zip(&ours)) {

@@ -91,4 +91,26 @@ fn the_tooltip_lists_the_windows_as_text() {
     let mut none = String::new();
     module("[\"sway/scratchpad\"]\ntooltip = false\n").tooltip(&mut Plain(&mut none), &input);
     assert!(none.is_empty());
+
+    // A title with an ampersand, a control byte, a line break and a bidirectional
+    // override: escaped, and none of them rearranges or breaks the tooltip's lines.
+    let hostile = CompositorState {
+        scratchpad: Some(vec![Stashed {
+            app: "a&b".to_owned(),
+            title: "x\u{7}y\nz\u{202e}evil & co".to_owned(),
+        }]),
+        ..CompositorState::default()
+    };
+    let hostile_input = Input {
+        compositor: &hostile,
+        ..crate::modules::tests::input(&sample)
+    };
+    let mut markup = String::new();
+    module("").tooltip(&mut Markup(&mut markup), &hostile_input);
+    assert!(
+        !markup.chars().any(|c| c.is_control() || c == '\u{202e}'),
+        "{markup:?}"
+    );
+    assert!(markup.starts_with("a&amp;b: x"), "{markup}");
+    assert!(markup.ends_with("evil &amp; co"), "{markup}");
 }
