@@ -19,6 +19,9 @@ pub struct CpuReading {
     pub lowest_mhz: Value<f64>,
     /// The hardware maximum (cpuinfo_max_freq), MHz.
     pub hardware_max_mhz: Option<f64>,
+    /// Where the kernel has no cpufreq: /proc/cpuinfo's average, highest and lowest
+    /// `cpu MHz`, a virtual machine's fixed clock, for Waybar's frequency fields only.
+    pub nominal_mhz: Option<[f64; 3]>,
 }
 
 /// The kernel driver behind a GPU, which decides how it is read.

@@ -81,6 +81,7 @@ pub(crate) mod tests {
             highest_mhz: Value::Known(3000.0),
             lowest_mhz: Value::Known(1000.0),
             hardware_max_mhz: Some(4700.0),
+            nominal_mhz: None,
         };
         sample
             .notices

@@ -3,6 +3,12 @@
 //! The temperature sensor is found by hwmon *name* and label, never by `hwmonN` (the
 //! numbering changes between boots): coretemp "Package id 0", k10temp "Tctl"/"Tdie",
 //! zenpower, then the thermal zones `x86_pkg_temp` and `acpitz`.
+//!
+//! The frequencies are cpufreq's `scaling_cur_freq` of each online CPU, read each sample.
+//! Where the kernel has no cpufreq (most virtual machines), they are /proc/cpuinfo's
+//! `cpu MHz`, as Waybar reads them, read when the sensors are discovered (again each
+//! minute): a virtual machine's is its fixed clock, so it fills Waybar's frequency fields
+//! alone, and ringbar's own label and report leave it out.
 
 use std::path::{Path, PathBuf};
 
@@ -96,15 +102,18 @@ fn hwmon_input(dir: &Path, name: &str, labels: &[&str]) -> Option<TempSource> {
 pub struct CpuSensors {
     temperature: Option<(TempSource, SensorFile)>,
     frequencies: Vec<SensorFile>,
+    /// Each CPU's `cpu MHz` in /proc/cpuinfo, where there is no cpufreq.
+    cpuinfo_mhz: Vec<f64>,
     hardware_max_mhz: Option<f64>,
     /// Set when the config names a sensor that is not there.
     pub missing_named_sensor: bool,
 }
 
 impl CpuSensors {
-    /// Finds the sensors under `sys`; `named` is the config's choice of temperature
-    /// sensor, used when present (else automatic discovery).
-    pub fn discover(sys: &Path, named: Option<&SensorName>) -> CpuSensors {
+    /// Finds the sensors under `sys` (and `proc`, for /proc/cpuinfo); `named` is the
+    /// config's choice of temperature sensor, used when present (else automatic
+    /// discovery).
+    pub fn discover(sys: &Path, proc: &Path, named: Option<&SensorName>) -> CpuSensors {
         let named_source = named.and_then(|wanted| find_named_temperature(sys, wanted));
         let missing_named_sensor = named.is_some() && named_source.is_none();
         let temperature = named_source
@@ -133,12 +142,22 @@ impl CpuSensors {
                 hardware_max_khz = Some(hardware_max_khz.map_or(max, |m| m.max(max)));
             }
         }
+        let cpuinfo_mhz = match frequencies.is_empty() {
+            true => cpuinfo_mhz(proc),
+            false => Vec::new(),
+        };
         CpuSensors {
             temperature,
             frequencies,
+            cpuinfo_mhz,
             hardware_max_mhz: hardware_max_khz.map(|khz| khz as f64 / 1000.0),
             missing_named_sensor,
         }
+    }
+
+    /// Whether the frequencies are /proc/cpuinfo's, read at discovery.
+    pub fn reads_cpuinfo(&self) -> bool {
+        !self.cpuinfo_mhz.is_empty()
     }
 
     pub fn temperature_source(&self) -> Option<&TempSource> {
@@ -153,11 +172,9 @@ impl CpuSensors {
         };
         let (mut sum, mut count) = (0.0, 0u32);
         let (mut highest, mut lowest) = (None::<f64>, None::<f64>);
-        for file in &mut self.frequencies {
-            // 10 MHz to 20 GHz, in kHz.
-            let Some(mhz) = file.read_scaled(1000.0, 10.0..=20_000.0) else {
-                continue;
-            };
+        // 10 MHz to 20 GHz, in kHz.
+        let files = self.frequencies.iter_mut();
+        for mhz in files.filter_map(|file| file.read_scaled(1000.0, 10.0..=20_000.0)) {
             sum += mhz;
             count += 1;
             highest = Some(highest.map_or(mhz, |h| h.max(mhz)));
@@ -167,14 +184,35 @@ impl CpuSensors {
             true => Value::Absent,
             false => Value::read(value),
         };
+        let nominal = &self.cpuinfo_mhz;
+        let nominal_mhz = (!nominal.is_empty()).then(|| {
+            let average = nominal.iter().sum::<f64>() / nominal.len() as f64;
+            let highest = nominal.iter().copied().fold(f64::MIN, f64::max);
+            let lowest = nominal.iter().copied().fold(f64::MAX, f64::min);
+            [average, highest, lowest]
+        });
         CpuReading {
             celsius,
             average_mhz: frequency((count > 0).then(|| sum / f64::from(count))),
             highest_mhz: frequency(highest),
             lowest_mhz: frequency(lowest),
             hardware_max_mhz: self.hardware_max_mhz,
+            nominal_mhz,
         }
     }
+}
+
+/// Each CPU's `cpu MHz` in `proc`/cpuinfo, where plausible (10 MHz to 20 GHz).
+fn cpuinfo_mhz(proc: &Path) -> Vec<f64> {
+    let Ok(text) = std::fs::read_to_string(proc.join("cpuinfo")) else {
+        return Vec::new();
+    };
+    let mhz = |line: &str| {
+        let (key, value) = line.split_once(':')?;
+        let mhz: f64 = (key.trim() == "cpu MHz").then(|| value.trim().parse().ok())??;
+        (10.0..=20_000.0).contains(&mhz).then_some(mhz)
+    };
+    text.lines().filter_map(mhz).collect()
 }
 
 #[cfg(test)]
@@ -183,11 +221,14 @@ mod tests {
     use crate::sensors::fixtures::write;
     use std::fs;
 
+    /// A procfs root without /proc/cpuinfo.
+    const NO_PROC: &str = "/nonexistent-proc";
+
     #[test]
     fn intel_laptop_uses_coretemp_package_and_online_cpus() {
         let dir = tempfile::tempdir().expect("tempdir");
         crate::sensors::fixtures::intel_cpu(dir.path());
-        let mut sensors = CpuSensors::discover(dir.path(), None);
+        let mut sensors = CpuSensors::discover(dir.path(), Path::new(NO_PROC), None);
         assert_eq!(
             sensors.temperature_source().map(|s| s.description.as_str()),
             Some("coretemp Package id 0")
@@ -212,7 +253,7 @@ mod tests {
         write(root, "class/hwmon/hwmon2/temp1_input", "61250\n");
         write(root, "class/hwmon/hwmon2/temp3_label", "Tccd1\n");
         write(root, "class/hwmon/hwmon2/temp3_input", "58000\n");
-        let mut sensors = CpuSensors::discover(root, None);
+        let mut sensors = CpuSensors::discover(root, Path::new(NO_PROC), None);
         assert_eq!(
             sensors.temperature_source().map(|s| s.description.as_str()),
             Some("k10temp Tctl")
@@ -225,20 +266,20 @@ mod tests {
             hwmon: "k10temp".to_owned(),
             label: Some("Tccd1".to_owned()),
         };
-        let mut named = CpuSensors::discover(root, Some(&ccd));
+        let mut named = CpuSensors::discover(root, Path::new(NO_PROC), Some(&ccd));
         assert!(!named.missing_named_sensor);
         assert_eq!(named.read().celsius, Value::Known(58.0));
         let gpu_edge = SensorName {
             hwmon: "amdgpu".to_owned(),
             label: None,
         };
-        let mut edge = CpuSensors::discover(root, Some(&gpu_edge));
+        let mut edge = CpuSensors::discover(root, Path::new(NO_PROC), Some(&gpu_edge));
         assert_eq!(edge.read().celsius, Value::Known(45.0), "no label: temp1");
         let typo = SensorName {
             hwmon: "k10temp".to_owned(),
             label: Some("Tccd9".to_owned()),
         };
-        let fallback = CpuSensors::discover(root, Some(&typo));
+        let fallback = CpuSensors::discover(root, Path::new(NO_PROC), Some(&typo));
         assert!(fallback.missing_named_sensor);
         assert_eq!(
             fallback
@@ -253,7 +294,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path();
         assert_eq!(
-            CpuSensors::discover(root, None).read(),
+            CpuSensors::discover(root, Path::new(NO_PROC), None).read(),
             CpuReading::default()
         );
         write(root, "class/thermal/thermal_zone0/type", "acpitz\n");
@@ -268,7 +309,7 @@ mod tests {
     fn garbage_empty_and_absurd_values_read_as_none_and_recover() {
         let dir = tempfile::tempdir().expect("tempdir");
         crate::sensors::fixtures::intel_cpu(dir.path());
-        let mut sensors = CpuSensors::discover(dir.path(), None);
+        let mut sensors = CpuSensors::discover(dir.path(), Path::new(NO_PROC), None);
         let input = dir.path().join("class/hwmon/hwmon3/temp1_input");
         fs::write(&input, "garbage\n").expect("write");
         assert_eq!(sensors.read().celsius, Value::Failed);
@@ -290,5 +331,31 @@ mod tests {
             Value::Known(55.0),
             "recovers when the value does"
         );
+    }
+
+    #[test]
+    fn without_cpufreq_the_frequencies_are_proc_cpuinfos() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (sys, proc) = (dir.path().join("sys"), dir.path().join("proc"));
+        // Two CPUs without cpufreq, as in a virtual machine; cpuinfo in the kernel's
+        // format (a tab before the colon), one line implausible.
+        fs::create_dir_all(sys.join("devices/system/cpu/cpu0")).expect("mkdir");
+        fs::create_dir_all(sys.join("devices/system/cpu/cpu1")).expect("mkdir");
+        fs::create_dir_all(&proc).expect("mkdir");
+        let cpu = |n: u32, mhz: &str| {
+            format!("processor\t: {n}\nmodel name\t: Virtual CPU\ncpu MHz\t\t: {mhz}\nflags\t\t: fpu\n\n")
+        };
+        let text = [cpu(0, "2600.000"), cpu(1, "1800.500"), cpu(2, "0.001")].concat();
+        fs::write(proc.join("cpuinfo"), text).expect("write");
+        let mut sensors = CpuSensors::discover(&sys, &proc, None);
+        assert!(sensors.reads_cpuinfo());
+        let reading = sensors.read();
+        assert_eq!(reading.nominal_mhz, Some([2200.25, 2600.0, 1800.5]));
+        assert_eq!(reading.average_mhz, Value::Absent, "no live reading");
+        assert_eq!(reading.hardware_max_mhz, None);
+        // No cpuinfo either: no frequency at all.
+        let mut none = CpuSensors::discover(&sys, Path::new(NO_PROC), None);
+        assert!(!none.reads_cpuinfo());
+        assert_eq!(none.read().nominal_mhz, None);
     }
 }

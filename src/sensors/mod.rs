@@ -78,7 +78,7 @@ impl Sensors {
         now_ns: u64,
         hw: &mut Hardware,
     ) -> Sensors {
-        let cpu = CpuSensors::discover(&roots.sys, config.cpu_temperature.as_ref());
+        let cpu = CpuSensors::discover(&roots.sys, &roots.proc, config.cpu_temperature.as_ref());
         match cpu.temperature_source() {
             Some(source) => tracing::info!("CPU temperature from {}", source.description),
             None => tracing::debug!("no CPU temperature sensor found"),
@@ -218,8 +218,9 @@ impl Sensors {
         if !unchanged || hw.gpus.iter().any(gpu_failed) {
             self.set_gpus(found, hw);
         }
-        if cpu_failed(hw) || hw.cpu.celsius.is_absent() {
-            let cpu = CpuSensors::discover(&self.roots.sys, self.config.cpu_temperature.as_ref());
+        if cpu_failed(hw) || hw.cpu.celsius.is_absent() || self.cpu.reads_cpuinfo() {
+            let (sys, proc) = (&self.roots.sys, &self.roots.proc);
+            let cpu = CpuSensors::discover(sys, proc, self.config.cpu_temperature.as_ref());
             if cpu.temperature_source() != self.cpu.temperature_source() {
                 match cpu.temperature_source() {
                     Some(source) => tracing::info!("CPU temperature from {}", source.description),

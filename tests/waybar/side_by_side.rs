@@ -24,7 +24,7 @@ const HEIGHT: u32 = 30;
 
 /// Each module's text begins with its own word, in the order the bar shows them.
 const WORDS: [&str; 13] = [
-    "WS", "HELLO", "SAY", "WIN", "DAY", "BAT", "TEMP", "MEM", "DISK", "NET", "VOL", "IDLE", "USER",
+    "WS", "HELLO", "CPU", "WIN", "DAY", "BAT", "TEMP", "MEM", "DISK", "NET", "VOL", "IDLE", "USER",
 ];
 
 /// The user's config, in the style of real dotfiles; `HWMON` is the fake sensor's file and
@@ -34,7 +34,7 @@ const CONFIG: &str = r#"// My bar
     "layer": "top",
     "position": "top",
     "height": 30,
-    "modules-left": ["custom/gauge", "sway/workspaces", "custom/hello", "custom/say", "sway/window"],
+    "modules-left": ["custom/gauge", "sway/workspaces", "custom/hello", "cpu", "sway/window"],
     "modules-center": ["clock"],
     "modules-right": ["battery", "temperature", "memory", "disk", "network", "pulseaudio", "idle_inhibitor", "user"],
     "custom/gauge": {
@@ -46,7 +46,7 @@ const CONFIG: &str = r#"// My bar
     },
     "sway/workspaces": { "format": "WS {name}" },
     "custom/hello": { "format": "HELLO", "tooltip": false },
-    "custom/say": { "exec": "echo world", "interval": "once", "format": "SAY {}" },
+    "cpu": { "format": "CPU {avg_frequency} {max_frequency}" },
     "sway/window": { "format": "{}", "rewrite": { "F(.*)": "WIN ROSE $1" } },
     "clock": { "format": "DAY {:%m-%d}", "tooltip-format": "{:%A}" },
     "battery": {
@@ -77,7 +77,7 @@ const CONFIG: &str = r#"// My bar
 const STYLE: &str = r#"
 * { font-family: "DejaVu Sans Mono", monospace; font-size: 14px; border: none; border-radius: 0; }
 window#waybar { background: #ffffff; color: #000000; }
-#workspaces button, #custom-hello, #custom-say, #window, #clock, #battery, #temperature, #memory, #disk,
+#workspaces button, #custom-hello, #cpu, #window, #clock, #battery, #temperature, #memory, #disk,
 #network, #pulseaudio, #idle_inhibitor, #user {
     padding: 0 4px; color: #000000; background: #ffffff;
 }
@@ -293,7 +293,20 @@ fn a_waybar_config_and_style_show_the_same_text_in_both_bars() {
     assert_eq!(theirs[10], "VOL 40%", "Waybar on PipeWire's null sink");
     let _ = flower.kill();
     let _ = flower.wait();
+    // The CPU's frequency is fixed where the kernel has no cpufreq (a virtual machine,
+    // as here: both read /proc/cpuinfo); elsewhere it moves between the two readings,
+    // and only its shape is compared.
+    let moving = Path::new("/sys/devices/system/cpu/cpu0/cpufreq").exists();
+    let shape = |text: &str| -> String {
+        text.chars()
+            .map(|c| if c.is_ascii_digit() { '0' } else { c })
+            .collect()
+    };
     for (module, (waybar, ringbar)) in WORDS.iter().zip(theirs.iter().zip(&ours)) {
+        let (waybar, ringbar) = match (*module, moving) {
+            ("CPU", true) => (shape(waybar), shape(ringbar)),
+            _ => (waybar.clone(), ringbar.clone()),
+        };
         assert_eq!(
             ringbar, waybar,
             "{module}: Waybar `{waybar_text}`, ringbar `{ringbar_text}`"

@@ -183,11 +183,19 @@ impl Cpu {
         let ghz = |mhz: crate::model::Value<f64>| {
             mhz.known().map_or(0.0, |mhz| (mhz / 10.0).ceil() / 100.0)
         };
-        let (average, highest, lowest) = (
-            ghz(cpu.average_mhz),
-            ghz(cpu.highest_mhz),
-            ghz(cpu.lowest_mhz),
-        );
+        let (average, highest, lowest) = match (cpu.average_mhz.is_absent(), cpu.nominal_mhz) {
+            // No cpufreq: the fixed clock /proc/cpuinfo gives, as Waybar reads it.
+            (true, Some(nominal)) => {
+                let [average, highest, lowest] =
+                    nominal.map(|mhz| ghz(crate::model::Value::Known(mhz)));
+                (average, highest, lowest)
+            }
+            _ => (
+                ghz(cpu.average_mhz),
+                ghz(cpu.highest_mhz),
+                ghz(cpu.lowest_mhz),
+            ),
+        };
         format::fill_numbers(format, out, |name, spec: Option<NumberSpec>, out| {
             let value = match name {
                 "usage" => usage,

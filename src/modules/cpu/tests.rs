@@ -27,6 +27,7 @@ fn text_and_level() {
         highest_mhz: Value::Known(3000.0),
         lowest_mhz: Value::Known(1000.0),
         hardware_max_mhz: Some(4700.0),
+        nominal_mhz: None,
     };
     assert_eq!(text_of("cpu", &sample).0, "CPU 75% 54°C 2.0GHz");
     sample.hardware.cpu.celsius = Value::Failed;
@@ -81,6 +82,7 @@ fn busy_sample() -> Sample {
         highest_mhz: Value::Known(3001.0),
         lowest_mhz: Value::Known(1199.0),
         hardware_max_mhz: Some(4700.0),
+        nominal_mhz: None,
     };
     sample
 }
@@ -98,6 +100,19 @@ fn waybars_fields_and_specs() {
     // Waybar truncates the usage and rounds each frequency up to 10 MHz.
     assert_eq!(out, "37%  37% 0.5 2.0 1.2/2.06/3.01 GHz");
     assert_eq!(status.expect("shown").level, Level::Normal);
+
+    // No cpufreq (a virtual machine): Waybar's fields take /proc/cpuinfo's clock, and
+    // ringbar's own label shows no frequency.
+    let mut virtual_machine = busy_sample();
+    let cpu = &mut virtual_machine.hardware.cpu;
+    (cpu.average_mhz, cpu.highest_mhz, cpu.lowest_mhz) =
+        (Value::Absent, Value::Absent, Value::Absent);
+    cpu.nominal_mhz = Some([2600.0, 2600.0, 2600.0]);
+    let mut out = String::new();
+    let frequencies = configured("cpu", "format = \"{min_frequency}/{avg_frequency}\"\n");
+    frequencies.text(&input(&virtual_machine), &mut out);
+    assert_eq!(out, "2.6/2.6");
+    assert_eq!(text_of("cpu", &virtual_machine).0, "CPU 38% 54°C");
 }
 
 #[test]
