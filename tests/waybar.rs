@@ -2,6 +2,8 @@
 //! in headless sway, and the bar Waybar draws is read back with OCR (tesseract).
 
 mod common;
+#[path = "waybar/more_modules.rs"]
+mod more_modules;
 #[path = "waybar/side_by_side.rs"]
 mod side_by_side;
 

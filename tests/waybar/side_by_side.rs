@@ -20,7 +20,7 @@ use crate::common::session::{Compositor, Image, Session, WIDTH};
 use crate::common::sound::Sound;
 use crate::common::{require_root, serial};
 
-const HEIGHT: u32 = 30;
+pub(super) const HEIGHT: u32 = 30;
 
 /// Each module's text begins with its own word, in the order the bar shows them.
 const WORDS: [&str; 13] = [
@@ -112,28 +112,28 @@ fn fake_power_supply(root: &Path) {
     }
 }
 
-/// The text from each word of [`WORDS`] to the next, spaces normalised; panics unless
-/// every word is there, in order.
-fn modules(text: &str) -> Vec<String> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let starts: Vec<usize> = WORDS
+/// The text from each of `words` to the next, spaces normalised; panics unless every
+/// word is there, in order.
+pub(super) fn modules(words: &[&str], text: &str) -> Vec<String> {
+    let read: Vec<&str> = text.split_whitespace().collect();
+    let starts: Vec<usize> = words
         .iter()
-        .map(|w| words.iter().position(|x| x == w).unwrap_or(usize::MAX))
+        .map(|w| read.iter().position(|x| x == w).unwrap_or(usize::MAX))
         .collect();
-    (0..WORDS.len())
+    (0..words.len())
         .map(|i| {
-            let end = starts.get(i + 1).copied().unwrap_or(words.len());
-            words[starts[i]..end].join(" ")
+            let end = starts.get(i + 1).copied().unwrap_or(read.len());
+            read[starts[i]..end].join(" ")
         })
         .collect()
 }
 
-fn shows_every_module(text: &str) -> bool {
-    let words: Vec<&str> = text.split_whitespace().collect();
+fn shows_every_module(words: &[&str], text: &str) -> bool {
+    let read: Vec<&str> = text.split_whitespace().collect();
     let mut at = 0;
-    WORDS
+    words
         .iter()
-        .all(|w| match words[at..].iter().position(|x| x == w) {
+        .all(|w| match read[at..].iter().position(|x| x == w) {
             Some(found) => {
                 at += found + 1;
                 true
@@ -144,7 +144,7 @@ fn shows_every_module(text: &str) -> bool {
 
 /// The red icon's ink: its pixels and its bounding box's width and height.
 #[derive(Debug)]
-struct Ink {
+pub(super) struct Ink {
     pixels: usize,
     width: usize,
     height: usize,
@@ -169,14 +169,20 @@ fn red_ink(shot: &Image) -> Ink {
     }
 }
 
-/// OCR of the bar's strip until every module is there, and the red icon's ink.
-fn read_bar(session: &Session, who: &str, log: impl Fn() -> String) -> (String, Ink) {
+/// OCR of the bar's strip until each of `words` is there (and, with `ink`, the red
+/// icon), and the red icon's ink.
+pub(super) fn read_bar(
+    session: &Session,
+    who: &str,
+    (words, ink_wanted): (&[&str], bool),
+    log: impl Fn() -> String,
+) -> (String, Ink) {
     let started = Instant::now();
     loop {
         let shot = session.screenshot(0, 0, WIDTH, HEIGHT);
         let text = ocr::read_text(&shot);
         let ink = red_ink(&shot);
-        if shows_every_module(&text) && ink.pixels > 0 {
+        if shows_every_module(words, &text) && (ink.pixels > 0 || !ink_wanted) {
             return (text, ink);
         }
         assert!(
@@ -186,6 +192,27 @@ fn read_bar(session: &Session, who: &str, log: impl Fn() -> String) -> (String, 
         );
         std::thread::sleep(Duration::from_millis(300));
     }
+}
+
+/// The user's Waybar config and style imported into ringbar's (`import-waybar -o DIR/`),
+/// with no setting left behind and no selector that matches nothing; the import's report.
+pub(super) fn import(session: &Session) -> String {
+    let dir = format!("{}/", session.path().join("imported").display());
+    let waybar_config = session.home().join(".config/waybar/config.jsonc");
+    let import = Command::new(env!("CARGO_BIN_EXE_ringbar"))
+        .arg("import-waybar")
+        .arg(&waybar_config)
+        .args(["-o", &dir, "--force"])
+        .output()
+        .expect("run import-waybar");
+    let report = String::from_utf8_lossy(&import.stderr).into_owned();
+    assert!(import.status.success(), "{report}");
+    assert!(!report.contains("not carried"), "{report}");
+    assert!(!report.contains("matches nothing"), "{report}");
+    let read = |name: &str| fs::read_to_string(format!("{dir}{name}")).expect(name);
+    session.write_config_file("config.toml", &read("config.toml"));
+    session.write_config_file("style.css", &read("style.css"));
+    report
 }
 
 /// A tmpfs of 10 MiB at `path` with 3 MiB in it (30 % used), unmounted when dropped.
@@ -237,29 +264,21 @@ fn a_waybar_config_and_style_show_the_same_text_in_both_bars() {
 
     let mut waybar = session.start_waybar_with_mounts(&config, STYLE, &mounts);
     waybar.wait_for_log("Bar configured");
-    let (waybar_text, waybar_ink) = read_bar(&session, "Waybar", || waybar.log_text());
+    let (waybar_text, waybar_ink) =
+        read_bar(&session, "Waybar", (&WORDS, true), || waybar.log_text());
     waybar.stop();
 
-    let dir = format!("{}/", session.path().join("imported").display());
-    let waybar_config = session.home().join(".config/waybar/config.jsonc");
-    let import = Command::new(env!("CARGO_BIN_EXE_ringbar"))
-        .arg("import-waybar")
-        .arg(&waybar_config)
-        .args(["-o", &dir])
-        .output()
-        .expect("run import-waybar");
-    let report = String::from_utf8_lossy(&import.stderr);
-    assert!(import.status.success(), "{report}");
-    assert!(!report.contains("not carried"), "{report}");
-    let read = |name: &str| fs::read_to_string(format!("{dir}{name}")).expect(name);
-    session.write_config_file("config.toml", &read("config.toml"));
-    session.write_config_file("style.css", &read("style.css"));
+    let report = import(&session);
     let swaysock = session.swaysock();
     let bar = session.start_bar_with_mounts(&mounts, &[("SWAYSOCK", &swaysock)]);
     bar.wait_for_log("bar on output HEADLESS-1");
-    let (ringbar_text, ringbar_ink) = read_bar(&session, "ringbar", || bar.log_text());
+    let (ringbar_text, ringbar_ink) =
+        read_bar(&session, "ringbar", (&WORDS, true), || bar.log_text());
 
-    let (theirs, ours) = (modules(&waybar_text), modules(&ringbar_text));
+    let (theirs, ours) = (
+        modules(&WORDS, &waybar_text),
+        modules(&WORDS, &ringbar_text),
+    );
     eprintln!("Waybar: {theirs:?}\nringbar: {ours:?}\nthe import's notes:\n{report}");
     assert!(
         theirs.contains(&"BAT 42% C".to_owned()),

@@ -186,13 +186,13 @@ fn note_once(notes: &mut Vec<String>, note: &str) {
 /// One note per selector part that will not match, given the converted modules'
 /// ringbar names.
 fn style_notes(css: &str, modules: &[String]) -> Vec<String> {
-    let mut known: Vec<String> = modules
-        .iter()
-        .map(|name| {
-            let kind = name.split('#').next().unwrap_or(name);
-            kind.replace('/', "-")
-        })
-        .collect();
+    let mut known: Vec<String> = Vec::new();
+    for name in modules {
+        let kind = name.split('#').next().unwrap_or(name).replace('/', "-");
+        // A module listed by a Waybar name (`pulseaudio`) is named by ringbar's (`#audio`).
+        known.extend(ringbar_id(&kind).map(str::to_owned));
+        known.push(kind);
+    }
     known.extend(["ringbar".to_owned(), "tray".to_owned()]);
     let mut notes = Vec::new();
     for selector in selectors(css) {

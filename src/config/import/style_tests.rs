@@ -88,4 +88,12 @@ fn waybar_ids_of_modules_ringbar_names_otherwise_are_renamed_whole() {
         ),
         "{notes:?}"
     );
+
+    // Listed by Waybar's names, as the converted config lists them: `#audio` matches.
+    let listed = ["pulseaudio", "wireplumber", "mpris"].map(str::to_owned);
+    let (_, notes) = convert_style("#pulseaudio, #wireplumber, #mpris { color: red; }", &listed);
+    assert!(
+        !notes.iter().any(|n| n.contains("matches nothing")),
+        "{notes:?}"
+    );
 }
