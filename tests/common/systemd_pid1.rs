@@ -119,8 +119,10 @@ impl SystemdPid1 {
         let init =
             fs::read_to_string(self.cgroup.join("init.scope/cgroup.procs")).unwrap_or_default();
         let pid = init.lines().next().unwrap_or_default().to_owned();
+        // Its root too: entering a mount namespace alone sets the namespace's own root,
+        // which is not the manager's where the test runs in a chroot.
         let out = Command::new("nsenter")
-            .args(["--target", &pid, "--mount", "--pid"])
+            .args(["--target", &pid, "--mount", "--pid", "--root", "--wd"])
             .args(["systemctl", "--no-pager"])
             .args(args)
             .output()
