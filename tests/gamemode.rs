@@ -1,15 +1,17 @@
 //! The gamemode module against the real gamemoded (Debian's `gamemode`), on the test
 //! user's own session bus: hidden while gamemoded is not there, shown once it is, its
 //! count following the games gamemoded registers (a real process registered over its
-//! D-Bus API, and reaped by gamemoded when it ends), a click switching to the format
+//! D-Bus API, and reaped by gamemoded when it ends), forty registered at once (drawn at
+//! most once a frame), a click switching to the format
 //! with the count, gamemoded killed and started again, and gamemoded stopped (SIGSTOP)
 //! while a bar starts (the main loop never waits). Waybar's icon before the
 //! label by default, read back from the screen; the glyph instead with `use-icon = false`.
 
 mod common;
 
+use std::io::{BufRead, BufReader};
 use std::process::Stdio;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::bus::{bus_address, start_session_bus, Helper};
 use common::session::{Compositor, RunningBar, Session};
@@ -48,6 +50,28 @@ fn register_game(session: &Session, pid: u32) {
         .status()
         .expect("run gdbus (libglib2.0-bin)");
     assert!(status.success(), "RegisterGame {pid}");
+}
+
+/// `count` games registered by one process as fast as gamemoded answers (each a
+/// `PropertiesChanged` of its own); they end when the returned helper's stdin closes.
+fn register_games(session: &Session, count: usize) -> Helper {
+    let bus = bus_address(session);
+    let mut child = session
+        .as_user_with("/usr/bin/python3", &[("DBUS_SESSION_BUS_ADDRESS", &bus)])
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/gamemode/games.py"
+        ))
+        .arg(count.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start python3 (python3-gi)");
+    let mut line = String::new();
+    let stdout = child.stdout.take().expect("stdout");
+    BufReader::new(stdout).read_line(&mut line).expect("read");
+    assert_eq!(line.trim(), "registered", "{count} games registered");
+    Helper(child)
 }
 
 fn start_bar(session: &Session) -> RunningBar {
@@ -118,6 +142,23 @@ fn the_module_follows_gamemoded_and_its_games() {
     wait_for("the running class", WAIT, running);
     bar.point_at(&session, "gamemode").click("left");
     wait_for("the count after a click", WAIT, || label() == " 1");
+
+    // Forty more at once: a `PropertiesChanged` each, drawn at most once a frame.
+    let renders_before = bar.renders("Event(GameMode)");
+    let started = Instant::now();
+    let mut flood = register_games(&session, 40);
+    wait_for("41 games", WAIT, || label() == " 41");
+    let (gap, took) = (ringbar::app::pacing::GAP, started.elapsed());
+    let redraws = bar.renders("Event(GameMode)") - renders_before;
+    let most = took.as_millis() as u64 / gap.as_millis() as u64 + 3;
+    eprintln!("40 games registered in {took:?}: {redraws} redraws (at most {most})");
+    assert!(
+        redraws <= most,
+        "{redraws} redraws for 40 games in {took:?}"
+    );
+    // Its stdin closed, the helper ends its games.
+    drop(flood.0.stdin.take());
+    let _ = flood.0.wait();
 
     // The game ends: gamemoded reaps it (every 5 s by default), and the count follows.
     game.kill();

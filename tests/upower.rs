@@ -10,91 +10,16 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use common::bus::Helper;
 use common::session::{Compositor, RunningBar, Session};
 use common::system_bus::{self, SystemBus};
+use common::upower::{start_upowerd, Testbed};
 use common::{require_root, serial, wait_for};
 
 const WAIT: Duration = Duration::from_secs(20);
-const PRELOAD: &str = "libumockdev-preload.so.0";
-
-/// umockdev's testbed, driven by the helper script.
-struct Testbed {
-    child: Child,
-    commands: Option<ChildStdin>,
-    answers: BufReader<ChildStdout>,
-    root: String,
-}
-
-impl Testbed {
-    fn start() -> Testbed {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/upower/testbed.py");
-        let mut child = Command::new("/usr/bin/python3")
-            .arg(script)
-            .env("LD_PRELOAD", PRELOAD)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start the testbed (python3-gi, gir1.2-umockdev-1.0)");
-        let commands = child.stdin.take();
-        let mut answers = BufReader::new(child.stdout.take().expect("its stdout"));
-        let mut root = String::new();
-        answers.read_line(&mut root).expect("the testbed's root");
-        assert!(root.starts_with('/'), "the testbed's root: {root:?}");
-        Testbed {
-            child,
-            commands,
-            answers,
-            root: root.trim().to_owned(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let commands = self.commands.as_mut().expect("the testbed's stdin");
-        writeln!(commands, "{line}").expect("to the testbed");
-        let mut answer = String::new();
-        self.answers
-            .read_line(&mut answer)
-            .expect("from the testbed");
-        assert_eq!(answer.trim(), "ok", "{line}");
-    }
-}
-
-impl Drop for Testbed {
-    fn drop(&mut self) {
-        // End of input: the script ends and umockdev removes the testbed's folder.
-        self.commands.take();
-        for _ in 0..50 {
-            if self.child.try_wait().ok().flatten().is_some() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start_upowerd(session: &Session, bus: &SystemBus, testbed: &Testbed) -> Helper {
-    // Its history of charge and rate stays in the session, not the machine's.
-    let history = session.path().join("upower-history");
-    std::fs::create_dir_all(&history).expect("mkdir the history");
-    let child = Command::new("/usr/libexec/upowerd")
-        .env("UPOWER_HISTORY_DIR", &history)
-        .env("LD_PRELOAD", PRELOAD)
-        .env("UMOCKDEV_DIR", &testbed.root)
-        .env("DBUS_SYSTEM_BUS_ADDRESS", &bus.address)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start upowerd (Debian's upower)");
-    Helper(child)
-}
 
 fn signal(process: &Helper, name: &str) {
     let pid = process.0.id().to_string();

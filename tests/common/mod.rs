@@ -14,6 +14,7 @@ pub mod crowd;
 pub mod fake_sys;
 pub mod hyprland;
 pub mod ipc;
+pub mod mpd;
 pub mod mpv;
 pub mod netns;
 pub mod niri;
@@ -30,6 +31,7 @@ pub mod storm;
 pub mod system_bus;
 pub mod systemd;
 pub mod systemd_pid1;
+pub mod upower;
 pub mod waybar;
 
 use std::fs;

@@ -32,6 +32,18 @@ impl Session {
         style_css: &str,
         mounts: &[(&Path, &Path)],
     ) -> RunningWaybar {
+        self.start_waybar_with(config_json, style_css, mounts, &[])
+    }
+
+    /// [`Session::start_waybar_with_mounts`] with `extra_env` (`NAME`, `VALUE`) too: a
+    /// private system bus's address.
+    pub fn start_waybar_with(
+        &self,
+        config_json: &str,
+        style_css: &str,
+        mounts: &[(&Path, &Path)],
+        extra_env: &[(&str, &str)],
+    ) -> RunningWaybar {
         let config = self.write_home_file(".config/waybar/config.jsonc", config_json);
         let style = self.write_home_file(".config/waybar/style.css", style_css);
         let runs = fs::read_dir(self.path()).map_or(0, |d| d.count());
@@ -40,11 +52,12 @@ impl Session {
         // The session's WAYLAND_DISPLAY and XDG_RUNTIME_DIR suffice (no D-Bus needed);
         // these two keep GTK3 off X11 and off the accessibility bus.
         let swaysock = self.swaysock();
-        let env = [
+        let mut env = vec![
             ("GDK_BACKEND", "wayland"),
             ("NO_AT_BRIDGE", "1"),
             ("SWAYSOCK", swaysock.as_str()),
         ];
+        env.extend_from_slice(extra_env);
         let mut waybar = self.as_user_with("waybar", &env);
         waybar.arg("-c").arg(&config).arg("-s").arg(&style);
         let child = super::running_bar::with_mounts(mounts, &waybar)

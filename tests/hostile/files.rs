@@ -1,8 +1,9 @@
 //! Files the user controls, swapped for things that are not files: a FIFO that never
-//! gets a writer, a device that never ends, a huge file, and a planted symlink where the
-//! instance lock goes.
+//! gets a writer, a device that never ends, a huge file, a planted symlink where the
+//! instance lock goes, and keyboard-state's `device-path` naming what is no keyboard.
 
 use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -58,6 +59,53 @@ fn a_running_instance_told_to_reload_a_fifo_keeps_answering() {
         crate::exits_within(&mut waybar, Duration::from_secs(20)),
         "SIGTERM ends it"
     );
+}
+
+/// A FIFO that never gets a writer (opening it to read would wait for one), a device
+/// that never ends, a regular file and a path that does not exist: none is a keyboard,
+/// so keyboard-state hides at once, says so, and the rest of the bar is read.
+#[test]
+fn a_keyboard_device_path_that_is_no_keyboard_hides_the_module_without_waiting() {
+    crate::common::require_root();
+    let home = Home::new();
+    let fifo = home.path("leds.fifo");
+    mkfifo(&fifo);
+    let file = home.path("leds.txt");
+    std::fs::write(&file, "17\n").expect("write");
+    let missing = home.path("no-such-node");
+    for path in [&fifo, Path::new("/dev/zero"), &file, &missing] {
+        let config = format!(
+            "modules_left = []\nmodules_center = []\nmodules_right = [\"keyboard-state\", \"clock\"]\n\
+             [keyboard-state]\ndevice-path = {:?}\n",
+            path.display().to_string()
+        );
+        std::fs::write(home.config(), config).expect("config");
+        let mut command = home.command(&["--once", "--json", "--interval-ms", "100"]);
+        command.env("RINGBAR_LOG", "info");
+        let out = finish(command, LIMIT);
+        let (stdout, log) = (text(&out.stdout), text(&out.stderr));
+        assert!(out.status.success(), "{}: {log}", path.display());
+        let doc: serde_json::Value = serde_json::from_str(&stdout).expect(&stdout);
+        let module = |name: &str| {
+            doc["modules"]
+                .as_array()
+                .and_then(|m| m.iter().find(|m| m["name"] == name))
+                .cloned()
+                .unwrap_or_else(|| panic!("no {name} in {stdout}"))
+        };
+        assert_eq!(
+            module("keyboard-state")["visible"],
+            false,
+            "{}: {stdout}",
+            path.display()
+        );
+        assert_eq!(module("clock")["visible"], true, "{stdout}");
+        let note = format!(
+            "keyboard-state: no keyboard with Num, Caps and Scroll Lock LEDs in {}",
+            path.display()
+        );
+        assert_eq!(log.matches(&note).count(), 1, "{log}");
+    }
 }
 
 #[test]

@@ -1,13 +1,18 @@
 //! More of the modules both bars have, as `side_by_side.rs` compares them: one config in
 //! Debian's Waybar and, imported, in ringbar, in one headless sway, read back with OCR.
-//! Sway's scratchpad with a window moved there, beside the clock. Not the backlight:
+//! Sway's scratchpad with a window moved there, beside the clock; a real MPD (its song
+//! paused) and the real upowerd on a private system bus (a fake laptop battery at 80 %),
+//! each with the user's own format and icons. Not the backlight:
 //! Debian's Waybar 0.9.17 ends with `basic_string::_M_create` on a fake backlight device
 //! made as tests/backlight.rs makes one (this machine has none). Nor Waybar's
 //! `wireplumber`: started right after WirePlumber, it once read a null sink at 65 % as
 //! 0 % and kept that (the volume is compared through `pulseaudio` in side_by_side.rs).
 
 use super::side_by_side::{import, modules, read_bar};
+use crate::common::mpd::{Mpd, PASSWORD};
 use crate::common::session::{Compositor, Session};
+use crate::common::system_bus;
+use crate::common::upower::{start_upowerd, Testbed};
 use crate::common::{require_root, serial, wait_for};
 
 const WORDS: [&str; 2] = ["STASH", "DAY"];
@@ -71,4 +76,87 @@ fn the_scratchpad_reads_the_same_in_both_bars() {
     );
     let _ = flower.kill();
     let _ = flower.wait();
+}
+
+const PLAYER_WORDS: [&str; 2] = ["UP", "MPD"];
+
+/// `SOCKET` is MPD's socket; `PASSWORD` its password. UPower's icon comes before `UP`,
+/// where the words are not read; the spaces keep OCR from reading it as part of `UP`.
+const PLAYER_CONFIG: &str = r#"{
+    "layer": "top",
+    "height": 30,
+    "modules-left": ["upower", "mpd"],
+    "modules-center": [],
+    "modules-right": [],
+    "upower": { "format": "  UP {percentage}", "icon-size": 16 },
+    "mpd": {
+        "server": "SOCKET",
+        "password": "PASSWORD",
+        "format": "MPD {stateIcon} {artist} {album} {title} {songPosition}/{queueLength} {totalTime:%M:%S} {randomIcon}",
+        "format-stopped": "MPD stopped",
+        "state-icons": { "paused": "PAUSED", "playing": "PLAYING" },
+        "random-icons": { "on": "SHUFFLE", "off": "INORDER" }
+    },
+}
+"#;
+
+const PLAYER_STYLE: &str = r#"
+* { font-family: "DejaVu Sans Mono", monospace; font-size: 16px; border: none; border-radius: 0; }
+window#waybar { background: #ffffff; color: #000000; }
+#upower, #mpd { padding: 0 12px; color: #000000; }
+"#;
+
+#[test]
+fn mpd_and_upower_read_the_same_in_both_bars() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let bus = system_bus::start(&session);
+    let mut testbed = Testbed::start();
+    testbed.send("add AC type=Mains online=0");
+    testbed.send(
+        "add BAT0 type=Battery present=1 status=Discharging energy_full=60000000 \
+         energy_full_design=60000000 energy_now=48000000 power_now=12000000 \
+         voltage_now=12000000 model_name=Laptop serial_number=1",
+    );
+    let _upowerd = start_upowerd(&session, &bus, &testbed);
+    let mut mpd = Mpd::new(&session);
+    mpd.start();
+    mpd.mpc(&["update", "--wait"]);
+    mpd.mpc(&["add", "/"]);
+    mpd.mpc(&["play", "3"]);
+    mpd.mpc(&["pause"]);
+    wait_for("MPD paused", super::WAIT, || {
+        mpd.mpc(&["status"]).contains("[paused]")
+    });
+    let socket = session.runtime_dir().join("mpd/socket");
+    let config = PLAYER_CONFIG
+        .replace("SOCKET", &socket.display().to_string())
+        .replace("PASSWORD", PASSWORD);
+    let system_bus = [("DBUS_SYSTEM_BUS_ADDRESS", bus.address.as_str())];
+
+    let mut waybar = session.start_waybar_with(&config, PLAYER_STYLE, &[], &system_bus);
+    waybar.wait_for_log("Bar configured");
+    let words = (&PLAYER_WORDS[..], false);
+    let (waybar_text, _) = read_bar(&session, "Waybar", words, || waybar.log_text());
+    waybar.stop();
+
+    let report = import(&session);
+    let bar = session.start_bar(&system_bus);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    let (ringbar_text, _) = read_bar(&session, "ringbar", words, || bar.log_text());
+    let (theirs, ours) = (
+        modules(&PLAYER_WORDS, &waybar_text),
+        modules(&PLAYER_WORDS, &ringbar_text),
+    );
+    eprintln!("Waybar: {theirs:?}\nringbar: {ours:?}\nthe import's notes:\n{report}");
+    assert_eq!(theirs[0], "UP 80%", "Waybar's display device");
+    assert_eq!(
+        theirs[1], "MPD PAUSED Gamma Tones Three 3/3 01:00 INORDER",
+        "Waybar's MPD"
+    );
+    assert_eq!(
+        ours, theirs,
+        "Waybar `{waybar_text}`, ringbar `{ringbar_text}`"
+    );
 }
