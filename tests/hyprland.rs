@@ -207,14 +207,16 @@ fn the_client_follows_hyprland(vm: &HyprlandVm) {
     });
 }
 
-/// The ringbar binary as the bar on Hyprland: workspaces, window and clock. Its widgets
+/// The ringbar binary as the bar on Hyprland: workspaces, window, clock, window count and
+/// taskbar. Its widgets
 /// through the test hook, its pixels by OCR, a click on a workspace button.
 fn the_bar_follows_hyprland(vm: &HyprlandVm) {
     vm.dispatch("hl.dsp.focus({ workspace = 1 })");
     let dir = tempfile::tempdir().expect("tempdir");
     let config = format!(
         "height = {BAR_HEIGHT}\nmodules_left = [\"workspaces\", \"window\"]\n\
-         modules_center = [\"clock\"]\nmodules_right = [\"taskbar\"]\n"
+         modules_center = [\"clock\"]\nmodules_right = [\"windowcount\", \"taskbar\"]\n\
+         [windowcount]\nformat = \"{{count}} open\"\nformat-empty = \"\"\n"
     );
     let bar = host_bar::start(vm, dir.path(), &config);
     let field = |key: &str| bar.field(key);
@@ -243,6 +245,7 @@ fn the_bar_follows_hyprland(vm: &HyprlandVm) {
         field("window") == "Flower"
             && field("window.visible") == "true"
             && field("workspaces") == "2:focused+visible+occupied"
+            && field("windowcount") == "1 open"
     });
 
     // What is on the screen: the workspace's number first, then the title.
@@ -254,9 +257,10 @@ fn the_bar_follows_hyprland(vm: &HyprlandVm) {
     assert!(text.contains("Flower"), "OCR: {text:?}");
 
     vm.dispatch("hl.dsp.focus({ workspace = 3 })");
-    wait("3 focused, 2 occupied, no title", &|| {
+    wait("3 focused, 2 occupied, no title, no count", &|| {
         field("workspaces") == "2:occupied|3:focused+visible+empty"
             && field("window.visible") == "false"
+            && field("windowcount.visible") == "false"
     });
     // A special workspace gets no button by default; the one under it stays shown.
     vm.dispatch("hl.dsp.workspace.toggle_special(\"scratch\")");
@@ -281,7 +285,9 @@ fn the_bar_follows_hyprland(vm: &HyprlandVm) {
         vm.active_workspace() == "2"
     });
     wait("the bar follows the click", &|| {
-        field("workspaces") == "2:focused+visible+occupied" && field("window") == "Flower"
+        field("workspaces") == "2:focused+visible+occupied"
+            && field("window") == "Flower"
+            && field("windowcount") == "1 open"
     });
 
     // The taskbar, from Hyprland's wlr-foreign-toplevel: the flower's button, active; a
@@ -313,7 +319,9 @@ fn the_bar_follows_hyprland(vm: &HyprlandVm) {
             .expect("start the urgent window"),
     );
     wait("the window on 5", &|| {
-        field("workspaces") == "5:focused+visible+occupied" && field("window") == "Urgent"
+        field("workspaces") == "5:focused+visible+occupied"
+            && field("window") == "Urgent"
+            && field("windowcount") == "1 open"
     });
     pointer.move_to(layout.0 / 2, layout.1 / 2);
     pointer.click("left");

@@ -2,13 +2,18 @@
 //! Debian's Waybar and, imported, in ringbar, in one headless sway, read back with OCR.
 //! Sway's scratchpad with a window moved there, beside the clock; a real MPD (its song
 //! paused) and the real upowerd on a private system bus (a fake laptop battery at 80 %),
-//! each with the user's own format and icons. Not the backlight:
+//! each with the user's own format and icons; sway's binding mode, the keyboard's layout
+//! (a virtual keyboard with two) and gamemoded with two games. Not the backlight:
 //! Debian's Waybar 0.9.17 ends with `basic_string::_M_create` on a fake backlight device
 //! made as tests/backlight.rs makes one (this machine has none). Nor Waybar's
 //! `wireplumber`: started right after WirePlumber, it once read a null sink at 65 % as
 //! 0 % and kept that (the volume is compared through `pulseaudio` in side_by_side.rs).
 
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+
 use super::side_by_side::{import, modules, read_bar};
+use crate::common::bus::{bus_address, start_session_bus, Helper};
 use crate::common::mpd::{Mpd, PASSWORD};
 use crate::common::session::{Compositor, Session};
 use crate::common::system_bus;
@@ -155,6 +160,116 @@ fn mpd_and_upower_read_the_same_in_both_bars() {
         theirs[1], "MPD PAUSED Gamma Tones Three 3/3 01:00 INORDER",
         "Waybar's MPD"
     );
+    assert_eq!(
+        ours, theirs,
+        "Waybar `{waybar_text}`, ringbar `{ringbar_text}`"
+    );
+}
+
+const SWAY_WORDS: [&str; 3] = ["MODE", "KB", "GAME"];
+
+const SWAY_CONFIG: &str = r#"{
+    "layer": "top",
+    "height": 30,
+    "modules-left": ["sway/mode", "sway/language", "gamemode"],
+    "modules-center": [],
+    "modules-right": [],
+    "sway/mode": { "format": "MODE {}" },
+    "sway/language": { "format": "KB {short} {long}" },
+    "gamemode": {
+        "format": "GAME {glyph}{count}",
+        "use-icon": false,
+        "glyph": "G",
+        "hide-not-running": false
+    },
+}
+"#;
+
+const SWAY_STYLE: &str = r#"
+* { font-family: "DejaVu Sans Mono", monospace; font-size: 16px; border: none; border-radius: 0; }
+window#waybar { background: #ffffff; color: #000000; }
+#mode, #language, #gamemode { padding: 0 12px; color: #000000; background: #ffffff; }
+"#;
+
+/// gamemoded, and `count` games registered with it by one helper (tests/gamemode/games.py);
+/// they end with the helper.
+fn games(session: &Session, count: usize) -> (Helper, Helper) {
+    let bus = bus_address(session);
+    let daemon = session
+        .as_user_with("/usr/bin/gamemoded", &[("DBUS_SESSION_BUS_ADDRESS", &bus)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start gamemoded (Debian's gamemode)");
+    let daemon = Helper(daemon);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gamemode/games.py");
+    let mut registered = String::new();
+    let mut helper = None;
+    // gamemoded takes its name on the bus a moment after it starts.
+    for _ in 0..50 {
+        let mut child = session
+            .as_user_with("/usr/bin/python3", &[("DBUS_SESSION_BUS_ADDRESS", &bus)])
+            .args([script, &count.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start python3 (python3-gi)");
+        let stdout = child.stdout.take().expect("stdout");
+        registered.clear();
+        let _ = BufReader::new(stdout).read_line(&mut registered);
+        if registered.trim() == "registered" {
+            helper = Some(Helper(child));
+            break;
+        }
+        let _ = child.wait();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    (daemon, helper.expect("the games registered with gamemoded"))
+}
+
+#[test]
+fn the_mode_the_layout_and_gamemode_read_the_same_in_both_bars() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start_with(
+        Compositor::Sway,
+        "mode \"resize\" {\n  bindsym Escape mode default\n}\n",
+    );
+    let _bus = start_session_bus(&session);
+    let _games = games(&session, 2);
+    let _keyboard = session.keyboard(&["us", "de"]);
+    session.swaymsg(&["input", "type:keyboard", "xkb_switch_layout", "next"]);
+
+    // Waybar's gamemode also follows logind's sleep on the system bus: without one, it
+    // is disabled.
+    let system = system_bus::start(&session);
+    let bus = bus_address(&session);
+    let buses = [
+        ("DBUS_SESSION_BUS_ADDRESS", bus.as_str()),
+        ("DBUS_SYSTEM_BUS_ADDRESS", system.address.as_str()),
+    ];
+    let mut waybar = session.start_waybar_with(SWAY_CONFIG, SWAY_STYLE, &[], &buses);
+    waybar.wait_for_log("Bar configured");
+    // Waybar learns the mode from sway's events only: it is entered once each bar runs.
+    session.swaymsg(&["mode", "resize"]);
+    let words = (&SWAY_WORDS[..], false);
+    let (waybar_text, _) = read_bar(&session, "Waybar", words, || waybar.log_text());
+    waybar.stop();
+    session.swaymsg(&["mode", "default"]);
+
+    let report = import(&session);
+    let swaysock = session.swaysock();
+    let bar = session.start_bar(&[("SWAYSOCK", &swaysock)]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    session.swaymsg(&["mode", "resize"]);
+    let (ringbar_text, _) = read_bar(&session, "ringbar", words, || bar.log_text());
+    let (theirs, ours) = (
+        modules(&SWAY_WORDS, &waybar_text),
+        modules(&SWAY_WORDS, &ringbar_text),
+    );
+    eprintln!("Waybar: {theirs:?}\nringbar: {ours:?}\nthe import's notes:\n{report}");
+    assert_eq!(theirs, ["MODE resize", "KB de German", "GAME G2"], "Waybar");
     assert_eq!(
         ours, theirs,
         "Waybar `{waybar_text}`, ringbar `{ringbar_text}`"
