@@ -5,6 +5,7 @@
     evdev.py press NODE CODE    a key pressed and released, as the keyboard sends it
     evdev.py led NODE CODE ON   a LED set, as a compositor sets it
     evdev.py type NODE CODE N   a key pressed and released N times, 5 ms apart
+    evdev.py blink NODE CODE N  a LED set on and off N times, a millisecond apart
     evdev.py plug NAME FILE     a uinput keyboard with the three LEDs, named NAME: its
                                 node is written to FILE.node, and it is unplugged once
                                 FILE exists (or after a minute)
@@ -107,6 +108,14 @@ def main(command, *args):
             time.sleep(0.005)
             write(args[0], [(EV_KEY, code, 0), (EV_SYN, 0, 0)])
             time.sleep(0.005)
+    elif command == "blink":
+        code = int(args[1])
+        with open(args[0], "wb", buffering=0) as device:
+            for _ in range(int(args[2])):
+                for value in (1, 0):
+                    for event in ((EV_LED, code, value), (EV_SYN, 0, 0)):
+                        device.write(struct.pack("llHHi", 0, 0, *event))
+                    time.sleep(0.001)
     elif command == "plug":
         plug(args[0], args[1])
     elif command == "led":

@@ -4,6 +4,7 @@
 //! - Caps Lock pressed on the keyboard: Hyprland turns its LED on, the bar's label
 //!   gets `locked`, and off again;
 //! - a LED set straight on the node, as any compositor sets them;
+//! - a flood of 600 LED changes, drawn at most once a frame;
 //! - 200 keys typed, which wake the bar no more than idling does (it asks the kernel for
 //!   LED events only);
 //! - a second keyboard plugged in (uinput), a lock on on it, then unplugged;
@@ -174,6 +175,43 @@ fn keys_wake_nothing(vm: &HyprlandVm, node: &str) {
     );
 }
 
+/// How often the bar in the guest has drawn keyboard-state (the hook's `renders`).
+fn renders(vm: &HyprlandVm) -> u64 {
+    let text = vm.guest(&format!("cat {HOME}/hook/renders 2>/dev/null"));
+    text.lines()
+        .find_map(|line| line.strip_prefix("Event(KeyboardLeds) "))
+        .and_then(|count| count.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Scroll Lock's LED set on and off 300 times, a millisecond apart: the bar follows the
+/// flood as it comes (more than its first and last drawing), at most once a frame, and
+/// ends with the LED off.
+fn a_flood_of_leds(vm: &HyprlandVm, node: &str) {
+    let before = renders(vm);
+    let started = Instant::now();
+    evdev(vm, &format!("blink {node} {LED_SCROLLL} 300"));
+    let off = wait_leds(
+        vm,
+        node,
+        |b| b & 4 == 0,
+        "Scroll Lock's LED off after the flood",
+    );
+    wait_shown(vm, &labels_for(off), "the flood's last LED");
+    let (gap, took) = (ringbar::app::pacing::GAP, started.elapsed());
+    let redraws = renders(vm) - before;
+    let most = took.as_millis() as u64 / gap.as_millis() as u64 + 3;
+    eprintln!("600 LED changes in {took:?}: {redraws} redraws (at most {most})");
+    assert!(
+        redraws >= 5,
+        "the flood was followed as it came: {redraws} redraws"
+    );
+    assert!(
+        redraws <= most,
+        "{redraws} redraws for 600 LED changes in {took:?}"
+    );
+}
+
 /// A second keyboard plugged in (uinput, as a USB keyboard appears) is read too: a lock
 /// on on it shows; unplugged, the bar shows the first keyboard's again.
 fn a_keyboard_plugged_in_counts(vm: &HyprlandVm, first: &str) {
@@ -273,6 +311,7 @@ pub fn keyboard_state(vm: &HyprlandVm) {
     let back = wait_leds(vm, &node, |b| b & 2 == caps, "Caps Lock pressed again");
     wait_shown(vm, &labels_for(back), "Caps Lock pressed again");
 
+    a_flood_of_leds(vm, &node);
     a_keyboard_plugged_in_counts(vm, &node);
     stop_bar(vm);
     keys_wake_nothing(vm, &node);
