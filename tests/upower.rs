@@ -87,12 +87,7 @@ fn the_module_follows_upowerd_and_its_devices() {
     let mut testbed = Testbed::start();
     // A laptop battery at 48 of 60 Wh, drawing 12 W; its AC adapter unplugged; a
     // mouse's battery (scope Device: it powers the mouse, not the machine).
-    testbed.send("add AC type=Mains online=0");
-    testbed.send(
-        "add BAT0 type=Battery present=1 status=Discharging energy_full=60000000 \
-         energy_full_design=60000000 energy_now=48000000 power_now=12000000 \
-         voltage_now=12000000 model_name=Lap<b>top</b>\\s&\\sco serial_number=1",
-    );
+    testbed.add_laptop("Lap<b>top</b>\\s&\\sco");
     testbed.send(
         "add hidpp_battery_0 type=Battery scope=Device present=1 online=1 \
          status=Discharging capacity=42 model_name=MX\\sMaster",

@@ -44,6 +44,17 @@ impl Testbed {
         }
     }
 
+    /// A laptop's battery at 48 of 60 Wh (80 %) drawing 12 W, its model `model` (a space
+    /// as `\s`), and its AC adapter unplugged.
+    pub fn add_laptop(&mut self, model: &str) {
+        self.send("add AC type=Mains online=0");
+        self.send(&format!(
+            "add BAT0 type=Battery present=1 status=Discharging energy_full=60000000 \
+             energy_full_design=60000000 energy_now=48000000 power_now=12000000 \
+             voltage_now=12000000 model_name={model} serial_number=1"
+        ));
+    }
+
     pub fn send(&mut self, line: &str) {
         let commands = self.commands.as_mut().expect("the testbed's stdin");
         writeln!(commands, "{line}").expect("to the testbed");

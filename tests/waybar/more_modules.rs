@@ -118,12 +118,7 @@ fn mpd_and_upower_read_the_same_in_both_bars() {
     let session = Session::start(Compositor::Sway);
     let bus = system_bus::start(&session);
     let mut testbed = Testbed::start();
-    testbed.send("add AC type=Mains online=0");
-    testbed.send(
-        "add BAT0 type=Battery present=1 status=Discharging energy_full=60000000 \
-         energy_full_design=60000000 energy_now=48000000 power_now=12000000 \
-         voltage_now=12000000 model_name=Laptop serial_number=1",
-    );
+    testbed.add_laptop("Laptop");
     let _upowerd = start_upowerd(&session, &bus, &testbed);
     let mut mpd = Mpd::new(&session);
     mpd.start();

@@ -58,7 +58,7 @@ const CONFIG: &str = r#"// My bar
     "memory": { "format": "MEM {total}G" },
     "disk": { "path": "FAKE_DISK", "format": "DISK {percentage_used}%" },
     "network": {
-        "format-ethernet": "NET {ifname}",
+        "format-ethernet": "NET {ipaddr}",
         "format-disconnected": "NET off",
         "tooltip-format": "{ifname}"
     },
@@ -73,7 +73,8 @@ const CONFIG: &str = r#"// My bar
 
 /// At 14 px with little padding the twelve modules fit in 1280 pixels with room to spare
 /// (at 16 px, an interface named `enp0s3` and the user `ringbar-test` overflowed it, and
-/// Waybar cut the window's title short).
+/// Waybar cut the window's title short). The network module shows its address: OCR read
+/// the same `eth0` in the two bars as `eth®` and `ethO`.
 const STYLE: &str = r#"
 * { font-family: "DejaVu Sans Mono", monospace; font-size: 14px; border: none; border-radius: 0; }
 window#waybar { background: #ffffff; color: #000000; }
