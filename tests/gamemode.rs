@@ -9,70 +9,14 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use common::bus::{bus_address, start_session_bus, Helper};
+use common::gamemode::{register_game, register_games, start_daemon};
 use common::session::{Compositor, RunningBar, Session};
 use common::{require_root, serial, wait_for};
 
 const WAIT: Duration = Duration::from_secs(20);
-
-fn start_daemon(session: &Session) -> Helper {
-    let bus = bus_address(session);
-    let child = session
-        .as_user_with("/usr/bin/gamemoded", &[("DBUS_SESSION_BUS_ADDRESS", &bus)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start gamemoded (Debian's gamemode)");
-    Helper(child)
-}
-
-/// Registers the process `pid` as a game, as `gamemoderun` does.
-fn register_game(session: &Session, pid: u32) {
-    let bus = bus_address(session);
-    let status = session
-        .as_user_with("gdbus", &[("DBUS_SESSION_BUS_ADDRESS", &bus)])
-        .args([
-            "call",
-            "--session",
-            "--dest",
-            "com.feralinteractive.GameMode",
-            "--object-path",
-            "/com/feralinteractive/GameMode",
-            "--method",
-            "com.feralinteractive.GameMode.RegisterGame",
-        ])
-        .arg(pid.to_string())
-        .stdout(Stdio::null())
-        .status()
-        .expect("run gdbus (libglib2.0-bin)");
-    assert!(status.success(), "RegisterGame {pid}");
-}
-
-/// `count` games registered by one process as fast as gamemoded answers (each a
-/// `PropertiesChanged` of its own); they end when the returned helper's stdin closes.
-fn register_games(session: &Session, count: usize) -> Helper {
-    let bus = bus_address(session);
-    let mut child = session
-        .as_user_with("/usr/bin/python3", &[("DBUS_SESSION_BUS_ADDRESS", &bus)])
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/gamemode/games.py"
-        ))
-        .arg(count.to_string())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start python3 (python3-gi)");
-    let mut line = String::new();
-    let stdout = child.stdout.take().expect("stdout");
-    BufReader::new(stdout).read_line(&mut line).expect("read");
-    assert_eq!(line.trim(), "registered", "{count} games registered");
-    Helper(child)
-}
 
 fn start_bar(session: &Session) -> RunningBar {
     session.write_config_file(

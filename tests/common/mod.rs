@@ -12,6 +12,7 @@ pub mod alloc;
 pub mod bus;
 pub mod crowd;
 pub mod fake_sys;
+pub mod gamemode;
 pub mod hyprland;
 pub mod ipc;
 pub mod mpd;

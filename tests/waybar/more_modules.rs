@@ -9,11 +9,9 @@
 //! `wireplumber`: started right after WirePlumber, it once read a null sink at 65 % as
 //! 0 % and kept that (the volume is compared through `pulseaudio` in side_by_side.rs).
 
-use std::io::{BufRead, BufReader};
-use std::process::Stdio;
-
 use super::side_by_side::{import, modules, read_bar};
-use crate::common::bus::{bus_address, start_session_bus, Helper};
+use crate::common::bus::{bus_address, start_session_bus};
+use crate::common::gamemode::{register_games, start_daemon};
 use crate::common::mpd::{Mpd, PASSWORD};
 use crate::common::session::{Compositor, Session};
 use crate::common::system_bus;
@@ -186,43 +184,6 @@ window#waybar { background: #ffffff; color: #000000; }
 #mode, #language, #gamemode { padding: 0 12px; color: #000000; background: #ffffff; }
 "#;
 
-/// gamemoded, and `count` games registered with it by one helper (tests/gamemode/games.py);
-/// they end with the helper.
-fn games(session: &Session, count: usize) -> (Helper, Helper) {
-    let bus = bus_address(session);
-    let daemon = session
-        .as_user_with("/usr/bin/gamemoded", &[("DBUS_SESSION_BUS_ADDRESS", &bus)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start gamemoded (Debian's gamemode)");
-    let daemon = Helper(daemon);
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gamemode/games.py");
-    let mut registered = String::new();
-    let mut helper = None;
-    // gamemoded takes its name on the bus a moment after it starts.
-    for _ in 0..50 {
-        let mut child = session
-            .as_user_with("/usr/bin/python3", &[("DBUS_SESSION_BUS_ADDRESS", &bus)])
-            .args([script, &count.to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start python3 (python3-gi)");
-        let stdout = child.stdout.take().expect("stdout");
-        registered.clear();
-        let _ = BufReader::new(stdout).read_line(&mut registered);
-        if registered.trim() == "registered" {
-            helper = Some(Helper(child));
-            break;
-        }
-        let _ = child.wait();
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    (daemon, helper.expect("the games registered with gamemoded"))
-}
-
 #[test]
 fn the_mode_the_layout_and_gamemode_read_the_same_in_both_bars() {
     let _serial = serial();
@@ -232,7 +193,8 @@ fn the_mode_the_layout_and_gamemode_read_the_same_in_both_bars() {
         "mode \"resize\" {\n  bindsym Escape mode default\n}\n",
     );
     let _bus = start_session_bus(&session);
-    let _games = games(&session, 2);
+    let _gamemoded = start_daemon(&session);
+    let _games = register_games(&session, 2);
     let _keyboard = session.keyboard(&["us", "de"]);
     session.swaymsg(&["input", "type:keyboard", "xkb_switch_layout", "next"]);
 
