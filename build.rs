@@ -30,15 +30,8 @@ mod app {
             panic!("building the BPF probe {SOURCE} failed (is clang installed?): {err:#}");
         }
         println!("cargo:rerun-if-env-changed=CLANG");
-        for file in [
-            "bpf/ringbar.bpf.c",
-            "bpf/oom.bpf.h",
-            "bpf/walker.bpf.h",
-            "bpf/ringbar.h",
-            "bpf/kernel.h",
-        ] {
-            println!("cargo:rerun-if-changed={file}");
-        }
+        // The directory: a file added or changed in it (every header the probe includes).
+        println!("cargo:rerun-if-changed=bpf");
 
         // Emits its own rerun-if-changed lines for every bundled file.
         glib_build_tools::compile_resources(

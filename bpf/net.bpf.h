@@ -49,6 +49,61 @@ struct {
 	__type(value, struct ringbar_net);
 } task_net SEC(".maps");
 
+/*
+ * One bit per pid, set while the task may have counts in task_net: set when it gets them,
+ * cleared when it ends (a thread at its exit, once its counts moved to its leader; a
+ * leader when its group is freed). The walker looks a task's counts up only where its bit
+ * is set: most tasks never use an inet socket, and the lookup reads a cache line of the
+ * task that nothing else in its record needs. User space sizes it to pid_max bits before
+ * loading (one word when the counters are off).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} net_pids SEC(".maps");
+
+/* Set once a task with counts had a pid past net_pids (pid_max raised after loading). */
+__u32 net_pids_overflowed;
+
+static __always_inline __u64 *net_pid_word(__u32 pid)
+{
+	__u32 at = pid / 64;
+
+	return bpf_map_lookup_elem(&net_pids, &at);
+}
+
+static __always_inline void mark_net_pid(__u32 pid)
+{
+	__u64 *word = net_pid_word(pid);
+	__u64 bit = 1ULL << (pid % 64);
+
+	if (!word)
+		net_pids_overflowed = 1;
+	else if (!(*word & bit))
+		__sync_fetch_and_or(word, bit);
+}
+
+static __always_inline void unmark_net_pid(__u32 pid)
+{
+	__u64 *word = net_pid_word(pid);
+	__u64 bit = 1ULL << (pid % 64);
+
+	if (word && (*word & bit))
+		__sync_fetch_and_and(word, ~bit);
+}
+
+/* Whether the task may have counts: its bit is set, or it is past the bits. */
+static __always_inline bool may_have_net(__u32 pid)
+{
+	__u64 *word = net_pid_word(pid);
+
+	if (!word)
+		return net_pids_overflowed;
+	return *word & (1ULL << (pid % 64));
+}
+
 static __always_inline bool v4_local(__be32 peer, __be32 own)
 {
 	/* 127.0.0.0/8: its first byte, which comes first in network order. */
@@ -99,6 +154,8 @@ static __always_inline void count_net(struct sock *sk, int bytes, bool sent)
 	net = bpf_task_storage_get(&task_net, me, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!net)
 		return;
+	/* Before the bytes are added: the walker then never skips counted bytes. */
+	mark_net_pid(me->pid);
 	own = &net->own;
 	if (sent) {
 		own->sent += bytes;
@@ -128,6 +185,18 @@ int BPF_PROG(socket_received, struct sock *sk, int ret, int flags)
 }
 
 /*
+ * A thread other than the leader ran exec: it took over the leader's pid, whose bit was
+ * set only if the old leader had counts. Its own counts came with it.
+ */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(net_exec, struct task_struct *p, int old_pid, struct linux_binprm *bprm)
+{
+	if (old_pid != p->pid && bpf_task_storage_get(&task_net, p, 0, 0))
+		mark_net_pid(p->pid);
+	return 0;
+}
+
+/*
  * A thread exits: its counts move to its group leader's dead counts. Taken from the
  * thread first, so that a reader between the two steps sees too little, which the next
  * sample makes up, rather than twice as much.
@@ -143,8 +212,12 @@ static __always_inline void fold_thread_net(struct task_struct *t)
 	moved = net->own;
 	__builtin_memset(&net->own, 0, sizeof(net->own));
 	leader = bpf_task_storage_get(&task_net, t->group_leader, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	/* Its own counts are gone: none to look up while it is still listed. */
+	if (t->group_leader != t)
+		unmark_net_pid(t->pid);
 	if (!leader)
 		return;
+	mark_net_pid(t->group_leader->pid);
 	__sync_fetch_and_add(&leader->dead.sent, moved.sent);
 	__sync_fetch_and_add(&leader->dead.received, moved.received);
 	__sync_fetch_and_add(&leader->dead.local_sent, moved.local_sent);
@@ -157,9 +230,12 @@ static __always_inline void fold_thread_net(struct task_struct *t)
  */
 static __always_inline void net_of(struct task_struct *t, struct net_counts *out)
 {
-	struct ringbar_net *net = bpf_task_storage_get(&task_net, t, 0, 0);
+	struct ringbar_net *net;
 
 	__builtin_memset(out, 0, sizeof(*out));
+	if (!may_have_net(t->pid))
+		return;
+	net = bpf_task_storage_get(&task_net, t, 0, 0);
 	if (!net)
 		return;
 	*out = net->own;

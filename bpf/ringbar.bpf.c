@@ -256,6 +256,8 @@ static __always_inline void fill_task(struct ringbar_task *rec, struct task_stru
 	rec->net_received_bytes = net.received;
 	rec->net_local_sent_bytes = net.local_sent;
 	rec->net_local_received_bytes = net.local_received;
+	if (net.sent | net.received)
+		rec->flags = flags | RINGBAR_TASK_NET;
 }
 
 SEC("iter/task")
@@ -404,6 +406,11 @@ int BPF_PROG(group_freed, struct task_struct *t)
 		read = sig->ioac.read_bytes;
 		write = sig->ioac.write_bytes;
 	}
+	/*
+	 * Its pid was released when it was reaped; only a task given the same pid since (a
+	 * whole cycle of pids within a grace period) could lose its bit, until it next sends.
+	 */
+	unmark_net_pid(t->pid);
 	submit_exit(t, sig->sum_sched_runtime, read, write, RINGBAR_EXIT_FREED);
 	return 0;
 }

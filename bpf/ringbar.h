@@ -25,6 +25,11 @@
  */
 #define RINGBAR_TASK_IO_HIDDEN 2u
 /*
+ * The record has network bytes (sent or received): user space reads the net_* fields
+ * only where it is set, which leaves most records' last cache line unread.
+ */
+#define RINGBAR_TASK_NET 0x10u
+/*
  * ringbar_exit.flags: the group has been freed; this is its final report and no other
  * will follow, so userspace can forget the group at once.
  */

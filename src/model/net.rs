@@ -14,6 +14,13 @@ pub struct NetBytes {
     pub local_received: u64,
 }
 
+/// A process's network bytes since it started, and since the previous sample.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NetCounts {
+    pub total: NetBytes,
+    pub delta: NetBytes,
+}
+
 impl NetBytes {
     pub fn of_task(rec: &TaskRecord) -> NetBytes {
         NetBytes {

@@ -4,8 +4,8 @@
 // it hashes them several times faster than SipHash (the model's per-task lookups halved).
 use rustc_hash::FxHashMap as HashMap;
 
-use super::net::NetBytes;
-use super::record::{TaskRecord, TaskState, COMM_LEN, TASK_IO_UNKNOWN, TASK_PRIVATE};
+use super::net::{NetBytes, NetCounts};
+use super::record::{TaskRecord, TaskState, COMM_LEN, TASK_IO_UNKNOWN, TASK_NET, TASK_PRIVATE};
 
 /// A process is its thread group id plus the group leader's start time: a PID reused
 /// between two samples gets a new key, so it never inherits the old process's counters.
@@ -46,9 +46,8 @@ pub struct Process {
     pub cpu_delta_ns: u64,
     pub read_delta: u64,
     pub write_delta: u64,
-    /// Network bytes since it started, and since the previous sample.
-    pub net: NetBytes,
-    pub net_delta: NetBytes,
+    /// Where its network counts are in its table ([`ProcessTable::net`]); 0: it has none.
+    net_slot: u32,
     /// Consecutive samples (this one included) in which the process was a zombie.
     pub zombie_samples: u32,
     /// Of its threads in D: the longest time off the CPU the kernel reported (0: none
@@ -105,8 +104,6 @@ impl Process {
         self.dead_cpu_ns = self.dead_cpu_ns.max(rec.group_dead_cpu_ns);
         self.dead_read = self.dead_read.max(rec.group_dead_read_bytes);
         self.dead_write = self.dead_write.max(rec.group_dead_write_bytes);
-        // Each thread's own counts, the leader's with the exited threads': the sum.
-        self.net.add(NetBytes::of_task(rec));
     }
 
     pub fn key(&self) -> ProcessKey {
@@ -176,9 +173,13 @@ impl Process {
 /// and the processes in the order they were made, so a new key usually started after
 /// every process already here (then it cannot be here), and two samples list the same
 /// processes in the same order. On a quiet machine the index is never built.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ProcessTable {
     processes: Vec<Process>,
+    /// The network counts of the processes that have any, by [`Process::net_slot`]; slot 0
+    /// stays empty. Most processes never use an inet socket: kept beside them, the counts
+    /// leave each process (filled in again every sample) 56 bytes smaller.
+    net: Vec<NetCounts>,
     /// The first `indexed` processes by key.
     index: HashMap<ProcessKey, u32>,
     indexed: usize,
@@ -191,29 +192,46 @@ pub struct ProcessTable {
 /// asks the index: past a few processes that ended in between.
 const LOOK_AHEAD: usize = 4;
 
+impl Default for ProcessTable {
+    fn default() -> Self {
+        ProcessTable {
+            processes: Vec::new(),
+            net: vec![NetCounts::default()],
+            index: HashMap::default(),
+            indexed: 0,
+            latest_start_ns: 0,
+            tasks: 0,
+        }
+    }
+}
+
 impl ProcessTable {
     pub fn clear(&mut self) {
         self.processes.clear();
+        self.net.truncate(1);
         self.index.clear();
         self.indexed = 0;
         self.latest_start_ns = 0;
         self.tasks = 0;
     }
 
-    /// How many processes it holds without growing.
-    pub fn room(&self) -> usize {
-        self.processes.capacity()
+    /// How many processes, and how many network counts, it holds without growing.
+    pub fn room(&self) -> (usize, usize) {
+        (self.processes.capacity(), self.net.capacity())
     }
 
-    /// Room for `room` processes, in the list and in the index. A model's two tables
-    /// take turns: both get the room one grew to in the same sample, so that a later
-    /// sample with no more processes than ever allocates nothing.
-    pub fn reserve_room(&mut self, room: usize) {
+    /// Room for `room` processes, in the list and in the index, and network counts. A
+    /// model's two tables take turns: both get the room one grew to in the same sample, so
+    /// that a later sample with no more processes than ever allocates nothing.
+    pub fn reserve_room(&mut self, (room, net_room): (usize, usize)) {
         if self.processes.capacity() < room {
             self.processes.reserve_exact(room - self.processes.len());
         }
         if self.index.capacity() < room {
             self.index.reserve(room - self.index.len());
+        }
+        if self.net.capacity() < net_room {
+            self.net.reserve_exact(net_room - self.net.len());
         }
     }
 
@@ -235,8 +253,36 @@ impl ProcessTable {
                 }
             },
         };
-        self.processes[at].add_thread(rec);
+        let process = &mut self.processes[at];
+        process.add_thread(rec);
+        // Each thread's own counts, the leader's with the exited threads': the sum.
+        if rec.flags & TASK_NET != 0 {
+            if process.net_slot == 0 {
+                process.net_slot = self.net.len() as u32;
+                self.net.push(NetCounts::default());
+            }
+            self.net[process.net_slot as usize]
+                .total
+                .add(NetBytes::of_task(rec));
+        }
         self.tasks += 1;
+    }
+
+    /// A process's network bytes since it started, and since the previous sample (as the
+    /// model set them), for a process of this table.
+    pub fn net(&self, p: &Process) -> &NetCounts {
+        &self.net[p.net_slot as usize]
+    }
+
+    /// Its processes, and the network counts they point to, to be changed together.
+    pub(crate) fn parts_mut(&mut self) -> (&mut [Process], &mut [NetCounts]) {
+        (&mut self.processes, &mut self.net)
+    }
+
+    /// Where a process's network counts are in [`ProcessTable::parts_mut`]'s second part
+    /// (0: it has none, and that slot stays empty).
+    pub(crate) fn net_slot(p: &Process) -> usize {
+        p.net_slot as usize
     }
 
     /// Where the process with this key is.
@@ -276,10 +322,6 @@ impl ProcessTable {
 
     pub fn iter(&self) -> impl Iterator<Item = &Process> {
         self.processes.iter()
-    }
-
-    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Process> {
-        self.processes.iter_mut()
     }
 
     /// The process with this thread group id, whatever its start time.

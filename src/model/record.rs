@@ -15,6 +15,9 @@ pub const TASK_IO_UNKNOWN: u32 = 1 << 1;
 /// reading process this task's IO (another user's, or not dumpable). See
 /// [`Privacy`](super::visibility::Privacy).
 pub const TASK_PRIVATE: u32 = 1 << 2;
+/// `ringbar_task.flags`: the record has network bytes (`RINGBAR_TASK_NET`); its `net_*`
+/// fields are read only then.
+pub const TASK_NET: u32 = 1 << 4;
 /// [`ExitRecord::flags`]: the group has been freed; no report follows this one
 /// (`RINGBAR_EXIT_FREED`).
 pub const EXIT_FREED: u32 = 1 << 3;

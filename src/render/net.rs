@@ -100,7 +100,7 @@ pub fn apps_json(sample: &Sample) -> Json {
 mod tests {
     use super::*;
     use crate::model::process::tests::{comm, thread};
-    use crate::model::record::{TaskRecord, TASK_PRIVATE};
+    use crate::model::record::{TaskRecord, TASK_NET, TASK_PRIVATE};
     use crate::model::Model;
     use crate::text::{Markup, Plain};
 
@@ -111,7 +111,7 @@ mod tests {
         m.set_net_include_local(include_local);
         let net = |tgid, name, flags, received: u64, sent: u64, local: u64| TaskRecord {
             comm: comm(name),
-            flags,
+            flags: flags | TASK_NET,
             net_received_bytes: received,
             net_sent_bytes: sent,
             net_local_received_bytes: local,

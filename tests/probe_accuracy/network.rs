@@ -25,7 +25,9 @@ impl Drop for Running {
 }
 
 fn net_of(c: &Collector, pid: u32) -> NetBytes {
-    c.model().process(pid).map(|p| p.net).unwrap_or_default()
+    let model = c.model();
+    let counts = model.process(pid).map(|p| model.processes().net(p));
+    counts.map(|counts| counts.total).unwrap_or_default()
 }
 
 fn assert_close(what: &str, got: u64, truth: u64) {
@@ -254,6 +256,41 @@ fn a_thread_that_sent_and_exited_still_counts_in_its_process() {
     sample(&mut c);
     assert_close(
         "sent by the exited thread",
+        net_of(&c, sender.pid()).sent,
+        10_000_000,
+    );
+}
+
+#[test]
+fn bytes_a_thread_sent_before_it_exec_d_stay_with_its_process() {
+    let _serial = serial();
+    let netns = Netns::new();
+    let to = netns.inner_address(32);
+    // A thread other than the leader sends 10,000 datagrams of 1,000 bytes, then runs
+    // exec: it takes over the leader's pid, and the old leader ends.
+    let script = format!(
+        "import os, socket, sys, threading, time\n\
+         def send():\n    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n    \
+         for _ in range(10000): s.sendto(b'x' * 1000, ('{to}', 9))\n    \
+         os.execv('/bin/sleep', ['sleep', '120'])\n\
+         sys.stdin.readline()\n\
+         threading.Thread(target=send).start()\n\
+         time.sleep(120)\n"
+    );
+    let subjects = Subjects::new();
+    let mut sender = Subject::spawn(
+        &subjects.program("rb-netexec", "/usr/bin/python3"),
+        &["-c", &script],
+    );
+    let mut c = collector(Source::Probe, false);
+    sample(&mut c);
+    sender.send_line("go");
+    wait_for("the exec", Duration::from_secs(20), || {
+        comm_of(sender.pid()).as_deref() == Some("sleep")
+    });
+    sample(&mut c);
+    assert_close(
+        "sent before the exec",
         net_of(&c, sender.pid()).sent,
         10_000_000,
     );

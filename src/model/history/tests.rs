@@ -168,6 +168,7 @@ fn a_point_of_a_snapshot_takes_the_top_rows_as_culprits() {
     hog.write_bytes = 1 << 20;
     spin.net_received_bytes = 3000;
     spin.net_sent_bytes = 1000;
+    spin.flags |= crate::model::record::TASK_NET;
     let memory = Memory {
         total: 8 << 30,
         available: 6 << 30,

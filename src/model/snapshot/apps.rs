@@ -44,21 +44,18 @@ impl AppTable {
         self.lone = AppLists::default();
     }
 
-    /// Adds a listed process: its CPU and memory, and its IO and network bytes where the
-    /// reader may see them (the machine's own traffic only with `include_local`).
+    /// Adds a listed process: its CPU and memory, and its IO and network bytes (received,
+    /// sent, as shown) where the reader may see them.
     pub fn add(
         &mut self,
         app: Option<App>,
         p: &Process,
         rss_bytes: u64,
         io_visible: bool,
-        include_local: bool,
+        shown_net: (u64, u64),
     ) {
         let ((read, write), net) = if io_visible {
-            (
-                (p.read_delta, p.write_delta),
-                p.net_delta.shown(include_local),
-            )
+            ((p.read_delta, p.write_delta), shown_net)
         } else {
             ((0, 0), (0, 0))
         };

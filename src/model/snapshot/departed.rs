@@ -21,13 +21,13 @@ pub(super) struct Departed {
 }
 
 impl Departed {
-    /// Last listed with these totals, all of them counted.
-    pub(super) fn seen(p: &Process, sample: u64) -> Self {
+    /// Last listed with these totals (and these network bytes), all of them counted.
+    pub(super) fn seen(p: &Process, net: NetBytes, sample: u64) -> Self {
         Departed {
             cpu_ns: p.cpu_ns(),
             read_bytes: p.read_bytes(),
             write_bytes: p.write_bytes(),
-            net: p.net,
+            net,
             reported: false,
             sample,
         }

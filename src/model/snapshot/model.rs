@@ -109,7 +109,9 @@ impl Model {
             .reserve(self.previous.len().max(self.current.len()));
         self.still_here.resize(self.previous.len(), false);
         let (mut still_here, mut cursor) = (0, 0);
-        for p in self.current.iter_mut() {
+        let (processes, nets) = self.current.parts_mut();
+        for p in processes {
+            let net_slot = ProcessTable::net_slot(p);
             match self.previous.position_after(&p.key(), &mut cursor) {
                 Some(at) => {
                     let old = self.previous.at(at);
@@ -119,7 +121,10 @@ impl Model {
                     p.cpu_delta_ns = p.cpu_ns().saturating_sub(old.cpu_ns());
                     p.read_delta = p.read_bytes().saturating_sub(old.read_bytes());
                     p.write_delta = p.write_bytes().saturating_sub(old.write_bytes());
-                    p.net_delta = p.net.since(old.net);
+                    if net_slot != 0 {
+                        let net = &mut nets[net_slot];
+                        net.delta = net.total.since(self.previous.net(old).total);
+                    }
                     p.zombie_samples = if p.is_zombie() {
                         old.zombie_samples + 1
                     } else {
@@ -140,7 +145,10 @@ impl Model {
                     p.cpu_delta_ns = if new { p.cpu_ns() } else { 0 };
                     p.read_delta = if new { p.read_bytes() } else { 0 };
                     p.write_delta = if new { p.write_bytes() } else { 0 };
-                    p.net_delta = if new { p.net } else { NetBytes::default() };
+                    if net_slot != 0 {
+                        let net = &mut nets[net_slot];
+                        net.delta = if new { net.total } else { NetBytes::default() };
+                    }
                     p.zombie_samples = u32::from(p.is_zombie());
                     if p.is_blocked() {
                         p.blocked_samples = 1;
@@ -152,7 +160,8 @@ impl Model {
             snap.cpu_busy_ns = snap.cpu_busy_ns.saturating_add(p.cpu_delta_ns);
             snap.read_bytes = snap.read_bytes.saturating_add(p.read_delta);
             snap.write_bytes = snap.write_bytes.saturating_add(p.write_delta);
-            snap.net.add(p.net_delta);
+            // Slot 0, of the processes without counts, stays empty.
+            snap.net.add(nets[net_slot].delta);
         }
 
         // Processes that vanished: remember what was counted for them, so that their exit
@@ -165,8 +174,9 @@ impl Model {
                 .zip(&self.still_here)
                 .filter(|(_, &here)| !here)
             {
+                let net = self.previous.net(p).total;
                 self.departed
-                    .insert(p.key(), Departed::seen(p, self.samples));
+                    .insert(p.key(), Departed::seen(p, net, self.samples));
             }
         }
 
@@ -237,9 +247,10 @@ impl Model {
         }
     }
 
-    /// The room of the two process tables, the one filled last first.
+    /// The room of the two process tables (processes, network counts), the one filled
+    /// last first.
     #[cfg(test)]
-    pub(super) fn table_rooms(&self) -> (usize, usize) {
+    pub(super) fn table_rooms(&self) -> ((usize, usize), (usize, usize)) {
         (self.current.room(), self.previous.room())
     }
 
@@ -278,7 +289,7 @@ impl Model {
                 continue;
             }
             let private = p.private && !privacy.sees_all;
-            let (received, sent) = p.net_delta.shown(include_local);
+            let (received, sent) = self.current.net(p).delta.shown(include_local);
             let net = received.saturating_add(sent);
             if private {
                 if p.io_delta() > 0 {
@@ -311,7 +322,7 @@ impl Model {
                 last = (p.cgroup_id, app);
             }
             let rss_bytes = p.rss_pages.saturating_mul(self.page_size);
-            self.apps.add(app, p, rss_bytes, !private, include_local);
+            self.apps.add(app, p, rss_bytes, !private, (received, sent));
             if p.cpu_delta_ns > 0 && snap.top_cpu.takes(p.cpu_delta_ns, p.tgid) {
                 snap.top_cpu.offer(Row::new(p, p.cpu_delta_ns));
             }

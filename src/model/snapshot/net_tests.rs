@@ -3,14 +3,16 @@
 
 use super::*;
 use crate::model::process::tests::thread;
-use crate::model::record::{ExitRecord, TaskRecord, TASK_PRIVATE};
+use crate::model::record::{ExitRecord, TaskRecord, TASK_NET, TASK_PRIVATE};
 use crate::model::visibility::Privacy;
 
 const MS: u64 = 1_000_000;
 
 /// A thread whose group has sent and received so much, `local` of each to the machine.
 fn sending(tgid: u32, pid: u32, sent: u64, received: u64, local: u64) -> TaskRecord {
+    let has_bytes = sent | received != 0;
     TaskRecord {
+        flags: if has_bytes { TASK_NET } else { 0 },
         net_sent_bytes: sent,
         net_received_bytes: received,
         net_local_sent_bytes: local,
@@ -53,6 +55,40 @@ fn rates_sum_a_groups_threads_and_leave_the_machines_own_traffic_out() {
 }
 
 #[test]
+fn counts_follow_their_process_whatever_order_threads_and_counts_come_in() {
+    let mut m = Model::new(4096, 2);
+    // 10's first thread has sent nothing, so 20's counts are kept before 10's; 30 has
+    // none yet (its first bytes are its rate), and 40 loses its counts (never from the probe: no rate, not a huge one).
+    let first = [
+        sending(10, 10, 0, 0, 0),
+        sending(20, 20, 100, 0, 0),
+        sending(10, 11, 1000, 0, 0),
+        sending(30, 30, 0, 0, 0),
+        sending(40, 40, 700, 0, 0),
+    ];
+    m.update(1000 * MS, &first, &[], None, None);
+    let later = [
+        sending(30, 30, 50, 0, 0),
+        sending(10, 11, 1300, 0, 0),
+        sending(20, 20, 120, 0, 0),
+        sending(10, 10, 0, 0, 0),
+        sending(40, 40, 0, 0, 0),
+    ];
+    m.update(2000 * MS, &later, &[], None, None);
+    m.rank(false);
+    let s = *m.snapshot();
+    assert_eq!(rows(&s), [(10, 0, 300), (30, 0, 50), (20, 0, 20)]);
+    assert_eq!(s.net_shown(), (0, 370));
+    let net = |tgid| {
+        m.processes()
+            .net(m.process(tgid).expect("listed"))
+            .total
+            .sent
+    };
+    assert_eq!([net(10), net(20), net(30), net(40)], [1300, 120, 50, 0]);
+}
+
+#[test]
 fn exit_reports_add_what_a_group_did_after_its_last_sample() {
     let mut m = Model::new(4096, 2);
     m.update(1000 * MS, &[sending(10, 10, 100, 100, 0)], &[], None, None);
@@ -86,9 +122,12 @@ fn exit_reports_add_what_a_group_did_after_its_last_sample() {
 #[test]
 fn other_users_processes_are_only_summed() {
     let mut m = Model::new(4096, 2);
-    let private = |sent| TaskRecord {
-        flags: TASK_PRIVATE,
-        ..sending(30, 30, sent, 0, 0)
+    let private = |sent| {
+        let rec = sending(30, 30, sent, 0, 0);
+        TaskRecord {
+            flags: rec.flags | TASK_PRIVATE,
+            ..rec
+        }
     };
     m.update(
         1000 * MS,

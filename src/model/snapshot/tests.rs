@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::model::process::tests::{comm, thread};
-use crate::model::record::{ExitRecord, TASK_KTHREAD};
+use crate::model::record::{ExitRecord, TaskRecord, TASK_KTHREAD, TASK_NET};
 use crate::model::visibility::Privacy;
 
 const MS: u64 = 1_000_000;
@@ -332,11 +332,20 @@ fn private_io_is_summed_into_others_and_hidden_processes_leave_every_list() {
 #[test]
 fn both_process_tables_grow_in_the_sample_with_more_processes_than_ever() {
     let mut m = model();
-    let tasks = |n: u32| -> Vec<_> { (1..=n).map(|t| thread(t, t, 0, 0)).collect() };
+    // Every third process has network counts, which its table keeps beside the processes.
+    let tasks = |n: u32| -> Vec<_> {
+        let net = |t: u32| u64::from(t.is_multiple_of(3)) * 100;
+        let task = |t| TaskRecord {
+            flags: if net(t) > 0 { TASK_NET } else { 0 },
+            net_sent_bytes: net(t),
+            ..thread(t, t, 0, 0)
+        };
+        (1..=n).map(task).collect()
+    };
     m.update(1000 * MS, &tasks(10), &[], None, None);
     m.update(2000 * MS, &tasks(300), &[], None, None);
     let (filled, other) = m.table_rooms();
-    assert!(filled >= 300, "{filled}");
+    assert!(filled.0 >= 300 && filled.1 > 100, "{filled:?}");
     // The tables take turns: the next one, with fewer processes, must not grow.
     assert_eq!(other, filled);
     m.update(3000 * MS, &tasks(299), &[], None, None);

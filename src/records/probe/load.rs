@@ -17,7 +17,7 @@ pub(super) struct Settings {
 }
 
 /// The network byte counters' programs (bpf/net.bpf.h).
-pub(super) const NET_PROGRAMS: usize = 2;
+pub(super) const NET_PROGRAMS: usize = 3;
 
 /// Opens the skeleton, sets it up and loads it; with `walk_capacity`, the walker too,
 /// and with `net`, the network byte counters.
@@ -39,6 +39,10 @@ pub(super) fn load_skeleton<'obj>(
     open.progs.walk_tasks.set_autoload(walk_capacity.is_some());
     open.progs.socket_sent.set_autoload(net);
     open.progs.socket_received.set_autoload(net);
+    open.progs.net_exec.set_autoload(net);
+    if net {
+        open.maps.net_pids.set_max_entries(net_pid_words())?;
+    }
     if let Some(capacity) = walk_capacity {
         open.maps
             .walked
@@ -50,6 +54,18 @@ pub(super) fn load_skeleton<'obj>(
     open.load()
 }
 
+/// The words of the bitmap of pids that may have network counts (`net_pids` in
+/// bpf/net.bpf.h): one bit for each pid up to pid_max, or up to the kernel's limit (2^22 on
+/// 64-bit machines, 512 KiB of bits) where pid_max cannot be read.
+fn net_pid_words() -> u32 {
+    const PID_MAX_LIMIT: u32 = 1 << 22;
+    let pid_max = std::fs::read_to_string("/proc/sys/kernel/pid_max")
+        .ok()
+        .and_then(|text| text.trim().parse::<u32>().ok())
+        .unwrap_or(PID_MAX_LIMIT);
+    pid_max.clamp(64, PID_MAX_LIMIT).div_ceil(64)
+}
+
 /// Attaches the network byte counters; both or none.
 pub(super) fn attach_net(
     skel: &skel::RingbarSkel<'_>,
@@ -57,6 +73,7 @@ pub(super) fn attach_net(
     Ok([
         skel.progs.socket_sent.attach()?,
         skel.progs.socket_received.attach()?,
+        skel.progs.net_exec.attach()?,
     ])
 }
 
