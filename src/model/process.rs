@@ -106,6 +106,12 @@ impl Process {
         self.dead_write = self.dead_write.max(rec.group_dead_write_bytes);
     }
 
+    /// Where its network counts are in its table's [`ProcessTable::parts_mut`] (0: it has
+    /// none, and that slot stays empty).
+    pub(crate) fn net_slot(&self) -> usize {
+        self.net_slot as usize
+    }
+
     pub fn key(&self) -> ProcessKey {
         ProcessKey {
             tgid: self.tgid,
@@ -277,12 +283,6 @@ impl ProcessTable {
     /// Its processes, and the network counts they point to, to be changed together.
     pub(crate) fn parts_mut(&mut self) -> (&mut [Process], &mut [NetCounts]) {
         (&mut self.processes, &mut self.net)
-    }
-
-    /// Where a process's network counts are in [`ProcessTable::parts_mut`]'s second part
-    /// (0: it has none, and that slot stays empty).
-    pub(crate) fn net_slot(p: &Process) -> usize {
-        p.net_slot as usize
     }
 
     /// Where the process with this key is.

@@ -111,7 +111,7 @@ impl Model {
         let (mut still_here, mut cursor) = (0, 0);
         let (processes, nets) = self.current.parts_mut();
         for p in processes {
-            let net_slot = ProcessTable::net_slot(p);
+            let net_slot = p.net_slot();
             match self.previous.position_after(&p.key(), &mut cursor) {
                 Some(at) => {
                     let old = self.previous.at(at);
@@ -160,8 +160,9 @@ impl Model {
             snap.cpu_busy_ns = snap.cpu_busy_ns.saturating_add(p.cpu_delta_ns);
             snap.read_bytes = snap.read_bytes.saturating_add(p.read_delta);
             snap.write_bytes = snap.write_bytes.saturating_add(p.write_delta);
-            // Slot 0, of the processes without counts, stays empty.
-            snap.net.add(nets[net_slot].delta);
+            if net_slot != 0 {
+                snap.net.add(nets[net_slot].delta);
+            }
         }
 
         // Processes that vanished: remember what was counted for them, so that their exit

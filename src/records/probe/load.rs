@@ -66,7 +66,7 @@ fn net_pid_words() -> u32 {
     pid_max.clamp(64, PID_MAX_LIMIT).div_ceil(64)
 }
 
-/// Attaches the network byte counters; both or none.
+/// Attaches the network byte counters' programs; all or none.
 pub(super) fn attach_net(
     skel: &skel::RingbarSkel<'_>,
 ) -> Result<[libbpf_rs::Link; NET_PROGRAMS], libbpf_rs::Error> {
