@@ -106,6 +106,9 @@ setup() {
 # The test suite builds with the test-support feature: the bar's test hook and the
 # sensor fixtures, which a release build never contains.
 cargo_test_as_root() {
+    local profile=()
+    if [[ " $* " == *" --release "* ]]; then profile=(--release); fi
+    build_sound_plugin "${profile[@]}"
     if [ "$(id -u)" -eq 0 ]; then
         cargo test --locked --features test-support "$@"
     else
@@ -118,13 +121,20 @@ cargo_test_as_root() {
 # (for the profile of a `--release` argument too).
 build_test_helpers() {
     cargo build --locked --features test-support --examples "$@"
+    build_sound_plugin "$@"
+}
+
+# The sound plugin (sound/) is a library the bar opens, beside its executable: no
+# `cargo test` builds it. Its test build shares the bar's features.
+build_sound_plugin() {
+    cargo build --locked -p ringbar-sound --features ringbar/test-support "$@"
 }
 
 # The pure core (model, parsers, writers, modules, config) without GTK and libbpf.
 check_core() {
     cargo fmt --all -- --check
-    cargo clippy --lib --profile test --locked --no-default-features -- -D warnings
-    cargo test --lib --locked --no-default-features
+    cargo clippy -p ringbar --lib --profile test --locked --no-default-features -- -D warnings
+    cargo test -p ringbar --lib --locked --no-default-features
 }
 
 # The workspaces and window modules on a real Hyprland, and real Wi-Fi and Bluetooth in

@@ -284,3 +284,95 @@ fn a_server_that_dies_after_an_event_leaves_the_bar_running() {
         sound.start_daemons();
     }
 }
+
+/// The names of the sound libraries a process has mapped.
+fn sound_libraries(pid: u32) -> Vec<String> {
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).expect("the bar's maps");
+    let mut names: Vec<String> = (maps.lines())
+        .filter_map(|line| line.rsplit('/').next())
+        .filter(|name| {
+            ["libpulse", "libpipewire", "libsndfile", "libringbar_sound"]
+                .iter()
+                .any(|lib| name.starts_with(lib))
+        })
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// A bar without `audio` or `privacy` maps no sound library (the plugin is not opened);
+/// a reload that lists `audio` opens it, and the module shows the server.
+#[test]
+fn the_sound_libraries_are_mapped_only_once_a_module_needs_them() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let _bus = start_session_bus(&session);
+    let _sound = Sound::start(&session);
+    session.write_config_file(
+        "config.toml",
+        "modules_left = [\"workspaces\"]\nmodules_center = [\"clock\"]\nmodules_right = []\n",
+    );
+    let address = bus_address(&session);
+    let bar = session.start_bar(&[("DBUS_SESSION_BUS_ADDRESS", address.as_str())]);
+    wait_for("the clock", WAIT, || !bar.field("clock").is_empty());
+    assert_eq!(sound_libraries(bar.pid()), Vec::<String>::new());
+
+    session.write_config_file(
+        "config.toml",
+        "modules_left = [\"workspaces\"]\nmodules_center = [\"clock\"]\n\
+         modules_right = [\"pulseaudio\"]\n[pulseaudio]\nformat = \"VOL {volume}%\"\n",
+    );
+    let status = std::process::Command::new("kill")
+        .args(["-HUP", &bar.pid().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success(), "the bar is alive");
+    wait_for("the volume after the reload", WAIT, || {
+        bar.field("pulseaudio").starts_with("VOL ")
+    });
+    let mapped = sound_libraries(bar.pid());
+    for lib in ["libpulse.so", "libringbar_sound.so"] {
+        assert!(
+            mapped.iter().any(|name| name.starts_with(lib)),
+            "{lib} is not mapped: {mapped:?}"
+        );
+    }
+}
+
+/// A bar whose sound plugin is missing says where it looked, and runs on: `--once`
+/// answers, the module hidden.
+#[test]
+fn a_missing_sound_plugin_is_said_and_the_bar_runs_on() {
+    let folder = tempfile::tempdir().expect("a folder");
+    let bar = folder.path().join("ringbar");
+    std::fs::copy(env!("CARGO_BIN_EXE_ringbar"), &bar).expect("copy ringbar alone");
+    let config = folder.path().join("config");
+    std::fs::create_dir_all(config.join("ringbar")).expect("config folder");
+    std::fs::write(
+        config.join("ringbar/config.toml"),
+        "modules_left = []\nmodules_center = []\nmodules_right = [\"pulseaudio\"]\n",
+    )
+    .expect("config");
+    let out = std::process::Command::new(&bar)
+        .args(["--once", "--json", "--interval-ms", "100"])
+        .env("XDG_CONFIG_HOME", &config)
+        .env("RINGBAR_PROBE_SOCKET", "/nonexistent")
+        .output()
+        .expect("run the copy");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "--once failed: {log}");
+    let expected = format!(
+        "no libringbar_sound.so (looked for {}",
+        folder.path().display()
+    );
+    assert!(log.contains(&expected), "no word of the plugin: {log}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let modules = json["modules"].as_array().expect("modules");
+    let audio = (modules.iter())
+        .find(|m| m["name"] == "pulseaudio" || m["name"] == "audio")
+        .expect("the module");
+    assert_eq!(audio["visible"], false, "{audio}");
+}

@@ -18,6 +18,7 @@ pub mod control;
 pub mod idle_inhibitor;
 pub mod media;
 pub mod network;
+pub mod plugin;
 pub mod power_profiles;
 pub mod script;
 #[cfg(feature = "app")]

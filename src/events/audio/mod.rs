@@ -1,21 +1,16 @@
 //! The sound server as its PulseAudio protocol tells it (PipeWire's `pipewire-pulse`, or
 //! PulseAudio itself): the sinks, the default sink and the default source, kept up to
-//! date from its subscription events ([`pulse`] talks to it on the main loop). The state
-//! is core and knows nothing of libpulse.
+//! date from its subscription events. The state is core and knows nothing of libpulse:
+//! the client that talks to the server is in the sound plugin (`sound/src/audio`), which
+//! the bar opens only when a module listed needs it.
 
-#[cfg(feature = "app")]
-mod command;
-#[cfg(feature = "app")]
-pub mod pulse;
-#[cfg(feature = "app")]
-mod reading;
-#[cfg(feature = "app")]
-mod socket;
 #[cfg(test)]
 mod tests;
 
+use serde::{Deserialize, Serialize};
+
 /// One output device (`alsa_output.pci-0000_00_1f.3.analog-stereo`, a Bluetooth headset).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Sink {
     pub name: String,
     /// What the server calls it for people: `Built-in Audio Analog Stereo`.
@@ -33,7 +28,7 @@ pub struct Sink {
 }
 
 /// The default input device.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Source {
     pub name: String,
     pub description: String,
@@ -43,7 +38,7 @@ pub struct Source {
 
 /// An application's stream, for the `privacy` module: one recording from an input device
 /// (not a sink's monitor), a microphone in use; or one playing to an output device.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AppStream {
     /// `application.name` (`pw-record`, `Firefox`), else the stream's own name.
     pub app: String,
@@ -54,7 +49,7 @@ pub struct AppStream {
 }
 
 /// What the modules show and act on.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AudioState {
     /// Every sink, in the server's order.
     pub sinks: Vec<Sink>,
@@ -78,7 +73,7 @@ impl AudioState {
 }
 
 /// What a click or a scroll on the module asks of the sound server.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum AudioCommand {
     /// Changes the default sink's volume by `percent` points, never above `max_percent`
     /// (nor below 0), keeping the balance of its channels.
@@ -130,7 +125,7 @@ pub fn stepped(current: f64, percent: f64, max_percent: f64) -> f64 {
 
 /// What the modules tell the source: Waybar's `ignored-sinks`, sinks by their
 /// description never to be the one shown.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AudioSettings {
     pub ignored_sinks: Vec<String>,
 }
@@ -159,5 +154,5 @@ impl super::EventState for AudioState {
     type Command = AudioCommand;
     type Settings = AudioSettings;
     #[cfg(feature = "app")]
-    type Watch = pulse::AudioWatch;
+    type Watch = crate::events::plugin::PluginWatch<Self>;
 }

@@ -1,25 +1,24 @@
 //! Cameras and screen shares in use, from PipeWire's graph: a video source node linked
 //! to a running video stream of a program. A source made by a device monitor (it has
 //! `device.api`: `v4l2`, `libcamera`) is a camera; one a program makes (a screen-cast
-//! portal, a compositor) is a screen share. [`pipewire`] follows the graph over
-//! PipeWire's own protocol; the graph and what it means are core.
+//! portal, a compositor) is a screen share. The sound plugin follows the graph over
+//! PipeWire's own protocol (`sound/src/capture.rs`); the graph and what it means are core.
 
-#[cfg(feature = "app")]
-pub mod pipewire;
 #[cfg(test)]
 mod tests;
 
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
 /// What is being captured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum CaptureKind {
     Camera,
     Screen,
 }
 
 /// A program capturing video.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Capture {
     pub kind: CaptureKind,
     /// The stream's `application.name` (`Firefox`), else its node's name.
@@ -31,7 +30,7 @@ pub struct Capture {
 }
 
 /// What the `privacy` module shows besides the microphone.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CaptureState {
     /// Each capture once, in the order of the links that carry them.
     pub captures: Vec<Capture>,
@@ -176,5 +175,5 @@ impl super::EventState for CaptureState {
     type Command = std::convert::Infallible;
     type Settings = ();
     #[cfg(feature = "app")]
-    type Watch = pipewire::CaptureWatch;
+    type Watch = crate::events::plugin::PluginWatch<Self>;
 }

@@ -8,7 +8,7 @@ use libpulse_binding::context::introspect::{
 use libpulse_binding::def::SinkState;
 use libpulse_binding::volume::{ChannelVolumes, Volume};
 
-use super::{shown_sink, AppStream, AudioSettings, AudioState, Sink, Source};
+use ringbar::events::audio::{shown_sink, AppStream, AudioSettings, AudioState, Sink, Source};
 
 /// The replies of one read of the state.
 #[derive(Default)]
@@ -135,7 +135,7 @@ fn app_stream(
 
 /// Control characters out and the length bounded: a name as a client gave it.
 fn clean_name(name: &str) -> String {
-    crate::text::shown(name, ' ').take(128).collect()
+    ringbar::text::shown(name, ' ').take(128).collect()
 }
 
 /// A source that is not a sink's monitor.

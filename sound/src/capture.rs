@@ -16,7 +16,6 @@ use std::path::PathBuf;
 use std::rc::{Rc, Weak};
 use std::time::Duration;
 
-use gtk4::{gio, glib};
 use pipewire::context::Context;
 use pipewire::core::Core;
 use pipewire::main_loop::MainLoop;
@@ -26,8 +25,8 @@ use pipewire::spa::utils::dict::DictRef;
 use pipewire::types::ObjectType;
 use rustc_hash::FxHashMap;
 
-use super::{CaptureState, Graph, Props, VideoNode};
-use crate::events::source::{OnChange, Watch};
+use ringbar::events::capture::{CaptureState, Graph, Props, VideoNode};
+use ringbar::events::source::{OnChange, Watch};
 
 /// From the socket's creation to the connection: the server binds, then listens.
 const SOCKET_SETTLE: Duration = Duration::from_millis(200);
@@ -214,7 +213,7 @@ fn absent(inner: &Rc<RefCell<Inner>>, why: &str) {
     }
     let weak = Rc::downgrade(inner);
     me.socket_monitor = socket_path().and_then(|path| {
-        crate::events::socket_watch::watch_created(&path, move || {
+        ringbar::events::socket_watch::watch_created(&path, move || {
             let weak = weak.clone();
             glib::timeout_add_local_once(SOCKET_SETTLE, move || {
                 if let Some(inner) = weak.upgrade() {

@@ -15,7 +15,6 @@ use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use std::time::Duration;
 
-use gtk4::{gio, glib};
 use libpulse_binding::callbacks::ListResult;
 use libpulse_binding::context::subscribe::InterestMaskSet;
 use libpulse_binding::context::{Context, FlagSet, State};
@@ -24,8 +23,8 @@ use libpulse_glib_binding::Mainloop;
 
 use super::reading::{playback_of, recording_of, sink_of, source_of, Reading};
 use super::{command, socket};
-use super::{AudioCommand, AudioSettings, AudioState};
-use crate::events::source::{OnChange, Watch};
+use ringbar::events::audio::{AudioCommand, AudioSettings, AudioState};
+use ringbar::events::source::{OnChange, Watch};
 
 /// How long to wait before connecting again to a `PULSE_SERVER` that is not there.
 const RETRY: Duration = Duration::from_secs(2);

@@ -1,9 +1,7 @@
 //! The sound server's socket, watched for a server that starts (see
-//! [`crate::events::socket_watch`]).
+//! `ringbar::events::socket_watch`).
 
 use std::path::PathBuf;
-
-use gtk4::gio;
 
 /// Where the server listens, as libpulse looks for it; `None` for a `PULSE_SERVER`
 /// (an address of any kind, which a file watch cannot follow).
@@ -22,5 +20,5 @@ pub fn path() -> Option<PathBuf> {
 /// watched: a `PULSE_SERVER`, or no runtime folder (libpulse makes `pulse/` there as a
 /// client starts; without it inotify has nothing to watch).
 pub fn watch(on_created: impl Fn() + 'static) -> Option<gio::FileMonitor> {
-    crate::events::socket_watch::watch_created(&path()?, on_created)
+    ringbar::events::socket_watch::watch_created(&path()?, on_created)
 }

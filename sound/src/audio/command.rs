@@ -5,7 +5,7 @@
 use libpulse_binding::context::Context;
 use libpulse_binding::volume::{ChannelVolumes, Volume};
 
-use super::{stepped, AudioCommand, AudioState};
+use ringbar::events::audio::{stepped, AudioCommand, AudioState};
 
 /// `volumes` are the default sink's channel volumes, kept to keep their balance.
 pub(super) fn carry_out(
