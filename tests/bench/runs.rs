@@ -6,6 +6,8 @@ use crate::report::Report;
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Bar {
     Ringbar,
+    /// ringbar with clock and workspaces only, to set against the floor.
+    RingbarMinimal,
     Waybar,
     Yambar,
     /// The least a GTK4 bar can cost (`examples/label_floor.rs`).
@@ -16,6 +18,7 @@ impl Bar {
     pub fn name(self) -> &'static str {
         match self {
             Bar::Ringbar => "ringbar",
+            Bar::RingbarMinimal => "ringbar-minimal",
             Bar::Waybar => "Waybar",
             Bar::Yambar => "yambar",
             Bar::Floor => "floor",
@@ -39,6 +42,8 @@ pub struct Run {
     pub syscalls_per_tick: Option<f64>,
     pub rss_mib: f64,
     pub pss_mib: Option<f64>,
+    /// Shared objects mapped at the end of the window.
+    pub libraries: usize,
 }
 
 /// ringbar and another bar at one interval: CPU ms per minute (the first cgroup's) and

@@ -20,13 +20,16 @@ use crate::common::wait_for;
 use crate::fake_sys::{self, CAPACITY, CELSIUS, TIME_LEFT};
 use crate::report::Report;
 use crate::runs::{comparison, every_run, Bar, Pair, Run};
-use crate::usage::{memory_mib, syscalls, Counters};
+use crate::usage::{mapped_libraries, memory_mib, syscalls, Counters};
 use crate::yambar;
 
 pub const HEIGHT: u32 = 26;
 pub const WARM_UP: Duration = Duration::from_secs(5);
 pub const ROUNDS: usize = 2;
 const WAIT: Duration = Duration::from_secs(20);
+/// Where, in the session's home, [`Bar::RingbarMinimal`]'s config folder is
+/// (`ringbar/config.toml` in it).
+pub const MINIMAL_CONFIG_HOME: &str = ".config-minimal";
 /// How long the bar's system calls are counted, after its CPU window.
 const SYSCALL_SECONDS: u64 = 10;
 
@@ -171,6 +174,15 @@ impl Setup<'_> {
                 self.session
                     .as_user_with(binary, &[("SWAYSOCK", swaysock.as_str())])
             }
+            Bar::RingbarMinimal => {
+                let binary = self.session.installed_bar();
+                let config = self.session.home().join(MINIMAL_CONFIG_HOME);
+                let env = [
+                    ("SWAYSOCK", swaysock.as_str()),
+                    ("XDG_CONFIG_HOME", config.to_str().expect("a UTF-8 path")),
+                ];
+                self.session.as_user_with(binary, &env)
+            }
             Bar::Waybar => {
                 let env = [
                     ("SWAYSOCK", swaysock.as_str()),
@@ -262,6 +274,7 @@ impl Setup<'_> {
         let window = from.elapsed().as_secs_f64();
         let minutes = window / 60.0;
         let (rss_mib, pss_mib) = memory_mib(pid);
+        let libraries = mapped_libraries(pid);
         let ticks_in = |seconds: f64| seconds * 1000.0 / f64::from(interval_ms);
         let syscalls_per_tick = syscalls(pid, SYSCALL_SECONDS)
             .map(|calls| calls as f64 / ticks_in(SYSCALL_SECONDS as f64));
@@ -308,6 +321,7 @@ impl Setup<'_> {
             syscalls_per_tick,
             rss_mib,
             pss_mib,
+            libraries,
         }
     }
 }

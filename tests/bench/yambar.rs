@@ -9,7 +9,7 @@ use std::process::Command;
 use crate::fake_sys::{CAPACITY, TIME_LEFT};
 use crate::report::Report;
 use crate::runs::{comparison, every_run, Bar, Pair, Run};
-use crate::whole_bar::{Looks, Setup, HEIGHT, ROUNDS, WARM_UP};
+use crate::whole_bar::{Looks, Setup, HEIGHT, MINIMAL_CONFIG_HOME, ROUNDS, WARM_UP};
 
 /// ringbar with yambar's modules.
 fn ringbar_config(interval_ms: u32) -> String {
@@ -87,6 +87,20 @@ fn shows_everything(text: &str) -> bool {
     .all(|needle| text.contains(needle))
 }
 
+/// The minimal layout: the workspaces and a clock, at the interval.
+fn minimal_config(interval_ms: u32) -> String {
+    format!(
+        "interval_ms = {interval_ms}\nmodules_left = [\"workspaces\"]\n\
+         modules_center = [\"clock\"]\nmodules_right = []\n[clock]\nformat = \"TIME %H:%M\"\n"
+    )
+}
+
+/// The minimal layout shows its clock (the workspaces' underline is checked apart).
+const MINIMAL_LOOKS: Looks = Looks {
+    name: "minimal",
+    shows_everything: |text| text.contains("TIME"),
+};
+
 /// The floor shows its label.
 const FLOOR_LOOKS: Looks = Looks {
     name: "floor",
@@ -111,8 +125,9 @@ fn floor(report: &mut Report, runs: &[Run]) {
             mean(Bar::Floor, interval_ms, cpu),
             mean(Bar::Floor, interval_ms, rss),
         );
-        for bar in [Bar::Floor, Bar::Ringbar, Bar::Yambar] {
+        for bar in [Bar::Floor, Bar::Ringbar, Bar::RingbarMinimal, Bar::Yambar] {
             let (cpu, rss) = (mean(bar, interval_ms, cpu), mean(bar, interval_ms, rss));
+            let libraries = mean(bar, interval_ms, |r| r.libraries as f64);
             rows.push(vec![
                 format!("{interval_ms} ms"),
                 bar.name().to_owned(),
@@ -120,6 +135,7 @@ fn floor(report: &mut Report, runs: &[Run]) {
                 format!("{:+.1} ms", cpu - floor_cpu),
                 format!("{rss:.1} MiB"),
                 format!("{:+.1} MiB", rss - floor_rss),
+                format!("{libraries:.0}"),
             ]);
         }
         let half = mean(Bar::Yambar, interval_ms, cpu) / 2.0;
@@ -136,6 +152,7 @@ fn floor(report: &mut Report, runs: &[Run]) {
             "above the floor",
             "RSS",
             "above the floor",
+            "libraries",
         ],
         &rows,
     );
@@ -143,7 +160,9 @@ fn floor(report: &mut Report, runs: &[Run]) {
         "The floor: a GTK4 layer-shell window across the top, {HEIGHT} px, with one label \
          set to the time at the interval, drawn with the cairo renderer as ringbar draws; \
          no config, no CSS, no IPC (`examples/label_floor.rs`), measured in the same \
-         rounds. Half of yambar's CPU: {}.",
+         rounds; ringbar-minimal is ringbar with the workspaces and a clock only, which \
+         open no sound plugin. Libraries: the shared objects mapped at the end of the \
+         window. Half of yambar's CPU: {}.",
         halves.join("; ")
     ));
 }
@@ -194,11 +213,16 @@ pub fn compare(setup: &Setup, report: &mut Report) -> Vec<Pair> {
             ".config/yambar/config.yml",
             &yambar_config(interval_ms, &interface),
         );
+        session.write_home_file(
+            &format!("{MINIMAL_CONFIG_HOME}/ringbar/config.toml"),
+            &minimal_config(interval_ms),
+        );
         for round in 1..=ROUNDS {
             for bar in [Bar::Ringbar, Bar::Yambar] {
                 runs.push(setup.run(bar, interval_ms, round, &looks));
             }
             runs.push(setup.run(Bar::Floor, interval_ms, round, &FLOOR_LOOKS));
+            runs.push(setup.run(Bar::RingbarMinimal, interval_ms, round, &MINIMAL_LOOKS));
         }
     }
     let pairs = comparison(report, &runs, Bar::Yambar);
