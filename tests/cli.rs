@@ -145,7 +145,7 @@ fn run_unprivileged(args: &[&str]) -> (Output, PathBuf) {
     // nobody's home is nobody's, as a user's is theirs (libpulse keeps its cookie there).
     std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).expect("chown");
     let exe = dir.join("ringbar");
-    std::fs::copy(RINGBAR, &exe).expect("copy");
+    crate::common::copy_bar(&exe);
     let out = Command::new("setpriv")
         .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
         .arg(&exe)

@@ -160,7 +160,7 @@ fn msg_drives_a_running_waybar_stream_and_fails_cleanly_without_one() {
     std::fs::set_permissions(exe_dir.path(), std::fs::Permissions::from_mode(0o755))
         .expect("chmod");
     let exe = exe_dir.path().join("ringbar");
-    std::fs::copy(RINGBAR, &exe).expect("copy");
+    crate::common::copy_bar(&exe);
     let as_nobody = || {
         Command::new("setpriv")
             .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])

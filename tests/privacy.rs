@@ -28,7 +28,7 @@ impl Place {
         fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o777)).expect("chmod");
         for (name, caps) in [("ringbar-caps", true), ("ringbar-plain", false)] {
             let exe = dir.path().join(name);
-            fs::copy(env!("CARGO_BIN_EXE_ringbar"), &exe).expect("copy");
+            crate::common::copy_bar(&exe);
             fs::set_permissions(&exe, fs::Permissions::from_mode(0o755)).expect("chmod");
             if caps {
                 let status = Command::new("setcap")

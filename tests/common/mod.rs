@@ -27,6 +27,7 @@ pub mod service;
 pub mod session;
 pub mod sid_compositor;
 pub mod sound;
+pub mod sound_plugin;
 pub mod stalls;
 pub mod storm;
 pub mod system_bus;
@@ -34,6 +35,8 @@ pub mod systemd;
 pub mod systemd_pid1;
 pub mod upower;
 pub mod waybar;
+
+pub use sound_plugin::copy_bar;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};

@@ -87,18 +87,8 @@ impl Session {
     fn install_bar(&self, name: &str, capabilities: bool) -> PathBuf {
         let binary = self.path().join(name);
         if !binary.exists() {
-            fs::copy(env!("CARGO_BIN_EXE_ringbar"), &binary).expect("copy ringbar");
+            super::copy_bar(&binary);
             fs::set_permissions(&binary, fs::Permissions::from_mode(0o755)).expect("chmod");
-            // The sound plugin it opens from beside itself (scripts/dev.sh builds it).
-            let plugin = Path::new(env!("CARGO_BIN_EXE_ringbar"))
-                .with_file_name(ringbar::events::plugin::FILE_NAME);
-            if plugin.exists() {
-                fs::copy(
-                    &plugin,
-                    self.path().join(ringbar::events::plugin::FILE_NAME),
-                )
-                .expect("copy the sound plugin");
-            }
             if capabilities {
                 let status = Command::new("setcap")
                     .arg("cap_bpf,cap_perfmon+ep")

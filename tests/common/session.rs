@@ -82,6 +82,8 @@ impl Session {
 
     /// [`Session::start`] with more lines in sway's config (`mode "resize" { … }`).
     pub fn start_with(kind: Compositor, sway_config: &str) -> Session {
+        // The bar's defaults list `audio`: its plugin beside it, as installed.
+        super::sound_plugin::build();
         let (uid, gid) = user_ids();
         let dir = tempfile::tempdir().expect("tempdir");
         fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).expect("chmod");

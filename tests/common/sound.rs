@@ -20,6 +20,8 @@ pub struct Sound<'a> {
 
 impl<'a> Sound<'a> {
     pub fn start(session: &'a Session) -> Sound<'a> {
+        // The bar's client of the server is in its sound plugin.
+        super::sound_plugin::build();
         let mut sound = Sound {
             session,
             daemons: Vec::new(),

@@ -25,7 +25,7 @@ fn a_bar_without_privileges_gets_the_oom_kill_through_the_service() {
     fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o777)).expect("chmod");
     // A copy without file capabilities, run as nobody: only the service's probe.
     let plain = dir.path().join("ringbar-plain");
-    fs::copy(env!("CARGO_BIN_EXE_ringbar"), &plain).expect("copy");
+    crate::common::copy_bar(&plain);
     fs::set_permissions(&plain, fs::Permissions::from_mode(0o755)).expect("chmod");
     let service = ProbeService::start(dir.path());
     let mut bar = Command::new("setpriv")

@@ -18,7 +18,7 @@ fn a_bar_outlives_the_service_killed_mid_sample_and_reconnects() {
     let _serial = serial();
     let dir = world_readable_dir();
     let plain = dir.path().join("ringbar-plain");
-    fs::copy(env!("CARGO_BIN_EXE_ringbar"), &plain).expect("copy");
+    crate::common::copy_bar(&plain);
     fs::set_permissions(&plain, fs::Permissions::from_mode(0o755)).expect("chmod");
     let config = dir.path().join(".config/ringbar");
     fs::create_dir_all(&config).expect("mkdir");
@@ -135,7 +135,7 @@ fn a_socket_activated_service_serves_a_bar_without_capabilities() {
     });
     fs::set_permissions(&socket, fs::Permissions::from_mode(0o666)).expect("chmod");
     let plain = dir.path().join("ringbar-plain");
-    fs::copy(env!("CARGO_BIN_EXE_ringbar"), &plain).expect("copy");
+    crate::common::copy_bar(&plain);
     fs::set_permissions(&plain, fs::Permissions::from_mode(0o755)).expect("chmod");
     let out = as_nobody(&plain)
         .args(["--once", "--json", "--interval-ms", "500"])

@@ -62,7 +62,7 @@ fn ringbar_under_300_fds_lists_every_one_of_3000_processes() {
     let place = tempfile::tempdir().expect("tempdir");
     fs::set_permissions(place.path(), fs::Permissions::from_mode(0o777)).expect("chmod");
     let exe = place.path().join("ringbar");
-    fs::copy(env!("CARGO_BIN_EXE_ringbar"), &exe).expect("copy");
+    crate::common::copy_bar(&exe);
     fs::set_permissions(&exe, fs::Permissions::from_mode(0o755)).expect("chmod");
     for nofile in [Some(300), None, Some(300)] {
         let before = processes_on_machine();
