@@ -287,19 +287,10 @@ fn a_server_that_dies_after_an_event_leaves_the_bar_running() {
 
 /// The names of the sound libraries a process has mapped.
 fn sound_libraries(pid: u32) -> Vec<String> {
-    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).expect("the bar's maps");
-    let mut names: Vec<String> = (maps.lines())
-        .filter_map(|line| line.rsplit('/').next())
-        .filter(|name| {
-            ["libpulse", "libpipewire", "libsndfile", "libringbar_sound"]
-                .iter()
-                .any(|lib| name.starts_with(lib))
-        })
-        .map(str::to_owned)
-        .collect();
-    names.sort();
-    names.dedup();
-    names
+    let sound = ["libpulse", "libpipewire", "libsndfile", "libringbar_sound"];
+    (common::mapped_objects(pid).into_iter())
+        .filter(|name| sound.iter().any(|lib| name.starts_with(lib)))
+        .collect()
 }
 
 /// A bar without `audio` or `privacy` maps no sound library (the plugin is not opened);

@@ -144,14 +144,7 @@ fn kib_field(text: &str, name: &str) -> Option<f64> {
 /// VmRSS (/proc/PID/status) and Pss (/proc/PID/smaps_rollup), in MiB.
 /// How many shared objects (`.so` files) a process has mapped.
 pub fn mapped_libraries(pid: u32) -> usize {
-    let maps = fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default();
-    let mut paths: Vec<&str> = (maps.lines())
-        .filter_map(|line| line.split_whitespace().nth(5))
-        .filter(|path| path.contains(".so"))
-        .collect();
-    paths.sort_unstable();
-    paths.dedup();
-    paths.len()
+    crate::common::mapped_objects(pid).len()
 }
 
 pub fn memory_mib(pid: u32) -> (f64, Option<f64>) {

@@ -330,3 +330,18 @@ pub fn status_kib(pid: u32, field: &str) -> u64 {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or_else(|| panic!("{field} in /proc/{pid}/status"))
 }
+
+/// The file names of the shared objects (`.so` files) process `pid` has mapped, sorted,
+/// each once.
+pub fn mapped_objects(pid: u32) -> Vec<String> {
+    let maps = fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default();
+    let mut names: Vec<String> = (maps.lines())
+        .filter_map(|line| line.split_whitespace().nth(5))
+        .filter(|path| path.contains(".so"))
+        .filter_map(|path| path.rsplit('/').next())
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
