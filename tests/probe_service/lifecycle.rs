@@ -116,6 +116,9 @@ fn service_connections(service: &ProbeService) -> usize {
 
 /// Socket activation as systemd does it (`systemd-socket-activate` passes the listening
 /// socket as fd 3 with LISTEN_FDS/LISTEN_PID), and a bar without capabilities served by it.
+/// The service starts 2 s late (a shell sleeps, then becomes the service: the same pid, as
+/// LISTEN_PID wants), longer than a request's timeout, as the probe's verification can
+/// take on a busy machine: the bar's first connection waits for it.
 #[test]
 fn a_socket_activated_service_serves_a_bar_without_capabilities() {
     require_root();
@@ -126,6 +129,7 @@ fn a_socket_activated_service_serves_a_bar_without_capabilities() {
     let mut activator = Command::new("systemd-socket-activate")
         .args(["--seqpacket", "--listen"])
         .arg(&socket)
+        .args(["sh", "-c", "sleep 2; exec \"$0\""])
         .arg(env!("CARGO_BIN_EXE_ringbar-probe"))
         .stderr(fs::File::create(&log).expect("log"))
         .spawn()

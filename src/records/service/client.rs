@@ -32,6 +32,12 @@ use crate::records::wire::{self, Op};
 
 /// A service that does not answer within this long is treated as gone.
 const TIMEOUT: Duration = Duration::from_secs(1);
+/// How long the bar's first connection waits for the greeting. A socket-activated service
+/// loads the probe (the kernel verifies it) before it greets anyone, which takes seconds
+/// on a busy machine; the bar would otherwise read /proc for the whole session. Only the
+/// start-up waits this long: a reconnection mid-session waits [`TIMEOUT`], and tries
+/// again at the next sample.
+const FIRST_GREETING_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest a sample spends taking the exit reports waiting in the socket, so that a
 /// service that floods it cannot hold a sample: the rest waits for the next. (A steady
 /// stream of exits makes a message per drain, up to 100 a second; taking one is a few µs.)
@@ -86,7 +92,7 @@ impl RemoteProbe {
             pending_exits: Vec::new(),
             walked: None,
         };
-        remote.connection = Some(remote.open()?);
+        remote.connection = Some(remote.open(FIRST_GREETING_TIMEOUT)?);
         Ok(remote)
     }
 
@@ -94,7 +100,7 @@ impl RemoteProbe {
         &self.path
     }
 
-    fn open(&mut self) -> io::Result<Connection> {
+    fn open(&mut self, greeting_timeout: Duration) -> io::Result<Connection> {
         let socket = socket_with(
             AddressFamily::UNIX,
             SocketType::SEQPACKET,
@@ -102,9 +108,10 @@ impl RemoteProbe {
             None,
         )?;
         connect(&socket, &SocketAddrUnix::new(&self.path)?)?;
-        sockopt::set_socket_timeout(&socket, sockopt::Timeout::Recv, Some(TIMEOUT))?;
         sockopt::set_socket_timeout(&socket, sockopt::Timeout::Send, Some(TIMEOUT))?;
+        sockopt::set_socket_timeout(&socket, sockopt::Timeout::Recv, Some(greeting_timeout))?;
         let (len, link) = fds::receive(&socket, &mut self.message)?;
+        sockopt::set_socket_timeout(&socket, sockopt::Timeout::Recv, Some(TIMEOUT))?;
         if len == 0 {
             return Err(closed());
         }
@@ -130,7 +137,7 @@ impl RemoteProbe {
     /// The connection, made again if the service went away since the last sample.
     fn connection(&mut self) -> io::Result<&mut Connection> {
         if self.connection.is_none() {
-            self.connection = Some(self.open()?);
+            self.connection = Some(self.open(TIMEOUT)?);
         }
         Ok(self.connection.as_mut().expect("just connected"))
     }
