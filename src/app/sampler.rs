@@ -65,10 +65,14 @@ impl Sampler {
             interval_ms: controls.interval_ms,
             ..Sample::default()
         };
+        let nvidia = match sensors.skip_gpus {
+            true => None,
+            false => Nvml::load_logged(),
+        };
         let sensors = Sensors::discover(
             Roots::system(),
             sensors.clone(),
-            Nvml::load_logged(),
+            nvidia,
             collector::page_size(),
             collector::monotonic_ns(),
             &mut sample.hardware,
@@ -202,6 +206,7 @@ impl Sampler {
     pub fn reconfigure(&mut self, sensors: &config::Sensors, config_notices: Vec<Notice>) {
         self.sensors.reconfigure(
             sensors.clone(),
+            Nvml::load_logged,
             collector::monotonic_ns(),
             &mut self.sample.hardware,
         );

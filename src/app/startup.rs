@@ -39,7 +39,7 @@ pub fn ignore_reloads_until_handled() {
 /// [`start`], its failure logged as an error (`None`: the process must end) and the
 /// probe's as a warning.
 pub fn start_logged(interval_ms: Option<u32>) -> Option<Started> {
-    let started = start(interval_ms)
+    let started = start(interval_ms, false)
         .map_err(|err| tracing::error!("{err}"))
         .ok()?;
     if let Some(err) = &started.probe_error {
@@ -49,9 +49,11 @@ pub fn start_logged(interval_ms: Option<u32>) -> Option<Started> {
 }
 
 /// Loads the probe (or falls back to /proc), drops privileges, reads config and state;
-/// `interval_ms` (from the command line) overrides both. Fails only when privileges
-/// cannot be dropped: nothing must run with them.
-pub fn start(interval_ms: Option<u32>) -> Result<Started, String> {
+/// `interval_ms` (from the command line) overrides both. With `whole_sample` (`--once`,
+/// `--bench`) the samples hold every reading, not only what the layout shows (the GPUs
+/// though no listed module shows one). Fails only when privileges cannot be dropped:
+/// nothing must run with them.
+pub fn start(interval_ms: Option<u32>, whole_sample: bool) -> Result<Started, String> {
     // The /proc fallback keeps files open; the children get the usual limit back.
     fdlimit::raise();
     let (mut collector, probe_error) = Collector::new(false);
@@ -63,7 +65,10 @@ pub fn start(interval_ms: Option<u32>) -> Result<Started, String> {
     }
 
     let config_file = paths::config_file();
-    let (config, config_notices) = load_config(config_file.as_deref());
+    let (mut config, config_notices) = load_config(config_file.as_deref());
+    if whole_sample {
+        config.sensors.skip_gpus = false;
+    }
     let state_file = paths::state_file();
     let defaults = Controls {
         interval_ms: config.interval_ms,

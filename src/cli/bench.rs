@@ -7,7 +7,7 @@ use super::{print, report_probe_error, Failure};
 use crate::app::startup;
 
 pub fn run(samples: usize, kernel_threads: bool) -> Result<(), Failure> {
-    let started = startup::start(None).map_err(Failure::Message)?;
+    let started = startup::start(None, true).map_err(Failure::Message)?;
     report_probe_error(started.probe_error.as_deref());
     let mut sampler = started.sampler;
     sampler.set_kernel_threads(kernel_threads);

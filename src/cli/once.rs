@@ -13,7 +13,7 @@ use crate::sinks::json;
 use crate::sinks::shown;
 
 pub fn run(interval_ms: u64, kernel_threads: bool, as_json: bool) -> Result<(), Failure> {
-    let started = startup::start(None).map_err(Failure::Message)?;
+    let started = startup::start(None, true).map_err(Failure::Message)?;
     report_probe_error(started.probe_error.as_deref());
     let mut sampler = started.sampler;
     let interval_ms = u32::try_from(interval_ms).unwrap_or(u32::MAX);

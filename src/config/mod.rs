@@ -78,6 +78,10 @@ pub struct Sensors {
     pub cpu_temperature: Option<SensorName>,
     /// The GPU on the label: a card (`card1`) or PCI address (`0000:03:00.0`).
     pub gpu: Option<String>,
+    /// No listed module shows a GPU: none is looked for or read, and NVML is not loaded.
+    /// Not a key: the layout decides.
+    #[serde(skip)]
+    pub skip_gpus: bool,
 }
 
 pub const MIN_INTERVAL_MS: u32 = 50;

@@ -83,8 +83,14 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
     }
     let modules = every_module(&bars);
     // A table of its own is read whether or not a bar lists the module.
-    let sampling = parse.made.iter().find_map(|(_, m)| m.sampling());
-    let net_include_local = sampling.map(|s| s.net_include_local);
+    let net_include_local = parse
+        .made
+        .iter()
+        .find_map(|(_, m)| m.sampling().and_then(|s| s.net_include_local));
+    let mut sensors = settings.sensors;
+    sensors.skip_gpus = !modules
+        .all()
+        .any(|m| crate::modules::shows_gpus(m.as_ref()));
     Ok(Config {
         bars,
         modules,
@@ -92,7 +98,7 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
         kernel_threads: settings.kernel_threads,
         group_by: settings.group_by,
         net_include_local: net_include_local.unwrap_or(false),
-        sensors: settings.sensors,
+        sensors,
         compositor: settings.compositor,
     })
 }

@@ -395,3 +395,30 @@ fn a_custom_module_without_exec_is_a_fixed_label_whose_clicks_run_their_commands
         assert!(err.contains("needs `exec`"), "{err}");
     }
 }
+
+/// The GPUs are read (and NVML loaded) only for a layout with a module that shows them:
+/// the `gpu` module, or one whose tooltip is the monitor's report.
+#[test]
+fn the_gpus_are_skipped_where_no_listed_module_shows_them() {
+    let skips = |lists: &str| {
+        let text = format!("modules_left = []\nmodules_center = []\n{lists}");
+        parse_str(&text).expect("valid").sensors.skip_gpus
+    };
+    assert!(
+        !Config::default().sensors.skip_gpus,
+        "the default layout has `gpu`"
+    );
+    assert!(skips("modules_right = [\"clock\", \"workspaces\"]\n"));
+    assert!(!skips("modules_right = [\"clock\", \"gpu\"]\n"));
+    assert!(
+        !skips("modules_right = [\"cpu\"]\n"),
+        "its tooltip is the report"
+    );
+    assert!(skips(
+        "modules_right = [\"cpu\"]\n[cpu]\ntooltip-format = \"{usage}%\"\n"
+    ));
+    // A table alone lists nothing.
+    assert!(skips("modules_right = [\"clock\"]\n[gpu]\nwarning = 50\n"));
+    let bars = "[[bar]]\nmodules_right = [\"clock\"]\n[[bar]]\nmodules_right = [\"gpu\"]\n";
+    assert!(!skips(bars), "a second bar's module counts");
+}

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::thresholds::Thresholds;
 use super::ModuleKind;
-use super::{Input, Module, Status, Table};
+use super::{Input, Module, Sampling, Status, Table};
 use crate::render::{number, write_percent_to, write_value};
 
 const DEFAULTS: Thresholds = Thresholds {
@@ -50,6 +50,13 @@ impl Module for Gpu {
         write_value(out, " ", gpu.reading.celsius, "°C", number(0));
         let t = self.thresholds;
         Some(Status::of(busy, t.warning, t.critical))
+    }
+
+    fn sampling(&self) -> Option<Sampling> {
+        Some(Sampling {
+            gpus: true,
+            ..Sampling::default()
+        })
     }
 }
 

@@ -82,11 +82,14 @@ impl<'a> Widget<'a> {
 }
 
 /// What a module asks of the monitor's sampling.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Sampling {
     /// Whether the list of processes on the network counts traffic to the machine
-    /// itself (the network module's `include_loopback`).
-    pub net_include_local: bool,
+    /// itself (the network module's `include_loopback`); `None`: it does not say.
+    pub net_include_local: Option<bool>,
+    /// Whether it shows the GPUs, though its tooltip is not the monitor's report (where
+    /// they always are). Without such a module the GPUs are not read, nor NVML loaded.
+    pub gpus: bool,
 }
 
 /// What makes a module change.
@@ -322,6 +325,11 @@ pub trait Module {
     fn action(&self, button: Button) -> Option<Action> {
         monitor_action(button)
     }
+}
+
+/// Whether `module` shows the GPUs: in its own text, or in the report its tooltip is.
+pub fn shows_gpus(module: &dyn Module) -> bool {
+    module.history_graphs() || module.sampling().is_some_and(|s| s.gpus)
 }
 
 /// The monitor modules' clicks: the interval, kernel threads, grouping.

@@ -236,6 +236,7 @@ fn amd_desktop_with_amdgpu_and_an_nvidia_card() {
             hwmon: "k10temp".to_owned(),
             label: Some("Tccd9".to_owned()),
         }),
+        ..config::Sensors::default()
     };
     let mut hw = Hardware::default();
     let sensors = machine.sensors(typo, None, &mut hw);
@@ -246,6 +247,38 @@ fn amd_desktop_with_amdgpu_and_an_nvidia_card() {
             "sensors.gpu: no GPU \"card7\" here; showing the busiest",
         ]
     );
+}
+
+/// A layout that shows no GPU reads none, names no problem with `[sensors] gpu`, and
+/// holds no NVML; a reload that shows them loads it, and one that does not drops it.
+#[test]
+fn gpus_are_read_and_nvml_held_only_while_the_layout_shows_them() {
+    let machine = Machine::new(|sys, _| fixtures::amd_desktop(sys));
+    let unshown = config::Sensors {
+        gpu: Some("card7".to_owned()),
+        skip_gpus: true,
+        ..config::Sensors::default()
+    };
+    let mut hw = Hardware::default();
+    let mut sensors = machine.sensors(unshown.clone(), None, &mut hw);
+    sensors.read(SECOND, &mut hw, super::Wanted::ALL);
+    assert!(hw.gpus.is_empty());
+    assert!(sensors.config_problems(&hw).is_empty());
+    sensors.read(200 * SECOND, &mut hw, super::Wanted::ALL); // rediscovered: still none
+    assert!(hw.gpus.is_empty());
+
+    let shown = config::Sensors::default();
+    let load = || Some(Box::new(FakeNvidia) as Box<dyn Nvidia>);
+    sensors.reconfigure(shown.clone(), load, 2 * SECOND, &mut hw);
+    let cards: Vec<&str> = hw.gpus.iter().map(|g| g.card.as_str()).collect();
+    assert_eq!(cards, ["card1", "nvidia0", "nvidia1"]);
+    // Still shown: the loaded NVML is kept, not loaded again.
+    sensors.reconfigure(shown, || panic!("loaded again"), 3 * SECOND, &mut hw);
+    assert_eq!(hw.gpus.len(), 3);
+
+    sensors.reconfigure(unshown, || panic!("loaded unshown"), 4 * SECOND, &mut hw);
+    assert!(hw.gpus.is_empty());
+    assert!(sensors.nvidia.is_none(), "NVML dropped");
 }
 
 #[test]

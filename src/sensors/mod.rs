@@ -100,9 +100,20 @@ impl Sensors {
         sensors
     }
 
-    /// Discovers everything again for a changed config, keeping NVML loaded.
-    pub fn reconfigure(&mut self, config: config::Sensors, now_ns: u64, hw: &mut Hardware) {
-        let nvidia = self.nvidia.take();
+    /// Discovers everything again for a changed config. NVML stays loaded while GPUs are
+    /// shown, is loaded (`load_nvidia`) when they come to be, and unloaded when not.
+    pub fn reconfigure(
+        &mut self,
+        config: config::Sensors,
+        load_nvidia: impl FnOnce() -> Option<Box<dyn Nvidia>>,
+        now_ns: u64,
+        hw: &mut Hardware,
+    ) {
+        let nvidia = match (config.skip_gpus, self.nvidia.take()) {
+            (true, _) => None,
+            (false, Some(loaded)) => Some(loaded),
+            (false, None) => load_nvidia(),
+        };
         *hw = Hardware::default();
         *self = Sensors::discover(
             self.roots.clone(),
@@ -128,7 +139,8 @@ impl Sensors {
                     .unwrap_or_default()
             ));
         }
-        if let (Some(wanted), None) = (&self.config.gpu, hw.configured_gpu) {
+        let gpu_named = self.config.gpu.as_ref().filter(|_| !self.config.skip_gpus);
+        if let (Some(wanted), None) = (gpu_named, hw.configured_gpu) {
             problems.push(format!(
                 "sensors.gpu: no GPU {wanted:?} here; showing the busiest"
             ));
@@ -137,6 +149,9 @@ impl Sensors {
     }
 
     fn find_gpus(&self) -> Vec<(Gpu, GpuReader)> {
+        if self.config.skip_gpus {
+            return Vec::new();
+        }
         let mut found: Vec<(Gpu, GpuReader)> = gpu::discover(&self.roots.sys)
             .into_iter()
             .map(|drm: DrmGpu| (drm.describe(), GpuReader::Drm(Box::new(drm))))

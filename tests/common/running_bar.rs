@@ -63,7 +63,14 @@ impl Session {
 
     /// Starts a copy of ringbar without file capabilities: the probe cannot load.
     pub fn start_bar_without_capabilities(&self) -> RunningBar {
-        self.launch_bar("ringbar-nocaps", false, true, &[])
+        self.start_bar_without_capabilities_with(&[])
+    }
+
+    /// [`Session::start_bar_without_capabilities`] with `extra_env`: where the dynamic
+    /// loader must follow `LD_LIBRARY_PATH`, which it ignores in a program with file
+    /// capabilities.
+    pub fn start_bar_without_capabilities_with(&self, extra_env: &[(&str, &str)]) -> RunningBar {
+        self.launch_bar("ringbar-nocaps", false, true, extra_env)
     }
 
     /// `ringbar --once --json` run by the test user, with the session's environment and

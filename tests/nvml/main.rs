@@ -8,6 +8,7 @@
 mod common;
 
 use std::ffi::{c_int, c_uint};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -230,4 +231,57 @@ fn the_bar_names_the_processes_nvml_lists() {
         .find(|g| g["card"] == "nvidia1")
         .expect("nvidia1");
     assert!(lost["busy_percent"].is_null(), "the lost GPU: {lost}");
+}
+
+/// NVML is loaded only while a listed module shows the GPUs: a bar with a clock and
+/// workspaces maps no libnvidia-ml; a reload that lists `gpu` loads it, and the module
+/// shows the stand-in's GPU; a reload without it unloads it again.
+#[test]
+fn nvml_is_loaded_only_while_a_listed_module_shows_the_gpus() {
+    use common::session::{Compositor, Session};
+    let _serial = common::serial();
+    common::require_root();
+    let dir = tempfile::tempdir().expect("tempdir");
+    build_fake_nvml(dir.path());
+    let nvml_mapped = |pid: u32| {
+        (common::mapped_objects(pid).iter()).any(|name| name.starts_with("libnvidia-ml"))
+    };
+    let session = Session::start(Compositor::Sway);
+    let minimal = "modules_left = [\"workspaces\"]\nmodules_center = [\"clock\"]\n\
+                   modules_right = []\n";
+    session.write_config_file("config.toml", minimal);
+    // The bar runs as the test user, without file capabilities: the loader would ignore
+    // LD_LIBRARY_PATH in a program that has them.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let libraries = dir.path().to_str().expect("a UTF-8 path");
+    let bar = session.start_bar_without_capabilities_with(&[("LD_LIBRARY_PATH", libraries)]);
+    let wait = std::time::Duration::from_secs(20);
+    common::wait_for("the clock", wait, || !bar.field("clock").is_empty());
+    assert!(
+        !nvml_mapped(bar.pid()),
+        "{:?}",
+        common::mapped_objects(bar.pid())
+    );
+
+    let reload = |config: &str| {
+        session.write_config_file("config.toml", config);
+        let status = Command::new("kill")
+            .args(["-HUP", &bar.pid().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success(), "the bar is alive");
+    };
+    reload("modules_left = [\"workspaces\"]\nmodules_center = [\"clock\"]\nmodules_right = [\"gpu\"]\n");
+    common::wait_for("the stand-in's GPU", wait, || {
+        bar.field("gpu").starts_with("GPU 83%")
+    });
+    assert!(
+        nvml_mapped(bar.pid()),
+        "{:?}",
+        common::mapped_objects(bar.pid())
+    );
+
+    reload(minimal);
+    common::wait_for("the module gone", wait, || bar.field("gpu").is_empty());
+    common::wait_for("NVML unloaded", wait, || !nvml_mapped(bar.pid()));
 }

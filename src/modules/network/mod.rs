@@ -233,7 +233,8 @@ impl Module for Network {
 
     fn sampling(&self) -> Option<Sampling> {
         Some(Sampling {
-            net_include_local: self.settings.include_loopback,
+            net_include_local: Some(self.settings.include_loopback),
+            ..Sampling::default()
         })
     }
 
