@@ -70,6 +70,11 @@ impl Monitor {
         Watch::new(handover, Some(ticker), on_wake)
     }
 
+    /// Whether samples are taken at all (see [`Worker::set_sampling`]).
+    pub fn set_sampling(&self, sampling: bool) {
+        self.worker.set_sampling(sampling);
+    }
+
     /// A sample now.
     pub fn sample_now(&self) {
         self.worker.sample_now();

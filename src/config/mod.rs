@@ -117,6 +117,9 @@ pub struct Config {
     /// itself (loopback, its own address).
     pub net_include_local: bool,
     pub sensors: Sensors,
+    /// Whether a listed module shows anything of the monitor's samples: the bar takes
+    /// none while none does (a clock and workspaces).
+    pub takes_samples: bool,
     /// `compositor`: the backend the workspace modules speak to ("sway", "hyprland",
     /// "niri"); `None`: the first the environment names.
     pub compositor: Option<String>,

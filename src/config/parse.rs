@@ -91,6 +91,9 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
     sensors.skip_gpus = !modules
         .all()
         .any(|m| crate::modules::shows_gpus(m.as_ref()));
+    let takes_samples = modules
+        .all()
+        .any(|m| crate::modules::uses_samples(m.as_ref()));
     Ok(Config {
         bars,
         modules,
@@ -99,6 +102,7 @@ pub fn parse_all(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
         group_by: settings.group_by,
         net_include_local: net_include_local.unwrap_or(false),
         sensors,
+        takes_samples,
         compositor: settings.compositor,
     })
 }

@@ -422,3 +422,17 @@ fn the_gpus_are_skipped_where_no_listed_module_shows_them() {
     let bars = "[[bar]]\nmodules_right = [\"clock\"]\n[[bar]]\nmodules_right = [\"gpu\"]\n";
     assert!(!skips(bars), "a second bar's module counts");
 }
+
+/// A layout with no module that shows the monitor's samples takes none.
+#[test]
+fn samples_are_taken_only_for_a_layout_that_shows_them() {
+    let takes = |right: &str| {
+        let text = format!("modules_left = []\nmodules_center = []\nmodules_right = {right}\n");
+        parse_str(&text).expect("valid").takes_samples
+    };
+    assert!(Config::default().takes_samples);
+    assert!(!takes("[\"clock\", \"workspaces\", \"window\"]"));
+    assert!(takes("[\"clock\", \"memory\"]"));
+    assert!(takes("[\"battery\"]"), "its reading comes with the samples");
+    assert!(takes("[\"cpu_graph\"]"));
+}

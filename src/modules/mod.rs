@@ -61,8 +61,8 @@ pub use input::{
     utc_offset_seconds, Date, FixedClock, Input, Scripts, WallClock, NO_COMPOSITOR, NO_SCRIPTS,
 };
 pub use module::{
-    event_sources, monitor_action, shows_gpus, Action, Button, Layout, Level, Module, Sampling,
-    Status, Table, Update, Widget,
+    event_sources, monitor_action, shows_gpus, uses_samples, Action, Button, Layout, Level, Module,
+    Sampling, Status, Table, Update, Widget,
 };
 pub use picture::Picture;
 pub use registry::{

@@ -332,6 +332,12 @@ pub fn shows_gpus(module: &dyn Module) -> bool {
     module.history_graphs() || module.sampling().is_some_and(|s| s.gpus)
 }
 
+/// Whether `module` shows anything of the monitor's samples: it follows them, or its
+/// tooltip is the report. A layout with none takes no sample.
+pub fn uses_samples(module: &dyn Module) -> bool {
+    module.follows().contains(&Update::Sample) || module.history_graphs()
+}
+
 /// The monitor modules' clicks: the interval, kernel threads, grouping.
 pub fn monitor_action(button: Button) -> Option<Action> {
     match button {

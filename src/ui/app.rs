@@ -62,6 +62,7 @@ impl App {
     /// Starts the sampling thread: fails if it cannot start without privileges.
     pub fn new(started: Started, main_loop: glib::MainLoop) -> Result<Rc<App>, String> {
         let monitor = Monitor::start(started.sampler, started.controls, started.state_file)?;
+        monitor.set_sampling(started.config.takes_samples);
         Ok(Rc::new_cyclic(|app: &std::rc::Weak<App>| App {
             monitor: RefCell::new(monitor),
             config: RefCell::new(started.config),
@@ -157,6 +158,7 @@ impl App {
             .monitor
             .borrow_mut()
             .reload_config(self.config_file.as_deref());
+        self.monitor.borrow().set_sampling(config.takes_samples);
         self.config.replace(config);
         let config = self.config.borrow();
         self.sources

@@ -1,6 +1,7 @@
 //! No work for what is not on screen: the system readings only a monitor tooltip shows
 //! (swap traffic from /proc/vmstat, pressure stall from /proc/pressure) are read while a
-//! tooltip is open, and not otherwise. Checked on the bar's real syscalls.
+//! tooltip is open, and not otherwise; and a layout that shows nothing of the samples
+//! (a clock and workspaces) takes none. Checked on the bar's real syscalls.
 
 use std::path::Path;
 use std::process::Command;
@@ -69,4 +70,46 @@ fn tooltip_only_readings_are_read_only_while_a_tooltip_shows() {
     let closed_again = sampler_reads(&bar, 2);
     assert!(count(&closed_again, "/proc/meminfo") >= 4);
     assert_eq!(count(&closed_again, "/proc/vmstat"), 0, "{closed_again}");
+}
+
+/// A clock and workspaces show nothing of the monitor's samples: the bar reads none of
+/// the files a sample reads. A reload that lists `memory` starts the samples (its label
+/// comes), and one that drops it stops them again.
+#[test]
+fn a_layout_without_monitor_modules_takes_no_samples() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    let minimal = "interval_ms = 100\nmodules_left = [\"workspaces\"]\n\
+                   modules_center = [\"clock\"]\nmodules_right = []\n";
+    session.write_config_file("config.toml", minimal);
+    let bar = session.start_bar(&[]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    wait_for("the clock", WAIT, || !bar.field("clock").is_empty());
+    let idle = sampler_reads(&bar, 2);
+    assert_eq!(count(&idle, "/proc/meminfo"), 0, "{idle}");
+    assert_eq!(count(&idle, "/proc/stat"), 0, "{idle}");
+
+    let reload = |config: &str| {
+        session.write_config_file("config.toml", config);
+        let status = Command::new("kill")
+            .args(["-HUP", &bar.pid().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success(), "the bar is alive");
+    };
+    reload(&minimal.replace("modules_right = []", "modules_right = [\"memory\"]"));
+    wait_for("the memory label", WAIT, || {
+        bar.field("memory").starts_with("MEM")
+    });
+    let sampling = sampler_reads(&bar, 2);
+    assert!(count(&sampling, "/proc/meminfo") >= 4, "{sampling}");
+
+    reload(minimal);
+    wait_for("the memory label gone", WAIT, || {
+        bar.field("memory").is_empty()
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let idle_again = sampler_reads(&bar, 2);
+    assert_eq!(count(&idle_again, "/proc/meminfo"), 0, "{idle_again}");
 }

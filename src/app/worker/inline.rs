@@ -58,11 +58,8 @@ impl Inline {
         self.ticker.clear();
         let mut requests = self.requests.take();
         let mut changed = run::apply(&mut self.sampler, &mut requests);
-        if let Some(interval_ms) = requests.interval_ms {
-            self.schedule.set_interval_ms(interval_ms);
-        }
         let started = Instant::now();
-        if requests.sample_now || started >= self.schedule.due() {
+        if self.schedule.follow(&requests, started) {
             self.sampler.take();
             self.schedule.sampled(started);
             changed = true;

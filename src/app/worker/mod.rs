@@ -50,6 +50,8 @@ struct Requests {
     sensors: Option<(config::Sensors, Vec<Notice>)>,
     readers: Option<Vec<Box<dyn Reader>>>,
     wanted: Option<Wanted>,
+    /// Whether samples are taken at all (see [`Worker::set_sampling`]).
+    sampling: Option<bool>,
     /// To the sampling thread: park the sampler for the main loop and end.
     hand_back: bool,
     stop: bool,
@@ -66,6 +68,7 @@ impl Requests {
             || self.sensors.is_some()
             || self.readers.is_some()
             || self.wanted.is_some()
+            || self.sampling.is_some()
             || self.hand_back
             || self.stop
     }
@@ -90,6 +93,7 @@ impl Requests {
         later_wins(&mut self.sensors, later.sensors);
         later_wins(&mut self.readers, later.readers);
         later_wins(&mut self.wanted, later.wanted);
+        later_wins(&mut self.sampling, later.sampling);
         self.hand_back |= later.hand_back;
         self.stop |= later.stop;
     }
@@ -313,6 +317,12 @@ impl Worker {
             r.sensors = Some((sensors, config_notices));
             r.readers = Some(readers);
         });
+    }
+
+    /// Whether samples are taken at all: not while the layout shows nothing of them (no
+    /// monitor module, no report in a tooltip). Turned on, a sample comes at once.
+    pub fn set_sampling(&self, sampling: bool) {
+        self.request(|r| r.sampling = Some(sampling));
     }
 
     /// The system readings the samples take from now on; with `sample_now`, a sample

@@ -63,11 +63,8 @@ pub(super) fn run(shared: &Shared, handover: &Handover, parked: Parked) {
             return;
         }
         let mut changed = apply(&mut sampler, &mut requests);
-        if let Some(interval_ms) = requests.interval_ms {
-            schedule.set_interval_ms(interval_ms);
-        }
         let started = Instant::now();
-        if requests.sample_now || started >= schedule.due() {
+        if schedule.follow(&requests, started) {
             sampler.take();
             schedule.sampled(started);
             changed = true;

@@ -1,9 +1,14 @@
 //! When the next sample is due, wherever samples are taken: at once at start, the next
 //! after a shorter first gap (so that rates show soon), then every interval. A new
 //! interval samples at once and restarts from there; a sample longer than the interval
-//! is followed by the next at once.
+//! is followed by the next at once. While the layout shows nothing of the samples, none
+//! is due; the first after that is due at once.
 
 use std::time::{Duration, Instant};
+
+/// While no sample is due, the sampling still looks this often whether one is (it is
+/// woken at once by any request anyway).
+const IDLE_LOOK: Duration = Duration::from_secs(3600);
 
 fn ms(ms: u32) -> Duration {
     Duration::from_millis(u64::from(ms))
@@ -15,6 +20,8 @@ pub struct Schedule {
     /// The gap after the next sample: shorter than the interval only for the first.
     gap: Duration,
     due: Instant,
+    /// Whether samples are due at all.
+    sampling: bool,
 }
 
 impl Schedule {
@@ -24,7 +31,16 @@ impl Schedule {
             interval: ms(interval_ms),
             gap: ms(first_ms),
             due: Instant::now(),
+            sampling: true,
         }
+    }
+
+    /// Whether samples are due (`false`: none, until it is `true` again: then at once).
+    pub fn set_sampling(&mut self, sampling: bool) {
+        if sampling && !self.sampling {
+            self.due = Instant::now();
+        }
+        self.sampling = sampling;
     }
 
     /// Every `interval_ms` from the next sample on.
@@ -34,7 +50,22 @@ impl Schedule {
     }
 
     pub fn due(&self) -> Instant {
-        self.due
+        match self.sampling {
+            true => self.due,
+            false => Instant::now() + IDLE_LOOK,
+        }
+    }
+
+    /// Follows the requests' new interval and sampling; says whether to sample at
+    /// `now`: when due, or asked (`sample_now`), unless sampling is off.
+    pub fn follow(&mut self, requests: &super::Requests, now: Instant) -> bool {
+        if let Some(interval_ms) = requests.interval_ms {
+            self.set_interval_ms(interval_ms);
+        }
+        if let Some(sampling) = requests.sampling {
+            self.set_sampling(sampling);
+        }
+        self.sampling && (requests.sample_now || now >= self.due)
     }
 
     /// A sample was started at `started`: the next is due a gap later.
@@ -61,5 +92,18 @@ mod tests {
         let clicked = start + ms(2300);
         schedule.sampled(clicked);
         assert_eq!(schedule.due(), clicked + ms(500));
+    }
+
+    #[test]
+    fn no_sample_is_due_while_sampling_is_off_and_one_at_once_when_it_is_on_again() {
+        let mut schedule = Schedule::new(2000, 250);
+        schedule.sampled(schedule.due());
+        schedule.set_sampling(false);
+        assert!(schedule.due() >= Instant::now() + IDLE_LOOK - ms(1000));
+        schedule.set_sampling(false);
+        assert!(schedule.due() > Instant::now() + ms(2000));
+        let before = Instant::now();
+        schedule.set_sampling(true);
+        assert!(schedule.due() >= before && schedule.due() <= Instant::now());
     }
 }
