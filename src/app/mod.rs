@@ -3,10 +3,12 @@
 //! thread ([`worker`]), the [`monitor`] that holds the settings and the latest sample for
 //! the main loop, the local [`wallclock`], how often a burst of changes is drawn
 //! ([`pacing`]), where files live ([`paths`]), one bar per session ([`single_instance`]), the
-//! remembered settings ([`state`], written off the main loop by [`state_writer`]), the log ([`log`]), memory given back after a burst of
-//! windows ([`heap`]).
+//! remembered settings ([`state`], written off the main loop by [`state_writer`]), the log
+//! ([`log`]), memory given back after a burst of windows ([`heap`]) and the code pages
+//! start-up alone ran ([`code_pages`]).
 //! The GTK bar (`ui`) and the command line (`cli`) run on it.
 
+pub mod code_pages;
 pub mod heap;
 pub mod log;
 pub mod monitor;

@@ -159,6 +159,7 @@ impl App {
             .borrow_mut()
             .reload_config(self.config_file.as_deref());
         self.monitor.borrow().set_sampling(config.takes_samples);
+        super::give_back_code_pages_later();
         self.config.replace(config);
         let config = self.config.borrow();
         self.sources

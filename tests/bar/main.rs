@@ -7,6 +7,7 @@ mod common;
 
 mod bars_per_output;
 mod clock;
+mod code_pages;
 mod drawing;
 mod groups;
 mod hidden_readings;
