@@ -316,11 +316,7 @@ fn the_sound_libraries_are_mapped_only_once_a_module_needs_them() {
         "modules_left = [\"workspaces\"]\nmodules_center = [\"clock\"]\n\
          modules_right = [\"pulseaudio\"]\n[pulseaudio]\nformat = \"VOL {volume}%\"\n",
     );
-    let status = std::process::Command::new("kill")
-        .args(["-HUP", &bar.pid().to_string()])
-        .status()
-        .expect("kill");
-    assert!(status.success(), "the bar is alive");
+    bar.send_reload();
     wait_for("the volume after the reload", WAIT, || {
         bar.field("pulseaudio").starts_with("VOL ")
     });

@@ -40,7 +40,9 @@ fn the_code_only_start_up_ran_is_given_back() {
     );
     let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
     wait_for("the clock", WAIT, || !bar.field("clock").is_empty());
-    wait_for("the workspaces", WAIT, || !bar.field("workspaces").is_empty());
+    wait_for("the workspaces", WAIT, || {
+        !bar.field("workspaces").is_empty()
+    });
     let after_start = code_rss_kib(bar.pid());
     // Given back 10 s after the bars show.
     std::thread::sleep(Duration::from_secs(13));

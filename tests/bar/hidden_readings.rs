@@ -92,11 +92,7 @@ fn a_layout_without_monitor_modules_takes_no_samples() {
 
     let reload = |config: &str| {
         session.write_config_file("config.toml", config);
-        let status = Command::new("kill")
-            .args(["-HUP", &bar.pid().to_string()])
-            .status()
-            .expect("kill");
-        assert!(status.success(), "the bar is alive");
+        bar.send_reload();
     };
     reload(&minimal.replace("modules_right = []", "modules_right = [\"memory\"]"));
     wait_for("the memory label", WAIT, || {

@@ -19,11 +19,7 @@ fn reloads(bar: &RunningBar) -> usize {
 /// Sends SIGHUP and waits until the bar has reloaded once more.
 fn reload(bar: &RunningBar) {
     let before = reloads(bar);
-    let status = std::process::Command::new("kill")
-        .args(["-HUP", &bar.pid().to_string()])
-        .status()
-        .expect("kill");
-    assert!(status.success(), "the bar is alive");
+    bar.send_reload();
     wait_for("the reload", WAIT, || reloads(bar) > before);
 }
 

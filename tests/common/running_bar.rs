@@ -221,6 +221,15 @@ impl RunningBar {
         self.child.id()
     }
 
+    /// Asks the bar to reload its config, as a user does (SIGHUP).
+    pub fn send_reload(&self) {
+        let status = Command::new("kill")
+            .args(["-HUP", &self.pid().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success(), "the bar is alive");
+    }
+
     pub fn hook_dir(&self) -> &Path {
         &self.hook
     }

@@ -265,11 +265,7 @@ fn nvml_is_loaded_only_while_a_listed_module_shows_the_gpus() {
 
     let reload = |config: &str| {
         session.write_config_file("config.toml", config);
-        let status = Command::new("kill")
-            .args(["-HUP", &bar.pid().to_string()])
-            .status()
-            .expect("kill");
-        assert!(status.success(), "the bar is alive");
+        bar.send_reload();
     };
     reload("modules_left = [\"workspaces\"]\nmodules_center = [\"clock\"]\nmodules_right = [\"gpu\"]\n");
     common::wait_for("the stand-in's GPU", wait, || {
