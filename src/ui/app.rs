@@ -62,7 +62,6 @@ impl App {
     /// Starts the sampling thread: fails if it cannot start without privileges.
     pub fn new(started: Started, main_loop: glib::MainLoop) -> Result<Rc<App>, String> {
         let monitor = Monitor::start(started.sampler, started.controls, started.state_file)?;
-        monitor.set_sampling(started.config.takes_samples);
         Ok(Rc::new_cyclic(|app: &std::rc::Weak<App>| App {
             monitor: RefCell::new(monitor),
             config: RefCell::new(started.config),
@@ -89,6 +88,7 @@ impl App {
 
     /// Shows the modules and renders each sample as it comes.
     pub fn start(self: &Rc<Self>) {
+        self.set_sampling(self.config.borrow().takes_samples);
         let config = self.config.borrow();
         self.sources
             .follow(&config.modules, config.compositor.as_deref());
@@ -106,6 +106,15 @@ impl App {
             }
         ));
         self.samples.replace(Some(watch));
+    }
+
+    /// Samples are taken only while the layout shows some (see [`Monitor::set_sampling`]).
+    fn set_sampling(&self, sampling: bool) {
+        self.monitor.borrow().set_sampling(sampling);
+        #[cfg(feature = "test-support")]
+        if let Some(hook) = &self.test_hook {
+            hook.sampling(sampling);
+        }
     }
 
     /// A sample was handed over: render it (and the ⚠ markers when its notices changed:
@@ -158,7 +167,7 @@ impl App {
             .monitor
             .borrow_mut()
             .reload_config(self.config_file.as_deref());
-        self.monitor.borrow().set_sampling(config.takes_samples);
+        self.set_sampling(config.takes_samples);
         super::give_back_code_pages_later();
         self.config.replace(config);
         let config = self.config.borrow();

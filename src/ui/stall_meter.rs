@@ -2,7 +2,8 @@
 //! stalls. A 16 ms timer (a frame at 60 Hz) runs on the main loop; how late it fires is
 //! the time the loop was busy elsewhere. Each time a sample is rendered the test hook
 //! appends a line to its `stalls` file: the worst lateness since the previous sample,
-//! how long that sample took to take (both in µs) and its interval (ms).
+//! how long that sample took to take (both in µs) and its interval (ms). While the bar
+//! takes no sample (its layout shows none), a line `WORST 0 0` comes every 500 ms instead.
 
 use std::cell::Cell;
 use std::io::Write as _;
@@ -15,12 +16,16 @@ use gtk4::glib;
 use crate::sample::Sample;
 
 const PERIOD: Duration = Duration::from_millis(16);
+/// How often a line comes while the bar takes no sample.
+const HEARTBEAT: Duration = Duration::from_millis(500);
 
 pub struct StallMeter {
     /// The worst lateness since the last report, in µs.
     worst_us: Rc<Cell<u64>>,
-    file: PathBuf,
+    file: Rc<PathBuf>,
     _timer: glib::SourceId,
+    /// The lines' timer while no sample comes.
+    heartbeat: Cell<Option<glib::SourceId>>,
 }
 
 impl StallMeter {
@@ -42,23 +47,43 @@ impl StallMeter {
         let _ = std::fs::remove_file(&file);
         StallMeter {
             worst_us,
-            file,
+            file: Rc::new(file),
             _timer: timer,
+            heartbeat: Cell::new(None),
+        }
+    }
+
+    /// The bar takes samples (`true`), or none: then the lines come from a timer.
+    pub fn set_sampling(&self, sampling: bool) {
+        let running = self.heartbeat.take();
+        match (sampling, running) {
+            (true, Some(heartbeat)) => heartbeat.remove(),
+            (false, None) => {
+                let (worst, file) = (self.worst_us.clone(), self.file.clone());
+                let heartbeat = glib::timeout_add_local(HEARTBEAT, move || {
+                    append(&file, worst.replace(0), 0, 0);
+                    glib::ControlFlow::Continue
+                });
+                self.heartbeat.set(Some(heartbeat));
+            }
+            (_, running) => self.heartbeat.set(running),
         }
     }
 
     /// Appends `worst_stall_us sample_us interval_ms` for `sample` and starts over.
     pub fn report(&self, sample: &Sample) {
         let worst = self.worst_us.replace(0);
-        let appended = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.file)
-            .and_then(|mut file| {
-                writeln!(file, "{worst} {} {}", sample.sample_us, sample.interval_ms)
-            });
-        if let Err(err) = appended {
-            tracing::warn!("test hook: writing {}: {err}", self.file.display());
-        }
+        append(&self.file, worst, sample.sample_us, sample.interval_ms);
+    }
+}
+
+fn append(file: &std::path::Path, worst_us: u64, sample_us: u32, interval_ms: u32) {
+    let appended = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .and_then(|mut out| writeln!(out, "{worst_us} {sample_us} {interval_ms}"));
+    if let Err(err) = appended {
+        tracing::warn!("test hook: writing {}: {err}", file.display());
     }
 }

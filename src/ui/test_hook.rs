@@ -74,6 +74,11 @@ impl TestHook {
         self.stalls.report(sample);
     }
 
+    /// Whether the bar takes samples: while not, `stalls` gets its lines from a timer.
+    pub fn sampling(&self, sampling: bool) {
+        self.stalls.set_sampling(sampling);
+    }
+
     /// The modules that follow `kind` were rendered: `renders` gets a line per source,
     /// `Event(Media) 12`.
     pub fn rendered(&self, kind: Update) {
