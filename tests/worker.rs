@@ -207,3 +207,87 @@ fn the_probes_short_samples_move_to_the_main_loop_which_keeps_the_interval_and_t
     .join()
     .expect("the test thread");
 }
+
+/// This process's mappings of BPF maps (the probe's ring buffer and walker records).
+fn bpf_map_mappings() -> usize {
+    let maps = std::fs::read_to_string("/proc/self/maps").expect("/proc/self/maps");
+    maps.lines()
+        .filter(|line| line.ends_with("anon_inode:bpf-map"))
+        .count()
+}
+
+/// Takes samples until `done` holds (each tick applies the requests), for at most 5 s.
+fn tick_until(monitor: &mut Monitor, what: &str, mut done: impl FnMut(&mut Monitor) -> bool) {
+    let asked = Instant::now();
+    while !done(monitor) {
+        assert!(asked.elapsed() < Duration::from_secs(5), "{what}");
+        monitor.receive();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_pause_unmaps_the_probe_and_the_first_sample_shown_after_it_is_over_the_short_gap() {
+    let _serial = serial();
+    require_root();
+    let before = bpf_map_mappings();
+    let collector = Collector::with_probe(false).expect("the BPF probe loads");
+    let controls = Controls {
+        interval_ms: 1000,
+        kernel_threads: false,
+    };
+    let sampler = Sampler::new(
+        collector,
+        None,
+        &config::Sensors::default(),
+        controls,
+        Vec::new(),
+    );
+    std::thread::spawn(move || {
+        ringbar::records::privileges::drop_all().expect("drop the capabilities");
+        let mut monitor = Monitor::start(sampler, controls, None).expect("start");
+        next_sample(&mut monitor);
+        next_sample(&mut monitor);
+        assert!(bpf_map_mappings() > before, "the probe's maps are mapped");
+
+        monitor.set_sampling(false);
+        tick_until(&mut monitor, "the pause unmaps the probe's maps", |_| {
+            bpf_map_mappings() == before
+        });
+        // A process that is busy for 1.5 s of the pause, then sleeps.
+        let mut burner = std::process::Command::new("perl")
+            .args(["-e", "$e = time + 1.5; 1 while time < $e; sleep 30"])
+            .spawn()
+            .expect("perl");
+        std::thread::sleep(Duration::from_millis(2500));
+        let paused = monitor.sample().unix_ms;
+
+        monitor.set_sampling(true);
+        next_sample(&mut monitor);
+        let sample = monitor.sample();
+        let processes = &sample.processes;
+        assert!(sample.unix_ms > paused);
+        assert!(bpf_map_mappings() > before, "mapped again");
+        // Rates over the pause would be over 2.5 s, with the burner at ~60 %.
+        assert!(
+            processes.interval_ns > 0 && processes.interval_ns < 600_000_000,
+            "rates over {} ms",
+            processes.interval_ns / 1_000_000
+        );
+        let burner_ns = processes
+            .top_cpu
+            .rows()
+            .iter()
+            .find(|row| row.tgid == burner.id())
+            .map_or(0, |row| row.value);
+        assert!(
+            burner_ns * 10 < processes.interval_ns,
+            "the sleeping burner shows {burner_ns} ns of {} ns",
+            processes.interval_ns
+        );
+        let _ = burner.kill();
+        let _ = burner.wait();
+    })
+    .join()
+    .expect("the test thread");
+}

@@ -197,6 +197,12 @@ impl Sampler {
         self.wanted = wanted;
     }
 
+    /// Whether samples are taken (`false`: none until it is `true` again, and the record
+    /// source lets go of what only sampling holds).
+    pub fn set_sampling(&mut self, sampling: bool) {
+        self.collector.set_sampling(sampling);
+    }
+
     pub fn set_interval_ms(&mut self, interval_ms: u32) {
         self.sample.interval_ms = interval_ms;
     }

@@ -31,6 +31,15 @@ fn sampler_reads(bar: &RunningBar, seconds: u32) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// The bar's mappings of BPF maps: the probe's ring buffer and walker records, which the
+/// kernel maps whole.
+fn bpf_map_mappings(bar: &RunningBar) -> usize {
+    let maps = std::fs::read_to_string(format!("/proc/{}/maps", bar.pid())).expect("maps");
+    maps.lines()
+        .filter(|line| line.ends_with("anon_inode:bpf-map"))
+        .count()
+}
+
 fn count(trace: &str, file: &str) -> usize {
     trace.matches(&format!("<{file}>")).count()
 }
@@ -89,6 +98,7 @@ fn a_layout_without_monitor_modules_takes_no_samples() {
     let idle = sampler_reads(&bar, 2);
     assert_eq!(count(&idle, "/proc/meminfo"), 0, "{idle}");
     assert_eq!(count(&idle, "/proc/stat"), 0, "{idle}");
+    assert_eq!(bpf_map_mappings(&bar), 0, "the probe's maps are not mapped");
 
     let reload = |config: &str| {
         session.write_config_file("config.toml", config);
@@ -100,6 +110,10 @@ fn a_layout_without_monitor_modules_takes_no_samples() {
     });
     let sampling = sampler_reads(&bar, 2);
     assert!(count(&sampling, "/proc/meminfo") >= 4, "{sampling}");
+    assert!(
+        bpf_map_mappings(&bar) > 0,
+        "the probe samples: its maps are mapped"
+    );
 
     reload(minimal);
     wait_for("the memory label gone", WAIT, || {
@@ -108,4 +122,5 @@ fn a_layout_without_monitor_modules_takes_no_samples() {
     std::thread::sleep(Duration::from_millis(500));
     let idle_again = sampler_reads(&bar, 2);
     assert_eq!(count(&idle_again, "/proc/meminfo"), 0, "{idle_again}");
+    assert_eq!(bpf_map_mappings(&bar), 0, "unmapped again");
 }

@@ -19,6 +19,7 @@ use ringbar::model::record::ExitRecord;
 use ringbar::records::service::client::RemoteProbe;
 use ringbar::records::wire::{self, Op};
 
+use crate::common::pidns::short_processes;
 use crate::common::service::{cpu_time, ProbeService};
 use crate::common::*;
 use crate::*;
@@ -187,5 +188,39 @@ fn a_walk_is_answered_behind_however_many_reports_came_since_the_last_sample() {
         reader.drain_exits(&mut exits).expect("drain");
         seen.extend(exits.iter().map(|e| e.tgid));
         pids.is_subset(&seen)
+    });
+}
+
+/// A bar whose layout stops showing samples closes its connection, so the service queues
+/// nothing for it; its next sample connects again and gets the exits from then on.
+/// (Reports the service had not yet drained when it reconnected may come too: the first
+/// sample after a pause is only a baseline.)
+#[test]
+fn a_paused_client_disconnects_and_its_next_sample_connects_again() {
+    require_root();
+    let _serial = serial();
+    let dir = world_readable_dir();
+    let service = ProbeService::start(dir.path());
+    let mut remote = RemoteProbe::connect(service.socket()).expect("connect");
+    remote.read_tasks().expect("tasks");
+    assert!(!remote.tasks().is_empty());
+
+    remote.pause();
+    wait_for(
+        "the service to see the client go",
+        Duration::from_secs(5),
+        || service.log_text().contains("client gone"),
+    );
+
+    remote.read_tasks().expect("tasks after the pause");
+    assert!(!remote.tasks().is_empty());
+    assert_eq!(service.log_text().matches("client connected").count(), 2);
+    let after = short_processes(3);
+    let mut seen = Vec::new();
+    let mut exits: Vec<ExitRecord> = Vec::new();
+    wait_for("the exits after the pause", Duration::from_secs(5), || {
+        remote.drain_exits(&mut exits).expect("exits");
+        seen.extend(exits.iter().map(|e| e.tgid));
+        after.iter().all(|p| seen.contains(p))
     });
 }

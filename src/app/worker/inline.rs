@@ -60,9 +60,11 @@ impl Inline {
         let mut changed = run::apply(&mut self.sampler, &mut requests);
         let started = Instant::now();
         if self.schedule.follow(&requests, started) {
+            // A baseline is not shown (see `run::run`).
+            let shown = !self.schedule.baseline();
             self.sampler.take();
             self.schedule.sampled(started);
-            changed = true;
+            changed = shown;
         }
         self.arm();
         if !changed {

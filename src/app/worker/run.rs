@@ -65,9 +65,12 @@ pub(super) fn run(shared: &Shared, handover: &Handover, parked: Parked) {
         let mut changed = apply(&mut sampler, &mut requests);
         let started = Instant::now();
         if schedule.follow(&requests, started) {
+            // A baseline (the first sample after a pause) is not shown, nor what changed
+            // with it: the next sample, a short gap later, shows both.
+            let shown = !schedule.baseline();
             sampler.take();
             schedule.sampled(started);
-            changed = true;
+            changed = shown;
         }
         if changed {
             handover.publish(sampler.sample());
@@ -126,6 +129,10 @@ pub(super) fn apply(sampler: &mut Sampler, requests: &mut Requests) -> bool {
     }
     if let Some(interval_ms) = requests.interval_ms {
         sampler.set_interval_ms(interval_ms);
+    }
+    // Not taken: the schedule follows it too.
+    if let Some(sampling) = requests.sampling {
+        sampler.set_sampling(sampling);
     }
     if let Some(wanted) = requests.wanted {
         sampler.set_wanted(wanted);

@@ -2,7 +2,9 @@
 //! after a shorter first gap (so that rates show soon), then every interval. A new
 //! interval samples at once and restarts from there; a sample longer than the interval
 //! is followed by the next at once. While the layout shows nothing of the samples, none
-//! is due; the first after that is due at once.
+//! is due; the first after that is due at once, as a baseline: the samples before are
+//! from before the pause, and rates against them would be over the pause. It is not
+//! shown; the next, the short first gap later, is.
 
 use std::time::{Duration, Instant};
 
@@ -19,9 +21,13 @@ pub struct Schedule {
     interval: Duration,
     /// The gap after the next sample: shorter than the interval only for the first.
     gap: Duration,
+    /// The first gap, again after a pause (at most the interval).
+    first: Duration,
     due: Instant,
     /// Whether samples are due at all.
     sampling: bool,
+    /// Whether the sample due is a baseline after a pause (see [`Schedule::baseline`]).
+    baseline: bool,
 }
 
 impl Schedule {
@@ -30,8 +36,10 @@ impl Schedule {
         Schedule {
             interval: ms(interval_ms),
             gap: ms(first_ms),
+            first: ms(first_ms),
             due: Instant::now(),
             sampling: true,
+            baseline: false,
         }
     }
 
@@ -39,6 +47,8 @@ impl Schedule {
     pub fn set_sampling(&mut self, sampling: bool) {
         if sampling && !self.sampling {
             self.due = Instant::now();
+            self.gap = self.first.min(self.interval);
+            self.baseline = true;
         }
         self.sampling = sampling;
     }
@@ -46,7 +56,15 @@ impl Schedule {
     /// Every `interval_ms` from the next sample on.
     pub fn set_interval_ms(&mut self, interval_ms: u32) {
         self.interval = ms(interval_ms);
-        self.gap = self.interval;
+        if !self.baseline {
+            self.gap = self.interval;
+        }
+    }
+
+    /// Whether the sample due is the first after a pause: taken only as the baseline of
+    /// the next one's rates, and not shown.
+    pub fn baseline(&self) -> bool {
+        self.baseline
     }
 
     pub fn due(&self) -> Instant {
@@ -72,6 +90,7 @@ impl Schedule {
     pub fn sampled(&mut self, started: Instant) {
         self.due = started + self.gap;
         self.gap = self.interval;
+        self.baseline = false;
     }
 }
 
@@ -105,5 +124,32 @@ mod tests {
         let before = Instant::now();
         schedule.set_sampling(true);
         assert!(schedule.due() >= before && schedule.due() <= Instant::now());
+    }
+
+    #[test]
+    fn the_first_sample_after_a_pause_is_a_baseline_followed_by_the_short_gap() {
+        let mut schedule = Schedule::new(2000, 250);
+        assert!(!schedule.baseline(), "the first at start is shown");
+        schedule.sampled(schedule.due());
+        schedule.sampled(schedule.due());
+        assert!(!schedule.baseline());
+        schedule.set_sampling(false);
+        schedule.set_sampling(true);
+        assert!(schedule.baseline());
+        // A new interval meanwhile keeps the short gap after the baseline.
+        schedule.set_interval_ms(1000);
+        let resumed = schedule.due();
+        schedule.sampled(resumed);
+        assert!(!schedule.baseline(), "the next one is shown");
+        assert_eq!(schedule.due(), resumed + ms(250));
+        schedule.sampled(schedule.due());
+        assert_eq!(schedule.due(), resumed + ms(1250));
+        // The short gap is never longer than the interval.
+        schedule.set_interval_ms(100);
+        schedule.set_sampling(false);
+        schedule.set_sampling(true);
+        let resumed = schedule.due();
+        schedule.sampled(resumed);
+        assert_eq!(schedule.due(), resumed + ms(100));
     }
 }

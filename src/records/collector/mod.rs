@@ -126,6 +126,14 @@ impl Collector {
         self.source.prepare();
     }
 
+    /// Sampling stops for a while (`false`) or goes on (`true`): the record source lets
+    /// go of what only sampling holds until the next sample.
+    pub fn set_sampling(&mut self, sampling: bool) {
+        if !sampling {
+            self.source.pause();
+        }
+    }
+
     /// Takes a sample: the model's snapshot is then the new one.
     pub fn sample(&mut self) -> io::Result<()> {
         let mut clock = PhaseClock::start();

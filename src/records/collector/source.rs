@@ -21,6 +21,10 @@ pub trait RecordSource {
     /// the clock of their start times.
     fn read(&mut self, exits: &mut Vec<ExitRecord>) -> io::Result<u64>;
 
+    /// Sampling stops for a while (the layout shows no sample): let go of what only
+    /// sampling holds. The next [`RecordSource::read`] takes it again.
+    fn pause(&mut self) {}
+
     /// The task records of the last read.
     fn tasks(&self) -> &[TaskRecord];
 
@@ -52,6 +56,10 @@ impl RecordSource for Probe {
         Ok(monotonic_ns())
     }
 
+    fn pause(&mut self) {
+        Probe::pause(self);
+    }
+
     fn tasks(&self) -> &[TaskRecord] {
         Probe::tasks(self)
     }
@@ -78,6 +86,10 @@ impl RecordSource for RemoteProbe {
         let walked_ns = self.read_tasks()?;
         self.drain_exits(exits)?;
         Ok(walked_ns.unwrap_or_else(monotonic_ns))
+    }
+
+    fn pause(&mut self) {
+        RemoteProbe::pause(self);
     }
 
     fn tasks(&self) -> &[TaskRecord] {

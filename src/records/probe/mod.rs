@@ -3,6 +3,7 @@
 //! fds), so it can live in a `'static` closure and keeps working once privileges drop.
 
 mod error;
+mod exit_ring;
 mod load;
 mod skel;
 mod walker;
@@ -10,14 +11,14 @@ mod walker;
 use std::io::{self, Read};
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd};
-use std::sync::{Arc, Mutex, PoisonError};
 
-use libbpf_rs::{Iter, Link, MapCore, MapFlags, MapHandle, RingBuffer, RingBufferBuilder};
+use libbpf_rs::{Iter, Link, MapHandle};
 
 pub use error::{preflight, ProbeError};
 
 use crate::model::pid_namespace::PidNamespace;
-use crate::model::record::{decode_exit, task_bytes_mut, ExitRecord, TaskRecord};
+use crate::model::record::{task_bytes_mut, ExitRecord, TaskRecord};
+use exit_ring::ExitRing;
 use load::{load_skeleton, route_libbpf_log, tracepoint_args, Settings};
 use walker::Walker;
 
@@ -40,7 +41,6 @@ fn own_pid_namespace() -> PidNamespace {
 
 /// Records the buffer starts with; it doubles when a sample needs more.
 pub(crate) const INITIAL_TASKS: usize = 2048;
-const INITIAL_EXITS: usize = 1024;
 
 pub struct Probe {
     iter_link: Link,
@@ -49,12 +49,7 @@ pub struct Probe {
     _oom_link: Option<Link>,
     /// The network byte counters (bpf/net.bpf.h), where the kernel takes them.
     _net_links: Option<[Link; load::NET_PROGRAMS]>,
-    exits: RingBuffer<'static>,
-    /// Filled by the ring buffer's callback. Behind a mutex (never contended: the
-    /// callback runs inside `consume`, on the sampling thread) so the probe is `Send`.
-    exit_queue: Arc<Mutex<Vec<ExitRecord>>>,
-    exits_lost: MapHandle,
-    lost_seen: u64,
+    exits: ExitRing,
     /// Reads the tasks in one program run where the kernel allows (see [`walker`]).
     walker: Option<Walker>,
     /// Whether the latest records are the walker's.
@@ -171,25 +166,7 @@ impl Probe {
 
         let exits_map = MapHandle::try_from(&skel.maps.exits).map_err(attach)?;
         let exits_lost = MapHandle::try_from(&skel.maps.exits_lost).map_err(attach)?;
-        let exit_queue = Arc::new(Mutex::new(Vec::with_capacity(INITIAL_EXITS)));
-        let queue = Arc::clone(&exit_queue);
-        let reader = own_pid_namespace();
-        let mut builder = RingBufferBuilder::new();
-        builder
-            .add(&exits_map, move |bytes: &[u8]| {
-                // In a container's namespace: its own groups only, by its own pids.
-                if let Some(mut exit) = decode_exit(bytes) {
-                    if exit.seen_from(reader) {
-                        queue
-                            .lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .push(exit);
-                    }
-                }
-                0
-            })
-            .map_err(attach)?;
-        let exits = builder.build().map_err(attach)?;
+        let exits = ExitRing::open(exits_map, exits_lost, own_pid_namespace()).map_err(attach)?;
         // A walker that cannot be set up leaves the iterator to read, as one that fails.
         let walker = walk_capacity.and_then(|capacity| {
             skel.progs
@@ -217,9 +194,6 @@ impl Probe {
             _oom_link: oom_link,
             _net_links: net_links,
             exits,
-            exit_queue,
-            exits_lost,
-            lost_seen: 0,
             // With the walker, the iterator's buffer is made only if a sample needs it.
             tasks: match walker {
                 Some(_) => Vec::new(),
@@ -299,11 +273,23 @@ impl Probe {
         self.iter_link.as_fd()
     }
 
-    /// An fd that polls readable when exit reports wait in the ring buffer.
-    pub fn exits_ready_fd(&self) -> BorrowedFd<'_> {
-        // SAFETY: the ring buffer's epoll fd lives as long as the ring buffer, which the
-        // borrow of `self` keeps alive.
-        unsafe { BorrowedFd::borrow_raw(self.exits.epoll_fd()) }
+    /// An fd that polls readable when exit reports wait in the ring buffer (`None` while
+    /// paused).
+    pub fn exits_ready_fd(&self) -> Option<BorrowedFd<'_>> {
+        self.exits.ready_fd()
+    }
+
+    /// Sampling stops for a while: the ring buffer and the walker's records are unmapped
+    /// (the kernel maps all their pages at once), and the iterator's buffer let go. The
+    /// next sample maps them again.
+    pub fn pause(&mut self) {
+        self.exits.close();
+        if let Some(walker) = &mut self.walker {
+            walker.unmap();
+        }
+        self.walked = false;
+        self.task_count = 0;
+        self.tasks = Vec::new();
     }
 
     /// How many task records the iterator's buffer holds before it must grow.
@@ -321,44 +307,12 @@ impl Probe {
 
     /// Moves the exit reports received since the last call into `out` (cleared first).
     pub fn drain_exits(&mut self, out: &mut Vec<ExitRecord>) -> io::Result<()> {
-        // The callback pushes into the queue; hand its contents over by swapping buffers so
-        // both keep their capacity.
-        out.clear();
-        self.exits.consume().map_err(io::Error::other)?;
-        let mut queue = self
-            .exit_queue
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        std::mem::swap(out, &mut *queue);
-        crate::records::give_back_burst_room(&mut queue, INITIAL_EXITS.max(out.len()));
-        drop(queue);
-        self.log_lost_exits();
-        Ok(())
+        self.exits.drain(out)
     }
 
     /// Exit reports the kernel had to drop because the ring buffer was full.
     pub fn lost_exits(&self) -> u64 {
-        // `exits_lost` in bpf/ringbar.bpf.c: an array of one u64. lookup_into reads into
-        // our buffer, so a tick allocates nothing.
-        let mut value = [0u8; 8];
-        match self
-            .exits_lost
-            .lookup_into(&0u32.to_ne_bytes(), &mut value, MapFlags::ANY)
-        {
-            Ok(true) => u64::from_ne_bytes(value),
-            Ok(false) | Err(_) => 0,
-        }
-    }
-
-    fn log_lost_exits(&mut self) {
-        let lost = self.lost_exits();
-        if lost > self.lost_seen {
-            tracing::warn!(
-                lost = lost - self.lost_seen,
-                "exit reports dropped: ring buffer full"
-            );
-            self.lost_seen = lost;
-        }
+        self.exits.lost()
     }
 }
 

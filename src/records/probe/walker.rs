@@ -37,7 +37,9 @@ pub(super) fn capacity_for_this_machine() -> usize {
 
 pub(super) struct Walker {
     program: OwnedFd,
-    records: Mapping,
+    /// The `walked` map, and its records mapped into this process (`None` while unmapped).
+    map: OwnedFd,
+    records: Option<Mapping>,
     capacity: usize,
     /// Records the last run wrote.
     written: usize,
@@ -46,19 +48,39 @@ pub(super) struct Walker {
 impl Walker {
     /// `program`: the loaded `walk_tasks`; `map`: its `walked` map of `capacity` records.
     pub fn new(program: OwnedFd, map: impl AsFd, capacity: usize) -> io::Result<Walker> {
-        let records = Mapping::read_only(map, capacity * std::mem::size_of::<TaskRecord>())?;
-        Ok(Walker {
+        let mut walker = Walker {
             program,
-            records,
+            map: map.as_fd().try_clone_to_owned()?,
+            records: None,
             capacity,
             written: 0,
-        })
+        };
+        walker.map_records()?;
+        Ok(walker)
+    }
+
+    fn map_records(&mut self) -> io::Result<&Mapping> {
+        if self.records.is_none() {
+            let length = self.capacity * std::mem::size_of::<TaskRecord>();
+            self.records = Some(Mapping::read_only(&self.map, length)?);
+        }
+        self.records
+            .as_ref()
+            .ok_or_else(|| io::Error::other("the walker's records are not mapped"))
+    }
+
+    /// Unmaps the records until the next walk (the kernel maps all their pages at once).
+    pub fn unmap(&mut self) {
+        self.records = None;
+        self.written = 0;
     }
 
     /// Walks the tasks once, as the user `uid` with group `gid` sees them (which tasks'
     /// IO is private to it). `Ok(false)`: there were more than the map holds, and the
     /// records are not all there (the caller reads this sample another way).
     pub fn walk(&mut self, uid: u32, gid: u32) -> io::Result<bool> {
+        self.written = 0;
+        self.map_records()?;
         // `struct walk_reader` in bpf/walker.bpf.h.
         let mut reader = [uid, gid];
         let mut opts = libbpf_sys::bpf_test_run_opts {
@@ -72,7 +94,6 @@ impl Walker {
         // the program fd is open for the call.
         let result =
             unsafe { libbpf_sys::bpf_prog_test_run_opts(self.program.as_raw_fd(), &mut opts) };
-        self.written = 0;
         if result != 0 {
             return Err(io::Error::from_raw_os_error(result.unsigned_abs() as i32));
         }
@@ -92,9 +113,12 @@ impl Walker {
 
     /// The records of the last walk.
     pub fn tasks(&self) -> &[TaskRecord] {
-        // SAFETY: the kernel writes the records only while `walk` runs, which needs
-        // `&mut self`.
-        unsafe { self.records.records(self.written) }
+        match &self.records {
+            // SAFETY: the kernel writes the records only while `walk` runs, which needs
+            // `&mut self`.
+            Some(records) => unsafe { records.records(self.written) },
+            None => &[],
+        }
     }
 
     pub fn capacity(&self) -> usize {

@@ -289,6 +289,18 @@ impl RemoteProbe {
         }
     }
 
+    /// Sampling stops for a while: the connection closes, so that the service neither
+    /// queues exit reports nobody reads nor holds a walk's records for this client; the
+    /// next sample connects again.
+    pub fn pause(&mut self) {
+        if self.connection.take().is_some() {
+            tracing::debug!("probe service: disconnected while no sample is taken");
+        }
+        self.walked = None;
+        self.task_count = 0;
+        self.pending_exits = Vec::new();
+    }
+
     /// Whether the last sample's records came from the service's walk.
     pub fn walked(&self) -> bool {
         self.walked.is_some()

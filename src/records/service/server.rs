@@ -60,7 +60,8 @@ pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
             .fold(wait, Duration::min);
         let timeout = Timespec::try_from(wait).map_err(io::Error::other)?;
         let ready: Vec<PollFlags> = {
-            let exits_ready = probe.exits_ready_fd();
+            // The service never pauses its probe: the ring buffer stays mapped.
+            let exits_ready = probe.exits_ready_fd().filter(|_| watch_exits);
             let mut polled: Vec<PollFd<'_>> =
                 std::iter::once(PollFd::new(&listener, PollFlags::IN))
                     .chain(
@@ -68,7 +69,11 @@ pub fn serve(listener: OwnedFd, mut probe: Probe) -> io::Result<()> {
                             .iter()
                             .map(|c| PollFd::new(&c.socket, c.poll_flags())),
                     )
-                    .chain(watch_exits.then(|| PollFd::new(&exits_ready, PollFlags::IN)))
+                    .chain(
+                        exits_ready
+                            .as_ref()
+                            .map(|fd| PollFd::new(fd, PollFlags::IN)),
+                    )
                     .collect();
             match poll(&mut polled, Some(&timeout)) {
                 Ok(_) => {}
