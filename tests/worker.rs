@@ -171,6 +171,9 @@ fn the_probes_short_samples_move_to_the_main_loop_which_keeps_the_interval_and_t
             monitor.sample().sample_us
         );
 
+        // The sampler the thread parked comes onto the main loop at the next receive (if
+        // the loop above did not take it): that hands over no new sample.
+        monitor.receive();
         // Samples come at the interval from the main loop's own calls.
         let before = monitor.sample().unix_ms;
         let mut stamps = Vec::new();
