@@ -262,4 +262,7 @@ extern void bpf_iter_task_destroy(struct bpf_iter_task *it) __attribute__((weak,
 extern void bpf_rcu_read_lock(void) __attribute__((weak, section(".ksyms")));
 extern void bpf_rcu_read_unlock(void) __attribute__((weak, section(".ksyms")));
 
+/* A pointer to kernel memory of a BTF type, read-only and untrusted (Linux 6.2+). */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __attribute__((weak, section(".ksyms")));
+
 #endif

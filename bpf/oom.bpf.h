@@ -77,8 +77,9 @@ static __always_inline void oom_cgroup(struct ringbar_oom *o, struct task_struct
 
 /* Newer kernels (6.18): mark_victim(struct task_struct *task, uid_t uid). */
 SEC("tp_btf/mark_victim")
-int BPF_PROG(oom_victim_task, struct task_struct *victim, __u32 uid)
+int BPF_PROG(oom_victim_task, struct task_struct *task, __u32 uid)
 {
+	struct task_struct *victim = fields_of(task);
 	struct task_struct *leader = victim->group_leader;
 	struct ringbar_oom *o = reserve_oom();
 

@@ -44,6 +44,21 @@ struct walk_reader {
  */
 #define WALK_REFUSED 0xffffffffu
 
+/*
+ * Two things keep the verifier from checking the loop's body once per count of tasks
+ * (17,000 instructions and a quarter of a second at load, against 2,000 and 12 ms):
+ * - the record is filled in a function of its own, whose stack and scratch registers are
+ *   gone when it returns, so what it left behind does not make each turn look new;
+ * - the count starts from a global the program never writes (always 0): from a constant,
+ *   the verifier would follow the count (0, 1, 2, ...) as part of each turn's state.
+ */
+static __noinline void walk_one(struct ringbar_task *rec, struct task_struct *t, __u64 reader)
+{
+	fill_task(rec, t, reader);
+}
+
+__u64 walk_first_slot;
+
 SEC("syscall")
 int walk_tasks(struct walk_reader *ctx)
 {
@@ -51,7 +66,7 @@ int walk_tasks(struct walk_reader *ctx)
 	struct bpf_iter_task it;
 	struct task_struct *t;
 	__u64 reader = ((__u64)ctx->gid << 32) | ctx->uid;
-	__u32 n = 0;
+	__u64 n = walk_first_slot;
 
 	if (!me->thread_pid || me->thread_pid->level != 0)
 		return WALK_REFUSED;
@@ -68,7 +83,7 @@ int walk_tasks(struct walk_reader *ctx)
 		slot = n++;
 		rec = bpf_map_lookup_elem(&walked, &slot);
 		if (rec)
-			fill_task(rec, t, reader);
+			walk_one(rec, t, reader);
 	}
 	bpf_iter_task_destroy(&it);
 	bpf_rcu_read_unlock();

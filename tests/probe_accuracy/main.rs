@@ -30,6 +30,7 @@ use memory_io::a_steady_writer_is_in_the_io_top_5_at_its_proc_io_rate;
 use names_states::a_hostile_name_is_cut_to_15_bytes_and_kept_intact;
 use names_states::an_exec_shows_the_new_name_in_the_next_sample;
 use names_states::an_unreaped_child_is_a_zombie_row_after_two_samples;
+use names_states::each_task_state_is_the_letter_proc_shows;
 use threads::kernel_threads_are_listed_only_when_included;
 use threads::ten_thousand_threads_are_all_counted;
 
@@ -66,6 +67,7 @@ against_both_sources!(
     a_steady_writer_is_in_the_io_top_5_at_its_proc_io_rate,
     an_exec_shows_the_new_name_in_the_next_sample,
     an_unreaped_child_is_a_zombie_row_after_two_samples,
+    each_task_state_is_the_letter_proc_shows,
     short_lived_children_count_in_total_cpu_and_never_show_as_zombies,
     a_frozen_task_is_a_d_row,
     kernel_threads_are_listed_only_when_included,

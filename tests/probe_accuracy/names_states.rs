@@ -1,4 +1,4 @@
-//! Names and states: an exec, a zombie, a hostile name.
+//! Names and states: an exec, a zombie, each state's letter, a hostile name.
 
 use std::time::Duration;
 
@@ -86,4 +86,62 @@ pub(crate) fn a_hostile_name_is_cut_to_15_bytes_and_kept_intact(source: Source) 
     sample(&mut c);
     assert_eq!(listed_name(&c, pid), "a b) (<c>&d'e\"f");
     assert_eq!(comm_of(pid).as_deref(), Some("a b) (<c>&d'e\"f"));
+}
+
+/// Every state the kernel reports comes out as /proc's letter: a busy loop (R), a sleep
+/// (S), a stopped process (T) and idle kernel threads (I), each checked in both sources
+/// against /proc read before and after the sample, so a task that changed state between
+/// the two reads is left out.
+pub(crate) fn each_task_state_is_the_letter_proc_shows(source: Source) {
+    let _serial = serial();
+    let subjects = Subjects::new();
+    let spin = Subject::spawn(
+        &subjects.program("rb-running", "/bin/sh"),
+        &["-c", "while :; do :; done"],
+    );
+    let sleeper = Subject::spawn(&subjects.program("rb-sleeping", "/bin/sleep"), &["600"]);
+    let stopped = Subject::spawn(&subjects.program("rb-stopped", "/bin/sleep"), &["600"]);
+    let status = std::process::Command::new("kill")
+        .args(["-STOP", &stopped.pid().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(status.success());
+    wait_for("the stop", Duration::from_secs(5), || {
+        state_of(stopped.pid()) == Some('T')
+    });
+
+    let mut c = collector(source, true);
+    sample(&mut c);
+    let before: Vec<(u32, Option<char>)> = c
+        .model()
+        .processes()
+        .iter()
+        .map(|p| (p.tgid, state_of(p.tgid)))
+        .collect();
+    sample(&mut c);
+    let table = c.model().processes();
+    let mut seen = std::collections::BTreeMap::new();
+    for (tgid, letter) in before {
+        let (Some(letter), Some(p)) = (letter, table.by_tgid(tgid)) else {
+            continue;
+        };
+        if state_of(tgid) != Some(letter) {
+            continue;
+        }
+        assert_eq!(
+            p.leader_state.letter(),
+            letter,
+            "{} ({tgid})",
+            name(&p.comm)
+        );
+        *seen.entry(letter).or_insert(0) += 1;
+    }
+    for (subject, letter) in [(&spin, 'R'), (&sleeper, 'S'), (&stopped, 'T')] {
+        let p = table.by_tgid(subject.pid()).expect("the subject is listed");
+        assert_eq!(p.leader_state.letter(), letter, "{}", name(&p.comm));
+    }
+    assert!(
+        seen.get(&'I').is_some_and(|n| *n > 0),
+        "idle kernel threads: {seen:?}"
+    );
 }
