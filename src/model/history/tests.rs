@@ -1,4 +1,5 @@
 use super::*;
+use crate::model::app::Label;
 
 const S: u64 = 1_000_000_000;
 /// 2026-11-23 14:00:00 UTC, in ms.

@@ -16,24 +16,18 @@ use gtk4::glib::{self, ControlFlow, IOCondition};
 
 use super::super::backend::{Backend, Start};
 use super::super::io::{self, Retry};
-use super::super::keyboard::mode_of;
 use super::super::lines::LineReader;
 use super::super::oneshot::OneShots;
 use super::super::shared::Shared;
-use super::super::{CompositorState, Workspace};
+use super::super::Workspace;
 use super::{self as hyprland, Action, Dialect, Event};
+
+mod round;
 
 const WHAT: &str = "Hyprland IPC";
 const READ_BUDGET: usize = 1 << 20;
 /// Urgent windows remembered at most (a client that keeps asking cannot grow the set).
 const MAX_URGENT: usize = 256;
-/// After a failed round of requests while the events still flow.
-const REQUERY_DELAY: Duration = Duration::from_secs(1);
-const QUERIES: [&str; 4] = ["j/workspaces", "j/monitors", "j/activewindow", "j/clients"];
-/// Also asked in each round until a keyboard has been read: the layouts and the submap
-/// (`activelayout` and `submap` events keep them after that). Hyprland answers
-/// `j/devices` without an active keymap while it applies a new layout.
-const KEYBOARD_QUERIES: [&str; 2] = ["j/devices", "submap"];
 
 pub(super) struct Hyprland {
     dir: PathBuf,
@@ -65,7 +59,8 @@ impl Drop for Events {
     }
 }
 
-/// One round of queries: which replies are in, and whether another round is wanted.
+/// One round of queries (`round.rs`): which replies are in, and whether another round is
+/// wanted.
 #[derive(Default)]
 struct Round {
     /// Bumped for every round, so replies of an abandoned one are recognised.
@@ -230,126 +225,9 @@ impl Hyprland {
         }
     }
 
-    /// Asks for the state now, or once more after the round under way.
-    fn requery(&self) {
-        let number = {
-            let mut round = self.round.borrow_mut();
-            if round.running {
-                round.again = true;
-                return;
-            }
-            round.number += 1;
-            round.running = true;
-            round.replies.clear();
-            round.wanted = QUERIES.len();
-            if !self.keyboard_read.get() {
-                round.wanted += KEYBOARD_QUERIES.len();
-            }
-            round.number
-        };
-        let keyboard = match self.keyboard_read.get() {
-            true => &[][..],
-            false => &KEYBOARD_QUERIES[..],
-        };
-        for query in QUERIES.iter().chain(keyboard) {
-            let me = self.me.clone();
-            let query: &'static str = query;
-            self.request(query, move |reply| {
-                if let Some(hyprland) = me.upgrade() {
-                    hyprland.on_reply(number, query, reply);
-                }
-            });
-        }
-    }
-
     fn request(&self, request: &str, done: impl FnOnce(Result<Vec<u8>, String>) + 'static) {
         let path = self.dir.join(".socket.sock");
         self.requests.send(&path, request.as_bytes(), done);
-    }
-
-    fn on_reply(&self, number: u64, query: &'static str, reply: Result<Vec<u8>, String>) {
-        let replies = {
-            let mut round = self.round.borrow_mut();
-            if round.number != number || !round.running {
-                return;
-            }
-            // Hyprland closes a connection without a word when the request came late
-            // (0.57: 5 s after the connection, as when it was busy): no answer either.
-            let reply = match reply {
-                Ok(reply) if reply.is_empty() => Err("closed without an answer".into()),
-                reply => reply,
-            };
-            match reply {
-                Ok(reply) => {
-                    round.replies.insert(query, reply);
-                }
-                Err(why) => {
-                    // Abandon the round; the events decide whether Hyprland is gone.
-                    round.number += 1;
-                    round.running = false;
-                    round.again = false;
-                    drop(round);
-                    tracing::debug!("{WHAT}: {query}: {why}");
-                    self.schedule(REQUERY_DELAY, Self::requery);
-                    return;
-                }
-            }
-            if round.replies.len() < round.wanted {
-                return;
-            }
-            round.running = false;
-            std::mem::take(&mut round.replies)
-        };
-        let reply = |query| replies.get(query).map_or(&[][..], Vec::as_slice);
-        let state = hyprland::parse_state(
-            reply("j/workspaces"),
-            reply("j/monitors"),
-            reply("j/activewindow"),
-        );
-        match state {
-            Ok(mut state) => {
-                if let Some(clients) = replies.get("j/clients") {
-                    let mut urgent = self.urgent.borrow_mut();
-                    if let Err(why) = hyprland::apply_clients(&mut state, clients, &mut urgent) {
-                        tracing::debug!("{WHAT}: {why}");
-                    }
-                }
-                *self.active.borrow_mut() =
-                    hyprland::active_window_address(reply("j/activewindow"));
-                *self.shown.borrow_mut() =
-                    hyprland::shown_last_windows(reply("j/workspaces"), reply("j/monitors"));
-                self.retry.succeeded(WHAT);
-                // The layout and the submap stay as their events left them, once read.
-                let kept = self.shared.state();
-                (state.keyboard, state.mode) = (kept.keyboard, kept.mode);
-                self.take_keyboard(&replies, &mut state);
-                self.shared.publish(state);
-            }
-            Err(why) => tracing::warn!("{WHAT}: {why}"),
-        }
-        if std::mem::take(&mut self.round.borrow_mut().again) {
-            self.requery();
-        }
-    }
-
-    /// The keyboard and the submap from a round that asked for them; the keyboard is read
-    /// for good once `j/devices` names an active keymap.
-    fn take_keyboard(&self, replies: &HashMap<&'static str, Vec<u8>>, state: &mut CompositorState) {
-        if let Some(name) = replies.get("submap") {
-            state.mode = mode_of(&String::from_utf8_lossy(name));
-        }
-        match replies
-            .get("j/devices")
-            .map(|json| hyprland::main_keyboard(json))
-        {
-            Some(Ok(Some(keyboard))) => {
-                state.keyboard = Some(keyboard);
-                self.keyboard_read.set(true);
-            }
-            Some(Ok(None)) => {}
-            Some(Err(why)) => tracing::debug!("{WHAT}: {why}"),
-            None => {}
-        }
     }
 
     /// Learns the dialect (once per connection), then runs `then` with it.
