@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use super::super::super::keyboard::mode_of;
-use super::super::super::CompositorState;
-use super::super::{self as hyprland};
 use super::{Hyprland, WHAT};
+use crate::events::compositor::hyprland;
+use crate::events::compositor::keyboard::mode_of;
+use crate::events::compositor::CompositorState;
 
 /// After a failed round of requests while the events still flow.
 const REQUERY_DELAY: Duration = Duration::from_secs(1);
