@@ -308,21 +308,32 @@ impl Session {
         self.swaymsg_to(&self.compositor, args)
     }
 
+    /// `swaymsg ARGS` to the outer sway, for a command that may match nothing yet (a
+    /// nested output's window is listed by the inner sway before the outer one maps it):
+    /// whether it succeeded.
+    pub fn try_swaymsg_outer(&self, args: &[&str]) -> bool {
+        self.run_swaymsg(&self.compositor, args).status.success()
+    }
+
     fn swaymsg_to(&self, sway: &Child, args: &[&str]) -> String {
+        let out = self.run_swaymsg(sway, args);
+        assert!(
+            out.status.success(),
+            "swaymsg {args:?} failed: {}{}",
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn run_swaymsg(&self, sway: &Child, args: &[&str]) -> std::process::Output {
         let socket = self.sway_socket(sway).expect("sway IPC socket");
-        let out = self
-            .as_user("swaymsg")
+        self.as_user("swaymsg")
             .arg("-s")
             .arg(socket)
             .args(args)
             .output()
-            .expect("run swaymsg");
-        assert!(
-            out.status.success(),
-            "swaymsg {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+            .expect("run swaymsg")
     }
 
     /// The `y` of the focused workspace's rect: the space above it is reserved by bars.

@@ -4,7 +4,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use ringbar::model::record::{ExitRecord, RECORD_OOM};
+use ringbar::model::record::{ExitRecord, EXIT_FREED, RECORD_OOM};
 use ringbar::records::probe::Probe;
 
 use crate::common::pidns::{ready_then_wait, short_processes, NamespacedChild};
@@ -13,18 +13,30 @@ use crate::common::*;
 /// The exit reports' tgids (OOM kills left out), read until `enough` says so or 5 s
 /// passed.
 fn exit_tgids(probe: &mut Probe, enough: impl Fn(&[u32]) -> bool) -> Vec<u32> {
+    exit_reports(probe, enough)
+        .into_iter()
+        .map(|(tgid, _)| tgid)
+        .collect()
+}
+
+/// The same, each report's tgid with `exit` or `freed` (its last, when it is freed).
+fn exit_reports(probe: &mut Probe, enough: impl Fn(&[u32]) -> bool) -> Vec<(u32, &'static str)> {
     let mut seen = Vec::new();
+    let mut tgids = Vec::new();
     let mut exits: Vec<ExitRecord> = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(5);
-    while Instant::now() < deadline && !enough(&seen) {
+    while Instant::now() < deadline && !enough(&tgids) {
         std::thread::sleep(Duration::from_millis(50));
         probe.drain_exits(&mut exits).expect("drain");
-        seen.extend(
-            exits
-                .iter()
-                .filter(|e| e.flags & RECORD_OOM == 0)
-                .map(|e| e.tgid),
-        );
+        for exit in exits.iter().filter(|e| e.flags & RECORD_OOM == 0) {
+            let kind = if exit.flags & EXIT_FREED != 0 {
+                "freed"
+            } else {
+                "exit"
+            };
+            seen.push((exit.tgid, kind));
+            tgids.push(exit.tgid);
+        }
     }
     seen
 }
@@ -45,13 +57,15 @@ fn namespaced_probe_child() {
     let pid = child.id();
     child.wait().expect("true");
     // Its exit report, and its last one when it is freed.
-    let mut seen = exit_tgids(&mut probe, |seen| {
+    let mut seen = exit_reports(&mut probe, |seen| {
         seen.iter().filter(|t| **t == pid).count() >= 2
     });
     // Whatever else the machine ended in the meantime, give it time to come.
     std::thread::sleep(Duration::from_millis(300));
-    seen.extend(exit_tgids(&mut probe, |_| false));
-    println!("exits child {pid} seen {seen:?}");
+    seen.extend(exit_reports(&mut probe, |_| false));
+    let seen: Vec<String> = seen.iter().map(|(t, kind)| format!("{t} {kind}")).collect();
+    let lost = probe.lost_exits();
+    println!("exits child {pid} seen {seen:?} lost {lost}");
 }
 
 #[test]
@@ -85,12 +99,16 @@ fn a_probe_in_a_pid_namespace_sees_that_namespace_by_its_own_pids() {
         "{own}"
     );
 
-    // `child 3 seen [3, 3]`: its own child's exit and its freeing, by its pid there, and
-    // nothing else.
+    // `child 3 seen ["3 exit", "3 freed"] lost 0`: its own child's exit and its freeing,
+    // by its pid there, and nothing else.
     let (child_pid, seen) = exits
         .strip_prefix("child ")
         .and_then(|rest| rest.split_once(" seen "))
         .expect("child and seen");
     assert!(child_pid.parse::<u32>().expect("pid") < 100, "{exits}");
-    assert_eq!(seen, format!("[{child_pid}, {child_pid}]"), "{exits}");
+    assert_eq!(
+        seen,
+        format!("[\"{child_pid} exit\", \"{child_pid} freed\"] lost 0"),
+        "{exits}"
+    );
 }
