@@ -109,6 +109,10 @@ pub(crate) fn each_task_state_is_the_letter_proc_shows(source: Source) {
     wait_for("the stop", Duration::from_secs(5), || {
         state_of(stopped.pid()) == Some('T')
     });
+    // On a busy machine the sleeper may not have reached its sleep yet.
+    wait_for("the sleep", Duration::from_secs(5), || {
+        state_of(sleeper.pid()) == Some('S')
+    });
 
     let mut c = collector(source, true);
     sample(&mut c);
