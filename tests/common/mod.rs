@@ -52,6 +52,13 @@ pub fn serial() -> MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// Runs the RCU callbacks waiting now (`rcu_barrier()`, through rcutree's
+/// `do_rcu_barrier` parameter, root only), so the tasks already reaped are freed and their
+/// last exit reports sent; a kernel without the parameter is left to its own pace.
+pub fn flush_rcu_callbacks() {
+    let _ = std::fs::write("/sys/module/rcutree/parameters/do_rcu_barrier", "1");
+}
+
 /// The names of the threads of process `pid` (`/proc/PID/task/*/comm`).
 pub fn thread_names(pid: u32) -> Vec<String> {
     std::fs::read_dir(format!("/proc/{pid}/task"))

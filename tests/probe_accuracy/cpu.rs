@@ -55,13 +55,6 @@ const BURST: &str = "use Time::HiRes qw(clock_gettime CLOCK_PROCESS_CPUTIME_ID);
     1 while clock_gettime(CLOCK_PROCESS_CPUTIME_ID) < 0.004; exit 0 } waitpid($pid, 0) } \
     print qq(done\\n); sleep 600";
 
-/// Runs the RCU callbacks waiting now (`rcu_barrier()`, through rcutree's
-/// `do_rcu_barrier` parameter, root only), so the tasks already reaped are freed; a kernel
-/// without the parameter is left to its own pace.
-fn flush_rcu_callbacks() {
-    let _ = std::fs::write("/sys/module/rcutree/parameters/do_rcu_barrier", "1");
-}
-
 const MS: u64 = 1_000_000;
 
 /// The exit reports of a probe of the test's own.

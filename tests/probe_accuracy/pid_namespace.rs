@@ -56,6 +56,8 @@ fn namespaced_probe_child() {
     let mut child = Command::new("/bin/true").spawn().expect("true");
     let pid = child.id();
     child.wait().expect("true");
+    // Freed a grace period after it was reaped: run the callbacks rather than wait.
+    flush_rcu_callbacks();
     // Its exit report, and its last one when it is freed.
     let mut seen = exit_reports(&mut probe, |seen| {
         seen.iter().filter(|t| **t == pid).count() >= 2
