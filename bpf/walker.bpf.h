@@ -45,18 +45,13 @@ struct walk_reader {
 #define WALK_REFUSED 0xffffffffu
 
 /*
- * Two things keep the verifier from checking the loop's body once per count of tasks
- * (17,000 instructions and a quarter of a second at load, against 2,000 and 12 ms):
- * - the record is filled in a function of its own, whose stack and scratch registers are
- *   gone when it returns, so what it left behind does not make each turn look new;
- * - the count starts from a global the program never writes (always 0): from a constant,
- *   the verifier would follow the count (0, 1, 2, ...) as part of each turn's state.
+ * The count starts from a global the program never writes (always 0): from a constant,
+ * the verifier would follow the count (0, 1, 2, ...) as part of each turn's state and
+ * check the loop's body more often (5,900 instructions verified, against 3,300).
+ * The record is filled inline: as a function of its own (1,900 instructions verified, in
+ * the same time on Linux 6.18) the call cost 7 to 9 ns a task, about 30 us a sample at
+ * 3,300 tasks.
  */
-static __noinline void walk_one(struct ringbar_task *rec, struct task_struct *t, __u64 reader)
-{
-	fill_task(rec, t, reader);
-}
-
 __u64 walk_first_slot;
 
 SEC("syscall")
@@ -83,7 +78,7 @@ int walk_tasks(struct walk_reader *ctx)
 		slot = n++;
 		rec = bpf_map_lookup_elem(&walked, &slot);
 		if (rec)
-			walk_one(rec, t, reader);
+			fill_task(rec, t, reader);
 	}
 	bpf_iter_task_destroy(&it);
 	bpf_rcu_read_unlock();
