@@ -116,6 +116,16 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The process lists, as lists of lone rows.
+    fn process_lists(&self) -> AppLists {
+        AppLists {
+            cpu: self.top_cpu,
+            memory: self.top_memory,
+            io: self.top_io,
+            net: self.top_net,
+        }
+    }
+
     /// The CPU list the setting shows: by app or by process.
     pub fn shown_cpu(&self) -> &TopList<TOP_ROWS> {
         match self.group_by {

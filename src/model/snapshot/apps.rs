@@ -33,6 +33,10 @@ pub(super) struct AppTable {
     sums: HashMap<u64, Sum>,
     /// The processes in no app, each a row of its own, ranked as they come.
     lone: AppLists,
+    /// An app was among the processes added so far. Until then the lone lists would be
+    /// the process lists, so they are left empty and copied from those when needed: a
+    /// session without apps ranks each process once, not twice.
+    apps_seen: bool,
 }
 
 impl AppTable {
@@ -42,10 +46,13 @@ impl AppTable {
         self.sums.clear();
         self.sums.reserve(processes + processes / 2);
         self.lone = AppLists::default();
+        self.apps_seen = false;
     }
 
     /// Adds a listed process: its CPU and memory, and its IO and network bytes (received,
-    /// sent, as shown) where the reader may see them.
+    /// sent, as shown) where the reader may see them. `processes`: the process lists as
+    /// they are before this process is offered to them, which hold every process added so
+    /// far, each ranked as a lone row would be (see [`crate::model::Model::rank`]).
     pub fn add(
         &mut self,
         app: Option<App>,
@@ -53,7 +60,15 @@ impl AppTable {
         rss_bytes: u64,
         io_visible: bool,
         shown_net: (u64, u64),
+        processes: impl FnOnce() -> AppLists,
     ) {
+        if !self.apps_seen {
+            if app.is_none() {
+                return;
+            }
+            self.lone = processes();
+            self.apps_seen = true;
+        }
         let ((read, write), net) = if io_visible {
             ((p.read_delta, p.write_delta), shown_net)
         } else {
@@ -107,8 +122,10 @@ impl AppTable {
         );
     }
 
-    pub fn rank(&self, lists: &mut AppLists) {
-        *lists = self.lone;
+    /// The lists by app; `processes`: the process lists, which are the lone rows' when
+    /// no app was added.
+    pub fn rank(&self, lists: &mut AppLists, processes: AppLists) {
+        *lists = if self.apps_seen { self.lone } else { processes };
         for sum in self.sums.values() {
             offer(lists, sum.row, sum.rss, sum.net);
         }
@@ -232,5 +249,83 @@ mod tests {
         m.set_group_by(Some(GroupBy::Process));
         m.rank(false);
         assert_eq!(m.snapshot().shown_cpu().len(), 4);
+    }
+
+    /// The lists by app of a sample where the lone processes `lone` (one with the most CPU
+    /// and IO, and a private one with the most memory) come before or after cgroup 7's.
+    fn lists_with_lone_ones(app_first: bool) -> super::AppLists {
+        let mut m = Model::new(4096, 2);
+        m.set_app_names(Box::new(Fixed));
+        let sample = |cpu_ms: u64| {
+            let mut private = task(21, 3, cpu_ms / 4, TASK_PRIVATE);
+            private.rss_pages = 1000;
+            let lone = [task(20, 3, cpu_ms, 0), private, task(22, 3, cpu_ms / 2, 0)];
+            let app = [task(10, 7, cpu_ms / 8, 0), task(11, 7, cpu_ms / 8, 0)];
+            if app_first {
+                [&app[..], &lone[..]].concat()
+            } else {
+                [&lone[..], &app[..]].concat()
+            }
+        };
+        m.update(1000 * MS, &sample(0), &[], None, None);
+        m.update(1500 * MS, &sample(400), &[], None, None);
+        m.rank(false);
+        m.snapshot().apps
+    }
+
+    #[test]
+    fn lone_processes_before_the_first_app_rank_as_those_after_it() {
+        let rows = |list: &crate::model::top::TopList<{ super::TOP_ROWS }>| {
+            list.rows()
+                .iter()
+                .map(|r| (r.tgid, r.app, r.value, r.read, r.write))
+                .collect::<Vec<_>>()
+        };
+        let (before, after) = (lists_with_lone_ones(false), lists_with_lone_ones(true));
+        for (name, b, a) in [
+            ("cpu", &before.cpu, &after.cpu),
+            ("memory", &before.memory, &after.memory),
+            ("io", &before.io, &after.io),
+        ] {
+            assert_eq!(rows(b), rows(a), "{name}");
+        }
+        let cpu = rows(&before.cpu);
+        assert_eq!(
+            cpu.iter().map(|r| (r.0, r.1, r.2)).collect::<Vec<_>>(),
+            [
+                (20, false, 400 * MS),
+                (22, false, 200 * MS),
+                (10, true, 100 * MS), // a tie goes to the lower PID
+                (21, false, 100 * MS),
+            ]
+        );
+        // The private process leads the memory list with no IO bytes in its row.
+        assert_eq!(rows(&before.memory)[0], (21, false, 1000 * 4096, 0, 0));
+        assert_eq!(rows(&before.io)[0], (20, false, 40_000, 0, 40_000));
+    }
+
+    #[test]
+    fn without_apps_the_lists_by_app_are_the_process_lists_and_keep_private_io_out() {
+        let mut m = Model::new(4096, 2);
+        let sample = |cpu_ms: u64| {
+            [
+                task(30, 3, cpu_ms, TASK_PRIVATE),
+                task(31, 4, cpu_ms / 2, 0),
+            ]
+        };
+        m.update(1000 * MS, &sample(0), &[], None, None);
+        m.update(1500 * MS, &sample(100), &[], None, None);
+        m.rank(false);
+        let s = m.snapshot();
+        assert_eq!(s.group_by, GroupBy::Process);
+        assert_eq!(s.apps.cpu.rows(), s.top_cpu.rows());
+        assert_eq!(s.apps.memory.rows(), s.top_memory.rows());
+        assert_eq!(s.apps.io.rows(), s.top_io.rows());
+        let private = s.top_cpu.rows()[0];
+        assert_eq!((private.tgid, private.read, private.write), (30, 0, 0));
+        assert_eq!(
+            s.top_io.rows().iter().map(|r| r.tgid).collect::<Vec<_>>(),
+            [31]
+        );
     }
 }

@@ -323,12 +323,21 @@ impl Model {
                 last = (p.cgroup_id, app);
             }
             let rss_bytes = p.rss_pages.saturating_mul(self.page_size);
-            self.apps.add(app, p, rss_bytes, !private, (received, sent));
+            self.apps
+                .add(app, p, rss_bytes, !private, (received, sent), || {
+                    snap.process_lists()
+                });
+            // A private process's rows carry no IO, as its app's row would not.
+            let row = |value| Row {
+                read: if private { 0 } else { p.read_delta },
+                write: if private { 0 } else { p.write_delta },
+                ..Row::new(p, value)
+            };
             if p.cpu_delta_ns > 0 && snap.top_cpu.takes(p.cpu_delta_ns, p.tgid) {
-                snap.top_cpu.offer(Row::new(p, p.cpu_delta_ns));
+                snap.top_cpu.offer(row(p.cpu_delta_ns));
             }
             if rss_bytes > 0 && snap.top_memory.takes(rss_bytes, p.tgid) {
-                snap.top_memory.offer(Row::new(p, rss_bytes));
+                snap.top_memory.offer(row(rss_bytes));
             }
             if p.io_delta() > 0 && !private && snap.top_io.takes(p.io_delta(), p.tgid) {
                 snap.top_io.offer(Row::new(p, p.io_delta()));
@@ -346,7 +355,8 @@ impl Model {
                 snap.stuck.offer_zombie(p);
             }
         }
-        self.apps.rank(&mut snap.apps);
+        let processes = snap.process_lists();
+        self.apps.rank(&mut snap.apps, processes);
     }
 
     /// Where app names come from (see [`AppNames`]); applies from the next [`Model::rank`].
