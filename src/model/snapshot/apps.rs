@@ -49,8 +49,8 @@ impl AppTable {
         self.apps_seen = false;
     }
 
-    /// Adds a listed process: its CPU and memory, and its IO and network bytes (received,
-    /// sent, as shown) where the reader may see them. `processes`: the process lists as
+    /// Adds a listed process: its CPU and memory, and the IO bytes (read, written) and
+    /// network bytes (received, sent) the reader may see of it. `processes`: the process lists as
     /// they are before this process is offered to them, which hold every process added so
     /// far, each ranked as a lone row would be (see [`crate::model::Model::rank`]).
     pub fn add(
@@ -58,8 +58,8 @@ impl AppTable {
         app: Option<App>,
         p: &Process,
         rss_bytes: u64,
-        io_visible: bool,
-        shown_net: (u64, u64),
+        (read, write): (u64, u64),
+        net: (u64, u64),
         processes: impl FnOnce() -> AppLists,
     ) {
         if !self.apps_seen {
@@ -69,11 +69,6 @@ impl AppTable {
             self.lone = processes();
             self.apps_seen = true;
         }
-        let ((read, write), net) = if io_visible {
-            ((p.read_delta, p.write_delta), shown_net)
-        } else {
-            ((0, 0), (0, 0))
-        };
         let Some(app) = app else {
             let lone = &self.lone;
             let io = read.saturating_add(write);

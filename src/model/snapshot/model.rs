@@ -323,14 +323,18 @@ impl Model {
                 last = (p.cgroup_id, app);
             }
             let rss_bytes = p.rss_pages.saturating_mul(self.page_size);
-            self.apps
-                .add(app, p, rss_bytes, !private, (received, sent), || {
-                    snap.process_lists()
-                });
-            // A private process's rows carry no IO, as its app's row would not.
+            // What the reader may see of its IO and network bytes: none of a private one's.
+            let (shown_io, shown_net) = if private {
+                ((0, 0), (0, 0))
+            } else {
+                ((p.read_delta, p.write_delta), (received, sent))
+            };
+            self.apps.add(app, p, rss_bytes, shown_io, shown_net, || {
+                snap.process_lists()
+            });
             let row = |value| Row {
-                read: if private { 0 } else { p.read_delta },
-                write: if private { 0 } else { p.write_delta },
+                read: shown_io.0,
+                write: shown_io.1,
                 ..Row::new(p, value)
             };
             if p.cpu_delta_ns > 0 && snap.top_cpu.takes(p.cpu_delta_ns, p.tgid) {
