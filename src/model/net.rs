@@ -22,6 +22,16 @@ pub struct NetCounts {
 }
 
 impl NetBytes {
+    /// Each count passed through `f`.
+    pub fn map(self, f: impl Fn(u64) -> u64) -> NetBytes {
+        NetBytes {
+            sent: f(self.sent),
+            received: f(self.received),
+            local_sent: f(self.local_sent),
+            local_received: f(self.local_received),
+        }
+    }
+
     pub fn of_task(rec: &TaskRecord) -> NetBytes {
         NetBytes {
             sent: rec.net_sent_bytes,

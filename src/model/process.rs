@@ -186,6 +186,9 @@ pub struct ProcessTable {
     /// stays empty. Most processes never use an inet socket: kept beside them, the counts
     /// leave each process (filled in again every sample) 56 bytes smaller.
     net: Vec<NetCounts>,
+    /// When each process was read, by position, where its source reads one process after
+    /// another (the /proc walk); empty otherwise.
+    read_ns: Vec<u64>,
     /// The first `indexed` processes by key.
     index: HashMap<ProcessKey, u32>,
     indexed: usize,
@@ -203,6 +206,7 @@ impl Default for ProcessTable {
         ProcessTable {
             processes: Vec::new(),
             net: vec![NetCounts::default()],
+            read_ns: Vec::new(),
             index: HashMap::default(),
             indexed: 0,
             latest_start_ns: 0,
@@ -215,21 +219,26 @@ impl ProcessTable {
     pub fn clear(&mut self) {
         self.processes.clear();
         self.net.truncate(1);
+        self.read_ns.clear();
         self.index.clear();
         self.indexed = 0;
         self.latest_start_ns = 0;
         self.tasks = 0;
     }
 
-    /// How many processes, and how many network counts, it holds without growing.
-    pub fn room(&self) -> (usize, usize) {
-        (self.processes.capacity(), self.net.capacity())
+    /// How many processes, network counts and read times it holds without growing.
+    pub fn room(&self) -> (usize, usize, usize) {
+        (
+            self.processes.capacity(),
+            self.net.capacity(),
+            self.read_ns.capacity(),
+        )
     }
 
     /// Room for `room` processes, in the list and in the index, and network counts. A
     /// model's two tables take turns: both get the room one grew to in the same sample, so
     /// that a later sample with no more processes than ever allocates nothing.
-    pub fn reserve_room(&mut self, (room, net_room): (usize, usize)) {
+    pub fn reserve_room(&mut self, (room, net_room, read_room): (usize, usize, usize)) {
         if self.processes.capacity() < room {
             self.processes.reserve_exact(room - self.processes.len());
         }
@@ -239,6 +248,21 @@ impl ProcessTable {
         if self.net.capacity() < net_room {
             self.net.reserve_exact(net_room - self.net.len());
         }
+        if self.read_ns.capacity() < read_room {
+            self.read_ns.reserve_exact(read_room - self.read_ns.len());
+        }
+    }
+
+    /// Adds a record read at `read_ns`, on the clock of the start times: a process takes
+    /// the time of the first of its records.
+    pub fn add_read_at(&mut self, rec: &TaskRecord, read_ns: u64) {
+        self.add(rec);
+        self.read_ns.resize(self.processes.len(), read_ns);
+    }
+
+    /// When the process at `position` was read, if the records said.
+    pub fn read_ns(&self, position: usize) -> Option<u64> {
+        self.read_ns.get(position).copied()
     }
 
     pub fn add(&mut self, rec: &TaskRecord) {
@@ -280,9 +304,10 @@ impl ProcessTable {
         &self.net[p.net_slot as usize]
     }
 
-    /// Its processes, and the network counts they point to, to be changed together.
-    pub(crate) fn parts_mut(&mut self) -> (&mut [Process], &mut [NetCounts]) {
-        (&mut self.processes, &mut self.net)
+    /// Its processes, the network counts they point to, and when each was read (see
+    /// [`ProcessTable::read_ns`]).
+    pub(crate) fn parts_mut(&mut self) -> (&mut [Process], &mut [NetCounts], &[u64]) {
+        (&mut self.processes, &mut self.net, &self.read_ns)
     }
 
     /// Where the process with this key is.

@@ -211,6 +211,8 @@ mod departed_tests;
 #[cfg(test)]
 mod net_tests;
 #[cfg(test)]
+mod read_times_tests;
+#[cfg(test)]
 mod stuck_tests;
 #[cfg(test)]
 mod tests;

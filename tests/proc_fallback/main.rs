@@ -1,14 +1,16 @@
 //! The /proc fallback's walk against the real /proc: thousands of processes read exactly,
 //! files held open and closed as processes come and go (the fd count follows the process
 //! count, nothing more), a reused pid read as the new process, `ringbar` under a low fd
-//! limit still complete, and held files that never outlive the reader's permission
-//! (`privacy`). Needs root (a reused pid, `nobody`, a setuid binary, a hidepid mount).
+//! limit still complete, held files that never outlive the reader's permission
+//! (`privacy`), and rates over each process's own interval in a long walk (`rates`).
+//! Needs root (a reused pid, `nobody`, a setuid binary, a hidepid mount).
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod limits;
 mod privacy;
+mod rates;
 
 use std::fs;
 use std::path::Path;

@@ -4,15 +4,17 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::apps::AppTable;
-use super::departed::{Departed, DEPARTED_SAMPLES};
+use super::departed::Departed;
 use super::{OthersIo, Snapshot, StuckList, SystemCpu};
 use crate::model::app::{AppNames, GroupBy};
 use crate::model::net::NetBytes;
 use crate::model::process::{ProcessKey, ProcessTable};
-use crate::model::record::{ExitRecord, TaskRecord, EXIT_FREED};
+use crate::model::record::{ExitRecord, TaskRecord};
 use crate::model::system::{LoadAverage, Memory};
 use crate::model::top::Row;
 use crate::model::visibility::Privacy;
+
+mod exits;
 
 /// Turns successive samples into snapshots. Its tables are reused from sample to sample, so
 /// once they have grown to the machine's process count, sampling allocates nothing.
@@ -43,6 +45,15 @@ pub struct Model {
 
 /// Processes that ended recently, remembered without the table growing.
 const DEPARTED_ROOM: usize = 512;
+
+/// A count made over `own_ns`, as it would be over `interval_ns` at the same rate.
+fn over_interval(count: u64, own_ns: u64, interval_ns: u64) -> u64 {
+    if own_ns == 0 {
+        return count;
+    }
+    let scaled = u128::from(count) * u128::from(interval_ns) / u128::from(own_ns);
+    u64::try_from(scaled).unwrap_or(u64::MAX)
+}
 
 impl Model {
     pub fn new(page_size: u64, online_cpus: u32) -> Self {
@@ -81,10 +92,32 @@ impl Model {
         memory: Option<Memory>,
         load: Option<LoadAverage>,
     ) {
+        self.update_read_at(time_ns, tasks, &[], exits, memory, load);
+    }
+
+    /// [`Model::update`], for records read one after another over a time that counts (the
+    /// /proc walk): `read_ns` says when each of `tasks` was read, and a process's rates
+    /// are over its own interval, from one read of it to the next, rather than over the
+    /// time between two walks' starts. Empty: all were read at `time_ns`.
+    pub fn update_read_at(
+        &mut self,
+        time_ns: u64,
+        tasks: &[TaskRecord],
+        read_ns: &[u64],
+        exits: &[ExitRecord],
+        memory: Option<Memory>,
+        load: Option<LoadAverage>,
+    ) {
         std::mem::swap(&mut self.current, &mut self.previous);
         self.current.clear();
-        for rec in tasks {
-            self.current.add(rec);
+        if read_ns.len() == tasks.len() && !tasks.is_empty() {
+            for (rec, &at) in tasks.iter().zip(read_ns) {
+                self.current.add_read_at(rec, at);
+            }
+        } else {
+            for rec in tasks {
+                self.current.add(rec);
+            }
         }
         // Grown now, in the sample with more processes than ever, not in a later one.
         let room = self.current.room();
@@ -98,6 +131,7 @@ impl Model {
 
         let snap = &mut self.snapshot;
         snap.interval_ns = window_start.map_or(0, |t| time_ns - t);
+        let interval_ns = snap.interval_ns;
         snap.cpu_busy_ns = 0;
         snap.read_bytes = 0;
         snap.write_bytes = 0;
@@ -109,8 +143,8 @@ impl Model {
             .reserve(self.previous.len().max(self.current.len()));
         self.still_here.resize(self.previous.len(), false);
         let (mut still_here, mut cursor) = (0, 0);
-        let (processes, nets) = self.current.parts_mut();
-        for p in processes {
+        let (processes, nets, read_times) = self.current.parts_mut();
+        for (position, p) in processes.iter_mut().enumerate() {
             let net_slot = p.net_slot();
             match self.previous.position_after(&p.key(), &mut cursor) {
                 Some(at) => {
@@ -124,6 +158,18 @@ impl Model {
                     if net_slot != 0 {
                         let net = &mut nets[net_slot];
                         net.delta = net.total.since(self.previous.net(old).total);
+                    }
+                    let read_at = read_times.get(position).zip(self.previous.read_ns(at));
+                    if let Some((&now, then)) = read_at {
+                        // Counted over its own interval: given as over the sample's.
+                        let own_ns = now.saturating_sub(then);
+                        let rescale = |delta| over_interval(delta, own_ns, interval_ns);
+                        p.cpu_delta_ns = rescale(p.cpu_delta_ns);
+                        p.read_delta = rescale(p.read_delta);
+                        p.write_delta = rescale(p.write_delta);
+                        if net_slot != 0 {
+                            nets[net_slot].delta = nets[net_slot].delta.map(rescale);
+                        }
                     }
                     p.zombie_samples = if p.is_zombie() {
                         old.zombie_samples + 1
@@ -165,76 +211,11 @@ impl Model {
             }
         }
 
-        // Processes that vanished: remember what was counted for them, so that their exit
-        // reports (which may arrive a sample late) add only the rest. (None vanished when
-        // every one of them is still here.)
         if still_here < self.previous.len() {
-            for (p, _) in self
-                .previous
-                .iter()
-                .zip(&self.still_here)
-                .filter(|(_, &here)| !here)
-            {
-                let net = self.previous.net(p).total;
-                self.departed
-                    .insert(p.key(), Departed::seen(p, net, self.samples));
-            }
+            self.remember_vanished();
         }
-
-        // Exit reports are cumulative totals of a dead group, sent when its last thread exits
-        // and again, final, when it is freed. Each counts what it adds to what was counted.
-        snap.exited_cpu_ns = 0;
-        snap.exited_groups = 0;
-        for exit in exits.iter() {
-            let key = ProcessKey {
-                tgid: exit.tgid,
-                start_ns: exit.leader_start_ns,
-            };
-            if self.current.contains(&key) {
-                continue; // still listed (a zombie): its task records count
-            }
-            // The group's last report: nothing will come to count against it.
-            let freed = exit.flags & EXIT_FREED != 0;
-            let added = match self.departed.get_mut(&key) {
-                Some(departed) => Some(departed.count(exit)),
-                None => {
-                    let mut departed = Departed::unseen(self.samples);
-                    // Never listed: it lived entirely between two samples if it started after
-                    // the one before the previous (reports can arrive a sample late).
-                    let floor = self.window_starts[1].or(self.window_starts[0]);
-                    let whole_life = floor.is_some_and(|t| exit.leader_start_ns >= t);
-                    let added = if whole_life {
-                        Some(departed.count(exit))
-                    } else {
-                        departed.take(exit);
-                        None
-                    };
-                    if !freed {
-                        self.departed.insert(key, departed);
-                    }
-                    added
-                }
-            };
-            if freed {
-                self.departed.remove(&key);
-            }
-            if let Some((cpu, read, write, net, first_report)) = added {
-                snap.net.add(net);
-                snap.exited_cpu_ns = snap.exited_cpu_ns.saturating_add(cpu);
-                snap.exited_groups += u32::from(first_report);
-                snap.read_bytes = snap.read_bytes.saturating_add(read);
-                snap.write_bytes = snap.write_bytes.saturating_add(write);
-            }
-        }
-        let samples = self.samples;
-        self.departed
-            .retain(|_, d| samples - d.sample < DEPARTED_SAMPLES);
-        // A burst of exits whose final reports were lost grows the table: give the room
-        // back once the burst is over (with slack, so that no steady sample reallocates).
-        let room = DEPARTED_ROOM.max(2 * self.departed.len());
-        if self.departed.capacity() > 4 * room {
-            self.departed.shrink_to(room);
-        }
+        self.count_exits(exits);
+        let snap = &mut self.snapshot;
         snap.cpu_busy_ns = snap.cpu_busy_ns.saturating_add(snap.exited_cpu_ns);
 
         snap.memory = memory;
@@ -248,10 +229,10 @@ impl Model {
         }
     }
 
-    /// The room of the two process tables (processes, network counts), the one filled
-    /// last first.
+    /// The room of the two process tables (processes, network counts, read times), the one
+    /// filled last first.
     #[cfg(test)]
-    pub(super) fn table_rooms(&self) -> ((usize, usize), (usize, usize)) {
+    pub(super) fn table_rooms(&self) -> ((usize, usize, usize), (usize, usize, usize)) {
         (self.current.room(), self.previous.room())
     }
 

@@ -150,8 +150,9 @@ impl Collector {
             self.reader,
             now,
         );
-        let tasks = self.source.tasks();
-        self.model.update(now, tasks, &self.exits, memory, load);
+        let (tasks, read_ns) = (self.source.tasks(), self.source.read_times());
+        self.model
+            .update_read_at(now, tasks, read_ns, &self.exits, memory, load);
         if let Some((cpu, threads)) = self.source.system_cpu() {
             self.model.use_system_cpu(cpu, threads);
         }

@@ -28,6 +28,13 @@ pub trait RecordSource {
     /// The task records of the last read.
     fn tasks(&self) -> &[TaskRecord];
 
+    /// When each of [`RecordSource::tasks`] was read, where they were read one after
+    /// another over a time that counts (the /proc walk); empty when all were read at the
+    /// time [`RecordSource::read`] returned.
+    fn read_times(&self) -> &[u64] {
+        &[]
+    }
+
     /// Which source this is, for the outputs.
     fn kind(&self) -> Source;
 
@@ -116,6 +123,10 @@ impl RecordSource for ProcWalk {
 
     fn tasks(&self) -> &[TaskRecord] {
         ProcWalk::tasks(self)
+    }
+
+    fn read_times(&self) -> &[u64] {
+        ProcWalk::read_times(self)
     }
 
     fn kind(&self) -> Source {

@@ -71,6 +71,10 @@ pub struct ProcWalk {
     ceiling: usize,
     walk: u64,
     tasks: Vec<TaskRecord>,
+    /// When each of `tasks` was read (CLOCK_BOOTTIME ns). A walk of thousands of processes
+    /// takes a tenth of a second, and no two take as long: each process's rates are over
+    /// its own interval, from one read of it to the next.
+    read_ns: Vec<u64>,
     threads: u32,
     /// Nanoseconds per clock tick (USER_HZ).
     tick_ns: u64,
@@ -125,6 +129,7 @@ impl ProcWalk {
             ceiling: usize::MAX,
             walk: 0,
             tasks: Vec::with_capacity(1024),
+            read_ns: Vec::with_capacity(1024),
             threads: 0,
             tick_ns: 1_000_000_000 / clock_ticks_per_second(),
             buf: Vec::with_capacity(4096),
@@ -136,6 +141,7 @@ impl ProcWalk {
     /// mid-walk are skipped.
     pub fn read_tasks(&mut self) -> io::Result<()> {
         self.tasks.clear();
+        self.read_ns.clear();
         self.threads = 0;
         self.walk += 1;
         let soft_limit = getrlimit(Resource::Nofile).current;
@@ -150,6 +156,7 @@ impl ProcWalk {
             if let Some(read) = read {
                 let record = self.record(pid, &read);
                 self.tasks.push(record);
+                self.read_ns.push(crate::records::collector::boottime_ns());
             }
         }
         // Close the files of the processes no longer listed.
@@ -356,6 +363,11 @@ impl ProcWalk {
     /// One record per process of the last walk.
     pub fn tasks(&self) -> &[TaskRecord] {
         &self.tasks
+    }
+
+    /// When each of [`Self::tasks`] was read, on the clock of their start times.
+    pub fn read_times(&self) -> &[u64] {
+        &self.read_ns
     }
 
     /// Threads in all processes of the last walk.
