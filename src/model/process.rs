@@ -253,11 +253,21 @@ impl ProcessTable {
         }
     }
 
-    /// Adds a record read at `read_ns`, on the clock of the start times: a process takes
-    /// the time of the first of its records.
-    pub fn add_read_at(&mut self, rec: &TaskRecord, read_ns: u64) {
-        self.add(rec);
-        self.read_ns.resize(self.processes.len(), read_ns);
+    /// Notes when each process was read, after [`ProcessTable::add`] took `records`:
+    /// `read_ns` by record, and a process takes the time of the first of its records
+    /// (processes are in the order their first records came).
+    pub fn note_read_times(&mut self, records: &[TaskRecord], read_ns: &[u64]) {
+        self.read_ns.clear();
+        for (rec, &at) in records.iter().zip(read_ns) {
+            let first_of = self.processes.get(self.read_ns.len());
+            if first_of.is_some_and(|p| p.tgid == rec.tgid && p.start_ns == rec.leader_start_ns) {
+                self.read_ns.push(at);
+            }
+        }
+        // Records without times (too few given): none for the rest.
+        if self.read_ns.len() < self.processes.len() {
+            self.read_ns.clear();
+        }
     }
 
     /// When the process at `position` was read, if the records said.

@@ -15,6 +15,7 @@ use crate::model::top::Row;
 use crate::model::visibility::Privacy;
 
 mod exits;
+mod read_times;
 
 /// Turns successive samples into snapshots. Its tables are reused from sample to sample, so
 /// once they have grown to the machine's process count, sampling allocates nothing.
@@ -45,15 +46,6 @@ pub struct Model {
 
 /// Processes that ended recently, remembered without the table growing.
 const DEPARTED_ROOM: usize = 512;
-
-/// A count made over `own_ns`, as it would be over `interval_ns` at the same rate.
-fn over_interval(count: u64, own_ns: u64, interval_ns: u64) -> u64 {
-    if own_ns == 0 {
-        return count;
-    }
-    let scaled = u128::from(count) * u128::from(interval_ns) / u128::from(own_ns);
-    u64::try_from(scaled).unwrap_or(u64::MAX)
-}
 
 impl Model {
     pub fn new(page_size: u64, online_cpus: u32) -> Self {
@@ -110,14 +102,11 @@ impl Model {
     ) {
         std::mem::swap(&mut self.current, &mut self.previous);
         self.current.clear();
-        if read_ns.len() == tasks.len() && !tasks.is_empty() {
-            for (rec, &at) in tasks.iter().zip(read_ns) {
-                self.current.add_read_at(rec, at);
-            }
-        } else {
-            for rec in tasks {
-                self.current.add(rec);
-            }
+        for rec in tasks {
+            self.current.add(rec);
+        }
+        if !read_ns.is_empty() {
+            self.current.note_read_times(tasks, read_ns);
         }
         // Grown now, in the sample with more processes than ever, not in a later one.
         let room = self.current.room();
@@ -131,7 +120,6 @@ impl Model {
 
         let snap = &mut self.snapshot;
         snap.interval_ns = window_start.map_or(0, |t| time_ns - t);
-        let interval_ns = snap.interval_ns;
         snap.cpu_busy_ns = 0;
         snap.read_bytes = 0;
         snap.write_bytes = 0;
@@ -143,8 +131,8 @@ impl Model {
             .reserve(self.previous.len().max(self.current.len()));
         self.still_here.resize(self.previous.len(), false);
         let (mut still_here, mut cursor) = (0, 0);
-        let (processes, nets, read_times) = self.current.parts_mut();
-        for (position, p) in processes.iter_mut().enumerate() {
+        let (processes, nets, _) = self.current.parts_mut();
+        for p in processes {
             let net_slot = p.net_slot();
             match self.previous.position_after(&p.key(), &mut cursor) {
                 Some(at) => {
@@ -158,18 +146,6 @@ impl Model {
                     if net_slot != 0 {
                         let net = &mut nets[net_slot];
                         net.delta = net.total.since(self.previous.net(old).total);
-                    }
-                    let read_at = read_times.get(position).zip(self.previous.read_ns(at));
-                    if let Some((&now, then)) = read_at {
-                        // Counted over its own interval: given as over the sample's.
-                        let own_ns = now.saturating_sub(then);
-                        let rescale = |delta| over_interval(delta, own_ns, interval_ns);
-                        p.cpu_delta_ns = rescale(p.cpu_delta_ns);
-                        p.read_delta = rescale(p.read_delta);
-                        p.write_delta = rescale(p.write_delta);
-                        if net_slot != 0 {
-                            nets[net_slot].delta = nets[net_slot].delta.map(rescale);
-                        }
                     }
                     p.zombie_samples = if p.is_zombie() {
                         old.zombie_samples + 1
@@ -211,6 +187,7 @@ impl Model {
             }
         }
 
+        self.rescale_to_own_intervals();
         if still_here < self.previous.len() {
             self.remember_vanished();
         }

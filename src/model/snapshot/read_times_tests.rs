@@ -111,3 +111,41 @@ fn read_times_get_their_room_in_both_tables_in_the_sample_that_grew() {
     sample(&mut m, 3000 * MS, 299);
     assert_eq!(m.table_rooms(), (filled, filled));
 }
+
+#[test]
+fn a_process_of_several_records_takes_the_time_of_its_first() {
+    let mut m = Model::new(4096, 2);
+    let (leader, other) = (thread(10, 10, 0, 0), thread(10, 11, 0, 0));
+    m.update_read_at(
+        1000 * MS,
+        &[leader, other, thread(20, 20, 0, 0)],
+        &[1000 * MS, 1400 * MS, 1500 * MS],
+        &[],
+        None,
+        None,
+    );
+    // 10's first record is read 200 ms later than before, 20's at the same offset.
+    let (leader, other) = (thread(10, 10, 0, 600 * MS), thread(10, 11, 0, 0));
+    m.update_read_at(
+        2000 * MS,
+        &[leader, other, thread(20, 20, 0, 500 * MS)],
+        &[2200 * MS, 2300 * MS, 2500 * MS],
+        &[],
+        None,
+        None,
+    );
+    m.rank(false);
+    let s = m.snapshot();
+    let percent = |tgid| {
+        let row = s
+            .top_cpu
+            .rows()
+            .iter()
+            .find(|r| r.tgid == tgid)
+            .expect("row");
+        s.core_percent(row.value)
+    };
+    // 600 ms in its own 1,200 ms; 500 ms in 1,000.
+    assert!((percent(10) - 50.0).abs() < 1e-6, "{}", percent(10));
+    assert!((percent(20) - 50.0).abs() < 1e-6, "{}", percent(20));
+}
