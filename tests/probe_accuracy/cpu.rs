@@ -23,9 +23,12 @@ pub(crate) fn a_spinning_thread_matches_its_schedstat_and_the_total_matches_proc
 
     // The truth for the spinner is its own runtime from /proc/PID/schedstat (ns), over the
     // same window: on a busy machine it gets less than a core, and the sample must say so.
-    let before = cpu_jiffies();
     let spun = CpuShare::start(spin.pid());
     sample(&mut c);
+    // The machine's, from the end of one sample to the end of the next, as the samples
+    // read it: a walk of /proc of thousands of processes is a tenth of a second of a busy
+    // core, which a window around both walks would count once too often.
+    let before = cpu_jiffies();
     std::thread::sleep(Duration::from_secs(2));
     let s = sample(&mut c);
     let spun_percent = spun.percent();
