@@ -26,6 +26,7 @@
 
 mod files;
 mod new_pids;
+mod system_cpu;
 #[cfg(test)]
 mod tests;
 
@@ -40,9 +41,8 @@ use rustix::io::Errno;
 use rustix::process::{getrlimit, Resource};
 
 use crate::model::fdbudget::held_fd_budget;
-use crate::model::procstat::{parse_cpu_ticks, parse_io, parse_statm_resident, ProcStat};
+use crate::model::procstat::{parse_io, parse_statm_resident, ProcStat};
 use crate::model::record::{TaskRecord, TASK_IO_UNKNOWN, TASK_KTHREAD};
-use crate::model::SystemCpu;
 use files::Held;
 use new_pids::NewPids;
 
@@ -373,22 +373,6 @@ impl ProcWalk {
     /// Threads in all processes of the last walk.
     pub fn threads(&self) -> u32 {
         self.threads
-    }
-
-    /// Busy and total CPU time of all CPUs since boot, in ns, from `/proc/stat`.
-    pub fn cpu_time_ns(&mut self) -> Option<SystemCpu> {
-        if self.proc_stat.is_none() {
-            if self.dir.is_none() {
-                self.dir = Some(files::open_dir(&self.root).ok()?);
-            }
-            self.proc_stat = files::open_relative(self.dir.as_ref()?, "stat").ok();
-        }
-        let text = files::read_whole(self.proc_stat.as_ref()?, &mut self.buf).ok()?;
-        let (busy, total) = parse_cpu_ticks(text)?;
-        Some(SystemCpu {
-            busy: busy.saturating_mul(self.tick_ns),
-            total: total.saturating_mul(self.tick_ns),
-        })
     }
 }
 
