@@ -1,7 +1,13 @@
 //! The code only start-up ran is given back: some seconds after the bar shows, its
-//! executable's code mapping holds far fewer resident pages than start-up left, and the
-//! bar goes on working (its clock and workspaces follow sway). Read from the running
-//! bar's `/proc/PID/smaps`.
+//! executable's code mapping holds at least a quarter fewer resident pages than start-up
+//! left, and the bar goes on working (its clock and workspaces follow sway). Read from
+//! the running bar's `/proc/PID/smaps`.
+//!
+//! What a tick runs is mapped again at its first touch, a whole page-cache folio at a
+//! time (64 KiB or more on 6.x kernels with large folios), so how much comes back depends
+//! on how the page cache holds the copied executable: 4.4 to 9.7 MiB of a debug build's
+//! 14 MiB in runs here (its tick touches about a hundred 64 KiB folios). Without the
+//! give-back nothing here unmaps code, with 24 GB and no memory pressure.
 
 use std::time::Duration;
 
@@ -38,7 +44,10 @@ fn the_code_only_start_up_ran_is_given_back() {
         "config.toml",
         "modules_left = [\"workspaces\"]\nmodules_center = [\"clock\"]\nmodules_right = []\n",
     );
-    let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
+    let bar = session.start_bar(&[
+        ("SWAYSOCK", &session.swaysock()),
+        ("RINGBAR_LOG", "ringbar::ui=debug"),
+    ]);
     wait_for("the clock", WAIT, || !bar.field("clock").is_empty());
     wait_for("the workspaces", WAIT, || {
         !bar.field("workspaces").is_empty()
@@ -48,8 +57,9 @@ fn the_code_only_start_up_ran_is_given_back() {
     std::thread::sleep(Duration::from_secs(13));
     let later = code_rss_kib(bar.pid());
     assert!(
-        later * 2 < after_start,
-        "{after_start} KiB resident after start-up, {later} KiB later"
+        later * 4 < after_start * 3,
+        "{after_start} KiB resident after start-up, {later} KiB later; the bar's log:\n{}",
+        bar.log_text()
     );
     // The bar still runs its code: a new workspace shows.
     session.swaymsg(&["workspace", "7"]);
