@@ -1,5 +1,5 @@
-//! Giving memory back after a burst of windows: a hotplug storm builds and drops a bar's
-//! widgets, about half a megabyte each, many at once.
+//! Giving memory back after a burst of windows (a hotplug storm builds and drops a bar's
+//! widgets, about half a megabyte each, many at once) and after start-up.
 //!
 //! Two things keep that memory after the windows are gone. GLib before 2.76 hands
 //! GObjects out of its slice allocator, whose caches keep freed chunks for good (here about
@@ -63,8 +63,10 @@ pub fn trim_soon() {
     });
 }
 
+/// Gives malloc's free pages back to the system now (every thread's arena: a thread that
+/// ended leaves its arena's freed memory resident until then).
 #[cfg(target_env = "gnu")]
-fn trim() {
+pub fn trim() {
     // SAFETY: malloc_trim takes no pointers and only returns free pages of the heap.
     unsafe {
         libc::malloc_trim(0);
@@ -72,4 +74,4 @@ fn trim() {
 }
 
 #[cfg(not(target_env = "gnu"))]
-fn trim() {}
+pub fn trim() {}

@@ -168,7 +168,7 @@ impl App {
             .borrow_mut()
             .reload_config(self.config_file.as_deref());
         self.set_sampling(config.takes_samples);
-        super::give_back_code_pages_later();
+        super::give_back_start_up_memory_later();
         self.config.replace(config);
         let config = self.config.borrow();
         self.sources

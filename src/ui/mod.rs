@@ -39,7 +39,7 @@ use gtk4::prelude::*;
 use gtk4::{gdk, gio, glib};
 
 use crate::app::single_instance::{self, Claim};
-use crate::app::{code_pages, paths, startup};
+use crate::app::{code_pages, heap, paths, startup};
 use crate::events::control;
 
 /// Runs the bar until the compositor goes away (exit 1) or a SIGTERM/SIGINT (exit 0).
@@ -169,7 +169,7 @@ pub fn run() -> ExitCode {
         }
     }
     app.start();
-    give_back_code_pages_later();
+    give_back_start_up_memory_later();
     // A quit() before run() is lost: a display that closed during start-up ends it here.
     if exit_code.get() != 0 || display.is_closed() {
         tracing::error!("the compositor went away during start-up: exiting");
@@ -238,9 +238,10 @@ fn outlive_the_session_bus() {
 
 /// Start-up is over some seconds after the bars first show (the first samples drawn,
 /// the event sources answered): then the code only it ran is given back (see
-/// [`code_pages`]). A reload runs some of it again, and gives it back again as well;
-/// reloads in a burst give it back once.
-pub fn give_back_code_pages_later() {
+/// [`code_pages`]), and the heap it left free (the config's parse, the event sources'
+/// first answers, the sampling thread's arena once the main loop samples). A reload runs
+/// some of it again, and gives it back again as well; reloads in a burst give it back once.
+pub fn give_back_start_up_memory_later() {
     const AFTER_S: u32 = 10;
     thread_local!(static PENDING: Cell<bool> = const { Cell::new(false) });
     if PENDING.replace(true) {
@@ -252,5 +253,6 @@ pub fn give_back_code_pages_later() {
             Ok(bytes) => tracing::debug!("start-up's code pages given back ({} KiB)", bytes >> 10),
             Err(err) => tracing::debug!("start-up's code pages kept: {err}"),
         }
+        heap::trim();
     });
 }

@@ -10,6 +10,7 @@ mod clock;
 mod code_pages;
 mod drawing;
 mod groups;
+mod heap_trim;
 mod hidden_readings;
 mod history;
 mod hotplug_storm;

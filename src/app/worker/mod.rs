@@ -245,6 +245,9 @@ impl Worker {
 
     fn onto_main_loop(&mut self, parked: Parked, latest: &Sample) {
         tracing::debug!("samples are short: the main loop takes them");
+        // The thread has ended; what its malloc arena holds free stays resident until
+        // trimmed (a few hundred KiB of a sampling thread's start).
+        crate::app::heap::trim();
         self.placement = Placement::new(Place::MainLoop);
         let inline = Inline::new(parked, self.ticker.clone(), latest.notices.clone());
         self.running = Running::MainLoop(Box::new(inline));
