@@ -106,6 +106,59 @@ fn the_walker_reads_as_the_user_who_runs_it() {
     );
 }
 
+/// Bytes of this process's mappings of BPF maps (the exit ring and the walker's records).
+fn bpf_mapped_bytes() -> usize {
+    let maps = std::fs::read_to_string("/proc/self/maps").expect("/proc/self/maps");
+    maps.lines()
+        .filter(|line| line.ends_with("anon_inode:bpf-map"))
+        .filter_map(|line| line.split_once(' ')?.0.split_once('-'))
+        .map(|(start, end)| {
+            usize::from_str_radix(end, 16).unwrap() - usize::from_str_radix(start, 16).unwrap()
+        })
+        .sum()
+}
+
+/// The walker maps only the records a walk needs (the kernel makes every page of a mapping
+/// resident): 700 more tasks than the first walk found are all read by the next, which
+/// maps more.
+#[test]
+fn the_walker_maps_more_records_as_tasks_come() {
+    require_root();
+    let _serial = serial();
+    if !kernel_has_the_walker() {
+        return;
+    }
+    let mut probe = Probe::load().expect("the BPF probe loads");
+    probe.read_tasks().expect("walker");
+    assert!(probe.walked());
+    let (first_tasks, first_mapped) = (probe.tasks().len(), bpf_mapped_bytes());
+
+    let subjects = Subjects::new();
+    let program = subjects.program("rb-crowd", "/bin/sleep");
+    let crowd: Vec<Subject> = (0..700)
+        .map(|_| Subject::spawn(&program, &["60"]))
+        .collect();
+    probe.read_tasks().expect("walker");
+    assert!(probe.walked());
+    let walked = by_pid(probe.tasks());
+    let missing = crowd
+        .iter()
+        .filter(|s| {
+            walked
+                .get(&s.pid())
+                .is_none_or(|r| name(&r.comm) != "rb-crowd")
+        })
+        .count();
+    assert_eq!(missing, 0, "of 700 new tasks, {missing} not read");
+    let record = std::mem::size_of::<TaskRecord>();
+    let grown = bpf_mapped_bytes() - first_mapped;
+    assert!(
+        grown >= 700 * record - 256 * record,
+        "{first_tasks} tasks, then {}: the records mapped grew by {grown} bytes",
+        walked.len()
+    );
+}
+
 /// The child of the test above: loads the probe as root, becomes nobody (no
 /// capabilities), reads and checks the root process `RINGBAR_WALKER_ROOTS`.
 #[test]

@@ -35,9 +35,24 @@ pub(super) fn capacity_for_this_machine() -> usize {
     (tasks * HEADROOM_FACTOR).max(LEAST_CAPACITY)
 }
 
+/// The records mapped beyond those a walk found, so a few more tasks need no new mapping.
+const MAPPED_HEADROOM: usize = 256;
+
+/// How many of the map's `capacity` records to map for a walk that found `tasks`: them
+/// and some headroom, in whole pages. The kernel maps every page of a mapping at once (and
+/// counts it resident), so mapping the whole map would make 4,096 records 576 KiB of the
+/// bar's memory where 300 tasks fill 43.
+fn records_to_map(tasks: usize, capacity: usize) -> usize {
+    let record = std::mem::size_of::<TaskRecord>();
+    let bytes = (tasks + MAPPED_HEADROOM) * record;
+    let page = rustix::param::page_size();
+    (bytes.div_ceil(page) * page / record).min(capacity)
+}
+
 pub(super) struct Walker {
     program: OwnedFd,
-    /// The `walked` map, and its records mapped into this process (`None` while unmapped).
+    /// The `walked` map, and the first of its records mapped into this process (`None`
+    /// while unmapped): as many as the last walk found, and some headroom.
     map: OwnedFd,
     records: Option<Mapping>,
     capacity: usize,
@@ -55,18 +70,20 @@ impl Walker {
             capacity,
             written: 0,
         };
-        walker.map_records()?;
+        walker.map_records(0)?;
         Ok(walker)
     }
 
-    fn map_records(&mut self) -> io::Result<&Mapping> {
-        if self.records.is_none() {
-            let length = self.capacity * std::mem::size_of::<TaskRecord>();
+    /// Maps at least `tasks` records, mapping anew when the present mapping holds fewer.
+    fn map_records(&mut self, tasks: usize) -> io::Result<()> {
+        let mapped = self.records.as_ref().map_or(0, Mapping::record_capacity);
+        if self.records.is_none() || mapped < tasks {
+            let length = records_to_map(tasks, self.capacity) * std::mem::size_of::<TaskRecord>();
+            // The old mapping goes first: both at once would be resident together.
+            self.records = None;
             self.records = Some(Mapping::read_only(&self.map, length)?);
         }
-        self.records
-            .as_ref()
-            .ok_or_else(|| io::Error::other("the walker's records are not mapped"))
+        Ok(())
     }
 
     /// Unmaps the records until the next walk (the kernel maps all their pages at once).
@@ -80,7 +97,6 @@ impl Walker {
     /// records are not all there (the caller reads this sample another way).
     pub fn walk(&mut self, uid: u32, gid: u32) -> io::Result<bool> {
         self.written = 0;
-        self.map_records()?;
         // `struct walk_reader` in bpf/walker.bpf.h.
         let mut reader = [uid, gid];
         let mut opts = libbpf_sys::bpf_test_run_opts {
@@ -107,6 +123,8 @@ impl Walker {
         if found > self.capacity {
             return Ok(false);
         }
+        // The kernel wrote them to the map whatever this process maps of it.
+        self.map_records(found)?;
         self.written = found;
         Ok(true)
     }
@@ -123,5 +141,30 @@ impl Walker {
 
     pub fn capacity(&self) -> usize {
         self.capacity
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_records_mapped_cover_the_walk_in_whole_pages_within_the_map() {
+        let record = std::mem::size_of::<TaskRecord>();
+        let page = rustix::param::page_size();
+        for tasks in [0, 1, 300, 1000, 3300, 4000] {
+            let mapped = records_to_map(tasks, 4096);
+            assert!(mapped >= tasks.min(4096), "{tasks} tasks, {mapped} mapped");
+            assert!(mapped <= 4096, "never beyond the map");
+            if mapped < 4096 {
+                assert!(mapped >= tasks + MAPPED_HEADROOM, "with headroom");
+                let pages = (mapped * record).div_ceil(page);
+                assert!((mapped + 1) * record > pages * page, "its pages filled");
+            }
+        }
+        assert!(
+            records_to_map(300, 4096) * record <= 20 * page,
+            "300 tasks map 20 pages, not the map's 144"
+        );
     }
 }
