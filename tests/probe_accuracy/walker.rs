@@ -113,7 +113,8 @@ fn bpf_mapped_bytes() -> usize {
         .filter(|line| line.ends_with("anon_inode:bpf-map"))
         .filter_map(|line| line.split_once(' ')?.0.split_once('-'))
         .map(|(start, end)| {
-            usize::from_str_radix(end, 16).unwrap() - usize::from_str_radix(start, 16).unwrap()
+            let address = |hex| usize::from_str_radix(hex, 16).expect("a hex address");
+            address(end) - address(start)
         })
         .sum()
 }
