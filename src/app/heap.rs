@@ -63,6 +63,26 @@ pub fn trim_soon() {
     });
 }
 
+/// [`trim`] now, and logs (at debug) how much of the process's resident memory it gave
+/// back, as the kernel counts it; `after` says what it followed.
+pub fn trim_after(after: &str) {
+    let before = resident_kib();
+    trim();
+    if let (Some(before), Some(now)) = (before, resident_kib()) {
+        tracing::debug!(
+            "heap trimmed after {after}: {} KiB given back",
+            before.saturating_sub(now)
+        );
+    }
+}
+
+/// This process's resident memory in KiB (`/proc/self/statm`'s second field, in pages).
+fn resident_kib() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_ascii_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * (rustix::param::page_size() as u64 / 1024))
+}
+
 /// Gives malloc's free pages back to the system now (every thread's arena: a thread that
 /// ended leaves its arena's freed memory resident until then).
 #[cfg(target_env = "gnu")]

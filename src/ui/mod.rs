@@ -253,6 +253,6 @@ pub fn give_back_start_up_memory_later() {
             Ok(bytes) => tracing::debug!("start-up's code pages given back ({} KiB)", bytes >> 10),
             Err(err) => tracing::debug!("start-up's code pages kept: {err}"),
         }
-        heap::trim();
+        heap::trim_after("start-up");
     });
 }

@@ -247,7 +247,7 @@ impl Worker {
         tracing::debug!("samples are short: the main loop takes them");
         // The thread has ended; what its malloc arena holds free stays resident until
         // trimmed (a few hundred KiB of a sampling thread's start).
-        crate::app::heap::trim();
+        crate::app::heap::trim_after("the sampling thread");
         self.placement = Placement::new(Place::MainLoop);
         let inline = Inline::new(parked, self.ticker.clone(), latest.notices.clone());
         self.running = Running::MainLoop(Box::new(inline));
