@@ -5,8 +5,6 @@
 //! showed; and the bar goes on sampling. Read from the bar's log and its
 //! `/proc/PID/smaps_rollup`.
 
-use std::time::Duration;
-
 use crate::common::session::{Compositor, Session};
 use crate::common::{require_root, serial};
 use crate::*;
