@@ -64,17 +64,21 @@ grep -q '^CPU ' <<<"$out" || fail "no CPU section in ringbar --once: $out"
 grep -q 'µs from the BPF probe ·' <<<"$out" ||
     fail "the probe did not load with the package's capabilities: $(cat "$root/tmp/once.err") $out"
 log "ringbar --once as tester: $(head -n1 <<<"$out")"
-# The sound plugin: installed, its libraries brought by the package's dependencies, and
-# the bar itself free of them.
-plugin=/usr/lib/ringbar/libringbar_sound.so
-[ -f "$root$plugin" ] || fail "the sound plugin $plugin is not installed"
-libs=$(in_root ldd "$plugin") || fail "ldd $plugin: $libs"
-if grep -q 'not found' <<<"$libs"; then fail "the sound plugin's libraries are missing: $libs"; fi
-grep -q 'libpulse' <<<"$libs" || fail "the sound plugin does not link libpulse: $libs"
+# The plugins: installed, their libraries brought by the package's dependencies, each
+# with its own (the sound plugin no libpipewire), and the bar itself free of them.
+for plugin in sound:libpulse:libpipewire video:libpipewire:libpulse; do
+    IFS=: read -r name links lacks <<<"$plugin"
+    plugin=/usr/lib/ringbar/libringbar_$name.so
+    [ -f "$root$plugin" ] || fail "the $name plugin $plugin is not installed"
+    libs=$(in_root ldd "$plugin") || fail "ldd $plugin: $libs"
+    if grep -q 'not found' <<<"$libs"; then fail "the $name plugin's libraries are missing: $libs"; fi
+    grep -q "$links" <<<"$libs" || fail "the $name plugin does not link $links: $libs"
+    if grep -q "$lacks" <<<"$libs"; then fail "the $name plugin links $lacks: $libs"; fi
+done
 if in_root ldd /usr/bin/ringbar | grep -E 'libpulse|libpipewire'; then
     fail "/usr/bin/ringbar links the sound libraries itself"
 fi
-if grep 'sound plugin' "$root/tmp/once.err"; then fail "the installed bar cannot open its sound plugin"; fi
+if grep 'plugin cannot be opened' "$root/tmp/once.err"; then fail "the installed bar cannot open a plugin"; fi
 check=$(chroot --userspec=tester:tester "$root" env -i PATH=/usr/bin:/bin HOME=/home/tester ringbar check 2>&1) ||
     fail "ringbar check on the packaged config: $check"
 grep -q '/etc/xdg/ringbar/config.toml' <<<"$check" || fail "the packaged config is not the one read: $check"

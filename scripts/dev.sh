@@ -108,7 +108,7 @@ setup() {
 cargo_test_as_root() {
     local profile=()
     if [[ " $* " == *" --release "* ]]; then profile=(--release); fi
-    build_sound_plugin "${profile[@]}"
+    build_plugins "${profile[@]}"
     if [ "$(id -u)" -eq 0 ]; then
         cargo test --locked --features test-support "$@"
     else
@@ -121,13 +121,13 @@ cargo_test_as_root() {
 # (for the profile of a `--release` argument too).
 build_test_helpers() {
     cargo build --locked --features test-support --examples "$@"
-    build_sound_plugin "$@"
+    build_plugins "$@"
 }
 
-# The sound plugin (sound/) is a library the bar opens, beside its executable: no
-# `cargo test` builds it. Its test build shares the bar's features.
-build_sound_plugin() {
-    cargo build --locked -p ringbar-sound --features ringbar/test-support "$@"
+# The plugins (sound/, video/) are libraries the bar opens, beside its executable: no
+# `cargo test` builds them. Their test build shares the bar's features.
+build_plugins() {
+    cargo build --locked -p ringbar-sound -p ringbar-video --features ringbar/test-support "$@"
 }
 
 # The pure core (model, parsers, writers, modules, config) without GTK and libbpf.

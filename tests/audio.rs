@@ -287,14 +287,21 @@ fn a_server_that_dies_after_an_event_leaves_the_bar_running() {
 
 /// The names of the sound libraries a process has mapped.
 fn sound_libraries(pid: u32) -> Vec<String> {
-    let sound = ["libpulse", "libpipewire", "libsndfile", "libringbar_sound"];
+    let sound = [
+        "libpulse",
+        "libpipewire",
+        "libsndfile",
+        "libringbar_sound",
+        "libringbar_video",
+    ];
     (common::mapped_objects(pid).into_iter())
         .filter(|name| sound.iter().any(|lib| name.starts_with(lib)))
         .collect()
 }
 
-/// A bar without `audio` or `privacy` maps no sound library (the plugin is not opened);
-/// a reload that lists `audio` opens it, and the module shows the server.
+/// A bar without `audio` or `privacy` maps no sound library (no plugin is opened); a
+/// reload that lists `audio` opens the sound plugin, and the module shows the server,
+/// without PipeWire's library (the video plugin's, for `privacy` only).
 #[test]
 fn the_sound_libraries_are_mapped_only_once_a_module_needs_them() {
     let _serial = serial();
@@ -325,6 +332,12 @@ fn the_sound_libraries_are_mapped_only_once_a_module_needs_them() {
         assert!(
             mapped.iter().any(|name| name.starts_with(lib)),
             "{lib} is not mapped: {mapped:?}"
+        );
+    }
+    for lib in ["libpipewire", "libringbar_video.so"] {
+        assert!(
+            !mapped.iter().any(|name| name.starts_with(lib)),
+            "{lib} is mapped for audio alone: {mapped:?}"
         );
     }
 }

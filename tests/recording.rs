@@ -244,6 +244,14 @@ fn cameras_and_screen_shares_are_named_until_they_stop() {
     wait_for("a share on the new PipeWire", WAIT, || {
         bar.field("privacy") == "SHARE gst-launch-1.0"
     });
+    // `privacy` opened both plugins: the sound server's and PipeWire's video graph's.
+    let mapped = common::mapped_objects(bar.pid());
+    for lib in ["libringbar_sound.so", "libringbar_video.so", "libpipewire"] {
+        assert!(
+            mapped.iter().any(|name| name.starts_with(lib)),
+            "{lib} is not mapped: {mapped:?}"
+        );
+    }
     let log = bar.log_text();
     assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
 }

@@ -1,8 +1,8 @@
 //! Cameras and screen shares in use, from PipeWire's graph: a video source node linked
 //! to a running video stream of a program. A source made by a device monitor (it has
 //! `device.api`: `v4l2`, `libcamera`) is a camera; one a program makes (a screen-cast
-//! portal, a compositor) is a screen share. The sound plugin follows the graph over
-//! PipeWire's own protocol (`sound/src/capture.rs`); the graph and what it means are core.
+//! portal, a compositor) is a screen share. The video plugin follows the graph over
+//! PipeWire's own protocol (`video/src/capture.rs`); the graph and what it means are core.
 
 #[cfg(test)]
 mod tests;

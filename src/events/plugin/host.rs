@@ -1,6 +1,6 @@
-//! The bar's side of the sound plugin: the shared object opened on first use (and kept
-//! open: libpulse and libpipewire are not made to be unloaded), and a [`Watch`] for each
-//! source it serves that starts the plugin's client and hears its states.
+//! The bar's side of the plugins: each shared object opened on the first use of a source
+//! it serves (and kept open: libpulse and libpipewire are not made to be unloaded), and a
+//! [`Watch`] for each source that starts the plugin's client and hears its states.
 //!
 //! It opens only after the bar dropped its capabilities (modules start after the
 //! config is read), and only from beside the bar's own executable.
@@ -14,11 +14,15 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::{level_number, Bytes, Host, PluginApi, PluginCommand, BUILD, ENTRY, FILE_NAME};
+use super::{
+    file_for, level_number, Bytes, Host, PluginApi, PluginCommand, BUILD, ENTRY, FILE_NAMES,
+};
 use crate::events::source::{EventState, OnChange, Watch};
 
-/// The plugin once opened, or why it could not be (said once per source that needs it).
-static PLUGIN: OnceLock<Result<Opened, String>> = OnceLock::new();
+/// Each plugin of [`FILE_NAMES`] once opened, or why it could not be (said once per
+/// source that needs it).
+static PLUGINS: [OnceLock<Result<Opened, String>>; FILE_NAMES.len()] =
+    [const { OnceLock::new() }; FILE_NAMES.len()];
 
 struct Opened {
     api: &'static PluginApi,
@@ -26,25 +30,25 @@ struct Opened {
     _library: libloading::Library,
 }
 
-/// Where the plugin is looked for, first found first: beside the executable, then in
-/// `../lib/ringbar/` from it.
-fn candidates(executable: &Path) -> Vec<PathBuf> {
+/// Where the plugin `file` is looked for, first found first: beside the executable, then
+/// in `../lib/ringbar/` from it.
+fn candidates(executable: &Path, file: &str) -> Vec<PathBuf> {
     let Some(folder) = executable.parent() else {
         return Vec::new();
     };
-    let mut paths = vec![folder.join(FILE_NAME)];
+    let mut paths = vec![folder.join(file)];
     if let Some(prefix) = folder.parent() {
-        paths.push(prefix.join("lib/ringbar").join(FILE_NAME));
+        paths.push(prefix.join("lib/ringbar").join(file));
     }
     paths
 }
 
-fn open() -> Result<Opened, String> {
+fn open(file: &str) -> Result<Opened, String> {
     let executable = std::env::current_exe().map_err(|err| format!("no executable: {err}"))?;
-    let paths = candidates(&executable);
+    let paths = candidates(&executable, file);
     let Some(path) = paths.iter().find(|path| path.exists()) else {
         let tried: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(format!("no {FILE_NAME} (looked for {})", tried.join(", ")));
+        return Err(format!("no {file} (looked for {})", tried.join(", ")));
     };
     let flags = libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_LOCAL;
     // SAFETY: the plugin is ringbar's own, installed beside the bar; its initialisers
@@ -66,15 +70,20 @@ fn open() -> Result<Opened, String> {
             BUILD.to_string_lossy()
         ));
     }
-    tracing::debug!("sound plugin: {}", path.display());
+    tracing::debug!("plugin: {}", path.display());
     Ok(Opened {
         api,
         _library: library,
     })
 }
 
-fn api() -> Result<&'static PluginApi, &'static str> {
-    match PLUGIN.get_or_init(open) {
+/// The plugin `file` of [`FILE_NAMES`], opened on the first call.
+fn api(file: &'static str) -> Result<&'static PluginApi, &'static str> {
+    let index = FILE_NAMES
+        .iter()
+        .position(|name| *name == file)
+        .unwrap_or(0);
+    match PLUGINS[index].get_or_init(|| open(file)) {
         Ok(opened) => Ok(opened.api),
         Err(err) => Err(err),
     }
@@ -96,10 +105,11 @@ where
     S::Command: PluginCommand,
 {
     fn start(settings: &S::Settings, on_change: OnChange<S>) -> Option<Self> {
-        let api = match api() {
+        let file = file_for(S::KEY);
+        let api = match api(file) {
             Ok(api) => api,
             Err(err) => {
-                tracing::warn!("{}: the sound plugin cannot be opened: {err}", S::KEY);
+                tracing::warn!("{}: its plugin cannot be opened: {err}", S::KEY);
                 return None;
             }
         };
@@ -186,12 +196,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_plugin_is_looked_for_beside_the_bar_then_in_its_lib_folder() {
+    fn a_plugin_is_looked_for_beside_the_bar_then_in_its_lib_folder() {
         assert_eq!(
-            candidates(Path::new("/usr/bin/ringbar")),
+            candidates(Path::new("/usr/bin/ringbar"), "libringbar_video.so"),
             [
-                PathBuf::from("/usr/bin/libringbar_sound.so"),
-                PathBuf::from("/usr/lib/ringbar/libringbar_sound.so"),
+                PathBuf::from("/usr/bin/libringbar_video.so"),
+                PathBuf::from("/usr/lib/ringbar/libringbar_video.so"),
             ]
         );
     }

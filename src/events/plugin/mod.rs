@@ -1,12 +1,18 @@
-//! The sound plugin's interface: the C functions by which the bar starts, commands and
-//! stops the clients the plugin holds (the sound server for `audio` and `privacy`,
-//! PipeWire's video graph for `privacy`). The bar opens the plugin (`sound/`, a shared
-//! object) only when a module listed needs one of them, so a bar without those modules
-//! maps neither libpulse nor libpipewire.
+//! The plugins' interface: the C functions by which the bar starts, commands and stops
+//! the clients a plugin holds. Two plugins, shared objects the bar opens only when a
+//! module listed needs one: `sound/` (the sound server over libpulse, for `audio` and
+//! `privacy`'s microphones) and `video/` (PipeWire's video graph over libpipewire, for
+//! `privacy`'s cameras and screen shares). A bar without those modules maps neither
+//! library, and one with `audio` alone maps no libpipewire.
 //!
-//! Both sides are built from this file. States, settings and commands cross as JSON of
-//! the core's own types: they change a few times a minute, never each tick.
+//! Both sides are built from this file ([`guest`] is the plugins' side). States,
+//! settings and commands cross as JSON of the core's own types: they change a few times
+//! a minute, never each tick.
 
+#[cfg(feature = "app")]
+pub mod guest;
+#[cfg(feature = "app")]
+mod guest_log;
 #[cfg(feature = "app")]
 mod host;
 
@@ -15,18 +21,32 @@ use std::ffi::{c_void, CStr};
 #[cfg(feature = "app")]
 pub use host::PluginWatch;
 
-/// The shared object's file name, next to the bar's executable (a build's
-/// `target/release/`) or in `../lib/ringbar/` from it (a package's `/usr/lib/ringbar/`).
-pub const FILE_NAME: &str = "libringbar_sound.so";
+use crate::events::capture::CaptureState;
+use crate::events::source::EventState;
 
-/// The symbol the plugin exports: `extern "C" fn() -> &'static PluginApi`.
-pub const ENTRY: &[u8] = b"ringbar_sound_plugin\0";
+/// The plugins' file names, next to the bar's executable (a build's `target/release/`)
+/// or in `../lib/ringbar/` from it (a package's `/usr/lib/ringbar/`).
+pub const SOUND_FILE: &str = "libringbar_sound.so";
+pub const VIDEO_FILE: &str = "libringbar_video.so";
+pub const FILE_NAMES: [&str; 2] = [SOUND_FILE, VIDEO_FILE];
+
+/// The plugin that serves the source `key` (its `EventState::KEY`).
+pub fn file_for(key: &str) -> &'static str {
+    if key == CaptureState::KEY {
+        VIDEO_FILE
+    } else {
+        SOUND_FILE
+    }
+}
+
+/// The symbol a plugin exports: `extern "C" fn() -> &'static PluginApi`.
+pub const ENTRY: &[u8] = b"ringbar_plugin\0";
 
 /// Which build of this interface and of the types crossing it the plugin was made
 /// with; the bar opens only its own (an upgrade can replace the file under a running
 /// bar).
 pub const BUILD: &CStr =
-    match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "/plugin-1\0").as_bytes()) {
+    match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "/plugin-2\0").as_bytes()) {
         Ok(build) => build,
         Err(_) => panic!("BUILD ends in its only NUL"),
     };
@@ -162,6 +182,12 @@ mod tests {
         };
         assert_eq!(AudioCommand::decode(&command.encode()), Some(command));
         assert_eq!(AudioCommand::decode(b"{\"Unknown\":1}"), None);
+    }
+
+    #[test]
+    fn the_video_graph_has_a_plugin_of_its_own() {
+        assert_eq!(file_for(CaptureState::KEY), VIDEO_FILE);
+        assert_eq!(file_for(AudioState::KEY), SOUND_FILE);
     }
 
     #[test]

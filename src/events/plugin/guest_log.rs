@@ -1,10 +1,10 @@
-//! The plugin's log lines, into the bar's log: the plugin has its own copy of `tracing`,
+//! A plugin's log lines, into the bar's log: a plugin has its own copy of `tracing`,
 //! whose events go nowhere unless a subscriber takes them. This one formats each event
 //! as the bar's log would (its message, then its fields) and hands the line over.
 
 use std::fmt::Write;
 
-use ringbar::events::plugin::{level_number, Bytes, Host};
+use super::{level_number, Bytes, Host};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
