@@ -29,6 +29,16 @@ pub(crate) fn an_exec_shows_the_new_name_in_the_next_sample(source: Source) {
     assert_eq!(listed_name(&c, pid), "rb-after");
 }
 
+/// How often the thread-group leader `pid` went to sleep (`voluntary_ctxt_switches` in
+/// /proc/PID/status, the leader's own).
+fn voluntary_switches(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status
+        .lines()
+        .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))?;
+    line.trim().parse().ok()
+}
+
 /// The name the latest sample gives the process `pid`.
 fn listed_name(c: &Collector, pid: u32) -> String {
     let process = c.model().processes().by_tgid(pid);
@@ -90,8 +100,10 @@ pub(crate) fn a_hostile_name_is_cut_to_15_bytes_and_kept_intact(source: Source) 
 
 /// Every state the kernel reports comes out as /proc's letter: a busy loop (R), a sleep
 /// (S), a stopped process (T) and idle kernel threads (I), each checked in both sources
-/// against /proc read before and after the sample, so a task that changed state between
-/// the two reads is left out.
+/// against /proc read before and after the sample. A task whose letter differs between
+/// the two reads is left out, and so is one that went to sleep in between (its voluntary
+/// context switches moved): it may have been running and asleep again since, another
+/// letter during the sample (a busy build's processes, in a run beside one).
 pub(crate) fn each_task_state_is_the_letter_proc_shows(source: Source) {
     let _serial = serial();
     let subjects = Subjects::new();
@@ -116,20 +128,20 @@ pub(crate) fn each_task_state_is_the_letter_proc_shows(source: Source) {
 
     let mut c = collector(source, true);
     sample(&mut c);
-    let before: Vec<(u32, Option<char>)> = c
+    let before: Vec<(u32, Option<char>, Option<u64>)> = c
         .model()
         .processes()
         .iter()
-        .map(|p| (p.tgid, state_of(p.tgid)))
+        .map(|p| (p.tgid, state_of(p.tgid), voluntary_switches(p.tgid)))
         .collect();
     sample(&mut c);
     let table = c.model().processes();
     let mut seen = std::collections::BTreeMap::new();
-    for (tgid, letter) in before {
+    for (tgid, letter, switches) in before {
         let (Some(letter), Some(p)) = (letter, table.by_tgid(tgid)) else {
             continue;
         };
-        if state_of(tgid) != Some(letter) {
+        if state_of(tgid) != Some(letter) || voluntary_switches(tgid) != switches {
             continue;
         }
         assert_eq!(
