@@ -4,32 +4,22 @@
 
 mod audio;
 
-use std::ffi::c_void;
-
 use ringbar::events::audio::AudioState;
-use ringbar::events::plugin::guest::{self, Starters};
-use ringbar::events::plugin::{Bytes, Host, PluginApi, BUILD};
+use ringbar::events::plugin::guest::{self, Plugin, Starters};
+use ringbar::events::plugin::PluginApi;
 use ringbar::events::source::EventState;
 
-static API: PluginApi = PluginApi {
-    build: BUILD.as_ptr(),
-    start,
-    command: guest::command,
-    stop: guest::stop,
-};
+struct Sound;
 
-static STARTERS: &Starters = &[(
-    AudioState::KEY,
-    guest::start_client::<AudioState, audio::pulse::AudioWatch>,
-)];
+impl Plugin for Sound {
+    const STARTERS: &'static Starters = &[(
+        AudioState::KEY,
+        guest::start_client::<AudioState, audio::pulse::AudioWatch>,
+    )];
+}
 
 /// The plugin's functions, for the bar.
 #[no_mangle]
 pub extern "C" fn ringbar_plugin() -> &'static PluginApi {
-    &API
-}
-
-unsafe extern "C" fn start(key: Bytes, settings: Bytes, host: Host) -> *mut c_void {
-    // SAFETY: the bar lends `key` and `settings` for the call.
-    unsafe { guest::start(STARTERS, key, settings, host) }
+    guest::api::<Sound>()
 }

@@ -5,32 +5,22 @@
 
 mod capture;
 
-use std::ffi::c_void;
-
 use ringbar::events::capture::CaptureState;
-use ringbar::events::plugin::guest::{self, Starters};
-use ringbar::events::plugin::{Bytes, Host, PluginApi, BUILD};
+use ringbar::events::plugin::guest::{self, Plugin, Starters};
+use ringbar::events::plugin::PluginApi;
 use ringbar::events::source::EventState;
 
-static API: PluginApi = PluginApi {
-    build: BUILD.as_ptr(),
-    start,
-    command: guest::command,
-    stop: guest::stop,
-};
+struct Video;
 
-static STARTERS: &Starters = &[(
-    CaptureState::KEY,
-    guest::start_client::<CaptureState, capture::CaptureWatch>,
-)];
+impl Plugin for Video {
+    const STARTERS: &'static Starters = &[(
+        CaptureState::KEY,
+        guest::start_client::<CaptureState, capture::CaptureWatch>,
+    )];
+}
 
 /// The plugin's functions, for the bar.
 #[no_mangle]
 pub extern "C" fn ringbar_plugin() -> &'static PluginApi {
-    &API
-}
-
-unsafe extern "C" fn start(key: Bytes, settings: Bytes, host: Host) -> *mut c_void {
-    // SAFETY: the bar lends `key` and `settings` for the call.
-    unsafe { guest::start(STARTERS, key, settings, host) }
+    guest::api::<Video>()
 }

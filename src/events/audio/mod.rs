@@ -156,3 +156,7 @@ impl super::EventState for AudioState {
     #[cfg(feature = "app")]
     type Watch = crate::events::plugin::PluginWatch<Self>;
 }
+
+impl crate::events::plugin::PluginSource for AudioState {
+    const PLUGIN: &'static str = crate::events::plugin::SOUND_FILE;
+}

@@ -177,3 +177,7 @@ impl super::EventState for CaptureState {
     #[cfg(feature = "app")]
     type Watch = crate::events::plugin::PluginWatch<Self>;
 }
+
+impl crate::events::plugin::PluginSource for CaptureState {
+    const PLUGIN: &'static str = crate::events::plugin::VIDEO_FILE;
+}

@@ -1,6 +1,5 @@
-//! A plugin's side of the interface, for `sound/` and `video/`: each exports a
-//! [`PluginApi`] whose `start` names its sources ([`start`] with a [`Starters`] table)
-//! and whose `command` and `stop` are this module's. Each client runs on the bar's main
+//! A plugin's side of the interface, for `sound/` and `video/`: each names its sources
+//! in a [`Plugin`] and exports [`api`]'s table of it. Each client runs on the bar's main
 //! loop, as it would inside the bar; its states go to the bar as JSON.
 
 use std::ffi::c_void;
@@ -12,7 +11,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use super::guest_log::ToHost;
-use super::{Bytes, Host, PluginCommand};
+use super::{Bytes, Host, PluginApi, PluginCommand, BUILD};
 use crate::events::source::{EventState, OnChange, Watch};
 
 /// A started client, whatever its source.
@@ -44,6 +43,27 @@ pub type Starter = fn(settings: &[u8], host: Host) -> Option<Box<dyn Running>>;
 
 /// A plugin's sources: each `EventState::KEY` and its client's start.
 pub type Starters = [(&'static str, Starter)];
+
+/// A plugin: the sources it serves.
+pub trait Plugin: 'static {
+    const STARTERS: &'static Starters;
+}
+
+struct Table<P>(PhantomData<P>);
+
+impl<P: Plugin> Table<P> {
+    const API: PluginApi = PluginApi {
+        build: BUILD.as_ptr(),
+        start: start::<P>,
+        command,
+        stop,
+    };
+}
+
+/// The table a plugin `P` exports (its `ringbar_plugin` returns it).
+pub fn api<P: Plugin>() -> &'static PluginApi {
+    &Table::<P>::API
+}
 
 /// Starts `W`, its states told to `host` as JSON.
 pub fn start_client<S, W>(settings: &[u8], host: Host) -> Option<Box<dyn Running>>
@@ -82,18 +102,18 @@ fn forward_log(host: &Host) {
     });
 }
 
-/// A plugin's `start`: the client of the source `key` among `starters`, as a handle for
+/// A plugin's `start`: the client of the source `key` among its starters, as a handle for
 /// [`command`] and [`stop`]; null where it cannot run (logged).
 ///
 /// # Safety
 /// `key` and `settings` are lent for the call (see [`Bytes::get`]).
-pub unsafe fn start(starters: &Starters, key: Bytes, settings: Bytes, host: Host) -> *mut c_void {
+unsafe extern "C" fn start<P: Plugin>(key: Bytes, settings: Bytes, host: Host) -> *mut c_void {
     forward_log(&host);
     // SAFETY: the bar lends both for the call.
     let (key, settings) = unsafe { (key.get().unwrap_or_default(), settings.get()) };
     let settings = settings.unwrap_or(b"null");
     let started = catch_unwind(AssertUnwindSafe(|| {
-        match starters.iter().find(|(name, _)| name.as_bytes() == key) {
+        match P::STARTERS.iter().find(|(name, _)| name.as_bytes() == key) {
             Some((_, start)) => start(settings, host),
             None => {
                 let key = String::from_utf8_lossy(key);
@@ -116,7 +136,7 @@ pub unsafe fn start(starters: &Starters, key: Bytes, settings: Bytes, host: Host
 ///
 /// # Safety
 /// `handle` is a live client of [`start`]'s; `command` is lent for the call.
-pub unsafe extern "C" fn command(handle: *mut c_void, command: Bytes) {
+unsafe extern "C" fn command(handle: *mut c_void, command: Bytes) {
     // SAFETY: the caller's promise.
     let (client, command) = unsafe { (&*handle.cast::<Box<dyn Running>>(), command.get()) };
     let command = command.unwrap_or_default();
@@ -129,7 +149,7 @@ pub unsafe extern "C" fn command(handle: *mut c_void, command: Bytes) {
 ///
 /// # Safety
 /// `handle` is a live client of [`start`]'s, stopped once.
-pub unsafe extern "C" fn stop(handle: *mut c_void) {
+unsafe extern "C" fn stop(handle: *mut c_void) {
     // SAFETY: the caller's promise; the handle was made by `start`'s Box::into_raw.
     let client = unsafe { Box::from_raw(handle.cast::<Box<dyn Running>>()) };
     if catch_unwind(AssertUnwindSafe(|| drop(client))).is_err() {

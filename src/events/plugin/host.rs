@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use super::{
-    file_for, level_number, Bytes, Host, PluginApi, PluginCommand, BUILD, ENTRY, FILE_NAMES,
+    level_number, Bytes, Host, PluginApi, PluginCommand, PluginSource, BUILD, ENTRY, FILE_NAMES,
 };
 use crate::events::source::{EventState, OnChange, Watch};
 
@@ -79,10 +79,9 @@ fn open(file: &str) -> Result<Opened, String> {
 
 /// The plugin `file` of [`FILE_NAMES`], opened on the first call.
 fn api(file: &'static str) -> Result<&'static PluginApi, &'static str> {
-    let index = FILE_NAMES
-        .iter()
-        .position(|name| *name == file)
-        .unwrap_or(0);
+    let Some(index) = FILE_NAMES.iter().position(|name| *name == file) else {
+        return Err("not one of the plugins the bar knows (FILE_NAMES)");
+    };
     match PLUGINS[index].get_or_init(|| open(file)) {
         Ok(opened) => Ok(opened.api),
         Err(err) => Err(err),
@@ -100,13 +99,12 @@ pub struct PluginWatch<S: EventState> {
 
 impl<S> Watch<S> for PluginWatch<S>
 where
-    S: EventState + Serialize + DeserializeOwned,
+    S: PluginSource + Serialize + DeserializeOwned,
     S::Settings: Serialize,
     S::Command: PluginCommand,
 {
     fn start(settings: &S::Settings, on_change: OnChange<S>) -> Option<Self> {
-        let file = file_for(S::KEY);
-        let api = match api(file) {
+        let api = match api(S::PLUGIN) {
             Ok(api) => api,
             Err(err) => {
                 tracing::warn!("{}: its plugin cannot be opened: {err}", S::KEY);

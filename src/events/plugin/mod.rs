@@ -21,22 +21,19 @@ use std::ffi::{c_void, CStr};
 #[cfg(feature = "app")]
 pub use host::PluginWatch;
 
-use crate::events::capture::CaptureState;
 use crate::events::source::EventState;
 
 /// The plugins' file names, next to the bar's executable (a build's `target/release/`)
 /// or in `../lib/ringbar/` from it (a package's `/usr/lib/ringbar/`).
 pub const SOUND_FILE: &str = "libringbar_sound.so";
 pub const VIDEO_FILE: &str = "libringbar_video.so";
+/// Every plugin, one line each: what the bar may open and a build installs.
 pub const FILE_NAMES: [&str; 2] = [SOUND_FILE, VIDEO_FILE];
 
-/// The plugin that serves the source `key` (its `EventState::KEY`).
-pub fn file_for(key: &str) -> &'static str {
-    if key == CaptureState::KEY {
-        VIDEO_FILE
-    } else {
-        SOUND_FILE
-    }
+/// A source served by a plugin: the state says which (one of [`FILE_NAMES`]) beside its
+/// `type Watch = PluginWatch<Self>`.
+pub trait PluginSource: EventState {
+    const PLUGIN: &'static str;
 }
 
 /// The symbol a plugin exports: `extern "C" fn() -> &'static PluginApi`.
@@ -186,8 +183,12 @@ mod tests {
 
     #[test]
     fn the_video_graph_has_a_plugin_of_its_own() {
-        assert_eq!(file_for(CaptureState::KEY), VIDEO_FILE);
-        assert_eq!(file_for(AudioState::KEY), SOUND_FILE);
+        use crate::events::capture::CaptureState;
+        assert_eq!(CaptureState::PLUGIN, VIDEO_FILE);
+        assert_eq!(AudioState::PLUGIN, SOUND_FILE);
+        assert!(
+            FILE_NAMES.contains(&CaptureState::PLUGIN) && FILE_NAMES.contains(&AudioState::PLUGIN)
+        );
     }
 
     #[test]
