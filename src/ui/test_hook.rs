@@ -7,7 +7,8 @@
 //!
 //! A bar's geometry (`NAME.bounds`, `NAME.buttons`) is GTK's last layout, which a render
 //! leaves stale until the window's next frame: each bar says `laid-out=false` from a
-//! render until its window has painted again, when the bars are written once more.
+//! render until its window has painted again, when the bars are written once more. A
+//! frame at a new size (the compositor resized the bar with its output) writes them too.
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -27,6 +28,8 @@ pub struct TestHook {
     renders: RefCell<Vec<(Update, u64)>>,
     /// Bar windows rendered since their last frame: their geometry is not yet laid out.
     awaiting_layout: RefCell<Vec<gtk::Window>>,
+    /// Each bar window's size when the bars were last written.
+    sizes_written: RefCell<Vec<(gtk::Window, (i32, i32))>>,
 }
 
 fn classes(widget: &impl IsA<gtk::Widget>) -> String {
@@ -65,6 +68,7 @@ impl TestHook {
             stalls,
             renders: RefCell::new(Vec::new()),
             awaiting_layout: RefCell::new(Vec::new()),
+            sizes_written: RefCell::new(Vec::new()),
         })
     }
 
@@ -112,13 +116,18 @@ impl TestHook {
         self.write_bars(bars);
     }
 
-    /// `window` painted a frame: `true` when that laid out a render's geometry, and the
-    /// bars are to be written again.
+    /// `window` painted a frame: `true` when that laid out a render's geometry, or the
+    /// window has a new size, and the bars are to be written again.
     pub fn painted(&self, window: &gtk::Window) -> bool {
         let mut awaiting = self.awaiting_layout.borrow_mut();
         let before = awaiting.len();
         awaiting.retain(|w| w != window);
-        awaiting.len() != before
+        let size = (window.width(), window.height());
+        let resized = !self
+            .sizes_written
+            .borrow()
+            .contains(&(window.clone(), size));
+        awaiting.len() != before || resized
     }
 
     /// One line per bar, tab-separated: `output=… spec=… size=WxH mapped=… laid-out=…
@@ -127,7 +136,13 @@ impl TestHook {
     pub fn write_bars(&self, bars: &[Bar]) {
         let mut out = String::new();
         let awaiting = self.awaiting_layout.borrow();
+        let mut sizes = self.sizes_written.borrow_mut();
+        sizes.clear();
         for bar in bars {
+            sizes.push((
+                bar.window.clone(),
+                (bar.window.width(), bar.window.height()),
+            ));
             let _ = write!(
                 out,
                 "output={}\tspec={}\tsize={}x{}\tmapped={}\tlaid-out={}\tbar.classes={}",

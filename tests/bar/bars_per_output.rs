@@ -221,3 +221,44 @@ fn separate_outputs_show_each_outputs_own_window() {
     let _ = flower.wait();
     wait_for("no window left", WAIT, || window_on("HEADLESS-2").is_none());
 }
+
+/// An output given a new mode: its bar spans the new width, with its right-hand module
+/// at the new right edge, and sway's space for windows starts below the bar again.
+#[test]
+fn a_bar_follows_its_output_to_a_new_size() {
+    let _serial = serial();
+    require_root();
+    let session = Session::start(Compositor::Sway);
+    session.write_config_file(
+        "config.toml",
+        "height = 30\nmodules_left = []\nmodules_center = []\nmodules_right = [\"clock\"]\n\
+         [clock]\nformat = \"%Y\"\n",
+    );
+    let bar = session.start_bar(&[("SWAYSOCK", &session.swaysock())]);
+    bar.wait_for_log("bar on output HEADLESS-1");
+    for (width, height) in [(1024, 600), (1600, 900)] {
+        session.swaymsg(&["output", "HEADLESS-1", "mode", &format!("{width}x{height}")]);
+        let right_edge = || {
+            let bars = bar.bars();
+            let first = bars.first().cloned().unwrap_or_default();
+            let bounds: Vec<i64> = first
+                .get("clock.bounds")
+                .map(|b| b.split(',').filter_map(|n| n.parse().ok()).collect())
+                .unwrap_or_default();
+            (
+                first.get("size").cloned(),
+                bounds.get(0).zip(bounds.get(2)).map(|(x, w)| x + w),
+            )
+        };
+        wait_for(&format!("the bar {width} wide"), WAIT, || {
+            let (size, right) = right_edge();
+            size.as_deref() == Some(&format!("{width}x30")) && right.is_some_and(|r| r > width - 40)
+        });
+        let (_, workspace) = rects(&session)["HEADLESS-1"];
+        assert_eq!(
+            workspace,
+            [0, 30, width, height - 30],
+            "sway's space for windows on a {width}x{height} output"
+        );
+    }
+}
