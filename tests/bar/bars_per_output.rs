@@ -247,7 +247,7 @@ fn a_bar_follows_its_output_to_a_new_size() {
                 .unwrap_or_default();
             (
                 first.get("size").cloned(),
-                bounds.get(0).zip(bounds.get(2)).map(|(x, w)| x + w),
+                bounds.first().zip(bounds.get(2)).map(|(x, w)| x + w),
             )
         };
         wait_for(&format!("the bar {width} wide"), WAIT, || {
