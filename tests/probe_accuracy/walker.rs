@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::process::Command;
+use std::time::Duration;
 
 use ringbar::model::record::TaskRecord;
 use ringbar::records::probe::Probe;
@@ -139,6 +140,13 @@ fn the_walker_maps_more_records_as_tasks_come() {
     let crowd: Vec<Subject> = (0..700)
         .map(|_| Subject::spawn(&program, &["60"]))
         .collect();
+    // A spawn returns once the child's exec has its memory, a moment before the kernel
+    // gives it its new name.
+    for subject in &crowd {
+        wait_for("a new task's name", Duration::from_secs(10), || {
+            read_proc(subject.pid(), "comm").is_some_and(|comm| comm.trim() == "rb-crowd")
+        });
+    }
     probe.read_tasks().expect("walker");
     assert!(probe.walked());
     let walked = by_pid(probe.tasks());
