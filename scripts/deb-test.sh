@@ -65,8 +65,9 @@ grep -q 'µs from the BPF probe ·' <<<"$out" ||
     fail "the probe did not load with the package's capabilities: $(cat "$root/tmp/once.err") $out"
 log "ringbar --once as tester: $(head -n1 <<<"$out")"
 # The plugins: installed, their libraries brought by the package's dependencies, each
-# with its own (the sound plugin no libpipewire), and the bar itself free of them.
-for plugin in sound:libpulse:libpipewire video:libpipewire:libpulse; do
+# with its own (the sound plugin speaks the PulseAudio protocol itself: neither libpulse
+# nor libpipewire), and the bar itself free of them.
+for plugin in 'sound:libglib-2.0:libpulse\|libpipewire' video:libpipewire:libpulse; do
     IFS=: read -r name links lacks <<<"$plugin"
     plugin=/usr/lib/ringbar/libringbar_$name.so
     [ -f "$root$plugin" ] || fail "the $name plugin $plugin is not installed"

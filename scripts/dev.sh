@@ -43,7 +43,7 @@ apt_packages=(
                                                                   # text renders so OCR misreads it
     iproute2 iperf3                                               # network tests (netns, traffic)
     e2fsprogs                                                     # disk tests: mkfs.ext4 on a loop device
-    libpulse-dev pipewire pipewire-pulse wireplumber pulseaudio-utils # audio: libpulse, a real server
+    pipewire pipewire-pulse wireplumber pulseaudio-utils pulseaudio # audio: real servers (PipeWire, PulseAudio)
     libpipewire-0.3-dev libspa-0.2-dev                            # privacy: PipeWire's video graph
     gstreamer1.0-tools gstreamer1.0-pipewire gstreamer1.0-plugins-base # privacy tests: video nodes
     power-profiles-daemon polkitd gamemode                        # power_profile, gamemode: the real daemons, polkit

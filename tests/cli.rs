@@ -142,7 +142,7 @@ fn run_unprivileged(args: &[&str]) -> (Output, PathBuf) {
     // A copy an unprivileged user can execute, wherever the checkout lives.
     let dir = tempfile::tempdir().expect("tempdir").keep();
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    // nobody's home is nobody's, as a user's is theirs (libpulse keeps its cookie there).
+    // nobody's home is nobody's, as a user's is theirs (a sound server's client reads its cookie there).
     std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).expect("chown");
     let exe = dir.join("ringbar");
     crate::common::copy_bar(&exe);

@@ -211,9 +211,8 @@ fn io_shows_only_where_proc_would_and_the_rest_is_one_row() {
             assert!(!listed.contains(&hidden.to_owned()), "{source}: {listed:?}");
         }
         for row in &io {
-            // The reporting process itself (libpulse may write its cookie as it
-            // starts): its own IO is what /proc/self/io tells it, and it has exited
-            // by the time another process could look.
+            // The reporting process itself: its own IO is what /proc/self/io tells
+            // it, and it has exited by the time another process could look.
             if matches!(row["name"].as_str(), Some("ringbar-caps" | "ringbar-plain")) {
                 continue;
             }

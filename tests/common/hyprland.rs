@@ -20,7 +20,7 @@ pub const GUEST_SHARE: &str = "/var/lib/hypr-vm";
 /// Wi-Fi test, BlueZ with btvirt, a system bus and Python's GLib (for a battery
 /// provider) for the Bluetooth test, and the
 /// libraries ringbar links (to run it there).
-const GUEST_PACKAGES: [&str; 12] = [
+const GUEST_PACKAGES: [&str; 10] = [
     "hostapd",
     "wpasupplicant",
     "iw",
@@ -30,8 +30,6 @@ const GUEST_PACKAGES: [&str; 12] = [
     "python3-gi",
     "libgtk-4-1",
     "libgtk4-layer-shell0",
-    "libpulse-mainloop-glib0",
-    "libpulse0",
     "libpipewire-0.3-0",
 ];
 

@@ -87,10 +87,21 @@ impl Session {
         let (uid, gid) = user_ids();
         let dir = tempfile::tempdir().expect("tempdir");
         fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
-        for sub in ["run", "home", "home/.config/ringbar"] {
+        for sub in ["run", "home", "home/.config/ringbar", "home/.config/pulse"] {
             fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
         }
-        for sub in ["run", "home", "home/.config", "home/.config/ringbar"] {
+        // A PulseAudio client (pactl) that finds no server would start PulseAudio itself
+        // where it is installed, which would take the place of the server a test starts.
+        let client_conf = dir.path().join("home/.config/pulse/client.conf");
+        fs::write(&client_conf, "autospawn = no\n").expect("write client.conf");
+        for sub in [
+            "run",
+            "home",
+            "home/.config",
+            "home/.config/ringbar",
+            "home/.config/pulse",
+            "home/.config/pulse/client.conf",
+        ] {
             chown(&dir.path().join(sub), uid, gid);
         }
         let hook = hook_dir_in_memory(dir.path());

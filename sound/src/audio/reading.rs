@@ -2,11 +2,11 @@
 //! (server info, sinks, sources, recording streams, playing streams), and the state they
 //! make together.
 
-use libpulse_binding::context::introspect::{
-    SinkInfo, SinkInputInfo, SourceInfo, SourceOutputInfo,
+use std::ffi::CStr;
+
+use pulseaudio::protocol::{
+    ChannelVolume, Props, SinkInfo, SinkInputInfo, SinkState, SourceInfo, SourceOutputInfo, Volume,
 };
-use libpulse_binding::def::SinkState;
-use libpulse_binding::volume::{ChannelVolumes, Volume};
 
 use ringbar::events::audio::{shown_sink, AppStream, AudioSettings, AudioState, Sink, Source};
 
@@ -15,7 +15,7 @@ use ringbar::events::audio::{shown_sink, AppStream, AudioSettings, AudioState, S
 pub(super) struct Reading {
     pub(super) default_sink: Option<String>,
     pub(super) default_source: Option<String>,
-    pub(super) sinks: Vec<(Sink, ChannelVolumes)>,
+    pub(super) sinks: Vec<(Sink, ChannelVolume)>,
     /// Every sink's description, by its index.
     pub(super) sink_descriptions: Vec<(u32, String)>,
     pub(super) sources: Vec<Source>,
@@ -37,8 +37,8 @@ impl Reading {
     pub(super) fn into_state(
         self,
         settings: &AudioSettings,
-    ) -> (AudioState, Option<ChannelVolumes>, bool) {
-        let (listed, channels): (Vec<Sink>, Vec<ChannelVolumes>) = self.sinks.into_iter().unzip();
+    ) -> (AudioState, Option<ChannelVolume>, bool) {
+        let (listed, channels): (Vec<Sink>, Vec<ChannelVolume>) = self.sinks.into_iter().unzip();
         let server_default = self.default_sink.as_deref();
         let settled = listed.is_empty() || listed.iter().any(|s| Some(&*s.name) == server_default);
         let shown = shown_sink(&listed, server_default, &settings.ignored_sinks);
@@ -77,57 +77,65 @@ fn described(
     streams.map(with_device).collect()
 }
 
-fn percent(volumes: &ChannelVolumes) -> f64 {
-    f64::from(volumes.avg().0) * 100.0 / f64::from(Volume::NORMAL.0)
+/// A name or description as the server gave it (its bytes need not be UTF-8).
+pub(super) fn name_of(name: &CStr) -> String {
+    name.to_string_lossy().into_owned()
 }
 
-pub(super) fn sink_of(info: &SinkInfo<'_>) -> (Sink, ChannelVolumes) {
-    let port = info.active_port.as_ref();
+/// A property's text: the server sends it with its closing NUL.
+fn property(props: &Props, key: &CStr) -> Option<String> {
+    let bytes = props.get_bytes(key)?;
+    let text = bytes.strip_suffix(&[0]).unwrap_or(bytes);
+    Some(String::from_utf8_lossy(text).into_owned())
+}
+
+/// The channels' average, in percent of the normal volume (100 % = unamplified).
+fn percent(volumes: &ChannelVolume) -> f64 {
+    let channels = volumes.channels();
+    if channels.is_empty() {
+        return 0.0;
+    }
+    let sum: u64 = channels.iter().map(|v| u64::from(v.as_u32())).sum();
+    let average = sum / channels.len() as u64;
+    average as f64 * 100.0 / f64::from(Volume::NORM.as_u32())
+}
+
+pub(super) fn sink_of(info: &SinkInfo) -> (Sink, ChannelVolume) {
+    let port = info.ports.get(info.active_port);
     let sink = Sink {
-        name: info.name.as_deref().unwrap_or_default().to_owned(),
-        description: info.description.as_deref().unwrap_or_default().to_owned(),
-        volume: percent(&info.volume),
-        muted: info.mute,
-        port: port.and_then(|p| p.name.as_deref()).map(str::to_owned),
-        port_description: port
-            .and_then(|p| p.description.as_deref())
-            .map(str::to_owned),
-        bluetooth: info.proplist.get_str("device.bus").as_deref() == Some("bluetooth"),
+        name: name_of(&info.name),
+        description: info.description.as_deref().map(name_of).unwrap_or_default(),
+        volume: percent(&info.cvolume),
+        muted: info.muted,
+        port: port.map(|p| name_of(&p.name)),
+        port_description: port.and_then(|p| p.description.as_deref()).map(name_of),
+        bluetooth: property(&info.props, c"device.bus").as_deref() == Some("bluetooth"),
         running: matches!(info.state, SinkState::Running | SinkState::Idle),
     };
-    (sink, info.volume)
+    (sink, info.cvolume)
 }
 
 /// A stream that records now: not paused (corked), and not one of ringbar's own.
-pub(super) fn recording_of(info: &SourceOutputInfo<'_>) -> Option<AppStream> {
-    let name = info.name.as_deref();
-    app_stream(info.corked, &info.proplist, name)
+pub(super) fn recording_of(info: &SourceOutputInfo) -> Option<AppStream> {
+    app_stream(info.corked, &info.props, &info.name)
 }
 
 /// A stream that plays now: not paused (corked), and not one of ringbar's own.
-pub(super) fn playback_of(info: &SinkInputInfo<'_>) -> Option<AppStream> {
-    let name = info.name.as_deref();
-    app_stream(info.corked, &info.proplist, name)
+pub(super) fn playback_of(info: &SinkInputInfo) -> Option<AppStream> {
+    app_stream(info.corked, &info.props, &info.name)
 }
 
-fn app_stream(
-    corked: bool,
-    properties: &libpulse_binding::proplist::Proplist,
-    name: Option<&str>,
-) -> Option<AppStream> {
+fn app_stream(corked: bool, props: &Props, name: &CStr) -> Option<AppStream> {
     if corked {
         return None;
     }
-    let pid = properties
-        .get_str("application.process.id")
-        .and_then(|pid| pid.parse::<u32>().ok());
+    let pid = property(props, c"application.process.id").and_then(|pid| pid.parse::<u32>().ok());
     if pid == Some(std::process::id()) {
         return None;
     }
-    let app = properties.get_str("application.name");
-    let app = app.or_else(|| name.map(str::to_owned));
+    let app = property(props, c"application.name").unwrap_or_else(|| name_of(name));
     Some(AppStream {
-        app: clean_name(&app.unwrap_or_default()),
+        app: clean_name(&app),
         pid,
         device: String::new(),
     })
@@ -139,14 +147,14 @@ fn clean_name(name: &str) -> String {
 }
 
 /// A source that is not a sink's monitor.
-pub(super) fn source_of(info: &SourceInfo<'_>) -> Option<Source> {
-    if info.monitor_of_sink.is_some() {
+pub(super) fn source_of(info: &SourceInfo) -> Option<Source> {
+    if info.monitor_of_sink_index.is_some() {
         return None;
     }
     Some(Source {
-        name: info.name.as_deref().unwrap_or_default().to_owned(),
-        description: info.description.as_deref().unwrap_or_default().to_owned(),
-        volume: percent(&info.volume),
-        muted: info.mute,
+        name: name_of(&info.name),
+        description: info.description.as_deref().map(name_of).unwrap_or_default(),
+        volume: percent(&info.cvolume),
+        muted: info.muted,
     })
 }

@@ -1,5 +1,5 @@
-//! Socket plumbing for the compositor clients, all on the thread-default glib main
-//! context: non-blocking connects, fd watches, timers, reads with a cap, and the
+//! Socket plumbing for the compositor clients (and the sound plugin's), all on the
+//! thread-default glib main context: non-blocking connects, fd watches, timers, reads with a cap, and the
 //! reconnect backoff with its once-per-outage log.
 
 use std::cell::{Cell, RefCell};

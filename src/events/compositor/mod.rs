@@ -24,7 +24,7 @@ mod backend;
 #[cfg(feature = "app")]
 mod client;
 #[cfg(feature = "app")]
-pub(crate) mod io;
+pub mod io;
 #[cfg(feature = "app")]
 mod lines;
 #[cfg(feature = "app")]

@@ -1,7 +1,8 @@
-//! The sound server over its PulseAudio protocol, on the GTK main loop through
-//! libpulse's glib main loop: PipeWire serves it (`pipewire-pulse`) as PulseAudio does,
-//! so one client speaks to both. Everything is asynchronous: a request's reply comes
-//! back as a callback on the main loop, which never waits for the server.
+//! The sound server over its PulseAudio protocol, on the GTK main loop: PipeWire serves it
+//! (`pipewire-pulse`) as PulseAudio does, so one client speaks to both. The protocol is
+//! spoken here (its packets by the `pulseaudio` crate), not through libpulse, which would
+//! bring its codec libraries into the bar. Everything is asynchronous: a request's reply
+//! arrives on the main loop, which never waits for the server.
 //!
 //! Connected, it subscribes to sink, source, stream and server changes and reads the state again
 //! after each burst of them (one read per burst, however many events). Without a server,
@@ -15,18 +16,18 @@ use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use std::time::Duration;
 
-use libpulse_binding::context::subscribe::InterestMaskSet;
-use libpulse_binding::context::{Context, FlagSet, State};
-use libpulse_binding::volume::ChannelVolumes;
-use libpulse_glib_binding::Mainloop;
+use pulseaudio::protocol::{self, ChannelVolume, Command};
 
+mod packets;
 mod read;
+mod wire;
 
 use super::reading::Reading;
 use super::{command, socket};
 use read::queue_refresh;
 use ringbar::events::audio::{AudioCommand, AudioSettings, AudioState};
 use ringbar::events::source::{OnChange, Watch};
+use wire::Wire;
 
 /// How long to wait before connecting again to a `PULSE_SERVER` that is not there.
 const RETRY: Duration = Duration::from_secs(2);
@@ -37,14 +38,33 @@ const SOCKET_SETTLE: Duration = Duration::from_millis(200);
 /// makes no new socket to wake the watch.
 const SETTLE_TRIES: u32 = 5;
 
+/// What a request sent waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Request {
+    Auth,
+    ClientName,
+    Subscribe,
+    /// One of the five replies of a read of the state.
+    ServerInfo,
+    Sinks,
+    Sources,
+    Recordings,
+    Playbacks,
+    /// A click's change: its reply says only whether it was done.
+    Change,
+}
+
 struct Inner {
-    // Before the main loop it runs on: fields drop in this order.
-    context: Option<Context>,
-    mainloop: Mainloop,
+    /// The connection, from its first byte to its end.
+    wire: Option<Wire>,
+    /// Requests sent, by sequence number, whose replies have not come.
+    pending: Vec<(u32, Request)>,
+    /// Authenticated and subscribed: requests may be made.
+    ready: bool,
     /// The whole state once read; `None` while not connected.
     state: Option<AudioState>,
-    /// The default sink's and source's channel volumes, to keep their balance.
-    sink_volumes: Option<ChannelVolumes>,
+    /// The default sink's channel volumes, to keep their balance.
+    sink_volumes: Option<ChannelVolume>,
     /// A read of the state is queued (events come in bursts).
     refresh_queued: bool,
     /// The state being read: server info, sinks and sources arrive in turn.
@@ -73,13 +93,10 @@ pub struct AudioWatch {
 
 impl Watch<AudioState> for AudioWatch {
     fn start(settings: &AudioSettings, on_change: OnChange<AudioState>) -> Option<AudioWatch> {
-        let Some(mainloop) = Mainloop::new(None) else {
-            tracing::warn!("audio: libpulse's glib main loop failed; not shown");
-            return None;
-        };
         let inner = Rc::new(RefCell::new(Inner {
-            context: None,
-            mainloop,
+            wire: None,
+            pending: Vec::new(),
+            ready: false,
             state: None,
             sink_volumes: None,
             refresh_queued: false,
@@ -93,9 +110,14 @@ impl Watch<AudioState> for AudioWatch {
             settings: settings.clone(),
             on_change,
         }));
-        let watch = AudioWatch { inner };
-        connect(&watch.inner);
-        Some(watch)
+        // On the next turn of the main loop, as the other sources tell their first state.
+        let weak = Rc::downgrade(&inner);
+        glib::idle_add_local_once(move || {
+            if let Some(inner_rc) = weak.upgrade() {
+                connect(&inner_rc);
+            }
+        });
+        Some(AudioWatch { inner })
     }
 
     /// Carries out a click's or a scroll's command on the default sink or source, and
@@ -104,15 +126,16 @@ impl Watch<AudioState> for AudioWatch {
         let changed = {
             let mut inner = self.inner.borrow_mut();
             let inner = &mut *inner;
-            let context = ready_context(&mut inner.context);
-            match (context, inner.state.as_mut()) {
-                (Some(context), Some(state)) => {
-                    let before = state.clone();
-                    command::carry_out(context, state, inner.sink_volumes.as_mut(), *command);
-                    *state != before
-                }
-                _ => false,
+            let (Some(state), true) = (inner.state.as_mut(), inner.ready) else {
+                return;
+            };
+            let before = state.clone();
+            let changes = command::carry_out(state, inner.sink_volumes.as_mut(), *command);
+            let changed = *state != before;
+            for change in changes {
+                send(inner, &change, Request::Change);
             }
+            changed
         };
         if changed {
             let inner = self.inner.borrow();
@@ -131,100 +154,79 @@ impl Drop for AudioWatch {
     }
 }
 
-/// A new context, connecting; its state changes are handled on the next turn of the
-/// main loop (libpulse calls back from inside `connect` too).
+/// Connects to the server and asks to be let in; the rest of the handshake follows its
+/// replies ([`packets`]).
 fn connect(inner_rc: &Rc<RefCell<Inner>>) {
+    inner_rc.borrow_mut().retry = None;
+    let path = match socket::server() {
+        Ok(path) => path,
+        Err(why) => return lost(inner_rc, &why),
+    };
+    let weak = Rc::downgrade(inner_rc);
+    let wire = match Wire::connect(&path, move || packets::on_readable(&weak)) {
+        Ok(wire) => wire,
+        Err(err) => return lost(inner_rc, &format!("{}: {err}", path.display())),
+    };
     let mut inner = inner_rc.borrow_mut();
-    inner.retry = None;
-    let Some(mut context) = Context::new(&inner.mainloop, "ringbar") else {
+    inner.wire = Some(wire);
+    let auth = protocol::AuthParams {
+        version: protocol::MAX_VERSION,
+        supports_shm: false,
+        supports_memfd: false,
+        cookie: socket::cookie(),
+    };
+    if !send(&mut inner, &Command::Auth(auth), Request::Auth) {
         drop(inner);
-        lost(inner_rc, "libpulse could not make a context");
-        return;
-    };
-    let weak = Rc::downgrade(inner_rc);
-    context.set_state_callback(Some(Box::new(move || {
-        let weak = weak.clone();
-        glib::idle_add_local_once(move || state_changed(&weak));
-    })));
-    let connected = context.connect(None, FlagSet::NOAUTOSPAWN, None);
-    inner.context = Some(context);
-    drop(inner);
-    if let Err(err) = connected {
-        lost(inner_rc, &err.to_string().unwrap_or_default());
+        lost(inner_rc, "the server's socket took no request");
     }
 }
 
-fn state_changed(weak: &Weak<RefCell<Inner>>) {
-    let Some(inner_rc) = weak.upgrade() else {
-        return;
+/// Sends `command`, whose reply is `request`'s; whether it went (a connection that
+/// failed hangs up, which the reader hears).
+fn send(inner: &mut Inner, command: &Command, request: Request) -> bool {
+    let Some(wire) = inner.wire.as_mut() else {
+        return false;
     };
-    let state = {
-        let inner = inner_rc.borrow();
-        match &inner.context {
-            Some(context) => context.get_state(),
-            None => return,
+    match wire.send(command) {
+        Ok(seq) => {
+            inner.pending.push((seq, request));
+            true
         }
-    };
-    match state {
-        State::Ready => ready(&inner_rc),
-        State::Failed | State::Terminated => {
-            let reason = {
-                let inner = inner_rc.borrow();
-                let errno = inner.context.as_ref().map(|c| c.errno());
-                errno.and_then(|e| e.to_string()).unwrap_or_default()
-            };
-            lost(&inner_rc, &reason);
+        Err(err) => {
+            tracing::debug!("audio: a request to the sound server failed: {err}");
+            false
         }
-        _ => {}
     }
 }
 
-/// Connected: subscribe, then read everything.
+/// Authenticated and subscribed: read everything.
 fn ready(inner_rc: &Rc<RefCell<Inner>>) {
-    let mut inner = inner_rc.borrow_mut();
-    if inner.absence_logged {
-        tracing::info!("audio: connected to the sound server");
+    {
+        let mut inner = inner_rc.borrow_mut();
+        if inner.absence_logged {
+            tracing::info!("audio: connected to the sound server");
+        }
+        inner.absence_logged = false;
+        inner.settle_tries = 0;
+        inner.unsettled_reads = 0;
+        inner.ready = true;
     }
-    inner.absence_logged = false;
-    inner.settle_tries = 0;
-    inner.unsettled_reads = 0;
-    let Some(context) = ready_context(&mut inner.context) else {
-        return; // gone again before this turn of the loop: its `Failed` is queued
-    };
-    let weak = Rc::downgrade(inner_rc);
-    context.set_subscribe_callback(Some(Box::new(move |_, _, _| queue_refresh(&weak))));
-    let interest = InterestMaskSet::SINK
-        | InterestMaskSet::SOURCE
-        | InterestMaskSet::SOURCE_OUTPUT
-        | InterestMaskSet::SINK_INPUT
-        | InterestMaskSet::SERVER;
-    context.subscribe(interest, |_| {});
-    drop(inner);
     queue_refresh(&Rc::downgrade(inner_rc));
 }
 
-/// The context, if it is connected now. libpulse refuses a request on a context in any
-/// other state, and its binding panics at the refusal: the server can go between an event
-/// and the turn of the loop that handles it, so every request asks this first (on the one
-/// thread libpulse runs on, nothing changes the state between this and the request).
-fn ready_context(context: &mut Option<Context>) -> Option<&mut Context> {
-    context.as_mut().filter(|c| c.get_state() == State::Ready)
-}
-
-/// The context closed, its callbacks gone, and nothing of its read left.
+/// The connection closed, and nothing of its requests or read left.
 fn disconnect(inner: &mut Inner) {
-    if let Some(mut context) = inner.context.take() {
-        context.set_state_callback(None);
-        context.set_subscribe_callback(None);
-        context.disconnect();
-    }
+    inner.wire = None;
+    inner.pending.clear();
+    inner.ready = false;
     inner.reading = None;
     inner.refresh_queued = false;
     inner.sink_volumes = None;
 }
 
 /// The server is gone (or never came): no state, one log line, and its socket watched
-/// for the next one (or, for a `PULSE_SERVER`, a new try soon).
+/// for the next one (or, for a `PULSE_SERVER`, a new try soon; none for one that names
+/// no Unix socket).
 fn lost(inner_rc: &Rc<RefCell<Inner>>, reason: &str) {
     let say_none = {
         let mut inner = inner_rc.borrow_mut();
@@ -243,7 +245,7 @@ fn lost(inner_rc: &Rc<RefCell<Inner>>, reason: &str) {
             let weak = weak.clone();
             inner.socket_monitor = socket::watch(move || server_appeared(&weak));
         }
-        if inner.socket_monitor.is_none() {
+        if inner.socket_monitor.is_none() && socket::server().is_ok() {
             inner.retry = Some(glib::timeout_add_local_once(RETRY, move || {
                 if let Some(inner_rc) = weak.upgrade() {
                     connect(&inner_rc);
@@ -272,7 +274,7 @@ fn server_appeared(weak: &Weak<RefCell<Inner>>) {
         return;
     };
     let mut inner = inner_rc.borrow_mut();
-    if inner.context.is_some() || inner.retry.is_some() {
+    if inner.wire.is_some() || inner.retry.is_some() {
         return;
     }
     inner.settle_tries = SETTLE_TRIES;

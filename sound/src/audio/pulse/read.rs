@@ -2,13 +2,16 @@
 //! at once, their replies arrive in turn, and the last one makes the new state.
 
 use std::cell::RefCell;
-use std::rc::Weak;
+use std::rc::{Rc, Weak};
 use std::time::Duration;
 
-use libpulse_binding::callbacks::ListResult;
+use pulseaudio::protocol::{
+    Command, ServerInfo, SinkInfoList, SinkInputInfoList, SourceInfoList, SourceOutputInfoList,
+};
 
-use super::{connect, disconnect, ready_context, Inner};
-use crate::audio::reading::{playback_of, recording_of, sink_of, source_of, Reading};
+use super::wire::Packet;
+use super::{connect, disconnect, send, Inner, Request};
+use crate::audio::reading::{name_of, playback_of, recording_of, sink_of, source_of, Reading};
 
 /// pipewire-pulse (0.3.65) can name no default sink (`@DEFAULT_SINK@`) after it starts,
 /// and its view for this client can stay so, with no event, while a new client sees the
@@ -45,80 +48,82 @@ fn refresh(weak: &Weak<RefCell<Inner>>) {
         glib::timeout_add_local_once(Duration::from_millis(50), move || refresh(&weak));
         return;
     }
-    let Some(context) = ready_context(&mut inner.context) else {
+    if !inner.ready {
         return; // not connected (yet, or any more): `ready` reads once it is
-    };
-    let introspect = context.introspect();
-    let (server, sinks, sources) = (weak.clone(), weak.clone(), weak.clone());
-    let (streams, playing) = (weak.clone(), weak.clone());
-    introspect.get_server_info(move |info| {
-        with_reading(&server, |reading| {
-            reading.default_sink = info.default_sink_name.as_deref().map(str::to_owned);
-            reading.default_source = info.default_source_name.as_deref().map(str::to_owned);
-            true
-        });
+    }
+    let requests = [
+        (Command::GetServerInfo, Request::ServerInfo),
+        (Command::GetSinkInfoList, Request::Sinks),
+        (Command::GetSourceInfoList, Request::Sources),
+        (Command::GetSourceOutputInfoList, Request::Recordings),
+        (Command::GetSinkInputInfoList, Request::Playbacks),
+    ];
+    let waiting = requests.len() as u8;
+    for (command, request) in requests {
+        send(&mut inner, &command, request);
+    }
+    inner.reading = Some(Reading {
+        waiting,
+        ..Reading::default()
     });
-    introspect.get_sink_info_list(move |item| match item {
-        ListResult::Item(info) => {
-            with_reading(&sinks, |reading| {
-                let description = info.description.as_deref().unwrap_or_default();
-                (reading.sink_descriptions).push((info.index, description.to_owned()));
-                reading.sinks.push(sink_of(info));
-                false
-            });
-        }
-        ListResult::End | ListResult::Error => {
-            with_reading(&sinks, |_| true);
-        }
-    });
-    introspect.get_source_info_list(move |item| match item {
-        ListResult::Item(info) => {
-            with_reading(&sources, |reading| {
-                let description = info.description.as_deref().unwrap_or_default();
-                reading
-                    .descriptions
-                    .push((info.index, description.to_owned()));
-                match source_of(info) {
+}
+
+/// One of a read's replies came (an error reply counts as an empty one).
+pub(super) fn replied(
+    inner_rc: &Rc<RefCell<Inner>>,
+    request: Request,
+    packet: &Packet,
+    version: u16,
+) {
+    let weak = Rc::downgrade(inner_rc);
+    match request {
+        Request::ServerInfo => with_reading(&weak, |reading| {
+            if let Ok(info) = packet.reply::<ServerInfo>(version) {
+                reading.default_sink = info.default_sink_name.as_deref().map(name_of);
+                reading.default_source = info.default_source_name.as_deref().map(name_of);
+            }
+        }),
+        Request::Sinks => with_reading(&weak, |reading| {
+            for info in packet.reply::<SinkInfoList>(version).unwrap_or_default() {
+                let description = info.description.as_deref().map(name_of);
+                let description = description.unwrap_or_default();
+                reading.sink_descriptions.push((info.index, description));
+                reading.sinks.push(sink_of(&info));
+            }
+        }),
+        Request::Sources => with_reading(&weak, |reading| {
+            for info in packet.reply::<SourceInfoList>(version).unwrap_or_default() {
+                let description = info.description.as_deref().map(name_of);
+                let description = description.unwrap_or_default();
+                reading.descriptions.push((info.index, description));
+                match source_of(&info) {
                     Some(source) => reading.sources.push(source),
                     None => reading.monitors.push(info.index),
                 }
-                false
-            });
-        }
-        ListResult::End | ListResult::Error => {
-            with_reading(&sources, |_| true);
-        }
-    });
-    introspect.get_source_output_info_list(move |item| match item {
-        ListResult::Item(info) => {
-            with_reading(&streams, |reading| {
-                if let Some(recording) = recording_of(info) {
-                    reading.recordings.push((info.source, recording));
+            }
+        }),
+        Request::Recordings => with_reading(&weak, |reading| {
+            for info in packet
+                .reply::<SourceOutputInfoList>(version)
+                .unwrap_or_default()
+            {
+                if let Some(recording) = recording_of(&info) {
+                    reading.recordings.push((info.source_index, recording));
                 }
-                false
-            });
-        }
-        ListResult::End | ListResult::Error => {
-            with_reading(&streams, |_| true);
-        }
-    });
-    introspect.get_sink_input_info_list(move |item| match item {
-        ListResult::Item(info) => {
-            with_reading(&playing, |reading| {
-                if let Some(playback) = playback_of(info) {
-                    reading.playbacks.push((info.sink, playback));
+            }
+        }),
+        Request::Playbacks => with_reading(&weak, |reading| {
+            for info in packet
+                .reply::<SinkInputInfoList>(version)
+                .unwrap_or_default()
+            {
+                if let Some(playback) = playback_of(&info) {
+                    reading.playbacks.push((info.sink_index, playback));
                 }
-                false
-            });
-        }
-        ListResult::End | ListResult::Error => {
-            with_reading(&playing, |_| true);
-        }
-    });
-    inner.reading = Some(Reading {
-        waiting: 5,
-        ..Reading::default()
-    });
+            }
+        }),
+        _ => {}
+    }
 }
 
 /// The default sink is not among the sinks: read again soon, and after a few reads,
@@ -140,9 +145,8 @@ fn unsettled(inner: &mut Inner, weak: &Weak<RefCell<Inner>>) {
     }
 }
 
-/// Applies a reply to the read under way; `done` replies count down, and the last one
-/// makes the new state.
-fn with_reading(weak: &Weak<RefCell<Inner>>, reply: impl FnOnce(&mut Reading) -> bool) {
+/// Applies a reply to the read under way; the last one makes the new state.
+fn with_reading(weak: &Weak<RefCell<Inner>>, reply: impl FnOnce(&mut Reading)) {
     let Some(inner_rc) = weak.upgrade() else {
         return;
     };
@@ -151,9 +155,8 @@ fn with_reading(weak: &Weak<RefCell<Inner>>, reply: impl FnOnce(&mut Reading) ->
         let Some(reading) = inner.reading.as_mut() else {
             return;
         };
-        if reply(reading) {
-            reading.waiting = reading.waiting.saturating_sub(1);
-        }
+        reply(reading);
+        reading.waiting = reading.waiting.saturating_sub(1);
         if reading.waiting > 0 {
             return;
         }
