@@ -76,6 +76,11 @@ for plugin in 'sound:libglib-2.0:libpulse\|libpipewire' video:libpipewire:libpul
     grep -q "$links" <<<"$libs" || fail "the $name plugin does not link $links: $libs"
     if grep -q "$lacks" <<<"$libs"; then fail "the $name plugin links $lacks: $libs"; fi
 done
+# Every plugin installed (a new member's too) finds its libraries.
+for plugin in "$root"/usr/lib/ringbar/*.so; do
+    libs=$(in_root ldd "${plugin#"$root"}") || fail "ldd $plugin: $libs"
+    if grep -q 'not found' <<<"$libs"; then fail "$plugin's libraries are missing: $libs"; fi
+done
 if in_root ldd /usr/bin/ringbar | grep -E 'libpulse|libpipewire'; then
     fail "/usr/bin/ringbar links the sound libraries itself"
 fi

@@ -79,7 +79,7 @@ binaries() {
     PKG_CONFIG_PATH="$pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
         SYSTEM_DEPS_GTK4_LAYER_SHELL_0_LINK=static \
         CARGO_TARGET_DIR="$out/build" \
-        quietly cargo build --release --locked -p ringbar -p ringbar-sound -p ringbar-video --bins --lib
+        quietly cargo build --release --locked --workspace --bins --lib
     if ldd "$out/build/release/ringbar" | grep -q 'gtk4-layer-shell'; then
         die "ringbar still links gtk4-layer-shell dynamically"
     fi

@@ -124,10 +124,11 @@ build_test_helpers() {
     build_plugins "$@"
 }
 
-# The plugins (sound/, video/) are libraries the bar opens, beside its executable: no
-# `cargo test` builds them. Their test build shares the bar's features.
+# The plugins (the workspace's other members: sound/, video/) are libraries the bar
+# opens, beside its executable: no `cargo test` builds them. Their test build shares the
+# bar's features.
 build_plugins() {
-    cargo build --locked -p ringbar-sound -p ringbar-video --features ringbar/test-support "$@"
+    cargo build --locked --workspace --exclude ringbar --features ringbar/test-support "$@"
 }
 
 # The pure core (model, parsers, writers, modules, config) without GTK and libbpf.

@@ -15,8 +15,8 @@ pub fn build() {
         let target = profile.parent().expect("the target folder");
         let mut cargo = Command::new(env!("CARGO"));
         cargo
-            .args(["build", "--quiet", "--locked", "-p", "ringbar-sound"])
-            .args(["-p", "ringbar-video"])
+            .args(["build", "--quiet", "--locked", "--workspace"])
+            .args(["--exclude", "ringbar"])
             .args(["--features", "ringbar/test-support", "--target-dir"])
             .arg(target)
             .current_dir(env!("CARGO_MANIFEST_DIR"));
