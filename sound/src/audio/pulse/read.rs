@@ -6,7 +6,8 @@ use std::rc::{Rc, Weak};
 use std::time::Duration;
 
 use pulseaudio::protocol::{
-    Command, ServerInfo, SinkInfoList, SinkInputInfoList, SourceInfoList, SourceOutputInfoList,
+    Command, ServerInfo, SinkInfoList, SinkInputInfo, SinkInputInfoList, SourceInfoList,
+    SourceOutputInfo, SourceOutputInfoList,
 };
 
 use super::wire::Packet;
@@ -103,24 +104,19 @@ pub(super) fn replied(
             }
         }),
         Request::Recordings => with_reading(&weak, |reading| {
-            for info in packet
-                .reply::<SourceOutputInfoList>(version)
-                .unwrap_or_default()
-            {
-                if let Some(recording) = recording_of(&info) {
-                    reading.recordings.push((info.source_index, recording));
-                }
-            }
+            let list = packet.reply::<SourceOutputInfoList>(version);
+            let recording =
+                |info: &SourceOutputInfo| Some((info.source_index, recording_of(info)?));
+            reading
+                .recordings
+                .extend(list.iter().flatten().filter_map(recording));
         }),
         Request::Playbacks => with_reading(&weak, |reading| {
-            for info in packet
-                .reply::<SinkInputInfoList>(version)
-                .unwrap_or_default()
-            {
-                if let Some(playback) = playback_of(&info) {
-                    reading.playbacks.push((info.sink_index, playback));
-                }
-            }
+            let list = packet.reply::<SinkInputInfoList>(version);
+            let playback = |info: &SinkInputInfo| Some((info.sink_index, playback_of(info)?));
+            reading
+                .playbacks
+                .extend(list.iter().flatten().filter_map(playback));
         }),
         _ => {}
     }

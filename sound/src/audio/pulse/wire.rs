@@ -4,7 +4,7 @@
 //! `pulseaudio` crate's (its tagstruct readers and writers); the client never waits for
 //! the server.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::io::{Cursor, Error, ErrorKind, Result as IoResult};
 use std::os::unix::net::UnixStream;
 use std::path::Path;
@@ -42,10 +42,8 @@ pub(super) struct Wire {
     /// Bytes read that do not make a whole packet yet.
     inbox: Vec<u8>,
     /// Bytes the socket did not take yet, in order: shared with the watch that writes
-    /// them once it is writable.
+    /// them once it is writable (while any wait, that watch is on).
     outbox: Rc<RefCell<Vec<u8>>>,
-    /// That watch is on (and the bytes wait for it).
-    out_waiting: Rc<Cell<bool>>,
     watch: glib::Source,
     out_watch: Option<glib::Source>,
     next_seq: u32,
@@ -63,7 +61,6 @@ impl Wire {
             stream,
             inbox: Vec::new(),
             outbox: Rc::default(),
-            out_waiting: Rc::default(),
             watch,
             out_watch: None,
             next_seq: 0,
@@ -76,13 +73,15 @@ impl Wire {
     pub fn send(&mut self, command: &Command) -> Result<u32, ProtocolError> {
         let seq = self.next_seq;
         self.next_seq = self.next_seq.wrapping_add(1);
+        // Bytes already waiting have a watch that writes these after them.
+        let watched = !self.outbox.borrow().is_empty();
         protocol::write_command_message(
             &mut *self.outbox.borrow_mut(),
             seq,
             command,
             self.version,
         )?;
-        if !self.out_waiting.get() {
+        if !watched {
             self.flush()?;
         }
         Ok(seq)
@@ -95,8 +94,7 @@ impl Wire {
             return Ok(());
         }
         let mut stream = self.stream.try_clone()?;
-        let (outbox, waiting) = (self.outbox.clone(), self.out_waiting.clone());
-        waiting.set(true);
+        let outbox = self.outbox.clone();
         if let Some(done) = self.out_watch.take() {
             done.destroy();
         }
@@ -107,11 +105,9 @@ impl Wire {
                 let mut outbox = outbox.borrow_mut();
                 match socket_io::write_available(&mut stream, &mut outbox) {
                     Ok(()) if !outbox.is_empty() => ControlFlow::Continue,
-                    // Done, or failed: a failed socket hangs up for the reader too.
-                    _ => {
-                        waiting.set(false);
-                        ControlFlow::Break
-                    }
+                    Ok(()) => ControlFlow::Break,
+                    // A failed socket hangs up for the reader too; nothing more is sent.
+                    Err(_) => ControlFlow::Break,
                 }
             },
         ));
